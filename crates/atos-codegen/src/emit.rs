@@ -1,0 +1,320 @@
+//! Typed IR -> readable CUDA C++.
+//!
+//! Rust semantics are kept explicit: signed arithmetic wraps through `atos::wadd`/`wsub`/...,
+//! integer division checks for zero, shifts mask their amount, and float->int casts saturate,
+//! so no C++ promotion or undefined behaviour changes what a task computes.
+
+use std::fmt::Write;
+
+use crate::ir::*;
+use crate::typeck::Typed;
+
+pub(crate) struct Emitter<'a> {
+    pub typed: &'a Typed,
+    pub state_param: Option<&'a str>,
+    pub queue_item: Option<Scalar>,
+    out: String,
+    indent: usize,
+    temps: u32,
+}
+
+impl<'a> Emitter<'a> {
+    pub fn new(typed: &'a Typed, state_param: Option<&'a str>) -> Self {
+        Emitter {
+            typed,
+            state_param,
+            queue_item: None,
+            out: String::new(),
+            indent: 1,
+            temps: 0,
+        }
+    }
+
+    pub fn finish(self) -> String {
+        self.out
+    }
+
+    fn line(&mut self, text: &str, src_line: u32) {
+        for _ in 0..self.indent {
+            self.out.push_str("    ");
+        }
+        self.out.push_str(text);
+        if src_line > 0 {
+            let _ = write!(self.out, "  // line {src_line}");
+        }
+        self.out.push('\n');
+    }
+
+    fn temp(&mut self, base: &str) -> String {
+        self.temps += 1;
+        format!("atos_{base}{}", self.temps)
+    }
+
+    pub fn block(&mut self, stmts: &[Stmt]) {
+        for s in stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn nested(&mut self, stmts: &[Stmt]) {
+        self.indent += 1;
+        self.block(stmts);
+        self.indent -= 1;
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        let l = s.line;
+        match &s.kind {
+            StmtKind::Let { init, .. } => {
+                let (name, ty) = self.typed.binding(init);
+                let name = name.to_string();
+                let value = self.expr(init);
+                self.line(&format!("{} {name} = {value};", ty.cuda_name()), l);
+            }
+            StmtKind::Assign { op, value, .. } => {
+                let name = self.typed.var_name(value).to_string();
+                let rhs = self.expr(value);
+                let text = match op {
+                    None => rhs,
+                    Some(op) => {
+                        // The target's type: the value's type except for shifts.
+                        let ty = if op.is_shift() {
+                            None
+                        } else {
+                            Some(self.typed.ty(value))
+                        };
+                        let lhs_ty = ty.unwrap_or(Scalar::I32);
+                        match ty {
+                            Some(_) => self.binary(*op, &name, &rhs, lhs_ty, lhs_ty),
+                            None => format!(
+                                "atos::{}({name}, {rhs})",
+                                if *op == BinOp::Shl { "shl" } else { "shr" }
+                            ),
+                        }
+                    }
+                };
+                self.line(&format!("{name} = {text};"), l);
+            }
+            StmtKind::Expr(e) => {
+                let e = self.expr(e);
+                self.line(&format!("{e};"), l);
+            }
+            StmtKind::Block(b) => {
+                self.line("{", l);
+                self.nested(b);
+                self.line("}", 0);
+            }
+            StmtKind::If { cond, then, els } => {
+                let c = self.expr(cond);
+                self.line(&format!("if ({c}) {{"), l);
+                self.nested(then);
+                let mut els = els.as_deref();
+                while let Some(e) = els {
+                    if let [
+                        Stmt {
+                            kind:
+                                StmtKind::If {
+                                    cond,
+                                    then,
+                                    els: next,
+                                },
+                            line,
+                        },
+                    ] = e
+                    {
+                        let c = self.expr(cond);
+                        self.line(&format!("}} else if ({c}) {{"), *line);
+                        self.nested(then);
+                        els = next.as_deref();
+                    } else {
+                        self.line("} else {", 0);
+                        self.nested(e);
+                        els = None;
+                    }
+                }
+                self.line("}", 0);
+            }
+            StmtKind::While { cond, body } => {
+                let c = self.expr(cond);
+                self.line(&format!("while ({c}) {{"), l);
+                self.nested(body);
+                self.line("}", 0);
+            }
+            StmtKind::Loop { body } => {
+                self.line("while (true) {", l);
+                self.nested(body);
+                self.line("}", 0);
+            }
+            StmtKind::For {
+                lo,
+                hi,
+                lanes,
+                body,
+                ..
+            } => {
+                let (var, ty) = self.typed.binding(lo);
+                let (var, ty) = (var.to_string(), ty.cuda_name());
+                let lo_v = self.expr(lo);
+                let hi_v = self.expr(hi);
+                let end = self.temp("end");
+                // Rust evaluates the bounds once; so does the generated loop.
+                self.line("{", l);
+                self.indent += 1;
+                self.line(&format!("const {ty} {end} = {hi_v};"), 0);
+                if *lanes {
+                    self.line(
+                        &format!("for ({ty} {var} = {lo_v} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"),
+                        0,
+                    );
+                } else {
+                    self.line(
+                        &format!("for ({ty} {var} = {lo_v}; {var} < {end}; ++{var}) {{"),
+                        0,
+                    );
+                }
+                self.nested(body);
+                self.line("}", 0);
+                self.indent -= 1;
+                self.line("}", 0);
+            }
+            StmtKind::Break => self.line("break;", l),
+            StmtKind::Continue => self.line("continue;", l),
+            StmtKind::Return(None) => self.line("return;", l),
+            StmtKind::Return(Some(e)) => {
+                let e = self.expr(e);
+                self.line(&format!("return {e};"), l);
+            }
+            StmtKind::Push { field, item } => {
+                let item = self.expr(item);
+                let s = self.state();
+                self.line(&format!("worker.push({s}.{field}, {item});"), l);
+            }
+            StmtKind::AtomicStore {
+                field,
+                index,
+                value,
+            } => {
+                let (i, v) = (self.expr(index), self.expr(value));
+                let s = self.state();
+                self.line(&format!("atos::atomic_store(&{s}.{field}[{i}], {v});"), l);
+            }
+        }
+    }
+
+    fn state(&self) -> String {
+        self.state_param.unwrap_or("s").to_string()
+    }
+
+    pub fn expr(&mut self, e: &Expr) -> String {
+        let ty = self.typed.ty(e);
+        match &e.kind {
+            ExprKind::Int { value, .. } => int_literal(*value, ty),
+            ExprKind::Float { digits, .. } => float_literal(digits, ty),
+            ExprKind::Bool(b) => b.to_string(),
+            ExprKind::Var(_) => self.typed.var_name(e).to_string(),
+            ExprKind::Unary(op, a) => {
+                let inner = self.expr(a);
+                match (op, ty) {
+                    (UnOp::Neg, t) if t.is_signed_int() => format!("atos::wneg({inner})"),
+                    (UnOp::Neg, _) => format!("(-{inner})"),
+                    (UnOp::Not, Scalar::Bool) => format!("(!{inner})"),
+                    (UnOp::Not, t) => format!("(({})~{inner})", t.cuda_name()),
+                }
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (ta, tb) = (self.typed.ty(a), self.typed.ty(b));
+                let (sa, sb) = (self.expr(a), self.expr(b));
+                self.binary(*op, &sa, &sb, ta, tb)
+            }
+            ExprKind::Cast(a, to) => {
+                let from = self.typed.ty(a);
+                let inner = self.expr(a);
+                if from == *to {
+                    inner
+                } else if from.is_float() && to.is_int() {
+                    format!("atos::cast_sat<{}>({inner})", to.cuda_name())
+                } else {
+                    format!("(({}){inner})", to.cuda_name())
+                }
+            }
+            ExprKind::Index { field, index } => {
+                let i = self.expr(index);
+                format!("{}.{field}[{i}]", self.state())
+            }
+            ExprKind::Len { field } => format!("{}.{field}_len", self.state()),
+            ExprKind::Field { field } => format!("{}.{field}", self.state()),
+            ExprKind::Atomic { field, op, args } => {
+                let s = self.state();
+                let mut parts = vec![format!("&{s}.{field}[{}]", self.expr(&args[0]))];
+                parts.extend(args[1..].iter().map(|a| self.expr(a)));
+                format!("atos::atomic_{}({})", op.method(), parts.join(", "))
+            }
+            ExprKind::Call { func, args } => {
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                format!("{}({})", crate::names::sanitize(func), args.join(", "))
+            }
+            ExprKind::MinMax { max, a, b } => {
+                let (sa, sb) = (self.expr(a), self.expr(b));
+                format!("atos::{}({sa}, {sb})", if *max { "max" } else { "min" })
+            }
+            ExprKind::If { cond, then, els } => {
+                let (c, t, f) = (self.expr(cond), self.expr(then), self.expr(els));
+                format!("({c} ? {t} : {f})")
+            }
+        }
+    }
+
+    fn binary(&self, op: BinOp, a: &str, b: &str, ta: Scalar, _tb: Scalar) -> String {
+        use BinOp::*;
+        match op {
+            Add | Sub | Mul if ta.is_signed_int() => {
+                let f = match op {
+                    Add => "wadd",
+                    Sub => "wsub",
+                    _ => "wmul",
+                };
+                format!("atos::{f}({a}, {b})")
+            }
+            Div if ta.is_int() => format!("atos::div({a}, {b})"),
+            Rem if ta.is_int() => format!("atos::rem({a}, {b})"),
+            Rem => format!("atos::frem({a}, {b})"),
+            Shl => format!("atos::shl({a}, {b})"),
+            Shr => format!("atos::shr({a}, {b})"),
+            BitAnd | BitOr | BitXor if ta == Scalar::Bool => {
+                format!("((bool)({a} {} {b}))", op.cuda_token())
+            }
+            BitAnd | BitOr | BitXor => {
+                format!("(({})({a} {} {b}))", ta.cuda_name(), op.cuda_token())
+            }
+            _ => format!("({a} {} {b})", op.cuda_token()),
+        }
+    }
+}
+
+fn int_literal(value: u128, ty: Scalar) -> String {
+    match ty {
+        Scalar::U32 => format!("{value}u"),
+        Scalar::I32 if value <= i32::MAX as u128 => format!("{value}"),
+        Scalar::I32 => format!("((int32_t){value}u)"),
+        Scalar::U64 => format!("{value}ull"),
+        Scalar::I64 if value <= i64::MAX as u128 => format!("{value}ll"),
+        Scalar::I64 => format!("((int64_t){value}ull)"),
+        Scalar::F32 => format!("{value}.0f"),
+        Scalar::F64 => format!("{value}.0"),
+        Scalar::Bool => (value != 0).to_string(),
+    }
+}
+
+fn float_literal(digits: &str, ty: Scalar) -> String {
+    let mut d = digits.to_string();
+    if !d.contains(['.', 'e', 'E']) {
+        d.push_str(".0");
+    }
+    if d.ends_with('.') {
+        d.push('0');
+    }
+    match ty {
+        Scalar::F32 => format!("{d}f"),
+        _ => d,
+    }
+}

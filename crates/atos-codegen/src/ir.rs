@@ -1,0 +1,449 @@
+//! The closed intermediate representation between the Rust subset and CUDA C++.
+//!
+//! The proc macro lowers a task or device function into this IR at build time and embeds it
+//! (as JSON) in the user's crate; the runtime types it against the state layout and emits CUDA
+//! when a `Spec` is known. Keeping the IR free of `syn` types is what lets it cross that boundary.
+
+use serde::{Deserialize, Serialize};
+
+/// Scalar types the device code understands. `usize`/`isize` map to 64 bits (the width they
+/// have on every host atos supports), so a task means the same thing on CPU and GPU.
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
+pub enum Scalar {
+    Bool,
+    U32,
+    I32,
+    U64,
+    I64,
+    F32,
+    F64,
+}
+
+impl Scalar {
+    pub const ALL_RUST_NAMES: &'static str = "bool, u32, i32, u64, i64, usize, isize, f32, f64";
+
+    pub fn from_rust_name(name: &str) -> Option<Scalar> {
+        Some(match name {
+            "bool" => Scalar::Bool,
+            "u32" => Scalar::U32,
+            "i32" => Scalar::I32,
+            "u64" | "usize" => Scalar::U64,
+            "i64" | "isize" => Scalar::I64,
+            "f32" => Scalar::F32,
+            "f64" => Scalar::F64,
+            _ => return None,
+        })
+    }
+
+    pub fn rust_name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::U32 => "u32",
+            Scalar::I32 => "i32",
+            Scalar::U64 => "u64",
+            Scalar::I64 => "i64",
+            Scalar::F32 => "f32",
+            Scalar::F64 => "f64",
+        }
+    }
+
+    pub fn cuda_name(self) -> &'static str {
+        match self {
+            Scalar::Bool => "bool",
+            Scalar::U32 => "uint32_t",
+            Scalar::I32 => "int32_t",
+            Scalar::U64 => "uint64_t",
+            Scalar::I64 => "int64_t",
+            Scalar::F32 => "float",
+            Scalar::F64 => "double",
+        }
+    }
+
+    pub fn is_int(self) -> bool {
+        matches!(self, Scalar::U32 | Scalar::I32 | Scalar::U64 | Scalar::I64)
+    }
+
+    pub fn is_signed_int(self) -> bool {
+        matches!(self, Scalar::I32 | Scalar::I64)
+    }
+
+    pub fn is_float(self) -> bool {
+        matches!(self, Scalar::F32 | Scalar::F64)
+    }
+
+    pub fn size_bytes(self) -> usize {
+        match self {
+            Scalar::Bool => 1,
+            Scalar::U32 | Scalar::I32 | Scalar::F32 => 4,
+            Scalar::U64 | Scalar::I64 | Scalar::F64 => 8,
+        }
+    }
+}
+
+/// How many threads cooperate on one task.
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum WorkerKind {
+    Thread,
+    Warp,
+    Cta,
+}
+
+impl WorkerKind {
+    pub fn parse(s: &str) -> Option<WorkerKind> {
+        Some(match s {
+            "thread" => WorkerKind::Thread,
+            "warp" => WorkerKind::Warp,
+            "cta" => WorkerKind::Cta,
+            _ => return None,
+        })
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            WorkerKind::Thread => "thread",
+            WorkerKind::Warp => "warp",
+            WorkerKind::Cta => "cta",
+        }
+    }
+}
+
+/// A lowered function: a task (`#[atos::task]`) or a device helper (`#[atos::device]`).
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct FnIr {
+    pub name: String,
+    pub role: Role,
+    pub params: Vec<Param>,
+    pub ret: Option<Scalar>,
+    pub body: Vec<Stmt>,
+    /// Source line of the `fn` keyword (0 when the compiler gave no location).
+    pub line: u32,
+    /// Names of the device functions this body calls, in first-call order.
+    pub calls: Vec<String>,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub enum Role {
+    Task(TaskAttrs),
+    Device,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct TaskAttrs {
+    pub worker: WorkerKind,
+    pub fetch: u32,
+    /// Name of the `#[atos::state]` struct the task reads (last path segment).
+    pub state_type: String,
+    /// Name of the state parameter in the task's signature.
+    pub state_param: String,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct Param {
+    pub name: String,
+    pub ty: Scalar,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct Stmt {
+    pub line: u32,
+    pub kind: StmtKind,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub enum StmtKind {
+    Let {
+        name: String,
+        ty: Option<Scalar>,
+        init: Expr,
+    },
+    Assign {
+        target: String,
+        op: Option<BinOp>,
+        value: Expr,
+    },
+    Expr(Expr),
+    Block(Vec<Stmt>),
+    If {
+        cond: Expr,
+        then: Vec<Stmt>,
+        els: Option<Vec<Stmt>>,
+    },
+    While {
+        cond: Expr,
+        body: Vec<Stmt>,
+    },
+    Loop {
+        body: Vec<Stmt>,
+    },
+    For {
+        var: String,
+        lo: Expr,
+        hi: Expr,
+        lanes: bool,
+        body: Vec<Stmt>,
+    },
+    Break,
+    Continue,
+    Return(Option<Expr>),
+    /// `state.field.push(item)`: worker-aggregated push into a queue field.
+    Push {
+        field: String,
+        item: Expr,
+    },
+    /// `state.field.store(index, value)`.
+    AtomicStore {
+        field: String,
+        index: Expr,
+        value: Expr,
+    },
+}
+
+/// Every expression carries an id, unique within its function, that the type checker keys on.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct Expr {
+    pub id: u32,
+    pub kind: ExprKind,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub enum ExprKind {
+    /// Integer literal: digits (base 10) and an optional type suffix.
+    Int {
+        value: u128,
+        suffix: Option<Scalar>,
+    },
+    /// Float literal: base-10 digits as written and an optional suffix.
+    Float {
+        digits: String,
+        suffix: Option<Scalar>,
+    },
+    Bool(bool),
+    Var(String),
+    Unary(UnOp, Box<Expr>),
+    Binary(BinOp, Box<Expr>, Box<Expr>),
+    Cast(Box<Expr>, Scalar),
+    /// `state.field[index]` on a read-only `Slice` field.
+    Index {
+        field: String,
+        index: Box<Expr>,
+    },
+    /// `state.field.len()` on a `Slice` or `Atomics` field.
+    Len {
+        field: String,
+    },
+    /// `state.field` on a scalar field.
+    Field {
+        field: String,
+    },
+    Atomic {
+        field: String,
+        op: AtomicOp,
+        args: Vec<Expr>,
+    },
+    Call {
+        func: String,
+        args: Vec<Expr>,
+    },
+    MinMax {
+        max: bool,
+        a: Box<Expr>,
+        b: Box<Expr>,
+    },
+    If {
+        cond: Box<Expr>,
+        then: Box<Expr>,
+        els: Box<Expr>,
+    },
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum UnOp {
+    Neg,
+    Not,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Rem,
+    BitAnd,
+    BitOr,
+    BitXor,
+    Shl,
+    Shr,
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    And,
+    Or,
+}
+
+impl BinOp {
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::Ne | BinOp::Lt | BinOp::Le | BinOp::Gt | BinOp::Ge
+        )
+    }
+
+    pub fn is_logic(self) -> bool {
+        matches!(self, BinOp::And | BinOp::Or)
+    }
+
+    pub fn is_shift(self) -> bool {
+        matches!(self, BinOp::Shl | BinOp::Shr)
+    }
+
+    pub fn cuda_token(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Rem => "%",
+            BinOp::BitAnd => "&",
+            BinOp::BitOr => "|",
+            BinOp::BitXor => "^",
+            BinOp::Shl => "<<",
+            BinOp::Shr => ">>",
+            BinOp::Eq => "==",
+            BinOp::Ne => "!=",
+            BinOp::Lt => "<",
+            BinOp::Le => "<=",
+            BinOp::Gt => ">",
+            BinOp::Ge => ">=",
+            BinOp::And => "&&",
+            BinOp::Or => "||",
+        }
+    }
+}
+
+/// Read-modify-write operations on an `Atomics` field; each returns the previous value.
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum AtomicOp {
+    Load,
+    FetchAdd,
+    FetchSub,
+    FetchMin,
+    FetchMax,
+    FetchAnd,
+    FetchOr,
+    FetchXor,
+    Swap,
+    CompareAndSwap,
+}
+
+impl AtomicOp {
+    pub const METHODS: &'static str = "load, store, fetch_add, fetch_sub, fetch_min, fetch_max, fetch_and, fetch_or, fetch_xor, swap, compare_and_swap, len";
+
+    pub fn from_method(name: &str) -> Option<AtomicOp> {
+        Some(match name {
+            "load" => AtomicOp::Load,
+            "fetch_add" => AtomicOp::FetchAdd,
+            "fetch_sub" => AtomicOp::FetchSub,
+            "fetch_min" => AtomicOp::FetchMin,
+            "fetch_max" => AtomicOp::FetchMax,
+            "fetch_and" => AtomicOp::FetchAnd,
+            "fetch_or" => AtomicOp::FetchOr,
+            "fetch_xor" => AtomicOp::FetchXor,
+            "swap" => AtomicOp::Swap,
+            "compare_and_swap" => AtomicOp::CompareAndSwap,
+            _ => return None,
+        })
+    }
+
+    pub fn method(self) -> &'static str {
+        match self {
+            AtomicOp::Load => "load",
+            AtomicOp::FetchAdd => "fetch_add",
+            AtomicOp::FetchSub => "fetch_sub",
+            AtomicOp::FetchMin => "fetch_min",
+            AtomicOp::FetchMax => "fetch_max",
+            AtomicOp::FetchAnd => "fetch_and",
+            AtomicOp::FetchOr => "fetch_or",
+            AtomicOp::FetchXor => "fetch_xor",
+            AtomicOp::Swap => "swap",
+            AtomicOp::CompareAndSwap => "compare_and_swap",
+        }
+    }
+
+    /// Number of value arguments after the index.
+    pub fn value_args(self) -> usize {
+        match self {
+            AtomicOp::Load => 0,
+            AtomicOp::CompareAndSwap => 2,
+            _ => 1,
+        }
+    }
+
+    /// Whether the GPU supports this operation on elements of `ty`.
+    pub fn supported_on(self, ty: Scalar) -> bool {
+        use AtomicOp::*;
+        match self {
+            Load | Swap => ty != Scalar::Bool,
+            FetchAdd | FetchSub => ty != Scalar::Bool,
+            FetchMin | FetchMax => ty.is_int(),
+            FetchAnd | FetchOr | FetchXor => ty.is_int(),
+            CompareAndSwap => ty.is_int() || ty.is_float(),
+        }
+    }
+}
+
+/// The layout of an `#[atos::state]` struct, in declaration order.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct StateDesc {
+    pub name: String,
+    pub fields: Vec<FieldDesc>,
+}
+
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct FieldDesc {
+    pub name: String,
+    pub kind: FieldKind,
+    pub elem: Scalar,
+}
+
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
+pub enum FieldKind {
+    /// Read-only array (`Slice<'a, T>`).
+    Slice,
+    /// Array updated with atomics (`Atomics<'a, T>`).
+    Atomics,
+    /// Task queue (`Queue<'a, T>`).
+    Queue,
+    /// A value passed by copy (`u32`, `f32`, ...).
+    Scalar,
+}
+
+impl StateDesc {
+    pub fn field(&self, name: &str) -> Option<&FieldDesc> {
+        self.fields.iter().find(|f| f.name == name)
+    }
+
+    pub fn queue(&self) -> Option<&FieldDesc> {
+        self.fields.iter().find(|f| f.kind == FieldKind::Queue)
+    }
+}
+
+impl FnIr {
+    pub fn task_attrs(&self) -> Option<&TaskAttrs> {
+        match &self.role {
+            Role::Task(t) => Some(t),
+            Role::Device => None,
+        }
+    }
+
+    pub fn to_json(&self) -> String {
+        serde_json::to_string(self).expect("IR serializes")
+    }
+
+    pub fn from_json(json: &str) -> Result<FnIr, serde_json::Error> {
+        serde_json::from_str(json)
+    }
+}

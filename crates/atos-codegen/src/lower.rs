@@ -1,0 +1,1137 @@
+//! Rust subset (`syn`) -> IR, with one prescriptive, spanned error per rejected construct.
+//!
+//! This runs inside the proc macro, so every refusal here becomes a `compile_error!` pointing
+//! at the user's code. It never panics: unknown syntax falls through to a generic error.
+
+use std::collections::HashSet;
+
+use proc_macro2::Span;
+use syn::spanned::Spanned;
+use syn::{Error, Result};
+
+use crate::ir::*;
+
+/// Arguments of `#[atos::task(...)]`, already validated.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TaskArgs {
+    pub worker: WorkerKind,
+    pub fetch: u32,
+}
+
+/// Largest fetch size accepted: a group grabs at most this many items per queue reservation.
+pub const MAX_FETCH: u32 = 1 << 16;
+
+impl Default for TaskArgs {
+    fn default() -> Self {
+        TaskArgs {
+            worker: WorkerKind::Warp,
+            fetch: 1,
+        }
+    }
+}
+
+/// Parses the attribute arguments `worker = "warp", fetch = 64`.
+pub fn parse_task_args(attr: proc_macro2::TokenStream) -> Result<TaskArgs> {
+    let mut args = TaskArgs::default();
+    let parser = syn::meta::parser(|meta| {
+        if meta.path.is_ident("worker") {
+            let lit: syn::LitStr = meta.value()?.parse()?;
+            args.worker = WorkerKind::parse(&lit.value()).ok_or_else(|| {
+                Error::new(
+                    lit.span(),
+                    format!(
+                        "unknown worker `{}`: use worker = \"thread\", \"warp\" or \"cta\"",
+                        lit.value()
+                    ),
+                )
+            })?;
+            Ok(())
+        } else if meta.path.is_ident("fetch") {
+            let lit: syn::LitInt = meta.value()?.parse()?;
+            let fetch: u32 = lit.base10_parse().map_err(|_| {
+                Error::new(
+                    lit.span(),
+                    format!("fetch must be an integer from 1 to {MAX_FETCH}"),
+                )
+            })?;
+            if fetch == 0 || fetch > MAX_FETCH {
+                return Err(Error::new(
+                    lit.span(),
+                    format!(
+                        "fetch = {fetch} is out of range: a worker grabs from 1 to {MAX_FETCH} tasks at a time"
+                    ),
+                ));
+            }
+            args.fetch = fetch;
+            Ok(())
+        } else {
+            Err(meta.error(format!(
+                "unknown task argument `{}`: expected `worker = \"thread\"|\"warp\"|\"cta\"` or `fetch = N`",
+                path_text(&meta.path)
+            )))
+        }
+    });
+    syn::parse::Parser::parse2(parser, attr)?;
+    Ok(args)
+}
+
+/// Lowers `#[atos::task]` function `item` into IR.
+pub fn lower_task(args: TaskArgs, item: &syn::ItemFn) -> Result<FnIr> {
+    check_signature_header(&item.sig)?;
+    let sig = &item.sig;
+    if let syn::ReturnType::Type(_, ty) = &sig.output {
+        return Err(Error::new(
+            ty.span(),
+            "a task returns nothing: push follow-up work with `state.queue.push(..)` and write results through `Atomics` fields",
+        ));
+    }
+    if sig.inputs.len() != 2 {
+        return Err(Error::new(
+            sig.inputs.span(),
+            "a task takes exactly two parameters: the task item and the state, e.g. `fn bfs(v: u32, s: &Bfs)`",
+        ));
+    }
+    let mut inputs = sig.inputs.iter();
+    let item_param = scalar_param(inputs.next().unwrap())?;
+    if !item_param.ty.is_int() {
+        return Err(Error::new(
+            sig.inputs[0].span(),
+            "the task item must be an integer (u32, i32, u64, i64): it is what the queue holds",
+        ));
+    }
+    let (state_param, state_type) = state_param(inputs.next().unwrap())?;
+    let mut lw = Lowerer::new(Some(state_param.clone()));
+    lw.declare(&item_param.name);
+    let body = lw.block(&item.block, false)?;
+    Ok(FnIr {
+        name: sig.ident.to_string(),
+        role: Role::Task(TaskAttrs {
+            worker: args.worker,
+            fetch: args.fetch,
+            state_type,
+            state_param,
+        }),
+        params: vec![item_param],
+        ret: None,
+        body,
+        line: line_of(sig.fn_token.span),
+        calls: lw.calls,
+    })
+}
+
+/// Lowers `#[atos::device]` function `item` into IR.
+pub fn lower_device_fn(item: &syn::ItemFn) -> Result<FnIr> {
+    check_signature_header(&item.sig)?;
+    let sig = &item.sig;
+    let ret = match &sig.output {
+        syn::ReturnType::Default => None,
+        syn::ReturnType::Type(_, ty) => Some(scalar_type(ty)?),
+    };
+    let mut lw = Lowerer::new(None);
+    lw.ret = ret;
+    let mut params = Vec::new();
+    for input in &sig.inputs {
+        let p = scalar_param(input)?;
+        lw.declare(&p.name);
+        params.push(p);
+    }
+    let body = lw.block(&item.block, ret.is_some())?;
+    Ok(FnIr {
+        name: sig.ident.to_string(),
+        role: Role::Device,
+        params,
+        ret,
+        body,
+        line: line_of(sig.fn_token.span),
+        calls: lw.calls,
+    })
+}
+
+fn check_signature_header(sig: &syn::Signature) -> Result<()> {
+    if let Some(t) = &sig.constness {
+        return Err(Error::new(
+            t.span,
+            "device functions cannot be `const fn`; remove `const`",
+        ));
+    }
+    if let Some(t) = &sig.asyncness {
+        return Err(Error::new(
+            t.span,
+            "device functions cannot be `async`; remove `async`",
+        ));
+    }
+    if let Some(t) = &sig.unsafety {
+        return Err(Error::new(
+            t.span,
+            "device functions cannot be `unsafe fn`; remove `unsafe`",
+        ));
+    }
+    if let Some(abi) = &sig.abi {
+        return Err(Error::new(
+            abi.span(),
+            "device functions cannot declare an ABI; remove `extern`",
+        ));
+    }
+    if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
+        return Err(Error::new(
+            sig.generics.span(),
+            "device functions cannot be generic: the CUDA they become is specialized per type at run time; write one function per type",
+        ));
+    }
+    if let Some(v) = &sig.variadic {
+        return Err(Error::new(v.span(), "device functions cannot be variadic"));
+    }
+    Ok(())
+}
+
+fn scalar_param(arg: &syn::FnArg) -> Result<Param> {
+    match arg {
+        syn::FnArg::Receiver(r) => Err(Error::new(
+            r.span(),
+            "device functions cannot take `self`; write a free function",
+        )),
+        syn::FnArg::Typed(pt) => Ok(Param {
+            name: ident_pattern(&pt.pat)?,
+            ty: scalar_type(&pt.ty)?,
+        }),
+    }
+}
+
+fn state_param(arg: &syn::FnArg) -> Result<(String, String)> {
+    let pt = match arg {
+        syn::FnArg::Typed(pt) => pt,
+        syn::FnArg::Receiver(r) => {
+            return Err(Error::new(
+                r.span(),
+                "a task cannot take `self`; write `fn task(v: u32, s: &State)`",
+            ));
+        }
+    };
+    let name = ident_pattern(&pt.pat)?;
+    let wrong = || {
+        Error::new(
+            pt.ty.span(),
+            "the second task parameter must be a shared reference to an #[atos::state] struct, e.g. `s: &Bfs`",
+        )
+    };
+    let syn::Type::Reference(r) = &*pt.ty else {
+        return Err(wrong());
+    };
+    if r.mutability.is_some() {
+        return Err(Error::new(
+            r.span(),
+            "the state is shared by every worker at once: take it as `&State`, not `&mut State`; update arrays through `Atomics` fields",
+        ));
+    }
+    let syn::Type::Path(p) = &*r.elem else {
+        return Err(wrong());
+    };
+    if p.qself.is_some() {
+        return Err(wrong());
+    }
+    let last = p.path.segments.last().ok_or_else(wrong)?;
+    Ok((name, last.ident.to_string()))
+}
+
+fn ident_pattern(pat: &syn::Pat) -> Result<String> {
+    match pat {
+        syn::Pat::Ident(pi) if pi.by_ref.is_none() && pi.subpat.is_none() => {
+            Ok(pi.ident.to_string())
+        }
+        _ => Err(Error::new(
+            pat.span(),
+            "only plain names are supported here (no tuple, struct or `ref` patterns)",
+        )),
+    }
+}
+
+/// Resolves a written type to a device scalar.
+pub fn scalar_type(ty: &syn::Type) -> Result<Scalar> {
+    if let syn::Type::Path(p) = ty
+        && p.qself.is_none()
+        && let Some(id) = p.path.get_ident()
+        && let Some(s) = Scalar::from_rust_name(&id.to_string())
+    {
+        return Ok(s);
+    }
+    Err(Error::new(
+        ty.span(),
+        format!(
+            "type `{}` is not supported in device code; use one of: {}",
+            quote::quote!(#ty).to_string().replace(' ', ""),
+            Scalar::ALL_RUST_NAMES
+        ),
+    ))
+}
+
+fn path_text(p: &syn::Path) -> String {
+    p.segments
+        .iter()
+        .map(|s| s.ident.to_string())
+        .collect::<Vec<_>>()
+        .join("::")
+}
+
+/// 1-based line of a span; 0 where the compiler does not expose locations.
+pub fn line_of(span: Span) -> u32 {
+    span.start().line as u32
+}
+
+struct Lowerer {
+    state_param: Option<String>,
+    scopes: Vec<HashSet<String>>,
+    next_id: u32,
+    calls: Vec<String>,
+    loop_depth: u32,
+    ret: Option<Scalar>,
+}
+
+impl Lowerer {
+    fn new(state_param: Option<String>) -> Self {
+        Lowerer {
+            state_param,
+            scopes: vec![HashSet::new()],
+            next_id: 0,
+            calls: Vec::new(),
+            loop_depth: 0,
+            ret: None,
+        }
+    }
+
+    fn declare(&mut self, name: &str) {
+        self.scopes.last_mut().unwrap().insert(name.to_string());
+    }
+
+    fn is_local(&self, name: &str) -> bool {
+        self.scopes.iter().any(|s| s.contains(name))
+    }
+
+    fn expr_node(&mut self, kind: ExprKind) -> Expr {
+        let id = self.next_id;
+        self.next_id += 1;
+        Expr { id, kind }
+    }
+
+    fn scoped<T>(&mut self, f: impl FnOnce(&mut Self) -> Result<T>) -> Result<T> {
+        self.scopes.push(HashSet::new());
+        let r = f(self);
+        self.scopes.pop();
+        r
+    }
+
+    /// Lowers a block; `tail_returns` makes a trailing expression the function's result.
+    fn block(&mut self, block: &syn::Block, tail_returns: bool) -> Result<Vec<Stmt>> {
+        self.scoped(|lw| lw.stmts(&block.stmts, tail_returns))
+    }
+
+    fn stmts(&mut self, stmts: &[syn::Stmt], tail_returns: bool) -> Result<Vec<Stmt>> {
+        let mut out = Vec::new();
+        let mut errors: Option<Error> = None;
+        for (i, stmt) in stmts.iter().enumerate() {
+            let is_tail = i + 1 == stmts.len();
+            match self.stmt(stmt, tail_returns && is_tail) {
+                Ok(s) => out.extend(s),
+                Err(e) => match &mut errors {
+                    Some(all) => all.combine(e),
+                    None => errors = Some(e),
+                },
+            }
+        }
+        match errors {
+            Some(e) => Err(e),
+            None => Ok(out),
+        }
+    }
+
+    fn stmt(&mut self, stmt: &syn::Stmt, tail_returns: bool) -> Result<Option<Stmt>> {
+        let line = line_of(stmt.span());
+        let kind = match stmt {
+            syn::Stmt::Local(local) => self.local(local)?,
+            syn::Stmt::Item(item) => {
+                return Err(Error::new(
+                    item.span(),
+                    "items (fn, struct, use, const, static) cannot be declared inside device code; declare them at module level (helpers as #[atos::device] fn)",
+                ));
+            }
+            syn::Stmt::Macro(m) => return Err(macro_error(&m.mac)),
+            syn::Stmt::Expr(e, semi) => {
+                if semi.is_none() && tail_returns && !is_statement_like(e) {
+                    let value = self.expr(e)?;
+                    StmtKind::Return(Some(value))
+                } else {
+                    self.expr_stmt(e)?
+                }
+            }
+        };
+        Ok(Some(Stmt { line, kind }))
+    }
+
+    fn local(&mut self, local: &syn::Local) -> Result<StmtKind> {
+        let (pat, ty) = match &local.pat {
+            syn::Pat::Type(pt) => (&*pt.pat, Some(scalar_type(&pt.ty)?)),
+            p => (p, None),
+        };
+        let name = ident_pattern(pat)?;
+        let init = local.init.as_ref().ok_or_else(|| {
+            Error::new(local.span(), format!("`let {name}` needs an initial value in device code, e.g. `let {name}: u32 = 0;`"))
+        })?;
+        if let Some((else_tok, _)) = &init.diverge {
+            return Err(Error::new(
+                else_tok.span,
+                "`let ... else` is not supported in device code; use `if` and `return`",
+            ));
+        }
+        let init = self.expr(&init.expr)?;
+        self.declare(&name);
+        Ok(StmtKind::Let { name, ty, init })
+    }
+
+    fn expr_stmt(&mut self, e: &syn::Expr) -> Result<StmtKind> {
+        use syn::Expr as E;
+        Ok(match e {
+            E::Assign(a) => {
+                let target = self.assign_target(&a.left)?;
+                StmtKind::Assign {
+                    target,
+                    op: None,
+                    value: self.expr(&a.right)?,
+                }
+            }
+            E::Binary(b) if compound_op(&b.op).is_some() => {
+                let target = self.assign_target(&b.left)?;
+                StmtKind::Assign {
+                    target,
+                    op: compound_op(&b.op),
+                    value: self.expr(&b.right)?,
+                }
+            }
+            E::If(i) => self.if_stmt(i)?,
+            E::While(w) => {
+                no_label(&w.label)?;
+                if let E::Let(l) = &*w.cond {
+                    return Err(Error::new(
+                        l.span(),
+                        "`while let` is not supported in device code; use `while` with a condition",
+                    ));
+                }
+                let cond = self.expr(&w.cond)?;
+                let body = self.loop_body(&w.body)?;
+                StmtKind::While { cond, body }
+            }
+            E::Loop(l) => {
+                no_label(&l.label)?;
+                StmtKind::Loop {
+                    body: self.loop_body(&l.body)?,
+                }
+            }
+            E::ForLoop(f) => self.for_loop(f)?,
+            E::Break(b) => {
+                if let Some(l) = &b.label {
+                    return Err(Error::new(
+                        l.span(),
+                        "loop labels are not supported in device code; restructure with a flag variable",
+                    ));
+                }
+                if let Some(v) = &b.expr {
+                    return Err(Error::new(
+                        v.span(),
+                        "`break` with a value is not supported; assign to a `let mut` before breaking",
+                    ));
+                }
+                self.require_loop(b.span(), "break")?;
+                StmtKind::Break
+            }
+            E::Continue(c) => {
+                if let Some(l) = &c.label {
+                    return Err(Error::new(
+                        l.span(),
+                        "loop labels are not supported in device code; restructure with a flag variable",
+                    ));
+                }
+                self.require_loop(c.span(), "continue")?;
+                StmtKind::Continue
+            }
+            E::Return(r) => match (&r.expr, self.state_param.is_some(), self.ret) {
+                (Some(v), true, _) => {
+                    return Err(Error::new(
+                        v.span(),
+                        "a task returns nothing: write results through `Atomics` fields and push follow-up tasks; use a bare `return;`",
+                    ));
+                }
+                (Some(v), false, _) => StmtKind::Return(Some(self.expr(v)?)),
+                (None, _, Some(_)) => {
+                    return Err(Error::new(
+                        r.span(),
+                        "this device function returns a value: write `return value;`",
+                    ));
+                }
+                (None, _, None) => StmtKind::Return(None),
+            },
+            E::Block(b) => {
+                if let Some(l) = &b.label {
+                    return Err(Error::new(
+                        l.span(),
+                        "block labels are not supported in device code",
+                    ));
+                }
+                StmtKind::Block(self.block(&b.block, false)?)
+            }
+            E::MethodCall(m) if m.method == "push" || m.method == "store" => self.effect_call(m)?,
+            _ => StmtKind::Expr(self.expr(e)?),
+        })
+    }
+
+    fn require_loop(&self, span: Span, what: &str) -> Result<()> {
+        if self.loop_depth == 0 {
+            return Err(Error::new(span, format!("`{what}` outside of a loop")));
+        }
+        Ok(())
+    }
+
+    fn loop_body(&mut self, body: &syn::Block) -> Result<Vec<Stmt>> {
+        self.loop_depth += 1;
+        let r = self.block(body, false);
+        self.loop_depth -= 1;
+        r
+    }
+
+    fn if_stmt(&mut self, i: &syn::ExprIf) -> Result<StmtKind> {
+        if let syn::Expr::Let(l) = &*i.cond {
+            return Err(Error::new(
+                l.span(),
+                "`if let` is not supported in device code; compare values with `if`",
+            ));
+        }
+        let cond = self.expr(&i.cond)?;
+        let then = self.block(&i.then_branch, false)?;
+        let els = match &i.else_branch {
+            None => None,
+            Some((_, e)) => Some(match &**e {
+                syn::Expr::Block(b) => self.block(&b.block, false)?,
+                syn::Expr::If(nested) => {
+                    let line = line_of(nested.span());
+                    vec![Stmt {
+                        line,
+                        kind: self.if_stmt(nested)?,
+                    }]
+                }
+                other => return Err(Error::new(other.span(), "expected a block after `else`")),
+            }),
+        };
+        Ok(StmtKind::If { cond, then, els })
+    }
+
+    fn for_loop(&mut self, f: &syn::ExprForLoop) -> Result<StmtKind> {
+        no_label(&f.label)?;
+        let var = ident_pattern(&f.pat)?;
+        let (range, lanes) = match &*f.expr {
+            syn::Expr::Call(c) if callee_name(&c.func).as_deref() == Some("lanes") => {
+                if c.args.len() != 1 {
+                    return Err(Error::new(
+                        c.span(),
+                        "`lanes` takes one range: `lanes(lo..hi)`",
+                    ));
+                }
+                (&c.args[0], true)
+            }
+            other => (other, false),
+        };
+        let range = strip_parens(range);
+        let syn::Expr::Range(r) = range else {
+            return Err(Error::new(
+                f.expr.span(),
+                "device `for` loops iterate over `lo..hi` or `lanes(lo..hi)`; iterators and collections are host-only",
+            ));
+        };
+        if let syn::RangeLimits::Closed(t) = r.limits {
+            return Err(Error::new(
+                t.span(),
+                "inclusive ranges are not supported in device loops; write `lo..hi + 1`",
+            ));
+        }
+        let (Some(lo), Some(hi)) = (&r.start, &r.end) else {
+            return Err(Error::new(
+                r.span(),
+                "device loops need both bounds: `lo..hi`",
+            ));
+        };
+        let lo = self.expr(lo)?;
+        let hi = self.expr(hi)?;
+        self.loop_depth += 1;
+        let body = self.scoped(|lw| {
+            lw.declare(&var);
+            lw.stmts(&f.body.stmts, false)
+        });
+        self.loop_depth -= 1;
+        Ok(StmtKind::For {
+            var,
+            lo,
+            hi,
+            lanes,
+            body: body?,
+        })
+    }
+
+    fn assign_target(&mut self, e: &syn::Expr) -> Result<String> {
+        match strip_parens(e) {
+            syn::Expr::Path(p) if p.path.get_ident().is_some() => {
+                let name = p.path.get_ident().unwrap().to_string();
+                if self.is_local(&name) {
+                    Ok(name)
+                } else {
+                    Err(not_local_error(p.span(), &name))
+                }
+            }
+            syn::Expr::Index(i) => Err(Error::new(
+                i.span(),
+                "`Slice` fields are read-only on the device; to write an array, declare it as `Atomics<'a, T>` and call `.store(index, value)`",
+            )),
+            syn::Expr::Field(f) => Err(Error::new(
+                f.span(),
+                "state fields cannot be assigned inside a task: the state is shared by every worker; use an `Atomics` field",
+            )),
+            other => Err(Error::new(
+                other.span(),
+                "only local variables can be assigned in device code",
+            )),
+        }
+    }
+
+    /// `s.field.push(x)` and `s.field.store(i, x)`: calls that return nothing.
+    fn effect_call(&mut self, m: &syn::ExprMethodCall) -> Result<StmtKind> {
+        let field = self.state_field(&m.receiver)?.ok_or_else(|| {
+            Error::new(
+                m.receiver.span(),
+                format!(
+                    "`.{}(..)` is only available on state fields, e.g. `s.queue.push(v)`",
+                    m.method
+                ),
+            )
+        })?;
+        no_turbofish(m)?;
+        let name = m.method.to_string();
+        let want = if name == "push" { 1 } else { 2 };
+        if m.args.len() != want {
+            return Err(Error::new(
+                m.span(),
+                format!("`{name}` takes {want} argument(s)"),
+            ));
+        }
+        let args: Vec<Expr> = m.args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
+        let mut args = args.into_iter();
+        Ok(if name == "push" {
+            StmtKind::Push {
+                field,
+                item: args.next().unwrap(),
+            }
+        } else {
+            StmtKind::AtomicStore {
+                field,
+                index: args.next().unwrap(),
+                value: args.next().unwrap(),
+            }
+        })
+    }
+
+    /// `Some(field)` when `e` is `state.field`.
+    fn state_field(&self, e: &syn::Expr) -> Result<Option<String>> {
+        let syn::Expr::Field(f) = strip_parens(e) else {
+            return Ok(None);
+        };
+        let syn::Expr::Path(base) = strip_parens(&f.base) else {
+            return Ok(None);
+        };
+        let Some(base) = base.path.get_ident() else {
+            return Ok(None);
+        };
+        let Some(state) = &self.state_param else {
+            return Err(Error::new(
+                f.span(),
+                "device functions cannot read the task state; pass the values they need as arguments",
+            ));
+        };
+        if base != state {
+            return Ok(None);
+        }
+        match &f.member {
+            syn::Member::Named(id) => Ok(Some(id.to_string())),
+            syn::Member::Unnamed(i) => Err(Error::new(
+                i.span(),
+                "state fields are named; tuple fields are not supported",
+            )),
+        }
+    }
+
+    fn expr(&mut self, e: &syn::Expr) -> Result<Expr> {
+        use syn::Expr as E;
+        let kind = match e {
+            E::Paren(p) => return self.expr(&p.expr),
+            E::Group(g) => return self.expr(&g.expr),
+            E::Lit(l) => literal(&l.lit)?,
+            E::Path(p) => self.path_expr(p)?,
+            E::Unary(u) => {
+                let op = match u.op {
+                    syn::UnOp::Neg(_) => UnOp::Neg,
+                    syn::UnOp::Not(_) => UnOp::Not,
+                    _ => {
+                        return Err(Error::new(
+                            u.op.span(),
+                            "dereferencing is not supported in device code: values are plain scalars",
+                        ));
+                    }
+                };
+                ExprKind::Unary(op, Box::new(self.expr(&u.expr)?))
+            }
+            E::Binary(b) => {
+                let Some(op) = binary_op(&b.op) else {
+                    return Err(Error::new(
+                        b.op.span(),
+                        "compound assignment is a statement in device code: write it on its own line, e.g. `x += 1;`",
+                    ));
+                };
+                ExprKind::Binary(
+                    op,
+                    Box::new(self.expr(&b.left)?),
+                    Box::new(self.expr(&b.right)?),
+                )
+            }
+            E::Cast(c) => ExprKind::Cast(Box::new(self.expr(&c.expr)?), scalar_type(&c.ty)?),
+            E::Index(i) => {
+                let field = self.state_field(&i.expr)?.ok_or_else(|| {
+                    Error::new(
+                        i.expr.span(),
+                        "only state `Slice` fields can be indexed in device code, e.g. `s.cols[e]`",
+                    )
+                })?;
+                ExprKind::Index {
+                    field,
+                    index: Box::new(self.expr(&i.index)?),
+                }
+            }
+            E::Field(f) => {
+                let field = self.state_field(e)?.ok_or_else(|| {
+                    Error::new(
+                        f.span(),
+                        "field access is only supported on the task state, e.g. `s.depth`",
+                    )
+                })?;
+                ExprKind::Field { field }
+            }
+            E::MethodCall(m) => self.method_call(m)?,
+            E::Call(c) => self.call(c)?,
+            E::If(i) => self.if_expr(i)?,
+            E::Closure(c) => {
+                return Err(Error::new(
+                    c.span(),
+                    "closures are not supported in device code; write a #[atos::device] fn and call it",
+                ));
+            }
+            E::Try(t) => {
+                return Err(Error::new(
+                    t.question_token.span,
+                    "the `?` operator is not supported in device code: there are no error values on the device; check with `if` and `return` early",
+                ));
+            }
+            E::Macro(m) => return Err(macro_error(&m.mac)),
+            E::Reference(r) => {
+                return Err(Error::new(
+                    r.span(),
+                    "references cannot be taken in device code; pass values by copy",
+                ));
+            }
+            E::Match(m) => {
+                return Err(Error::new(
+                    m.match_token.span,
+                    "`match` is not supported yet in device code; use `if` / `else if`",
+                ));
+            }
+            E::Range(r) => {
+                return Err(Error::new(
+                    r.span(),
+                    "ranges are only allowed as the iterator of a `for` loop",
+                ));
+            }
+            E::Tuple(t) => {
+                return Err(Error::new(
+                    t.span(),
+                    "tuples are not supported in device code; use separate variables",
+                ));
+            }
+            E::Array(a) => {
+                return Err(Error::new(
+                    a.span(),
+                    "arrays are not supported in device code; use a state `Slice` or `Atomics` field",
+                ));
+            }
+            E::Struct(s) => {
+                return Err(Error::new(
+                    s.span(),
+                    "struct values are not supported in device code; use scalars",
+                ));
+            }
+            E::Unsafe(u) => {
+                return Err(Error::new(
+                    u.unsafe_token.span,
+                    "`unsafe` blocks are not allowed in device code",
+                ));
+            }
+            E::Assign(a) => {
+                return Err(Error::new(
+                    a.span(),
+                    "assignment is a statement in device code: write it on its own line",
+                ));
+            }
+            E::Block(_) | E::Loop(_) | E::While(_) | E::ForLoop(_) => {
+                return Err(Error::new(
+                    e.span(),
+                    "blocks and loops cannot be used as values in device code; assign to a `let mut` inside them instead",
+                ));
+            }
+            other => {
+                return Err(Error::new(
+                    other.span(),
+                    "this expression is not in the atos device subset (see docs/dsl.md for what is supported)",
+                ));
+            }
+        };
+        Ok(self.expr_node(kind))
+    }
+
+    fn path_expr(&mut self, p: &syn::ExprPath) -> Result<ExprKind> {
+        if p.qself.is_some() {
+            return Err(Error::new(
+                p.span(),
+                "qualified paths are not supported in device code",
+            ));
+        }
+        if let Some(id) = p.path.get_ident() {
+            let name = id.to_string();
+            if self.is_local(&name) {
+                return Ok(ExprKind::Var(name));
+            }
+            if self.state_param.as_deref() == Some(name.as_str()) {
+                return Err(Error::new(
+                    id.span(),
+                    "the state can only be used through its fields, e.g. `s.depth`",
+                ));
+            }
+            return Err(not_local_error(id.span(), &name));
+        }
+        // `u32::MAX` and friends.
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        if segs.len() == 2
+            && let Some(ty) = Scalar::from_rust_name(&segs[0])
+            && ty.is_int()
+            && (segs[1] == "MAX" || segs[1] == "MIN")
+        {
+            return Ok(int_limit(ty, segs[1] == "MAX", self));
+        }
+        Err(Error::new(
+            p.span(),
+            format!(
+                "`{}` cannot be used in device code: only locals, parameters, state fields and integer `T::MAX`/`T::MIN` can be named; pass host values through a scalar state field",
+                segs.join("::")
+            ),
+        ))
+    }
+
+    fn method_call(&mut self, m: &syn::ExprMethodCall) -> Result<ExprKind> {
+        no_turbofish(m)?;
+        let method = m.method.to_string();
+        if let Some(field) = self.state_field(&m.receiver)? {
+            if method == "len" {
+                if !m.args.is_empty() {
+                    return Err(Error::new(m.span(), "`len` takes no arguments"));
+                }
+                return Ok(ExprKind::Len { field });
+            }
+            if method == "push" || method == "store" {
+                return Err(Error::new(
+                    m.method.span(),
+                    format!(
+                        "`{method}` returns nothing: call it as a statement, e.g. `s.{field}.{method}(..);`"
+                    ),
+                ));
+            }
+            let op = AtomicOp::from_method(&method).ok_or_else(|| {
+                Error::new(
+                    m.method.span(),
+                    format!(
+                        "unsupported method `{method}` on a state field; supported: {}, push",
+                        AtomicOp::METHODS
+                    ),
+                )
+            })?;
+            let want = 1 + op.value_args();
+            if m.args.len() != want {
+                return Err(Error::new(
+                    m.span(),
+                    format!("`{method}` takes {want} argument(s)"),
+                ));
+            }
+            let args = m.args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
+            return Ok(ExprKind::Atomic { field, op, args });
+        }
+        if (method == "min" || method == "max") && m.args.len() == 1 {
+            let a = self.expr(&m.receiver)?;
+            let b = self.expr(&m.args[0])?;
+            return Ok(ExprKind::MinMax {
+                max: method == "max",
+                a: Box::new(a),
+                b: Box::new(b),
+            });
+        }
+        Err(Error::new(
+            m.method.span(),
+            format!(
+                "method `{method}` is not supported in device code; on scalars use `a.min(b)`, `a.max(b)`, operators and `as` casts"
+            ),
+        ))
+    }
+
+    fn call(&mut self, c: &syn::ExprCall) -> Result<ExprKind> {
+        let syn::Expr::Path(p) = strip_parens(&c.func) else {
+            return Err(Error::new(
+                c.func.span(),
+                "only #[atos::device] functions can be called in device code",
+            ));
+        };
+        if p.qself.is_some() || p.path.segments.iter().any(|s| !s.arguments.is_none()) {
+            return Err(Error::new(
+                p.span(),
+                "device function calls cannot use generics or qualified paths",
+            ));
+        }
+        let name = p
+            .path
+            .segments
+            .last()
+            .map(|s| s.ident.to_string())
+            .unwrap_or_default();
+        if name == "lanes" && p.path.segments.len() == 1 {
+            return Err(Error::new(
+                c.span(),
+                "`lanes(lo..hi)` can only be the iterator of a `for` loop",
+            ));
+        }
+        let full = path_text(&p.path);
+        if !self.calls.contains(&full) {
+            self.calls.push(full);
+        }
+        let args = c.args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
+        Ok(ExprKind::Call { func: name, args })
+    }
+
+    fn if_expr(&mut self, i: &syn::ExprIf) -> Result<ExprKind> {
+        let single = |b: &syn::Block| -> Result<syn::Expr> {
+            match b.stmts.as_slice() {
+                [syn::Stmt::Expr(e, None)] => Ok(e.clone()),
+                _ => Err(Error::new(
+                    b.span(),
+                    "an `if` used as a value must have a single expression in each branch; otherwise declare a `let mut` and assign it in each branch",
+                )),
+            }
+        };
+        let Some((_, els)) = &i.else_branch else {
+            return Err(Error::new(
+                i.span(),
+                "an `if` used as a value needs an `else` branch",
+            ));
+        };
+        let cond = self.expr(&i.cond)?;
+        let then = self.expr(&single(&i.then_branch)?)?;
+        let els = match &**els {
+            syn::Expr::Block(b) => self.expr(&single(&b.block)?)?,
+            other => self.expr(other)?,
+        };
+        Ok(ExprKind::If {
+            cond: Box::new(cond),
+            then: Box::new(then),
+            els: Box::new(els),
+        })
+    }
+}
+
+fn int_limit(ty: Scalar, max: bool, lw: &mut Lowerer) -> ExprKind {
+    let bits = ty.size_bytes() * 8;
+    match (ty.is_signed_int(), max) {
+        (false, true) => ExprKind::Int {
+            value: (1u128 << bits) - 1,
+            suffix: Some(ty),
+        },
+        (false, false) => ExprKind::Int {
+            value: 0,
+            suffix: Some(ty),
+        },
+        (true, true) => ExprKind::Int {
+            value: (1u128 << (bits - 1)) - 1,
+            suffix: Some(ty),
+        },
+        (true, false) => {
+            let magnitude = lw.expr_node(ExprKind::Int {
+                value: 1u128 << (bits - 1),
+                suffix: Some(ty),
+            });
+            ExprKind::Unary(UnOp::Neg, Box::new(magnitude))
+        }
+    }
+}
+
+fn literal(lit: &syn::Lit) -> Result<ExprKind> {
+    let suffix_of = |suffix: &str, span: Span| -> Result<Option<Scalar>> {
+        if suffix.is_empty() {
+            return Ok(None);
+        }
+        Scalar::from_rust_name(suffix).map(Some).ok_or_else(|| {
+            Error::new(
+                span,
+                format!(
+                    "literal suffix `{suffix}` is not supported; use one of: {}",
+                    Scalar::ALL_RUST_NAMES
+                ),
+            )
+        })
+    };
+    match lit {
+        syn::Lit::Int(i) => {
+            let value = i.base10_parse::<u128>()?;
+            Ok(ExprKind::Int {
+                value,
+                suffix: suffix_of(i.suffix(), i.span())?,
+            })
+        }
+        syn::Lit::Float(f) => Ok(ExprKind::Float {
+            digits: f.base10_digits().to_string(),
+            suffix: suffix_of(f.suffix(), f.span())?,
+        }),
+        syn::Lit::Bool(b) => Ok(ExprKind::Bool(b.value)),
+        other => Err(Error::new(
+            other.span(),
+            "only integer, float and bool literals are supported in device code",
+        )),
+    }
+}
+
+fn binary_op(op: &syn::BinOp) -> Option<BinOp> {
+    use syn::BinOp as B;
+    Some(match op {
+        B::Add(_) => BinOp::Add,
+        B::Sub(_) => BinOp::Sub,
+        B::Mul(_) => BinOp::Mul,
+        B::Div(_) => BinOp::Div,
+        B::Rem(_) => BinOp::Rem,
+        B::BitAnd(_) => BinOp::BitAnd,
+        B::BitOr(_) => BinOp::BitOr,
+        B::BitXor(_) => BinOp::BitXor,
+        B::Shl(_) => BinOp::Shl,
+        B::Shr(_) => BinOp::Shr,
+        B::Eq(_) => BinOp::Eq,
+        B::Ne(_) => BinOp::Ne,
+        B::Lt(_) => BinOp::Lt,
+        B::Le(_) => BinOp::Le,
+        B::Gt(_) => BinOp::Gt,
+        B::Ge(_) => BinOp::Ge,
+        B::And(_) => BinOp::And,
+        B::Or(_) => BinOp::Or,
+        _ => return None,
+    })
+}
+
+fn compound_op(op: &syn::BinOp) -> Option<BinOp> {
+    use syn::BinOp as B;
+    Some(match op {
+        B::AddAssign(_) => BinOp::Add,
+        B::SubAssign(_) => BinOp::Sub,
+        B::MulAssign(_) => BinOp::Mul,
+        B::DivAssign(_) => BinOp::Div,
+        B::RemAssign(_) => BinOp::Rem,
+        B::BitAndAssign(_) => BinOp::BitAnd,
+        B::BitOrAssign(_) => BinOp::BitOr,
+        B::BitXorAssign(_) => BinOp::BitXor,
+        B::ShlAssign(_) => BinOp::Shl,
+        B::ShrAssign(_) => BinOp::Shr,
+        _ => return None,
+    })
+}
+
+fn is_statement_like(e: &syn::Expr) -> bool {
+    use syn::Expr as E;
+    match e {
+        E::If(i) => i.else_branch.is_none() || !if_is_value(i),
+        E::While(_)
+        | E::Loop(_)
+        | E::ForLoop(_)
+        | E::Block(_)
+        | E::Assign(_)
+        | E::Return(_)
+        | E::Break(_)
+        | E::Continue(_) => true,
+        E::Binary(b) => compound_op(&b.op).is_some(),
+        E::MethodCall(m) => m.method == "push" || m.method == "store",
+        _ => false,
+    }
+}
+
+fn if_is_value(i: &syn::ExprIf) -> bool {
+    matches!(i.then_branch.stmts.as_slice(), [syn::Stmt::Expr(_, None)])
+}
+
+fn strip_parens(e: &syn::Expr) -> &syn::Expr {
+    match e {
+        syn::Expr::Paren(p) => strip_parens(&p.expr),
+        syn::Expr::Group(g) => strip_parens(&g.expr),
+        other => other,
+    }
+}
+
+fn callee_name(e: &syn::Expr) -> Option<String> {
+    match strip_parens(e) {
+        syn::Expr::Path(p) => p.path.get_ident().map(|i| i.to_string()),
+        _ => None,
+    }
+}
+
+fn no_label(label: &Option<syn::Label>) -> Result<()> {
+    match label {
+        Some(l) => Err(Error::new(
+            l.span(),
+            "loop labels are not supported in device code; restructure with a flag variable",
+        )),
+        None => Ok(()),
+    }
+}
+
+fn no_turbofish(m: &syn::ExprMethodCall) -> Result<()> {
+    match &m.turbofish {
+        Some(t) => Err(Error::new(
+            t.span(),
+            "generic method calls are not supported in device code",
+        )),
+        None => Ok(()),
+    }
+}
+
+fn not_local_error(span: Span, name: &str) -> Error {
+    Error::new(
+        span,
+        format!(
+            "`{name}` is not a local variable or parameter: device code cannot read host statics or constants; pass the value through a scalar field of the state (e.g. `pub {}: u32`)",
+            name.to_lowercase()
+        ),
+    )
+}
+
+fn macro_error(mac: &syn::Macro) -> Error {
+    Error::new(
+        mac.span(),
+        format!(
+            "macro `{}!` cannot be used in device code: macros expand to host code; use plain expressions (results go through `Atomics` fields)",
+            path_text(&mac.path)
+        ),
+    )
+}

@@ -1,0 +1,451 @@
+//! Recovers Rust's types for a lowered function, with Rust's literal rules.
+//!
+//! rustc has already type-checked the function as Rust; what this pass adds is the knowledge
+//! the macro could not have: the element types of the state's fields. Integer and float
+//! literals get the type Rust would give them (from their use, else `i32` / `f64`), which is
+//! what keeps the CUDA from silently computing in another width.
+
+use std::collections::HashMap;
+
+use crate::error::CodegenError;
+use crate::ir::*;
+use crate::names::NameTable;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Any,
+    Num,
+    Int,
+    Float,
+    Known(Scalar),
+}
+
+/// The result of type checking: a type per expression and a C++ name + type per binding.
+#[derive(Debug, Default)]
+pub struct Typed {
+    expr_types: HashMap<u32, Scalar>,
+    /// Binding introduced by a `let` (keyed by its init expr id) or `for` (keyed by `lo`'s id).
+    bindings: HashMap<u32, (String, Scalar)>,
+    /// Variable reference (keyed by the `Var` expr id, or an assignment's value id).
+    uses: HashMap<u32, String>,
+}
+
+impl Typed {
+    pub fn ty(&self, e: &Expr) -> Scalar {
+        self.expr_types.get(&e.id).copied().unwrap_or(Scalar::I32)
+    }
+
+    pub fn binding(&self, key: &Expr) -> (&str, Scalar) {
+        let (n, t) = &self.bindings[&key.id];
+        (n, *t)
+    }
+
+    pub fn var_name(&self, key: &Expr) -> &str {
+        &self.uses[&key.id]
+    }
+}
+
+/// The signature of a device function as seen by its callers.
+#[derive(Clone, Debug)]
+pub struct Signature {
+    pub params: Vec<Scalar>,
+    pub ret: Option<Scalar>,
+}
+
+pub struct Checker<'a> {
+    func: &'a FnIr,
+    state: Option<&'a StateDesc>,
+    sigs: &'a HashMap<String, Signature>,
+    parent: Vec<usize>,
+    kind: Vec<Kind>,
+    expr_var: HashMap<u32, usize>,
+    scopes: Vec<HashMap<String, (usize, String)>>,
+    names: NameTable,
+    bindings: HashMap<u32, (String, usize)>,
+    uses: HashMap<u32, String>,
+    line: u32,
+}
+
+impl<'a> Checker<'a> {
+    pub fn check(
+        func: &'a FnIr,
+        state: Option<&'a StateDesc>,
+        sigs: &'a HashMap<String, Signature>,
+        names: NameTable,
+    ) -> Result<Typed, CodegenError> {
+        let mut c = Checker {
+            func,
+            state,
+            sigs,
+            parent: Vec::new(),
+            kind: Vec::new(),
+            expr_var: HashMap::new(),
+            scopes: vec![HashMap::new()],
+            names,
+            bindings: HashMap::new(),
+            uses: HashMap::new(),
+            line: func.line,
+        };
+        for p in &func.params {
+            let v = c.fresh(Kind::Known(p.ty));
+            let cname = c.names.bind(&p.name);
+            c.scopes[0].insert(p.name.clone(), (v, cname));
+        }
+        c.block(&func.body)?;
+        Ok(c.finish())
+    }
+
+    fn finish(mut self) -> Typed {
+        let mut t = Typed {
+            uses: std::mem::take(&mut self.uses),
+            ..Default::default()
+        };
+        let ids: Vec<(u32, usize)> = self.expr_var.iter().map(|(k, v)| (*k, *v)).collect();
+        for (id, v) in ids {
+            t.expr_types.insert(id, self.resolve(v));
+        }
+        let binds: Vec<(u32, (String, usize))> = self.bindings.drain().collect();
+        for (id, (name, v)) in binds {
+            t.bindings.insert(id, (name, self.resolve(v)));
+        }
+        t
+    }
+
+    fn resolve(&mut self, v: usize) -> Scalar {
+        let r = self.find(v);
+        match self.kind[r] {
+            Kind::Known(s) => s,
+            Kind::Float => Scalar::F64,
+            Kind::Int | Kind::Num | Kind::Any => Scalar::I32,
+        }
+    }
+
+    fn err(&self, msg: impl Into<String>) -> CodegenError {
+        CodegenError::Type {
+            function: self.func.name.clone(),
+            line: self.line,
+            message: msg.into(),
+        }
+    }
+
+    fn fresh(&mut self, k: Kind) -> usize {
+        self.parent.push(self.parent.len());
+        self.kind.push(k);
+        self.parent.len() - 1
+    }
+
+    fn find(&mut self, v: usize) -> usize {
+        let p = self.parent[v];
+        if p == v {
+            return v;
+        }
+        let r = self.find(p);
+        self.parent[v] = r;
+        r
+    }
+
+    fn unify(&mut self, a: usize, b: usize) -> Result<(), CodegenError> {
+        let (ra, rb) = (self.find(a), self.find(b));
+        if ra == rb {
+            return Ok(());
+        }
+        let merged = merge(self.kind[ra], self.kind[rb]).ok_or_else(|| {
+            self.err(format!(
+                "type mismatch: {} vs {}",
+                show(self.kind[ra]),
+                show(self.kind[rb])
+            ))
+        })?;
+        self.parent[ra] = rb;
+        self.kind[rb] = merged;
+        Ok(())
+    }
+
+    fn constrain(&mut self, v: usize, k: Kind) -> Result<(), CodegenError> {
+        let c = self.fresh(k);
+        self.unify(v, c)
+    }
+
+    fn known(&mut self, s: Scalar) -> usize {
+        self.fresh(Kind::Known(s))
+    }
+
+    fn field(&self, name: &str, want: &[FieldKind]) -> Result<&'a FieldDesc, CodegenError> {
+        let state = self
+            .state
+            .ok_or_else(|| self.err("device functions have no state"))?;
+        let f = state
+            .field(name)
+            .ok_or_else(|| self.err(format!("state `{}` has no field `{name}`", state.name)))?;
+        if !want.contains(&f.kind) {
+            return Err(self.err(format!(
+                "field `{name}` is a {:?} field; this use needs {}",
+                f.kind,
+                want.iter()
+                    .map(|k| format!("{k:?}"))
+                    .collect::<Vec<_>>()
+                    .join(" or ")
+            )));
+        }
+        Ok(f)
+    }
+
+    fn lookup(&self, name: &str) -> Result<(usize, String), CodegenError> {
+        self.scopes
+            .iter()
+            .rev()
+            .find_map(|s| s.get(name).cloned())
+            .ok_or_else(|| self.err(format!("unknown variable `{name}`")))
+    }
+
+    fn block(&mut self, stmts: &[Stmt]) -> Result<(), CodegenError> {
+        self.scopes.push(HashMap::new());
+        let r = stmts.iter().try_for_each(|s| self.stmt(s));
+        self.scopes.pop();
+        r
+    }
+
+    fn stmt(&mut self, s: &Stmt) -> Result<(), CodegenError> {
+        self.line = s.line;
+        match &s.kind {
+            StmtKind::Let { name, ty, init } => {
+                let v = self.expr(init)?;
+                if let Some(t) = ty {
+                    self.constrain(v, Kind::Known(*t))?;
+                }
+                let cname = self.names.bind(name);
+                self.bindings.insert(init.id, (cname.clone(), v));
+                self.scopes
+                    .last_mut()
+                    .unwrap()
+                    .insert(name.clone(), (v, cname));
+            }
+            StmtKind::Assign { target, op, value } => {
+                let (tv, cname) = self.lookup(target)?;
+                let vv = self.expr(value)?;
+                match op {
+                    Some(op) if op.is_shift() => {
+                        self.constrain(tv, Kind::Int)?;
+                        self.constrain(vv, Kind::Int)?;
+                    }
+                    _ => self.unify(tv, vv)?,
+                }
+                self.uses.insert(value.id, cname);
+            }
+            StmtKind::Expr(e) => {
+                self.expr(e)?;
+            }
+            StmtKind::Block(b) => self.block(b)?,
+            StmtKind::If { cond, then, els } => {
+                let c = self.expr(cond)?;
+                self.constrain(c, Kind::Known(Scalar::Bool))?;
+                self.block(then)?;
+                if let Some(e) = els {
+                    self.block(e)?;
+                }
+            }
+            StmtKind::While { cond, body } => {
+                let c = self.expr(cond)?;
+                self.constrain(c, Kind::Known(Scalar::Bool))?;
+                self.block(body)?;
+            }
+            StmtKind::Loop { body } => self.block(body)?,
+            StmtKind::For {
+                var, lo, hi, body, ..
+            } => {
+                let l = self.expr(lo)?;
+                let h = self.expr(hi)?;
+                self.unify(l, h)?;
+                self.constrain(l, Kind::Int)?;
+                self.scopes.push(HashMap::new());
+                let cname = self.names.bind(var);
+                self.bindings.insert(lo.id, (cname.clone(), l));
+                self.scopes
+                    .last_mut()
+                    .unwrap()
+                    .insert(var.clone(), (l, cname));
+                let r = self.block(body);
+                self.scopes.pop();
+                r?;
+            }
+            StmtKind::Break | StmtKind::Continue => {}
+            StmtKind::Return(v) => match (v, self.func.ret) {
+                (Some(e), Some(t)) => {
+                    let v = self.expr(e)?;
+                    self.constrain(v, Kind::Known(t))?;
+                }
+                (None, None) => {}
+                _ => return Err(self.err("return value does not match the function's signature")),
+            },
+            StmtKind::Push { field, item } => {
+                let f = self.field(field, &[FieldKind::Queue])?;
+                let v = self.expr(item)?;
+                self.constrain(v, Kind::Known(f.elem))?;
+            }
+            StmtKind::AtomicStore {
+                field,
+                index,
+                value,
+            } => {
+                let f = self.field(field, &[FieldKind::Atomics])?;
+                let i = self.expr(index)?;
+                self.constrain(i, Kind::Int)?;
+                let v = self.expr(value)?;
+                self.constrain(v, Kind::Known(f.elem))?;
+            }
+        }
+        Ok(())
+    }
+
+    fn expr(&mut self, e: &Expr) -> Result<usize, CodegenError> {
+        let v = self.expr_inner(e)?;
+        self.expr_var.insert(e.id, v);
+        Ok(v)
+    }
+
+    fn expr_inner(&mut self, e: &Expr) -> Result<usize, CodegenError> {
+        Ok(match &e.kind {
+            ExprKind::Int { suffix, .. } => match suffix {
+                Some(s) => self.known(*s),
+                None => self.fresh(Kind::Int),
+            },
+            ExprKind::Float { suffix, .. } => match suffix {
+                Some(s) => self.known(*s),
+                None => self.fresh(Kind::Float),
+            },
+            ExprKind::Bool(_) => self.known(Scalar::Bool),
+            ExprKind::Var(name) => {
+                let (v, cname) = self.lookup(name)?;
+                self.uses.insert(e.id, cname);
+                v
+            }
+            ExprKind::Unary(op, a) => {
+                let v = self.expr(a)?;
+                if *op == UnOp::Neg {
+                    self.constrain(v, Kind::Num)?;
+                }
+                v
+            }
+            ExprKind::Binary(op, a, b) => {
+                let (va, vb) = (self.expr(a)?, self.expr(b)?);
+                if op.is_comparison() {
+                    self.unify(va, vb)?;
+                    self.known(Scalar::Bool)
+                } else if op.is_logic() {
+                    self.constrain(va, Kind::Known(Scalar::Bool))?;
+                    self.constrain(vb, Kind::Known(Scalar::Bool))?;
+                    va
+                } else if op.is_shift() {
+                    self.constrain(va, Kind::Int)?;
+                    self.constrain(vb, Kind::Int)?;
+                    va
+                } else {
+                    self.unify(va, vb)?;
+                    if !matches!(op, BinOp::BitAnd | BinOp::BitOr | BinOp::BitXor) {
+                        self.constrain(va, Kind::Num)?;
+                    }
+                    va
+                }
+            }
+            ExprKind::Cast(a, to) => {
+                self.expr(a)?;
+                self.known(*to)
+            }
+            ExprKind::Index { field, index } => {
+                let f = self.field(field, &[FieldKind::Slice])?;
+                let i = self.expr(index)?;
+                self.constrain(i, Kind::Int)?;
+                self.known(f.elem)
+            }
+            ExprKind::Len { field } => {
+                self.field(field, &[FieldKind::Slice, FieldKind::Atomics])?;
+                self.known(Scalar::U64)
+            }
+            ExprKind::Field { field } => {
+                let f = self.field(field, &[FieldKind::Scalar])?;
+                self.known(f.elem)
+            }
+            ExprKind::Atomic { field, op, args } => {
+                let f = self.field(field, &[FieldKind::Atomics])?;
+                if !op.supported_on(f.elem) {
+                    return Err(self.err(format!(
+                        "`{}` on `Atomics<{}>` has no GPU atomic instruction; use an integer element type or `compare_and_swap` in a loop",
+                        op.method(),
+                        f.elem.rust_name()
+                    )));
+                }
+                let i = self.expr(&args[0])?;
+                self.constrain(i, Kind::Int)?;
+                for a in &args[1..] {
+                    let v = self.expr(a)?;
+                    self.constrain(v, Kind::Known(f.elem))?;
+                }
+                self.known(f.elem)
+            }
+            ExprKind::Call { func, args } => {
+                let sig = self.sigs.get(func).cloned().ok_or_else(|| {
+                    self.err(format!("`{func}` is not a known #[atos::device] function"))
+                })?;
+                if sig.params.len() != args.len() {
+                    return Err(self.err(format!("`{func}` takes {} arguments", sig.params.len())));
+                }
+                for (a, p) in args.iter().zip(&sig.params) {
+                    let v = self.expr(a)?;
+                    self.constrain(v, Kind::Known(*p))?;
+                }
+                match sig.ret {
+                    Some(r) => self.known(r),
+                    None => self.fresh(Kind::Any),
+                }
+            }
+            ExprKind::MinMax { a, b, .. } => {
+                let (va, vb) = (self.expr(a)?, self.expr(b)?);
+                self.unify(va, vb)?;
+                self.constrain(va, Kind::Num)?;
+                va
+            }
+            ExprKind::If { cond, then, els } => {
+                let c = self.expr(cond)?;
+                self.constrain(c, Kind::Known(Scalar::Bool))?;
+                let (vt, ve) = (self.expr(then)?, self.expr(els)?);
+                self.unify(vt, ve)?;
+                vt
+            }
+        })
+    }
+}
+
+fn merge(a: Kind, b: Kind) -> Option<Kind> {
+    use Kind::*;
+    let fits = |k: Kind, s: Scalar| match k {
+        Any => true,
+        Num => s.is_int() || s.is_float(),
+        Int => s.is_int(),
+        Float => s.is_float(),
+        Known(t) => t == s,
+    };
+    Some(match (a, b) {
+        (Known(s), k) | (k, Known(s)) => {
+            if fits(k, s) {
+                Known(s)
+            } else {
+                return None;
+            }
+        }
+        (Any, k) | (k, Any) => k,
+        (Num, k) | (k, Num) => k,
+        (Int, Int) => Int,
+        (Float, Float) => Float,
+        (Int, Float) | (Float, Int) => return None,
+    })
+}
+
+fn show(k: Kind) -> String {
+    match k {
+        Kind::Known(s) => s.rust_name().to_string(),
+        Kind::Int => "an integer".into(),
+        Kind::Float => "a float".into(),
+        Kind::Num => "a number".into(),
+        Kind::Any => "a value".into(),
+    }
+}

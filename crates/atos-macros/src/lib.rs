@@ -1,0 +1,258 @@
+//! Proc macros for atos. Thin by design: parsing and lowering live in `atos-codegen`.
+//!
+//! Every macro keeps the user's item as ordinary Rust (rustc type-checks it and the CPU
+//! executor runs it). On a rejected construct the item is re-emitted next to the
+//! `compile_error!`, so IDEs keep working.
+
+use proc_macro::TokenStream;
+use proc_macro2::TokenStream as TokenStream2;
+use quote::{format_ident, quote};
+use syn::spanned::Spanned;
+
+/// Marks a task function: `#[atos::task(worker = "warp", fetch = 1)] fn bfs(v: u32, s: &Bfs)`.
+///
+/// Generates a module of the same name holding `Task`, the handle executors take.
+#[proc_macro_attribute]
+pub fn task(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2: TokenStream2 = item.clone().into();
+    let func = match syn::parse::<syn::ItemFn>(item) {
+        Ok(f) => f,
+        Err(e) => return with_error(item2, e),
+    };
+    let lowered = atos_codegen::parse_task_args(attr.into())
+        .and_then(|args| atos_codegen::lower_task(args, &func));
+    match lowered {
+        Ok(ir) => task_output(&func, &ir).into(),
+        Err(e) => with_error(quote!(#func), e),
+    }
+}
+
+/// Marks a device helper callable from tasks: `#[atos::device] fn clamp(x: u32) -> u32`.
+#[proc_macro_attribute]
+pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2: TokenStream2 = item.clone().into();
+    if !attr.is_empty() {
+        let attr2: TokenStream2 = attr.into();
+        return with_error(
+            item2,
+            syn::Error::new(attr2.span(), "#[atos::device] takes no arguments"),
+        );
+    }
+    let func = match syn::parse::<syn::ItemFn>(item) {
+        Ok(f) => f,
+        Err(e) => return with_error(item2, e),
+    };
+    match atos_codegen::lower_device_fn(&func) {
+        Ok(ir) => device_output(&func, &ir).into(),
+        Err(e) => with_error(quote!(#func), e),
+    }
+}
+
+/// Marks the struct of arrays and queues a task reads.
+///
+/// Fields are `Slice<'a, T>`, `Atomics<'a, T>`, `Queue<'a, T>` or scalars; the struct has
+/// exactly one lifetime parameter.
+#[proc_macro_attribute]
+pub fn state(attr: TokenStream, item: TokenStream) -> TokenStream {
+    let item2: TokenStream2 = item.clone().into();
+    if !attr.is_empty() {
+        let attr2: TokenStream2 = attr.into();
+        return with_error(
+            item2,
+            syn::Error::new(attr2.span(), "#[atos::state] takes no arguments"),
+        );
+    }
+    let st = match syn::parse::<syn::ItemStruct>(item) {
+        Ok(s) => s,
+        Err(_) => {
+            let e = syn::Error::new(
+                item2.span(),
+                "#[atos::state] goes on a struct with named fields, e.g. `pub struct Bfs<'a> { pub work: Queue<'a, u32> }`",
+            );
+            return with_error(item2, e);
+        }
+    };
+    match state_output(&st) {
+        Ok(t) => t.into(),
+        Err(e) => with_error(quote!(#st), e),
+    }
+}
+
+fn with_error(item: TokenStream2, e: syn::Error) -> TokenStream {
+    let err = e.to_compile_error();
+    quote!(#item #err).into()
+}
+
+fn embedded_ir(json: &str) -> TokenStream2 {
+    quote! {
+        fn ir() -> &'static ::atos::codegen::FnIr {
+            static IR: ::std::sync::OnceLock<::atos::codegen::FnIr> = ::std::sync::OnceLock::new();
+            IR.get_or_init(|| ::atos::parse_embedded_ir(#json))
+        }
+    }
+}
+
+fn dep_calls(ir: &atos_codegen::FnIr) -> Vec<TokenStream2> {
+    ir.calls
+        .iter()
+        .map(|path| {
+            let segs: Vec<syn::Ident> = path.split("::").map(|s| format_ident!("{}", s)).collect();
+            quote!(<#(#segs)::*::Device as ::atos::DeviceFn>::collect(out);)
+        })
+        .collect()
+}
+
+/// Visibility for the generated module: the function's own, so the handle is as reachable as
+/// the function (a private function's handle is reachable in its module and below).
+fn handle_vis(vis: &syn::Visibility) -> (TokenStream2, TokenStream2) {
+    match vis {
+        syn::Visibility::Inherited => (quote!(), quote!(pub(super))),
+        v => (quote!(#v), quote!(pub)),
+    }
+}
+
+fn task_output(func: &syn::ItemFn, ir: &atos_codegen::FnIr) -> TokenStream2 {
+    let name = &func.sig.ident;
+    let (mod_vis, item_vis) = handle_vis(&func.vis);
+    let json = ir.to_json();
+    let ir_fn = embedded_ir(&json);
+    let deps = dep_calls(ir);
+    let item_ty = &match &func.sig.inputs[0] {
+        syn::FnArg::Typed(pt) => pt.ty.clone(),
+        syn::FnArg::Receiver(_) => unreachable!("lowering rejected receivers"),
+    };
+    let state_ty = state_type_with_lifetime(func);
+    let doc = format!("atos handle for the task `{name}`: pass `{name}::Task` to an executor.");
+    quote! {
+        #func
+
+        #[doc = #doc]
+        #[allow(non_snake_case, unused_imports)]
+        #mod_vis mod #name {
+            use super::*;
+
+            #[derive(Clone, Copy, Debug, Default)]
+            #item_vis struct Task;
+
+            impl ::atos::Task for Task {
+                type State<'atos_state> = #state_ty;
+                type Item = #item_ty;
+                #ir_fn
+                fn device_fns(out: &mut ::std::vec::Vec<&'static ::atos::codegen::FnIr>) {
+                    #(#deps)*
+                    let _ = out;
+                }
+                fn call(item: Self::Item, state: &Self::State<'_>) {
+                    super::#name(item, state)
+                }
+            }
+        }
+    }
+}
+
+/// `&Bfs`, `&Bfs<'_>`, `&self::Bfs<'a>` -> `Bfs<'atos_state>` resolvable from the handle module.
+fn state_type_with_lifetime(func: &syn::ItemFn) -> TokenStream2 {
+    let syn::FnArg::Typed(pt) = &func.sig.inputs[1] else {
+        unreachable!("lowering checked the signature")
+    };
+    let syn::Type::Reference(r) = &*pt.ty else {
+        unreachable!("lowering checked the signature")
+    };
+    let syn::Type::Path(p) = &*r.elem else {
+        unreachable!("lowering checked the signature")
+    };
+    let mut path = p.path.clone();
+    if let Some(first) = path.segments.first_mut()
+        && first.ident == "self"
+    {
+        first.ident = format_ident!("super");
+    }
+    if let Some(last) = path.segments.last_mut() {
+        last.arguments = syn::PathArguments::AngleBracketed(syn::parse_quote!(<'atos_state>));
+    }
+    quote!(#path)
+}
+
+fn device_output(func: &syn::ItemFn, ir: &atos_codegen::FnIr) -> TokenStream2 {
+    let name = &func.sig.ident;
+    let (mod_vis, item_vis) = handle_vis(&func.vis);
+    let ir_fn = embedded_ir(&ir.to_json());
+    let deps = dep_calls(ir);
+    quote! {
+        #func
+
+        #[doc(hidden)]
+        #[allow(non_snake_case, unused_imports)]
+        #mod_vis mod #name {
+            use super::*;
+
+            #[derive(Clone, Copy, Debug, Default)]
+            #item_vis struct Device;
+
+            impl ::atos::DeviceFn for Device {
+                #ir_fn
+                fn deps(out: &mut ::std::vec::Vec<&'static ::atos::codegen::FnIr>) {
+                    #(#deps)*
+                    let _ = out;
+                }
+            }
+        }
+    }
+}
+
+fn state_output(st: &syn::ItemStruct) -> syn::Result<TokenStream2> {
+    let lifetimes: Vec<_> = st.generics.lifetimes().collect();
+    if lifetimes.len() != 1 || st.generics.params.len() != 1 {
+        return Err(syn::Error::new(
+            if st.generics.params.is_empty() {
+                st.ident.span()
+            } else {
+                st.generics.span()
+            },
+            "an #[atos::state] struct takes exactly one lifetime parameter and no type parameters, e.g. `pub struct Bfs<'a>`",
+        ));
+    }
+    let syn::Fields::Named(fields) = &st.fields else {
+        return Err(syn::Error::new(
+            st.fields.span(),
+            "#[atos::state] needs named fields",
+        ));
+    };
+    if fields.named.is_empty() {
+        return Err(syn::Error::new(
+            st.ident.span(),
+            "an #[atos::state] struct needs at least a `Queue` field",
+        ));
+    }
+    let name = &st.ident;
+    let name_str = name.to_string();
+    let lt = &lifetimes[0].lifetime;
+    let idents: Vec<&syn::Ident> = fields
+        .named
+        .iter()
+        .map(|f| f.ident.as_ref().unwrap())
+        .collect();
+    let names: Vec<String> = idents.iter().map(|i| i.to_string()).collect();
+    let types: Vec<&syn::Type> = fields.named.iter().map(|f| &f.ty).collect();
+    Ok(quote! {
+        #st
+
+        impl<#lt> ::atos::State for #name<#lt> {
+            fn desc() -> ::atos::codegen::StateDesc {
+                ::atos::codegen::StateDesc {
+                    name: #name_str.to_string(),
+                    fields: ::std::vec![#(
+                        ::atos::codegen::FieldDesc {
+                            name: #names.to_string(),
+                            kind: <#types as ::atos::StateField>::KIND,
+                            elem: <#types as ::atos::StateField>::ELEM,
+                        }
+                    ),*],
+                }
+            }
+            fn fields(&self) -> ::std::vec::Vec<::atos::FieldRef<'_>> {
+                ::std::vec![#(::atos::StateField::field_ref(&self.#idents)),*]
+            }
+        }
+    })
+}

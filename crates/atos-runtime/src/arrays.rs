@@ -1,0 +1,217 @@
+//! The field types of an `#[atos::state]` struct: `Slice`, `Atomics`, `Queue`.
+//!
+//! On the CPU they are views of host memory; the GPU executor copies them to the device
+//! before a run and copies `Atomics` back after it, so one state value serves both executors.
+
+use std::marker::PhantomData;
+use std::ops::Range;
+use std::sync::atomic::{AtomicPtr, Ordering};
+
+use crate::cpu::queue::CpuQueue;
+use crate::elem::{AtomicElem, AtomicInt, Elem, IndexArg, QueueItem};
+
+/// A read-only array, shared by every task.
+#[derive(Clone, Copy, Debug)]
+pub struct Slice<'a, T> {
+    data: &'a [T],
+}
+
+impl<'a, T: Elem> Slice<'a, T> {
+    pub fn new(data: &'a [T]) -> Self {
+        Slice { data }
+    }
+
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.data.len()
+    }
+
+    pub fn as_slice(&self) -> &'a [T] {
+        self.data
+    }
+}
+
+impl<'a, T: Elem> From<&'a [T]> for Slice<'a, T> {
+    fn from(data: &'a [T]) -> Self {
+        Slice { data }
+    }
+}
+
+impl<'a, T: Elem> From<&'a Vec<T>> for Slice<'a, T> {
+    fn from(data: &'a Vec<T>) -> Self {
+        Slice { data }
+    }
+}
+
+macro_rules! slice_index {
+    ($($i:ty),*) => {$(
+        impl<T: Elem> std::ops::Index<$i> for Slice<'_, T> {
+            type Output = T;
+            fn index(&self, i: $i) -> &T {
+                &self.data[IndexArg::to_usize(i)]
+            }
+        }
+    )*};
+}
+slice_index!(u32, u64, usize);
+
+/// An array updated with atomic operations (relaxed, device-scope on the GPU).
+pub struct Atomics<'a, T: AtomicElem> {
+    cells: &'a [T::Cell],
+}
+
+impl<T: AtomicElem> Clone for Atomics<'_, T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+impl<T: AtomicElem> Copy for Atomics<'_, T> {}
+
+impl<'a, T: AtomicElem> Atomics<'a, T> {
+    pub fn new(cells: &'a [T::Cell]) -> Self {
+        Atomics { cells }
+    }
+
+    #[allow(clippy::len_without_is_empty)]
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn cells(&self) -> &'a [T::Cell] {
+        self.cells
+    }
+
+    pub fn load(&self, i: impl IndexArg) -> T {
+        T::load(&self.cells[i.to_usize()])
+    }
+    pub fn store(&self, i: impl IndexArg, v: T) {
+        T::store(&self.cells[i.to_usize()], v)
+    }
+    pub fn fetch_add(&self, i: impl IndexArg, v: T) -> T {
+        T::fetch_add(&self.cells[i.to_usize()], v)
+    }
+    pub fn fetch_sub(&self, i: impl IndexArg, v: T) -> T {
+        T::fetch_sub(&self.cells[i.to_usize()], v)
+    }
+    pub fn swap(&self, i: impl IndexArg, v: T) -> T {
+        T::swap(&self.cells[i.to_usize()], v)
+    }
+    /// Stores `new` if the element equals `current`; returns the previous value either way.
+    pub fn compare_and_swap(&self, i: impl IndexArg, current: T, new: T) -> T {
+        T::compare_and_swap(&self.cells[i.to_usize()], current, new)
+    }
+}
+
+impl<T: AtomicInt> Atomics<'_, T> {
+    pub fn fetch_min(&self, i: impl IndexArg, v: T) -> T {
+        T::fetch_min(&self.cells[i.to_usize()], v)
+    }
+    pub fn fetch_max(&self, i: impl IndexArg, v: T) -> T {
+        T::fetch_max(&self.cells[i.to_usize()], v)
+    }
+    pub fn fetch_and(&self, i: impl IndexArg, v: T) -> T {
+        T::fetch_and(&self.cells[i.to_usize()], v)
+    }
+    pub fn fetch_or(&self, i: impl IndexArg, v: T) -> T {
+        T::fetch_or(&self.cells[i.to_usize()], v)
+    }
+    pub fn fetch_xor(&self, i: impl IndexArg, v: T) -> T {
+        T::fetch_xor(&self.cells[i.to_usize()], v)
+    }
+}
+
+/// Owned storage for an `Atomics` field.
+pub struct AtomicArray<T: AtomicElem> {
+    cells: Vec<T::Cell>,
+}
+
+impl<T: AtomicElem> AtomicArray<T> {
+    pub fn filled(len: usize, value: T) -> Self {
+        AtomicArray {
+            cells: (0..len).map(|_| T::new_cell(value)).collect(),
+        }
+    }
+
+    pub fn from_vec(values: Vec<T>) -> Self {
+        AtomicArray {
+            cells: values.into_iter().map(T::new_cell).collect(),
+        }
+    }
+
+    pub fn view(&self) -> Atomics<'_, T> {
+        Atomics::new(&self.cells)
+    }
+
+    pub fn to_vec(&self) -> Vec<T> {
+        self.cells.iter().map(T::load).collect()
+    }
+
+    pub fn len(&self) -> usize {
+        self.cells.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.cells.is_empty()
+    }
+
+    /// Sets every element to `value` (between runs).
+    pub fn fill(&self, value: T) {
+        self.cells.iter().for_each(|c| T::store(c, value));
+    }
+}
+
+/// The task queue. Its capacity is fixed for a run: the queue is linear (each slot is filled
+/// once), so it must hold every task the run will ever enqueue, seeds included. A push past
+/// the end stops the run with [`crate::RunError::QueueOverflow`], naming the capacity needed.
+pub struct Queue<'a, T: QueueItem> {
+    capacity: u64,
+    bound: AtomicPtr<CpuQueue>,
+    _item: PhantomData<&'a T>,
+}
+
+impl<T: QueueItem> Queue<'_, T> {
+    pub fn with_capacity(capacity: u64) -> Self {
+        Queue {
+            capacity,
+            bound: AtomicPtr::new(std::ptr::null_mut()),
+            _item: PhantomData,
+        }
+    }
+
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    /// Enqueues a task. Called from task bodies; on the GPU this is a worker-aggregated push.
+    pub fn push(&self, item: T) {
+        let q = self.bound.load(Ordering::Acquire);
+        assert!(
+            !q.is_null(),
+            "Queue::push called outside a run: tasks push while an executor runs them; seed the first tasks through the executor instead"
+        );
+        // SAFETY: the executor binds the queue before starting workers and unbinds it only
+        // after every worker has joined, so the pointer is live for every push.
+        unsafe { &*q }.push(item.to_bits());
+    }
+
+    pub(crate) fn bind(&self, q: &CpuQueue) -> bool {
+        self.bound
+            .compare_exchange(
+                std::ptr::null_mut(),
+                q as *const CpuQueue as *mut CpuQueue,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
+            .is_ok()
+    }
+
+    pub(crate) fn unbind(&self) {
+        self.bound.store(std::ptr::null_mut(), Ordering::Release);
+    }
+}
+
+/// The range a worker's lanes cover together: on the GPU, lane `r` of a worker of `n`
+/// threads visits `lo + r, lo + r + n, ...`; on the CPU a worker is one thread and visits all.
+pub fn lanes<T>(range: Range<T>) -> Range<T> {
+    range
+}

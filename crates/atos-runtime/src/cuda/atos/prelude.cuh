@@ -1,0 +1,143 @@
+// atos device prelude: fixed-width types and Rust-semantics scalar helpers.
+// NVRTC ships no C++ standard library, so the few pieces needed are defined here.
+#pragma once
+
+typedef unsigned int uint32_t;
+typedef int int32_t;
+typedef unsigned long long uint64_t;
+typedef long long int64_t;
+
+namespace atos {
+
+template <class T> struct Unsigned;
+template <> struct Unsigned<int32_t> { typedef uint32_t type; };
+template <> struct Unsigned<uint32_t> { typedef uint32_t type; };
+template <> struct Unsigned<int64_t> { typedef uint64_t type; };
+template <> struct Unsigned<uint64_t> { typedef uint64_t type; };
+
+template <class T> struct Limits;
+template <> struct Limits<int32_t> { static __device__ constexpr int32_t min() { return -2147483647 - 1; } static __device__ constexpr int32_t max() { return 2147483647; } };
+template <> struct Limits<uint32_t> { static __device__ constexpr uint32_t min() { return 0u; } static __device__ constexpr uint32_t max() { return 4294967295u; } };
+template <> struct Limits<int64_t> { static __device__ constexpr int64_t min() { return -9223372036854775807ll - 1; } static __device__ constexpr int64_t max() { return 9223372036854775807ll; } };
+template <> struct Limits<uint64_t> { static __device__ constexpr uint64_t min() { return 0ull; } static __device__ constexpr uint64_t max() { return 18446744073709551615ull; } };
+
+// Signed arithmetic wraps like Rust's release build instead of being undefined in C++.
+template <class T> __device__ __forceinline__ T wadd(T a, T b) { typedef typename Unsigned<T>::type U; return (T)((U)a + (U)b); }
+template <class T> __device__ __forceinline__ T wsub(T a, T b) { typedef typename Unsigned<T>::type U; return (T)((U)a - (U)b); }
+template <class T> __device__ __forceinline__ T wmul(T a, T b) { typedef typename Unsigned<T>::type U; return (T)((U)a * (U)b); }
+template <class T> __device__ __forceinline__ T wneg(T a) { typedef typename Unsigned<T>::type U; return (T)((U)0 - (U)a); }
+
+// Rust panics on division by zero and on MIN / -1; on the device that is a trap.
+template <class T> __device__ __forceinline__ T div(T a, T b) {
+    if (b == (T)0) __trap();
+    if (Limits<T>::min() != (T)0 && a == Limits<T>::min() && b == (T)-1) __trap();
+    return a / b;
+}
+template <class T> __device__ __forceinline__ T rem(T a, T b) {
+    if (b == (T)0) __trap();
+    if (Limits<T>::min() != (T)0 && a == Limits<T>::min() && b == (T)-1) __trap();
+    return a % b;
+}
+__device__ __forceinline__ float frem(float a, float b) { return fmodf(a, b); }
+__device__ __forceinline__ double frem(double a, double b) { return fmod(a, b); }
+
+// Shift amounts are masked to the width, as `wrapping_shl` does, instead of being undefined.
+template <class T, class S> __device__ __forceinline__ T shl(T a, S s) {
+    typedef typename Unsigned<T>::type U;
+    return (T)((U)a << ((uint32_t)s & (sizeof(T) * 8 - 1)));
+}
+template <class T, class S> __device__ __forceinline__ T shr(T a, S s) {
+    return (T)(a >> ((uint32_t)s & (sizeof(T) * 8 - 1)));
+}
+
+template <class T> __device__ __forceinline__ T min(T a, T b) { return b < a ? b : a; }
+template <class T> __device__ __forceinline__ T max(T a, T b) { return a < b ? b : a; }
+// Rust's f32::min/max ignore a NaN operand, as fminf/fmaxf do.
+__device__ __forceinline__ float min(float a, float b) { return fminf(a, b); }
+__device__ __forceinline__ float max(float a, float b) { return fmaxf(a, b); }
+__device__ __forceinline__ double min(double a, double b) { return fmin(a, b); }
+__device__ __forceinline__ double max(double a, double b) { return fmax(a, b); }
+
+// `x as i32` from a float saturates and maps NaN to 0 in Rust.
+template <class T, class F> __device__ __forceinline__ T cast_sat(F x) {
+    if (x != x) return (T)0;
+    if (x <= (F)Limits<T>::min()) return Limits<T>::min();
+    if (x >= (F)Limits<T>::max()) return Limits<T>::max();
+    return (T)x;
+}
+
+template <class T> __device__ __forceinline__ T load_volatile(const T* p) { return *(const volatile T*)p; }
+template <class T> __device__ __forceinline__ void store_volatile(T* p, T v) { *(volatile T*)p = v; }
+
+// ---- Atomics<T> operations: each returns the previous value, like Rust's fetch_* ----
+template <class T> __device__ __forceinline__ T atomic_load(T* p) { return load_volatile(p); }
+template <class T> __device__ __forceinline__ void atomic_store(T* p, T v) { store_volatile(p, v); }
+
+#define ATOS_U64(p) ((unsigned long long*)(p))
+__device__ __forceinline__ uint32_t atomic_fetch_add(uint32_t* p, uint32_t v) { return atomicAdd(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_add(int32_t* p, int32_t v) { return atomicAdd(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_add(uint64_t* p, uint64_t v) { return atomicAdd(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_add(int64_t* p, int64_t v) { return (int64_t)atomicAdd(ATOS_U64(p), (uint64_t)v); }
+__device__ __forceinline__ float atomic_fetch_add(float* p, float v) { return atomicAdd(p, v); }
+__device__ __forceinline__ double atomic_fetch_add(double* p, double v) { return atomicAdd(p, v); }
+
+__device__ __forceinline__ uint32_t atomic_fetch_sub(uint32_t* p, uint32_t v) { return atomicSub(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_sub(int32_t* p, int32_t v) { return atomicSub(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_sub(uint64_t* p, uint64_t v) { return atomicAdd(ATOS_U64(p), 0ull - v); }
+__device__ __forceinline__ int64_t atomic_fetch_sub(int64_t* p, int64_t v) { return (int64_t)atomicAdd(ATOS_U64(p), 0ull - (uint64_t)v); }
+__device__ __forceinline__ float atomic_fetch_sub(float* p, float v) { return atomicAdd(p, -v); }
+__device__ __forceinline__ double atomic_fetch_sub(double* p, double v) { return atomicAdd(p, -v); }
+
+__device__ __forceinline__ uint32_t atomic_fetch_min(uint32_t* p, uint32_t v) { return atomicMin(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_min(int32_t* p, int32_t v) { return atomicMin(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_min(uint64_t* p, uint64_t v) { return atomicMin(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_min(int64_t* p, int64_t v) { return atomicMin((long long*)p, v); }
+__device__ __forceinline__ uint32_t atomic_fetch_max(uint32_t* p, uint32_t v) { return atomicMax(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_max(int32_t* p, int32_t v) { return atomicMax(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_max(uint64_t* p, uint64_t v) { return atomicMax(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_max(int64_t* p, int64_t v) { return atomicMax((long long*)p, v); }
+
+__device__ __forceinline__ uint32_t atomic_fetch_and(uint32_t* p, uint32_t v) { return atomicAnd(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_and(int32_t* p, int32_t v) { return atomicAnd(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_and(uint64_t* p, uint64_t v) { return atomicAnd(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_and(int64_t* p, int64_t v) { return (int64_t)atomicAnd(ATOS_U64(p), (uint64_t)v); }
+__device__ __forceinline__ uint32_t atomic_fetch_or(uint32_t* p, uint32_t v) { return atomicOr(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_or(int32_t* p, int32_t v) { return atomicOr(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_or(uint64_t* p, uint64_t v) { return atomicOr(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_or(int64_t* p, int64_t v) { return (int64_t)atomicOr(ATOS_U64(p), (uint64_t)v); }
+__device__ __forceinline__ uint32_t atomic_fetch_xor(uint32_t* p, uint32_t v) { return atomicXor(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_xor(int32_t* p, int32_t v) { return atomicXor(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_xor(uint64_t* p, uint64_t v) { return atomicXor(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_xor(int64_t* p, int64_t v) { return (int64_t)atomicXor(ATOS_U64(p), (uint64_t)v); }
+
+__device__ __forceinline__ uint32_t atomic_swap(uint32_t* p, uint32_t v) { return atomicExch(p, v); }
+__device__ __forceinline__ int32_t atomic_swap(int32_t* p, int32_t v) { return atomicExch(p, v); }
+__device__ __forceinline__ uint64_t atomic_swap(uint64_t* p, uint64_t v) { return atomicExch(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_swap(int64_t* p, int64_t v) { return (int64_t)atomicExch(ATOS_U64(p), (uint64_t)v); }
+__device__ __forceinline__ float atomic_swap(float* p, float v) { return atomicExch(p, v); }
+__device__ __forceinline__ double atomic_swap(double* p, double v) {
+    return __longlong_as_double((long long)atomicExch(ATOS_U64(p), (unsigned long long)__double_as_longlong(v)));
+}
+
+__device__ __forceinline__ uint32_t atomic_compare_and_swap(uint32_t* p, uint32_t c, uint32_t v) { return atomicCAS(p, c, v); }
+__device__ __forceinline__ int32_t atomic_compare_and_swap(int32_t* p, int32_t c, int32_t v) { return atomicCAS(p, c, v); }
+__device__ __forceinline__ uint64_t atomic_compare_and_swap(uint64_t* p, uint64_t c, uint64_t v) { return atomicCAS(ATOS_U64(p), c, v); }
+__device__ __forceinline__ int64_t atomic_compare_and_swap(int64_t* p, int64_t c, int64_t v) {
+    return (int64_t)atomicCAS(ATOS_U64(p), (uint64_t)c, (uint64_t)v);
+}
+__device__ __forceinline__ float atomic_compare_and_swap(float* p, float c, float v) {
+    return __uint_as_float(atomicCAS((uint32_t*)p, __float_as_uint(c), __float_as_uint(v)));
+}
+__device__ __forceinline__ double atomic_compare_and_swap(double* p, double c, double v) {
+    return __longlong_as_double((long long)atomicCAS(ATOS_U64(p), (unsigned long long)__double_as_longlong(c),
+                                                     (unsigned long long)__double_as_longlong(v)));
+}
+#undef ATOS_U64
+
+__device__ __forceinline__ uint32_t lanemask_lt() {
+    uint32_t m;
+    asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
+    return m;
+}
+
+}  // namespace atos

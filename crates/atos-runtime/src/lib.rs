@@ -1,0 +1,22 @@
+//! atos-runtime: the device code (embedded CUDA headers), the GPU executor (NVRTC + cudarc)
+//! and the CPU executor, behind one set of state types.
+
+pub mod arrays;
+pub mod cpu;
+pub mod elem;
+pub mod error;
+pub mod gpu;
+pub mod headers;
+pub mod state;
+pub mod stats;
+pub mod task;
+
+pub use arrays::{AtomicArray, Atomics, Queue, Slice, lanes};
+pub use cpu::CpuExecutor;
+pub use elem::{AtomicElem, AtomicInt, Elem, IndexArg, QueueItem};
+pub use error::RunError;
+pub use gpu::program::cuda_source;
+pub use gpu::{Gpu, GpuError, Program, ProgramBuilder};
+pub use state::{FieldRef, State, StateField};
+pub use stats::Stats;
+pub use task::{DeviceFn, Task, parse_embedded_ir};

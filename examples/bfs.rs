@@ -1,0 +1,140 @@
+//! Speculative BFS on generated or real graphs, on the GPU when there is one, else the CPU,
+//! checked against a plain CPU BFS.
+//!
+//! `cargo run --release --example bfs -- --graph grid:1024x1024 --graph rmat:16`
+
+use std::time::Duration;
+
+use atos::apps::bfs::{self, Executor, bfs as bfs_task};
+use atos::{CpuExecutor, Gpu, Program, WorkerKind};
+use clap::Parser;
+
+#[derive(Parser)]
+#[command(about = "Speculative BFS with atos (Atos ICPP'22 Listing 4)")]
+struct Args {
+    /// Graph: `grid:WxH`, `rmat:SCALE[:SEED]`, or a file (.mtx or an edge list). Repeatable.
+    #[arg(long = "graph", default_values = ["grid:1024x1024", "rmat:16"])]
+    graphs: Vec<String>,
+    /// auto (GPU if available, else CPU), gpu or cpu.
+    #[arg(long, default_value = "auto")]
+    device: String,
+    /// thread, warp, cta or all.
+    #[arg(long, default_value = "all")]
+    worker: String,
+    /// Tasks a worker grabs at a time (default: 1 for thread/warp, 64 for cta).
+    #[arg(long)]
+    fetch: Option<u32>,
+    /// Timed runs per configuration (the median is reported, after one warm-up run).
+    #[arg(long, default_value_t = 5)]
+    runs: usize,
+    /// BFS source vertex.
+    #[arg(long, default_value_t = 0)]
+    source: u32,
+}
+
+fn main() {
+    if let Err(e) = run(Args::parse()) {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
+    let workers: Vec<WorkerKind> = match args.worker.as_str() {
+        "all" => vec![WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta],
+        w => vec![
+            WorkerKind::parse(w)
+                .ok_or_else(|| format!("unknown worker `{w}`: use thread, warp, cta or all"))?,
+        ],
+    };
+    let gpu = match args.device.as_str() {
+        "cpu" => None,
+        "gpu" => Some(Gpu::new(0)?),
+        "auto" => match Gpu::new(0) {
+            Ok(g) => Some(g),
+            Err(e) => {
+                println!("No GPU: {e}\nRunning on the CPU executor instead.\n");
+                None
+            }
+        },
+        d => return Err(format!("unknown device `{d}`: use auto, gpu or cpu").into()),
+    };
+    let cpu = CpuExecutor::new();
+    for spec in &args.graphs {
+        let g = atos_graph::load(spec)?;
+        if args.source as usize >= g.num_vertices() {
+            return Err(format!(
+                "source {} is not a vertex of {spec} ({} vertices)",
+                args.source,
+                g.num_vertices()
+            )
+            .into());
+        }
+        let reference = atos_graph::bfs::bfs_depths(&g, args.source);
+        println!(
+            "{spec}: {} vertices, {} directed edges, {} reached from {}",
+            g.num_vertices(),
+            g.num_edges(),
+            atos_graph::bfs::reached(&reference),
+            args.source
+        );
+        let capacity = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+        for &worker in &workers {
+            let fetch = args
+                .fetch
+                .unwrap_or(if worker == WorkerKind::Cta { 64 } else { 1 });
+            let program;
+            let exec = match &gpu {
+                Some(gpu) => {
+                    program = Program::new(gpu, bfs_task::Task)
+                        .worker(worker)
+                        .fetch(fetch)
+                        .timeout(Duration::from_secs(60))
+                        .build()?;
+                    Executor::Gpu(&program)
+                }
+                None => Executor::Cpu(&cpu),
+            };
+            let mut times = Vec::new();
+            let mut last = None;
+            for i in 0..=args.runs {
+                let r = bfs::run(&exec, &g.offsets, &g.cols, args.source, capacity)?;
+                if r.depths != reference {
+                    let bad = r
+                        .depths
+                        .iter()
+                        .zip(&reference)
+                        .filter(|(a, b)| a != b)
+                        .count();
+                    return Err(format!(
+                        "{spec} {worker:?}: {bad} depths differ from the CPU reference"
+                    )
+                    .into());
+                }
+                if i > 0 {
+                    times.push(r.stats.time.as_secs_f64());
+                }
+                last = Some(r);
+            }
+            let r = last.unwrap();
+            times.sort_by(f64::total_cmp);
+            let median = times[times.len() / 2];
+            let label = if gpu.is_some() {
+                format!("{worker:?}/fetch {fetch}")
+            } else {
+                "cpu".to_string()
+            };
+            println!(
+                "  {label:<16} {:>9.3} ms  {:>8.1} MTEPS  workload ratio {:.3}  depths verified  [{}]",
+                median * 1e3,
+                g.num_edges() as f64 / median / 1e6,
+                r.workload_ratio(),
+                r.stats.device
+            );
+            if gpu.is_none() {
+                break;
+            }
+        }
+    }
+    Ok(())
+}

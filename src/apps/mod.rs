@@ -1,0 +1,4 @@
+//! The case studies, written as atos tasks. Each app module holds its state, its task(s) and
+//! helpers to run them on either executor.
+
+pub mod bfs;
