@@ -199,7 +199,7 @@ impl<T: Task> Program<T> {
 
         let mut counters = vec![0u8; QUEUE_COUNTERS_BYTES];
         stream
-            .memcpy_dtoh(&dev.buffers[dev.counters], &mut counters)
+            .memcpy_dtoh(&dev.buffers[dev.counters].slice(0..QUEUE_COUNTERS_BYTES), &mut counters)
             .map_err(driver_err("reading queue counters"))?;
         let read =
             |i: usize| u64::from_le_bytes(counters[i * 128..i * 128 + 8].try_into().unwrap());
@@ -213,7 +213,7 @@ impl<T: Task> Program<T> {
             let mut bytes = vec![0u8; host.len() * host.elem_size()];
             if !bytes.is_empty() {
                 stream
-                    .memcpy_dtoh(&dev.buffers[*buf], &mut bytes)
+                    .memcpy_dtoh(&dev.buffers[*buf].slice(0..bytes.len()), &mut bytes)
                     .map_err(driver_err("copying results back"))?;
                 host.write_bytes(&bytes);
             }
