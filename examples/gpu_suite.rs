@@ -32,14 +32,32 @@ struct Args {
 
 type Programs = HashMap<(WorkerKind, u32, u32, Option<u32>), Program<bfs_task::Task>>;
 
-fn program<'a>(gpu: &Gpu, cache: &'a mut Programs, w: WorkerKind, fetch: u32, block: u32, grid: Option<u32>, timeout: Duration) -> &'a Program<bfs_task::Task> {
+fn program<'a>(
+    gpu: &Gpu,
+    cache: &'a mut Programs,
+    w: WorkerKind,
+    fetch: u32,
+    block: u32,
+    grid: Option<u32>,
+    timeout: Duration,
+) -> &'a Program<bfs_task::Task> {
     cache.entry((w, fetch, block, grid)).or_insert_with(|| {
-        let mut b = Program::new(gpu, bfs_task::Task).worker(w).fetch(fetch).block_size(block).timeout(timeout);
+        let mut b = Program::new(gpu, bfs_task::Task)
+            .worker(w)
+            .fetch(fetch)
+            .block_size(block)
+            .timeout(timeout);
         if let Some(g) = grid {
             b = b.grid(g);
         }
-        let p = b.build().unwrap_or_else(|e| panic!("build {w:?}/{fetch}/{block}: {e}"));
-        assert!(p.compile_log().is_empty(), "NVRTC warnings: {}", p.compile_log());
+        let p = b
+            .build()
+            .unwrap_or_else(|e| panic!("build {w:?}/{fetch}/{block}: {e}"));
+        assert!(
+            p.compile_log().is_empty(),
+            "NVRTC warnings: {}",
+            p.compile_log()
+        );
         p
     })
 }
@@ -47,7 +65,14 @@ fn program<'a>(gpu: &Gpu, cache: &'a mut Programs, w: WorkerKind, fetch: u32, bl
 fn main() {
     let args = Args::parse();
     let gpu = Gpu::new(0).unwrap_or_else(|e| panic!("{e}"));
-    println!("device: {} (sm_{}{}, {} SMs), NVRTC {:?}", gpu.name(), gpu.arch().0, gpu.arch().1, gpu.sm_count(), atos::gpu::nvrtc::nvrtc_version().unwrap());
+    println!(
+        "device: {} (sm_{}{}, {} SMs), NVRTC {:?}",
+        gpu.name(),
+        gpu.arch().0,
+        gpu.arch().1,
+        gpu.sm_count(),
+        atos::gpu::nvrtc::nvrtc_version().unwrap()
+    );
     let mut programs: Programs = HashMap::new();
     let mut failures = 0usize;
 
@@ -59,19 +84,46 @@ fn main() {
         println!("loaded {spec} in {:.1} s", t.elapsed().as_secs_f64());
     }
     if let Some(dir) = &args.data {
-        for f in ["luxembourg_osm.edges", "delaunay_n16.edges", "facebook_combined.edges"] {
+        for f in [
+            "luxembourg_osm.edges",
+            "delaunay_n16.edges",
+            "facebook_combined.edges",
+        ] {
             let p = dir.join(f);
-            graphs.push((f.to_string(), atos_graph::read::read_graph(&p).unwrap_or_else(|e| panic!("{e}"))));
+            graphs.push((
+                f.to_string(),
+                atos_graph::read::read_graph(&p).unwrap_or_else(|e| panic!("{e}")),
+            ));
         }
     }
-    let configs = [(WorkerKind::Thread, 1u32), (WorkerKind::Warp, 1), (WorkerKind::Warp, 4), (WorkerKind::Cta, 64), (WorkerKind::Cta, 8)];
-    println!("\n== BFS: depths vs CPU reference, median of {} runs after 1 warm-up (CUDA events) ==", args.runs);
-    println!("{:<24} {:<12} {:>10} {:>9} {:>8} {:>8}  result", "graph", "worker", "median ms", "MTEPS", "ratio", "spread");
+    let configs = [
+        (WorkerKind::Thread, 1u32),
+        (WorkerKind::Warp, 1),
+        (WorkerKind::Warp, 4),
+        (WorkerKind::Cta, 64),
+        (WorkerKind::Cta, 8),
+    ];
+    println!(
+        "\n== BFS: depths vs CPU reference, median of {} runs after 1 warm-up (CUDA events) ==",
+        args.runs
+    );
+    println!(
+        "{:<24} {:<12} {:>10} {:>9} {:>8} {:>8}  result",
+        "graph", "worker", "median ms", "MTEPS", "ratio", "spread"
+    );
     for (name, g) in &graphs {
         let reference = atos_graph::bfs::bfs_depths(g, 0);
         let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
         for &(w, fetch) in &configs {
-            let p = program(&gpu, &mut programs, w, fetch, 256, None, Duration::from_secs(120));
+            let p = program(
+                &gpu,
+                &mut programs,
+                w,
+                fetch,
+                256,
+                None,
+                Duration::from_secs(120),
+            );
             let exec = Executor::Gpu(p);
             let mut times = Vec::new();
             let mut ratio = 0.0;
@@ -80,7 +132,12 @@ fn main() {
                 match bfs::run(&exec, &g.offsets, &g.cols, 0, cap) {
                     Ok(r) => {
                         if r.depths != reference {
-                            let bad = r.depths.iter().zip(&reference).filter(|(a, b)| a != b).count();
+                            let bad = r
+                                .depths
+                                .iter()
+                                .zip(&reference)
+                                .filter(|(a, b)| a != b)
+                                .count();
                             verdict = format!("WRONG ({bad} depths)");
                         }
                         if i > 0 {
@@ -99,7 +156,11 @@ fn main() {
             }
             times.sort_by(f64::total_cmp);
             let med = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
-            let spread = times.last().zip(times.first()).map(|(a, b)| a / b).unwrap_or(f64::NAN);
+            let spread = times
+                .last()
+                .zip(times.first())
+                .map(|(a, b)| a / b)
+                .unwrap_or(f64::NAN);
             println!(
                 "{:<24} {:<12} {:>10.3} {:>9.1} {:>8.3} {:>8.2}  {verdict}",
                 name,
@@ -113,34 +174,63 @@ fn main() {
     }
 
     // ---- 2. termination stress ----
-    println!("\n== termination stress: {} runs, 10 s timeout each ==", args.stress);
-    let small: Vec<(String, Csr)> = ["grid:64x64", "grid:300x7", "grid:1x3000", "rmat:10:3", "rmat:12:5", "grid:2x2", "grid:1x1"]
-        .iter()
-        .map(|s| (s.to_string(), atos_graph::load(s).unwrap()))
-        .chain(graphs.iter().filter(|(n, _)| n.starts_with("facebook")).cloned())
-        .collect();
+    println!(
+        "\n== termination stress: {} runs, 10 s timeout each ==",
+        args.stress
+    );
+    let small: Vec<(String, Csr)> = [
+        "grid:64x64",
+        "grid:300x7",
+        "grid:1x3000",
+        "rmat:10:3",
+        "rmat:12:5",
+        "grid:2x2",
+        "grid:1x1",
+    ]
+    .iter()
+    .map(|s| (s.to_string(), atos_graph::load(s).unwrap()))
+    .chain(
+        graphs
+            .iter()
+            .filter(|(n, _)| n.starts_with("facebook"))
+            .cloned(),
+    )
+    .collect();
     let mut rng = SplitMix64(2026);
     let (mut ok, mut wrong, mut hangs, mut errors) = (0, 0, 0, 0);
     let t0 = Instant::now();
     for i in 0..args.stress {
         let (name, g) = &small[i % small.len()];
-        let w = [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta][(rng.next_u64() % 3) as usize];
+        let w =
+            [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta][(rng.next_u64() % 3) as usize];
         let fetch = [1, 7, 64][(rng.next_u64() % 3) as usize];
         let block = [64, 256, 1024][(rng.next_u64() % 3) as usize];
         let grid = [Some(1), Some(3), None][(rng.next_u64() % 3) as usize];
         let source = (rng.next_u64() % g.num_vertices() as u64) as u32;
-        let p = program(&gpu, &mut programs, w, fetch, block, grid, Duration::from_secs(10));
+        let p = program(
+            &gpu,
+            &mut programs,
+            w,
+            fetch,
+            block,
+            grid,
+            Duration::from_secs(10),
+        );
         let reference = atos_graph::bfs::bfs_depths(g, source);
         let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
         match bfs::run(&Executor::Gpu(p), &g.offsets, &g.cols, source, cap) {
             Ok(r) if r.depths == reference => ok += 1,
             Ok(_) => {
                 wrong += 1;
-                println!("  WRONG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?} source {source}");
+                println!(
+                    "  WRONG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?} source {source}"
+                );
             }
             Err(RunError::Gpu(atos::GpuError::Timeout { .. })) => {
                 hangs += 1;
-                println!("  HANG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?} source {source}; stopping (context unusable)");
+                println!(
+                    "  HANG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?} source {source}; stopping (context unusable)"
+                );
                 break;
             }
             Err(e) => {
@@ -160,19 +250,46 @@ fn main() {
     println!("\n== queue overflow ==");
     let g = atos_graph::load("grid:256x256").unwrap();
     for &(w, fetch) in &configs {
-        let p = program(&gpu, &mut programs, w, fetch, 256, None, Duration::from_secs(10));
+        let p = program(
+            &gpu,
+            &mut programs,
+            w,
+            fetch,
+            256,
+            None,
+            Duration::from_secs(10),
+        );
         match bfs::run(&Executor::Gpu(p), &g.offsets, &g.cols, 0, 100) {
-            Err(RunError::QueueOverflow { capacity, needed }) if capacity == 100 && needed > 100 => {
-                let after = bfs::run(&Executor::Gpu(p), &g.offsets, &g.cols, 0, bfs::default_queue_capacity(g.num_vertices(), g.num_edges()));
-                let healthy = after.map(|r| r.depths == atos_graph::bfs::bfs_depths(&g, 0)).unwrap_or(false);
-                println!("  {}/{}: overflow reported (capacity 100, needed >= {needed}); next run correct: {healthy}", w.name(), fetch);
+            Err(RunError::QueueOverflow { capacity, needed })
+                if capacity == 100 && needed > 100 =>
+            {
+                let after = bfs::run(
+                    &Executor::Gpu(p),
+                    &g.offsets,
+                    &g.cols,
+                    0,
+                    bfs::default_queue_capacity(g.num_vertices(), g.num_edges()),
+                );
+                let healthy = after
+                    .map(|r| r.depths == atos_graph::bfs::bfs_depths(&g, 0))
+                    .unwrap_or(false);
+                println!(
+                    "  {}/{}: overflow reported (capacity 100, needed >= {needed}); next run correct: {healthy}",
+                    w.name(),
+                    fetch
+                );
                 if !healthy {
                     failures += 1;
                 }
             }
             other => {
                 failures += 1;
-                println!("  {}/{}: expected an overflow error, got {:?}", w.name(), fetch, other.map(|r| r.stats.to_string()));
+                println!(
+                    "  {}/{}: expected an overflow error, got {:?}",
+                    w.name(),
+                    fetch,
+                    other.map(|r| r.stats.to_string())
+                );
             }
         }
     }

@@ -7,6 +7,7 @@ mod common;
 use atos::apps::bfs::bfs;
 use atos::codegen::{KernelSpec, Strategy, WorkerKind};
 use atos::gpu::nvrtc;
+use common::features::features;
 
 const HOPPER: (i32, i32) = (9, 0);
 
@@ -63,5 +64,15 @@ fn bfs_compiles_for_every_worker_fetch_and_block() {
     for spec in specs() {
         let src = atos::cuda_source::<bfs::Task>(&spec).unwrap();
         compile_clean(&src);
+    }
+}
+
+#[test]
+fn feature_task_compiles_for_every_worker_fetch_and_block() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    for spec in specs() {
+        compile_clean(&atos::cuda_source::<features::Task>(&spec).unwrap());
     }
 }

@@ -13,3 +13,5 @@ pub fn shared_data() -> Option<PathBuf> {
 pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
+
+pub mod features;

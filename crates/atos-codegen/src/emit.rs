@@ -72,7 +72,7 @@ impl<'a> Emitter<'a> {
                 self.line(&format!("{} {name} = {value};", ty.cuda_name()), l);
             }
             StmtKind::Assign { op, value, .. } => {
-                let name = self.typed.var_name(value).to_string();
+                let name = self.typed.target_name(value).to_string();
                 let rhs = self.expr(value);
                 let text = match op {
                     None => rhs,

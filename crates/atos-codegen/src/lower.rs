@@ -151,35 +151,38 @@ fn check_signature_header(sig: &syn::Signature) -> Result<()> {
     if let Some(t) = &sig.constness {
         return Err(Error::new(
             t.span,
-            "device functions cannot be `const fn`; remove `const`",
+            "tasks and device functions cannot be `const fn`; remove `const`",
         ));
     }
     if let Some(t) = &sig.asyncness {
         return Err(Error::new(
             t.span,
-            "device functions cannot be `async`; remove `async`",
+            "tasks and device functions cannot be `async`; remove `async`",
         ));
     }
     if let Some(t) = &sig.unsafety {
         return Err(Error::new(
             t.span,
-            "device functions cannot be `unsafe fn`; remove `unsafe`",
+            "tasks and device functions cannot be `unsafe fn`; remove `unsafe`",
         ));
     }
     if let Some(abi) = &sig.abi {
         return Err(Error::new(
             abi.span(),
-            "device functions cannot declare an ABI; remove `extern`",
+            "tasks and device functions cannot declare an ABI; remove `extern`",
         ));
     }
     if !sig.generics.params.is_empty() || sig.generics.where_clause.is_some() {
         return Err(Error::new(
             sig.generics.span(),
-            "device functions cannot be generic: the CUDA they become is specialized per type at run time; write one function per type",
+            "tasks and device functions cannot be generic: the CUDA they become is specialized per type at run time; write one function per type",
         ));
     }
     if let Some(v) = &sig.variadic {
-        return Err(Error::new(v.span(), "device functions cannot be variadic"));
+        return Err(Error::new(
+            v.span(),
+            "tasks and device functions cannot be variadic",
+        ));
     }
     Ok(())
 }
@@ -381,9 +384,15 @@ impl Lowerer {
                 "`let ... else` is not supported in device code; use `if` and `return`",
             ));
         }
-        let init = self.expr(&init.expr)?;
+        // Declare the name even when the initializer is rejected, so later uses do not
+        // produce a second, misleading error.
+        let init = self.expr(&init.expr);
         self.declare(&name);
-        Ok(StmtKind::Let { name, ty, init })
+        Ok(StmtKind::Let {
+            name,
+            ty,
+            init: init?,
+        })
     }
 
     fn expr_stmt(&mut self, e: &syn::Expr) -> Result<StmtKind> {

@@ -26,8 +26,10 @@ pub struct Typed {
     expr_types: HashMap<u32, Scalar>,
     /// Binding introduced by a `let` (keyed by its init expr id) or `for` (keyed by `lo`'s id).
     bindings: HashMap<u32, (String, Scalar)>,
-    /// Variable reference (keyed by the `Var` expr id, or an assignment's value id).
+    /// Variable reference, keyed by the `Var` expr id.
     uses: HashMap<u32, String>,
+    /// Assignment target, keyed by the assigned value's expr id.
+    targets: HashMap<u32, String>,
 }
 
 impl Typed {
@@ -42,6 +44,11 @@ impl Typed {
 
     pub fn var_name(&self, key: &Expr) -> &str {
         &self.uses[&key.id]
+    }
+
+    /// The C++ name of the variable an assignment of `value` writes.
+    pub fn target_name(&self, value: &Expr) -> &str {
+        &self.targets[&value.id]
     }
 }
 
@@ -63,6 +70,7 @@ pub struct Checker<'a> {
     names: NameTable,
     bindings: HashMap<u32, (String, usize)>,
     uses: HashMap<u32, String>,
+    targets: HashMap<u32, String>,
     line: u32,
 }
 
@@ -84,6 +92,7 @@ impl<'a> Checker<'a> {
             names,
             bindings: HashMap::new(),
             uses: HashMap::new(),
+            targets: HashMap::new(),
             line: func.line,
         };
         for p in &func.params {
@@ -98,6 +107,7 @@ impl<'a> Checker<'a> {
     fn finish(mut self) -> Typed {
         let mut t = Typed {
             uses: std::mem::take(&mut self.uses),
+            targets: std::mem::take(&mut self.targets),
             ..Default::default()
         };
         let ids: Vec<(u32, usize)> = self.expr_var.iter().map(|(k, v)| (*k, *v)).collect();
@@ -230,7 +240,7 @@ impl<'a> Checker<'a> {
                     }
                     _ => self.unify(tv, vv)?,
                 }
-                self.uses.insert(value.id, cname);
+                self.targets.insert(value.id, cname);
             }
             StmtKind::Expr(e) => {
                 self.expr(e)?;

@@ -199,7 +199,10 @@ impl<T: Task> Program<T> {
 
         let mut counters = vec![0u8; QUEUE_COUNTERS_BYTES];
         stream
-            .memcpy_dtoh(&dev.buffers[dev.counters].slice(0..QUEUE_COUNTERS_BYTES), &mut counters)
+            .memcpy_dtoh(
+                &dev.buffers[dev.counters].slice(0..QUEUE_COUNTERS_BYTES),
+                &mut counters,
+            )
             .map_err(driver_err("reading queue counters"))?;
         let read =
             |i: usize| u64::from_le_bytes(counters[i * 128..i * 128 + 8].try_into().unwrap());

@@ -1,0 +1,227 @@
+//! Codegen from source text: Rust semantics in the emitted CUDA, and small per-feature
+//! snapshots (`insta`). The NVRTC compile of these units is in the root crate's tests.
+
+use atos_codegen::*;
+
+fn state() -> StateDesc {
+    let f = |name: &str, kind, elem| FieldDesc {
+        name: name.into(),
+        kind,
+        elem,
+    };
+    StateDesc {
+        name: "S".into(),
+        fields: vec![
+            f("vals", FieldKind::Slice, Scalar::I32),
+            f("out", FieldKind::Atomics, Scalar::I64),
+            f("hits", FieldKind::Atomics, Scalar::U32),
+            f("work", FieldKind::Queue, Scalar::U32),
+            f("limit", FieldKind::Scalar, Scalar::U32),
+            f("scale", FieldKind::Scalar, Scalar::F32),
+        ],
+    }
+}
+
+fn task_body(body: &str) -> String {
+    let src = format!("fn t(v: u32, s: &S) {{ {body} }}");
+    let ir = lower_task_source("worker = \"warp\"", &src).unwrap_or_else(|e| panic!("{e}"));
+    let spec = KernelSpec::for_task(&ir);
+    let unit = generate_unit(&ir, &[], &state(), &spec).unwrap_or_else(|e| panic!("{e}"));
+    let start = unit.find("__device__ __forceinline__ void t(").unwrap();
+    let end = unit[start..].find("\n}\n").unwrap() + start + 3;
+    unit[start..end].to_string()
+}
+
+#[test]
+fn unsuffixed_literals_take_their_type_from_use() {
+    let body = task_body(
+        "let mut n = 0; n += s.vals[v]; let w = 3; s.out.store(v, w); s.hits.store(v, n as u32);",
+    );
+    assert!(body.contains("int32_t n = 0;"), "{body}");
+    assert!(body.contains("int64_t w = 3ll;"), "{body}");
+}
+
+#[test]
+fn signed_arithmetic_wraps_and_division_checks() {
+    let body = task_body(
+        "let a = s.vals[v]; let b = a * 2 - 1; let c = a / b % 3; let d = -c; s.out.store(v, d as i64);",
+    );
+    for needle in [
+        "atos::wmul(a, 2)",
+        "atos::wsub(",
+        "atos::div(a, b)",
+        "atos::rem(",
+        "atos::wneg(c)",
+    ] {
+        assert!(body.contains(needle), "missing {needle} in\n{body}");
+    }
+}
+
+#[test]
+fn unsigned_arithmetic_is_plain_and_shifts_are_masked() {
+    let body = task_body("let x = v * 3 + 1; let y = x << 33u32; s.hits.store(v, y >> 1);");
+    assert!(body.contains("((v * 3u) + 1u)"), "{body}");
+    assert!(body.contains("atos::shl(x, 33u)"), "{body}");
+    assert!(body.contains("atos::shr(y, 1)"), "{body}");
+}
+
+#[test]
+fn float_to_int_casts_saturate_and_float_literals_are_typed() {
+    let body = task_body("let f = s.scale * 2.5; let i = f as u32; s.hits.store(v, i);");
+    assert!(body.contains("(s.scale * 2.5f)"), "{body}");
+    assert!(body.contains("atos::cast_sat<uint32_t>(f)"), "{body}");
+}
+
+#[test]
+fn shadowed_bindings_get_distinct_names() {
+    let body = task_body(
+        "let x = v; let x = x + 1; { let x = x * 2; s.hits.store(v, x); } s.hits.store(v, x);",
+    );
+    assert!(body.contains("uint32_t x = v;"), "{body}");
+    assert!(body.contains("uint32_t x_1 = (x + 1u);"), "{body}");
+    assert!(body.contains("uint32_t x_2 = (x_1 * 2u);"), "{body}");
+    assert!(
+        body.trim_end()
+            .ends_with("atos::atomic_store(&s.hits[v], x_1);  // line 1\n}"),
+        "{body}"
+    );
+}
+
+#[test]
+fn compound_assignment_reads_the_value_not_the_target() {
+    let body = task_body(
+        "let mut acc = 0u32; let k = v; acc += k; acc -= v; acc <<= k; s.hits.store(v, acc);",
+    );
+    assert!(body.contains("acc = (acc + k);"), "{body}");
+    assert!(body.contains("acc = (acc - v);"), "{body}");
+    assert!(body.contains("acc = atos::shl(acc, k);"), "{body}");
+}
+
+#[test]
+fn cpp_keywords_are_renamed() {
+    let body = task_body("let int = v; let new = int + 1; s.hits.store(v, new);");
+    assert!(
+        body.contains("uint32_t int_ = v;") && body.contains("uint32_t new_ = (int_ + 1u);"),
+        "{body}"
+    );
+}
+
+#[test]
+fn loop_bounds_are_evaluated_once() {
+    let body = task_body("for i in 0..s.hits.fetch_add(v, 1) { s.work.push(i); }");
+    assert_eq!(body.matches("atomic_fetch_add").count(), 1, "{body}");
+    assert!(
+        body.contains("const uint32_t atos_end1 = atos::atomic_fetch_add(&s.hits[v], 1u);"),
+        "{body}"
+    );
+}
+
+#[test]
+fn integer_limits_and_min_max() {
+    let body = task_body(
+        "let m = u32::MAX.min(v); let k = i32::MIN.max(s.vals[v]); s.hits.store(v, m); s.out.store(v, k as i64);",
+    );
+    assert!(body.contains("atos::min(4294967295u, v)"), "{body}");
+    assert!(
+        body.contains("atos::max(atos::wneg(((int32_t)2147483648u)), s.vals[v])"),
+        "{body}"
+    );
+}
+
+#[test]
+fn device_function_calls_are_emitted_with_prototypes() {
+    let helper = lower_device_source("fn twice(x: u32) -> u32 { x * 2 }").unwrap();
+    let ir = lower_task_source("", "fn t(v: u32, s: &S) { s.hits.store(v, twice(v)); }").unwrap();
+    let unit = generate_unit(&ir, &[helper], &state(), &KernelSpec::for_task(&ir)).unwrap();
+    assert!(
+        unit.contains("__device__ uint32_t twice(uint32_t x);"),
+        "{unit}"
+    );
+    assert!(unit.contains("return (x * 2u);"), "{unit}");
+    assert!(
+        unit.contains("atos::atomic_store(&s.hits[v], twice(v));"),
+        "{unit}"
+    );
+}
+
+#[test]
+fn missing_device_function_is_reported() {
+    let ir = lower_task_source("", "fn t(v: u32, s: &S) { s.hits.store(v, nope(v)); }").unwrap();
+    let err = generate_unit(&ir, &[], &state(), &KernelSpec::for_task(&ir)).unwrap_err();
+    assert_eq!(
+        err,
+        CodegenError::MissingDeviceFn {
+            name: "nope".into()
+        }
+    );
+}
+
+#[test]
+fn unsupported_atomic_on_float_is_a_clear_error() {
+    let mut st = state();
+    st.fields.push(FieldDesc {
+        name: "rank".into(),
+        kind: FieldKind::Atomics,
+        elem: Scalar::F32,
+    });
+    let ir = lower_task_source(
+        "",
+        "fn t(v: u32, s: &S) { let r = s.rank.fetch_min(v, 1.0); }",
+    )
+    .unwrap();
+    let err = generate_unit(&ir, &[], &st, &KernelSpec::for_task(&ir))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`fetch_min` on `Atomics<f32>` has no GPU atomic instruction"),
+        "{err}"
+    );
+}
+
+#[test]
+fn queue_item_type_must_match_the_task() {
+    let ir = lower_task_source("", "fn t(v: u64, s: &S) { }").unwrap();
+    let err = generate_unit(&ir, &[], &state(), &KernelSpec::for_task(&ir)).unwrap_err();
+    assert!(matches!(err, CodegenError::ItemMismatch { .. }), "{err:?}");
+}
+
+#[test]
+fn bad_block_size_is_rejected() {
+    let ir = lower_task_source("", "fn t(v: u32, s: &S) { }").unwrap();
+    let spec = KernelSpec {
+        block_size: 100,
+        ..KernelSpec::for_task(&ir)
+    };
+    assert!(matches!(
+        generate_unit(&ir, &[], &state(), &spec),
+        Err(CodegenError::Spec(_))
+    ));
+}
+
+#[test]
+fn ir_round_trips_through_json() {
+    let ir = lower_task_source(
+        "worker = \"cta\", fetch = 64",
+        "fn t(v: u32, s: &S) { if v > 2 { s.work.push(v - 1); } else { return; } }",
+    )
+    .unwrap();
+    assert_eq!(FnIr::from_json(&ir.to_json()).unwrap(), ir);
+    assert_eq!(ir.task_attrs().unwrap().fetch, 64);
+}
+
+#[test]
+fn snapshot_control_flow() {
+    insta::assert_snapshot!(task_body(
+        "let mut i = 0u32; while i < s.limit { i += 1; if i % 7 == 0 { continue; } else if i > 100 { break; } } \
+         loop { if s.hits.compare_and_swap(v, 0, 1) == 0 { break; } } \
+         let pick = if i > 3 { i } else { 3 }; s.hits.store(v, pick);"
+    ));
+}
+
+#[test]
+fn snapshot_atomics_and_lanes() {
+    insta::assert_snapshot!(task_body(
+        "for e in lanes(0..s.limit) { let old = s.hits.fetch_max(e, v); if old < v { s.work.push(e); } } \
+         let total = s.out.fetch_add(v, s.vals[v] as i64); s.out.fetch_sub(v, total);"
+    ));
+}

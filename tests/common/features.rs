@@ -1,0 +1,55 @@
+//! A task that touches every DSL feature, used by the NVRTC and CPU-executor tests.
+
+use atos::prelude::*;
+
+#[atos::state]
+pub struct Features<'a> {
+    pub weights: Slice<'a, i32>,
+    pub sums: Atomics<'a, i64>,
+    pub flags: Atomics<'a, u32>,
+    pub mass: Atomics<'a, f32>,
+    pub work: Queue<'a, u32>,
+    pub limit: u32,
+    pub scale: f32,
+}
+
+#[atos::device]
+pub fn clamp_to(x: i32, hi: i32) -> i32 {
+    if x > hi { hi } else { x }
+}
+
+#[atos::device]
+pub fn collatz_steps(start: u64) -> u32 {
+    let mut n = start;
+    let mut steps = 0u32;
+    while n != 1 {
+        n = if n % 2 == 0 { n / 2 } else { 3 * n + 1 };
+        steps += 1;
+    }
+    steps
+}
+
+/// Each task `v` records facts about itself and pushes `2v+1`, `2v+2` below `limit`: a binary
+/// tree, so every vertex below `limit` is visited exactly once.
+#[atos::task(worker = "warp", fetch = 2)]
+pub fn features(v: u32, s: &Features) {
+    let w = s.weights[v % s.weights.len() as u32];
+    let clamped = clamp_to(w * 3 - 7, 100);
+    s.sums.fetch_add(v, clamped as i64 - 1);
+    let steps = collatz_steps(v as u64 + 1);
+    s.flags.store(v, steps);
+    s.mass.fetch_add(v, s.scale * 0.5);
+    let mut seen = 0u32;
+    for i in lanes(0..4u32) {
+        seen += i;
+    }
+    if seen > 100 {
+        return;
+    }
+    for child in 1..3 {
+        let c = 2 * v + child;
+        if c < s.limit {
+            s.work.push(c);
+        }
+    }
+}

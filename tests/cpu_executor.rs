@@ -1,0 +1,228 @@
+//! The CPU executor: BFS equals a plain CPU BFS (generated graphs and real ones), every DSL
+//! feature computes what the Rust says, overflow and panics are errors, and runs terminate.
+
+mod common;
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use atos::RunError;
+use atos::apps::bfs::{self, Executor};
+use atos::prelude::*;
+use atos_graph::Csr;
+use common::features::{Features, collatz_steps, features};
+
+fn bfs_on(g: &Csr, source: u32, cpu: &CpuExecutor) -> bfs::BfsRun {
+    let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+    bfs::run(&Executor::Cpu(cpu), &g.offsets, &g.cols, source, cap).unwrap()
+}
+
+#[test]
+fn bfs_matches_reference_on_generated_graphs() {
+    for spec in [
+        "grid:64x64",
+        "grid:1x2000",
+        "rmat:12:1",
+        "rmat:12:2",
+        "grid:1x1",
+    ] {
+        let g = atos_graph::load(spec).unwrap();
+        for threads in [1, 2, 4] {
+            for fetch in [1, 7, 64] {
+                let cpu = CpuExecutor::new().threads(threads).fetch(fetch);
+                let r = bfs_on(&g, 0, &cpu);
+                assert_eq!(
+                    r.depths,
+                    atos_graph::bfs::bfs_depths(&g, 0),
+                    "{spec} threads {threads} fetch {fetch}"
+                );
+                assert!(
+                    r.stats.popped >= r.reached(),
+                    "every reached vertex is processed at least once"
+                );
+                assert_eq!(
+                    r.stats.popped,
+                    r.stats.pushed + 1,
+                    "every pushed task is popped exactly once"
+                );
+            }
+        }
+    }
+}
+
+#[test]
+fn bfs_matches_reference_on_shared_data() {
+    let Some(dir) = common::shared_data() else {
+        eprintln!("skipping: ../shared/data is absent");
+        return;
+    };
+    let cpu = CpuExecutor::new().threads(4);
+    for (file, vertices) in [
+        ("luxembourg_osm.edges", 114_599),
+        ("facebook_combined.edges", 4_039),
+        ("delaunay_n16.edges", 65_536),
+    ] {
+        let g = atos_graph::read::read_graph(&dir.join(file)).unwrap();
+        assert_eq!(g.num_vertices(), vertices, "{file}");
+        for source in [0, vertices as u32 / 2] {
+            let r = bfs_on(&g, source, &cpu);
+            assert_eq!(
+                r.depths,
+                atos_graph::bfs::bfs_depths(&g, source),
+                "{file} from {source}"
+            );
+        }
+    }
+}
+
+#[test]
+fn every_feature_computes_what_the_rust_says() {
+    let weights: Vec<i32> = vec![5, -40, 1000, 0, 33];
+    let limit = 500u32;
+    let sums = AtomicArray::<i64>::filled(limit as usize, 0);
+    let flags = AtomicArray::<u32>::filled(limit as usize, 0);
+    let mass = AtomicArray::<f32>::filled(limit as usize, 0.0);
+    let state = Features {
+        weights: Slice::new(&weights),
+        sums: sums.view(),
+        flags: flags.view(),
+        mass: mass.view(),
+        work: Queue::with_capacity(limit as u64),
+        limit,
+        scale: 3.0,
+    };
+    let stats = CpuExecutor::new()
+        .threads(3)
+        .run(features::Task, &state, &[0])
+        .unwrap();
+    assert_eq!(stats.popped, u64::from(limit));
+    for v in 0..limit {
+        let w = weights[v as usize % weights.len()];
+        assert_eq!(
+            sums.to_vec()[v as usize],
+            i64::from((w * 3 - 7).min(100)) - 1,
+            "sums[{v}]"
+        );
+        assert_eq!(
+            flags.to_vec()[v as usize],
+            collatz_steps(u64::from(v) + 1),
+            "flags[{v}]"
+        );
+        assert_eq!(mass.to_vec()[v as usize], 1.5, "mass[{v}]");
+    }
+}
+
+#[test]
+fn overflow_is_an_error_naming_the_capacity_needed() {
+    let g = atos_graph::load("grid:32x32").unwrap();
+    let cpu = CpuExecutor::new().threads(2);
+    match bfs::run(&Executor::Cpu(&cpu), &g.offsets, &g.cols, 0, 50) {
+        Err(
+            e @ RunError::QueueOverflow {
+                capacity: 50,
+                needed,
+            },
+        ) => {
+            assert!(needed > 50);
+            assert!(
+                e.to_string()
+                    .contains(&format!("Queue::with_capacity({needed})")),
+                "{e}"
+            );
+        }
+        other => panic!(
+            "expected an overflow, got {:?}",
+            other.map(|r| r.stats.to_string())
+        ),
+    }
+    let too_many_seeds = Queue::<u32>::with_capacity(1);
+    let depth = AtomicArray::<u32>::filled(g.num_vertices(), 0);
+    let state = bfs::BfsState {
+        offsets: Slice::new(&g.offsets),
+        cols: Slice::new(&g.cols),
+        depth: depth.view(),
+        work: too_many_seeds,
+    };
+    assert!(matches!(
+        cpu.run(bfs::bfs::Task, &state, &[0, 1]),
+        Err(RunError::QueueOverflow {
+            capacity: 1,
+            needed: 2
+        })
+    ));
+}
+
+#[atos::state]
+pub struct Boom<'a> {
+    pub work: Queue<'a, u32>,
+}
+
+#[atos::task]
+fn explode(v: u32, s: &Boom) {
+    let zero = v - v;
+    s.work.push(v / zero);
+}
+
+#[test]
+fn a_panicking_task_stops_the_run_with_an_error() {
+    let state = Boom {
+        work: Queue::with_capacity(10),
+    };
+    match CpuExecutor::new()
+        .threads(4)
+        .run(explode::Task, &state, &[3])
+    {
+        Err(RunError::TaskPanicked { message }) => {
+            assert!(message.contains("divide by zero"), "{message}")
+        }
+        other => panic!(
+            "expected a task panic, got {:?}",
+            other.map(|s| s.to_string())
+        ),
+    }
+}
+
+#[test]
+#[should_panic(expected = "Queue::push called outside a run")]
+fn pushing_outside_a_run_panics_with_an_explanation() {
+    Queue::<u32>::with_capacity(4).push(1);
+}
+
+/// Many runs over varied graphs, thread counts, fetch sizes and sources, each under a
+/// timeout: no hang, no wrong depth.
+#[test]
+fn termination_stress() {
+    let graphs: Vec<Csr> = [
+        "grid:20x20",
+        "grid:1x300",
+        "rmat:9:4",
+        "rmat:10:9",
+        "grid:2x2",
+    ]
+    .iter()
+    .map(|s| atos_graph::load(s).unwrap())
+    .collect();
+    let mut rng = atos_graph::generate::SplitMix64(7);
+    for i in 0..200 {
+        let g = graphs[i % graphs.len()].clone();
+        let threads = 1 + (rng.next_u64() % 6) as usize;
+        let fetch = [1, 2, 5, 32][(rng.next_u64() % 4) as usize];
+        let source = (rng.next_u64() % g.num_vertices() as u64) as u32;
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let r = bfs_on(
+                &g,
+                source,
+                &CpuExecutor::new().threads(threads).fetch(fetch),
+            );
+            let _ = tx.send(r.depths == atos_graph::bfs::bfs_depths(&g, source));
+        });
+        match rx.recv_timeout(Duration::from_secs(20)) {
+            Ok(correct) => assert!(
+                correct,
+                "run {i}: wrong depths (threads {threads}, fetch {fetch}, source {source})"
+            ),
+            Err(_) => panic!("run {i} hung (threads {threads}, fetch {fetch}, source {source})"),
+        }
+    }
+}

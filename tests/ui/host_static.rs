@@ -1,0 +1,19 @@
+use atos::prelude::*;
+
+#[atos::state]
+pub struct G<'a> {
+    pub cols: Slice<'a, u32>,
+    pub depth: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+static LIMIT: u32 = 10;
+
+#[atos::task]
+fn t(v: u32, s: &G) {
+    if v < LIMIT {
+        s.work.push(v + 1);
+    }
+}
+
+fn main() {}

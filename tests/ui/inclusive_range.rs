@@ -1,0 +1,17 @@
+use atos::prelude::*;
+
+#[atos::state]
+pub struct G<'a> {
+    pub cols: Slice<'a, u32>,
+    pub depth: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+#[atos::task]
+fn t(v: u32, s: &G) {
+    for i in 0..=v {
+        s.work.push(i);
+    }
+}
+
+fn main() {}
