@@ -62,6 +62,42 @@ fn program<'a>(
     })
 }
 
+#[path = "../tests/common/features.rs"]
+mod features;
+
+/// Runs the feature task over a 20 000-task binary tree; returns (sums, flags, mass bits).
+fn features_run(
+    program: Option<&Program<features::features::Task>>,
+) -> (Vec<i64>, Vec<u32>, Vec<u32>) {
+    use atos::{AtomicArray, Queue, Slice};
+    let weights: Vec<i32> = (0..97).map(|i| (i * 37 % 211) - 100).collect();
+    let limit = 20_000u32;
+    let sums = AtomicArray::<i64>::filled(limit as usize, 0);
+    let flags = AtomicArray::<u32>::filled(limit as usize, 0);
+    let mass = AtomicArray::<f32>::filled(limit as usize, 0.0);
+    let state = features::Features {
+        weights: Slice::new(&weights),
+        sums: sums.view(),
+        flags: flags.view(),
+        mass: mass.view(),
+        work: Queue::with_capacity(u64::from(limit)),
+        limit,
+        scale: 3.0,
+    };
+    let stats = match program {
+        Some(p) => p.run(&state, &[0]).unwrap(),
+        None => atos::CpuExecutor::new()
+            .run(features::features::Task, &state, &[0])
+            .unwrap(),
+    };
+    assert_eq!(stats.popped, u64::from(limit));
+    (
+        sums.to_vec(),
+        flags.to_vec(),
+        mass.to_vec().iter().map(|m| m.to_bits()).collect(),
+    )
+}
+
 fn main() {
     let args = Args::parse();
     let gpu = Gpu::new(0).unwrap_or_else(|e| panic!("{e}"));
@@ -173,7 +209,34 @@ fn main() {
         }
     }
 
-    // ---- 2. termination stress ----
+    // ---- 2. every DSL feature: GPU == CPU executor ----
+    println!(
+        "\n== feature task (device fns, scalars, i64/f32 atomics, lanes, loops): GPU vs CPU =="
+    );
+    let cpu_result = features_run(None);
+    for w in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+        let p = Program::new(&gpu, features::features::Task)
+            .worker(w)
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap();
+        let gpu_result = features_run(Some(&p));
+        let same = gpu_result == cpu_result;
+        println!(
+            "  {}: {}",
+            w.name(),
+            if same {
+                "identical to the CPU executor"
+            } else {
+                "DIFFERENT"
+            }
+        );
+        if !same {
+            failures += 1;
+        }
+    }
+
+    // ---- 3. termination stress ----
     println!(
         "\n== termination stress: {} runs, 10 s timeout each ==",
         args.stress
@@ -246,7 +309,7 @@ fn main() {
     );
     failures += wrong + hangs + errors;
 
-    // ---- 3. overflow ----
+    // ---- 4. overflow ----
     println!("\n== queue overflow ==");
     let g = atos_graph::load("grid:256x256").unwrap();
     for &(w, fetch) in &configs {

@@ -155,18 +155,19 @@ fn overflow_is_an_error_naming_the_capacity_needed() {
 #[atos::state]
 pub struct Boom<'a> {
     pub work: Queue<'a, u32>,
+    pub divisor: u32,
 }
 
 #[atos::task]
 fn explode(v: u32, s: &Boom) {
-    let zero = v - v;
-    s.work.push(v / zero);
+    s.work.push(v / s.divisor);
 }
 
 #[test]
 fn a_panicking_task_stops_the_run_with_an_error() {
     let state = Boom {
         work: Queue::with_capacity(10),
+        divisor: 0,
     };
     match CpuExecutor::new()
         .threads(4)

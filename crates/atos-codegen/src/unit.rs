@@ -46,7 +46,7 @@ impl KernelSpec {
     }
 
     pub fn validate(&self) -> Result<(), CodegenError> {
-        if self.block_size < 32 || self.block_size > 1024 || self.block_size % 32 != 0 {
+        if self.block_size < 32 || self.block_size > 1024 || !self.block_size.is_multiple_of(32) {
             return Err(CodegenError::Spec(format!(
                 "block size {} must be a multiple of 32 between 32 and 1024",
                 self.block_size

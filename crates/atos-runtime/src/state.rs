@@ -25,6 +25,9 @@ pub enum FieldRef<'s> {
 /// Host access to an `Atomics` field: snapshot to bytes, write back from bytes.
 pub trait AtomicHost: Sync {
     fn len(&self) -> usize;
+    fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
     fn elem_size(&self) -> usize;
     fn read_bytes(&self) -> Vec<u8>;
     fn write_bytes(&self, bytes: &[u8]);

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Runs every test (the command README.md gives). Installs NVRTC 13.0 from PyPI into
+# .cache/nvrtc on first use so the NVRTC tests compile every generated kernel, GPU or not.
+set -euo pipefail
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+lib="$(scripts/nvrtc-env.sh)"
+export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+cargo fmt --all -- --check
+cargo clippy --workspace --all-targets -- -D warnings
+if cargo nextest --version >/dev/null 2>&1; then
+  cargo nextest run --workspace --no-fail-fast
+  cargo test --workspace --doc
+else
+  cargo test --workspace --no-fail-fast
+fi
