@@ -39,11 +39,11 @@ pub fn features(v: u32, s: &Features) {
     let steps = collatz_steps(v as u64 + 1);
     s.flags.store(v, steps);
     s.mass.fetch_add(v, s.scale * 0.5);
-    let mut seen = 0u32;
     for i in lanes(0..4u32) {
-        seen += i;
+        let bit = 1u32 << i;
+        s.flags.fetch_or(v, bit << 16);
     }
-    if seen > 100 {
+    if s.flags.load(v) >> 16 != 15 {
         return;
     }
     for child in 1..3 {

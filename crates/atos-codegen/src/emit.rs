@@ -16,6 +16,10 @@ pub(crate) struct Emitter<'a> {
     out: String,
     indent: usize,
     temps: u32,
+    /// Inside a `lanes(..)` loop: side effects are per lane.
+    in_lanes: bool,
+    /// Inside a leader-only lambda: nested side effects are already on the leader.
+    on_leader: bool,
 }
 
 impl<'a> Emitter<'a> {
@@ -27,6 +31,8 @@ impl<'a> Emitter<'a> {
             out: String::new(),
             indent: 1,
             temps: 0,
+            in_lanes: false,
+            on_leader: false,
         }
     }
 
@@ -161,18 +167,18 @@ impl<'a> Emitter<'a> {
                 self.line("{", l);
                 self.indent += 1;
                 self.line(&format!("const {ty} {end} = {hi_v};"), 0);
-                if *lanes {
-                    self.line(
-                        &format!("for ({ty} {var} = {lo_v} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"),
-                        0,
-                    );
+                let header = if *lanes {
+                    format!(
+                        "for ({ty} {var} = {lo_v} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"
+                    )
                 } else {
-                    self.line(
-                        &format!("for ({ty} {var} = {lo_v}; {var} < {end}; ++{var}) {{"),
-                        0,
-                    );
-                }
+                    format!("for ({ty} {var} = {lo_v}; {var} < {end}; ++{var}) {{")
+                };
+                self.line(&header, 0);
+                let was = self.in_lanes;
+                self.in_lanes |= *lanes;
                 self.nested(body);
+                self.in_lanes = was;
                 self.line("}", 0);
                 self.indent -= 1;
                 self.line("}", 0);
@@ -185,19 +191,47 @@ impl<'a> Emitter<'a> {
                 self.line(&format!("return {e};"), l);
             }
             StmtKind::Push { field, item } => {
-                let item = self.expr(item);
-                let s = self.state();
-                self.line(&format!("worker.push({s}.{field}, {item});"), l);
+                let text = self.on_leader_if_uniform(|em| {
+                    let item = em.expr(item);
+                    format!("worker.push({}.{field}, {item})", em.state())
+                });
+                self.line(&format!("{};", self.leader_stmt(text)), l);
             }
             StmtKind::AtomicStore {
                 field,
                 index,
                 value,
             } => {
-                let (i, v) = (self.expr(index), self.expr(value));
-                let s = self.state();
-                self.line(&format!("atos::atomic_store(&{s}.{field}[{i}], {v});"), l);
+                let text = self.on_leader_if_uniform(|em| {
+                    let (i, v) = (em.expr(index), em.expr(value));
+                    format!("atos::atomic_store(&{}.{field}[{i}], {v})", em.state())
+                });
+                self.line(&format!("{};", self.leader_stmt(text)), l);
             }
+        }
+    }
+
+    /// Outside `lanes` and not already on the leader: side effects must run once per worker.
+    fn is_uniform_context(&self) -> bool {
+        !self.in_lanes && !self.on_leader
+    }
+
+    /// Emits `f` as code that will run on the leader when in a uniform context.
+    fn on_leader_if_uniform(&mut self, f: impl FnOnce(&mut Self) -> String) -> String {
+        let was = self.on_leader;
+        if self.is_uniform_context() {
+            self.on_leader = true;
+        }
+        let text = f(self);
+        self.on_leader = was;
+        text
+    }
+
+    fn leader_stmt(&self, text: String) -> String {
+        if self.is_uniform_context() {
+            format!("worker.leader_only([&]() {{ {text}; }})")
+        } else {
+            text
         }
     }
 
@@ -244,10 +278,17 @@ impl<'a> Emitter<'a> {
             ExprKind::Len { field } => format!("{}.{field}_len", self.state()),
             ExprKind::Field { field } => format!("{}.{field}", self.state()),
             ExprKind::Atomic { field, op, args } => {
-                let s = self.state();
-                let mut parts = vec![format!("&{s}.{field}[{}]", self.expr(&args[0]))];
-                parts.extend(args[1..].iter().map(|a| self.expr(a)));
-                format!("atos::atomic_{}({})", op.method(), parts.join(", "))
+                let uniform = self.is_uniform_context();
+                let text = self.on_leader_if_uniform(|em| {
+                    let mut parts = vec![format!("&{}.{field}[{}]", em.state(), em.expr(&args[0]))];
+                    parts.extend(args[1..].iter().map(|a| em.expr(a)));
+                    format!("atos::atomic_{}({})", op.method(), parts.join(", "))
+                });
+                if uniform {
+                    format!("worker.uniform([&]() {{ return {text}; }})")
+                } else {
+                    text
+                }
             }
             ExprKind::Call { func, args } => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();

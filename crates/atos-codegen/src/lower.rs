@@ -287,6 +287,8 @@ struct Lowerer {
     calls: Vec<String>,
     loop_depth: u32,
     ret: Option<Scalar>,
+    /// Index in `scopes` of the innermost `lanes(..)` loop body, if inside one.
+    lanes_scope: Option<usize>,
 }
 
 impl Lowerer {
@@ -298,6 +300,7 @@ impl Lowerer {
             calls: Vec::new(),
             loop_depth: 0,
             ret: None,
+            lanes_scope: None,
         }
     }
 
@@ -460,6 +463,12 @@ impl Lowerer {
                 self.require_loop(c.span(), "continue")?;
                 StmtKind::Continue
             }
+            E::Return(r) if self.lanes_scope.is_some() => {
+                return Err(Error::new(
+                    r.span(),
+                    "`return` inside a `lanes(..)` loop would stop only one lane on the GPU; use `continue`, or `break` out of the loop",
+                ));
+            }
             E::Return(r) => match (&r.expr, self.state_param.is_some(), self.ret) {
                 (Some(v), true, _) => {
                     return Err(Error::new(
@@ -566,11 +575,22 @@ impl Lowerer {
         };
         let lo = self.expr(lo)?;
         let hi = self.expr(hi)?;
+        if lanes && self.lanes_scope.is_some() {
+            return Err(Error::new(
+                f.expr.span(),
+                "`lanes(..)` loops cannot be nested: the worker's lanes are already spread over the outer loop; use a plain `for` inside",
+            ));
+        }
         self.loop_depth += 1;
+        let outer_lanes = self.lanes_scope;
+        if lanes {
+            self.lanes_scope = Some(self.scopes.len());
+        }
         let body = self.scoped(|lw| {
             lw.declare(&var);
             lw.stmts(&f.body.stmts, false)
         });
+        self.lanes_scope = outer_lanes;
         self.loop_depth -= 1;
         Ok(StmtKind::For {
             var,
@@ -585,7 +605,18 @@ impl Lowerer {
         match strip_parens(e) {
             syn::Expr::Path(p) if p.path.get_ident().is_some() => {
                 let name = p.path.get_ident().unwrap().to_string();
-                if self.is_local(&name) {
+                let declared_at = self.scopes.iter().rposition(|s| s.contains(&name));
+                if let (Some(at), Some(lanes)) = (declared_at, self.lanes_scope)
+                    && at < lanes
+                {
+                    return Err(Error::new(
+                        p.span(),
+                        format!(
+                            "`{name}` is declared outside this `lanes(..)` loop and cannot be assigned inside it: on the GPU each lane has its own copy; accumulate through an `Atomics` field instead"
+                        ),
+                    ));
+                }
+                if declared_at.is_some() {
                     Ok(name)
                 } else {
                     Err(not_local_error(p.span(), &name))

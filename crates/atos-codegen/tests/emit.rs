@@ -81,8 +81,9 @@ fn shadowed_bindings_get_distinct_names() {
     assert!(body.contains("uint32_t x_1 = (x + 1u);"), "{body}");
     assert!(body.contains("uint32_t x_2 = (x_1 * 2u);"), "{body}");
     assert!(
-        body.trim_end()
-            .ends_with("atos::atomic_store(&s.hits[v], x_1);  // line 1\n}"),
+        body.trim_end().ends_with(
+            "worker.leader_only([&]() { atos::atomic_store(&s.hits[v], x_1); });  // line 1\n}"
+        ),
         "{body}"
     );
 }
@@ -95,6 +96,28 @@ fn compound_assignment_reads_the_value_not_the_target() {
     assert!(body.contains("acc = (acc + k);"), "{body}");
     assert!(body.contains("acc = (acc - v);"), "{body}");
     assert!(body.contains("acc = atos::shl(acc, k);"), "{body}");
+}
+
+#[test]
+fn side_effects_run_once_per_worker_outside_lanes_and_per_lane_inside() {
+    let body = task_body(
+        "let old = s.hits.fetch_add(v, s.hits.load(v)); for e in lanes(0..old) { s.work.push(e); s.hits.fetch_add(e, 1); } s.work.push(v);",
+    );
+    // Outside `lanes`: on the leader, result broadcast; the nested load runs on the leader too.
+    assert!(body.contains("worker.uniform([&]() { return atos::atomic_fetch_add(&s.hits[v], atos::atomic_load(&s.hits[v])); })"), "{body}");
+    assert!(
+        body.contains("worker.leader_only([&]() { worker.push(s.work, v); });"),
+        "{body}"
+    );
+    // Inside `lanes`: every lane does its own.
+    assert!(
+        body.contains("            worker.push(s.work, e);"),
+        "{body}"
+    );
+    assert!(
+        body.contains("            atos::atomic_fetch_add(&s.hits[e], 1u);"),
+        "{body}"
+    );
 }
 
 #[test]
@@ -111,7 +134,7 @@ fn loop_bounds_are_evaluated_once() {
     let body = task_body("for i in 0..s.hits.fetch_add(v, 1) { s.work.push(i); }");
     assert_eq!(body.matches("atomic_fetch_add").count(), 1, "{body}");
     assert!(
-        body.contains("const uint32_t atos_end1 = atos::atomic_fetch_add(&s.hits[v], 1u);"),
+        body.contains("const uint32_t atos_end1 = worker.uniform([&]() { return atos::atomic_fetch_add(&s.hits[v], 1u); });"),
         "{body}"
     );
 }

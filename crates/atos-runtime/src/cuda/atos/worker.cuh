@@ -12,8 +12,17 @@ struct Grab {
     bool stop;
 };
 
+// Outside `lanes(..)` loops a task body is uniform across its worker: side effects on shared
+// state (atomics, stores, pushes) run once, on the leader, and their results are broadcast,
+// so a warp or CTA worker computes exactly what the CPU executor's single thread does.
+
+__device__ __forceinline__ bool shfl0(bool v) { return __shfl_sync(0xffffffffu, (int)v, 0) != 0; }
+template <class T> __device__ __forceinline__ T shfl0(T v) { return __shfl_sync(0xffffffffu, v, 0); }
+
 struct ThreadWorker {
     static __device__ ThreadWorker make() { return ThreadWorker(); }
+    template <class F> __device__ auto uniform(F f) const { return f(); }
+    template <class F> __device__ void leader_only(F f) const { f(); }
     __device__ uint32_t rank() const { return 0; }
     __device__ uint32_t size() const { return 1; }
     __device__ bool is_leader() const { return true; }
@@ -25,6 +34,14 @@ struct ThreadWorker {
 
 struct WarpWorker {
     static __device__ WarpWorker make() { return WarpWorker(); }
+    template <class F> __device__ auto uniform(F f) const {
+        decltype(f()) r{};
+        if (is_leader()) r = f();
+        return shfl0(r);
+    }
+    template <class F> __device__ void leader_only(F f) const {
+        if (is_leader()) f();
+    }
     __device__ uint32_t rank() const { return threadIdx.x & 31u; }
     __device__ uint32_t size() const { return 32; }
     __device__ bool is_leader() const { return (threadIdx.x & 31u) == 0; }
@@ -47,12 +64,14 @@ struct CtaWorker {
     uint32_t* staged;
     Grab* shared_grab;
     unsigned long long* shared_base;
+    unsigned long long* shared_value;
 
     static __device__ CtaWorker make() {
         __shared__ T stage[STAGE];
         __shared__ uint32_t staged;
         __shared__ Grab grab;
         __shared__ unsigned long long base;
+        __shared__ unsigned long long value;
         if (threadIdx.x == 0) staged = 0;
         __syncthreads();
         CtaWorker w;
@@ -60,7 +79,20 @@ struct CtaWorker {
         w.staged = &staged;
         w.shared_grab = &grab;
         w.shared_base = &base;
+        w.shared_value = &value;
         return w;
+    }
+    template <class F> __device__ auto uniform(F f) const {
+        typedef decltype(f()) R;
+        static_assert(sizeof(R) <= sizeof(unsigned long long), "uniform values are scalars");
+        if (is_leader()) *reinterpret_cast<R*>(shared_value) = f();
+        __syncthreads();
+        R r = *reinterpret_cast<const R*>(shared_value);
+        __syncthreads();
+        return r;
+    }
+    template <class F> __device__ void leader_only(F f) const {
+        if (is_leader()) f();
     }
     __device__ uint32_t rank() const { return threadIdx.x; }
     __device__ uint32_t size() const { return blockDim.x; }
