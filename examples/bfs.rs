@@ -100,12 +100,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             for i in 0..=args.runs {
                 let r = bfs::run(&exec, &g.offsets, &g.cols, args.source, capacity)?;
                 if r.depths != reference {
-                    let bad = r
-                        .depths
-                        .iter()
-                        .zip(&reference)
-                        .filter(|(a, b)| a != b)
-                        .count();
+                    let bad = r.mismatches(&reference);
                     return Err(format!(
                         "{spec} {worker:?}: {bad} depths differ from the CPU reference"
                     )

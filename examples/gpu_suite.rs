@@ -168,12 +168,7 @@ fn main() {
                 match bfs::run(&exec, &g.offsets, &g.cols, 0, cap) {
                     Ok(r) => {
                         if r.depths != reference {
-                            let bad = r
-                                .depths
-                                .iter()
-                                .zip(&reference)
-                                .filter(|(a, b)| a != b)
-                                .count();
+                            let bad = r.mismatches(&reference);
                             verdict = format!("WRONG ({bad} depths)");
                         }
                         if i > 0 {

@@ -49,6 +49,18 @@ impl BfsRun {
         self.depths.iter().filter(|&&d| d != UNREACHED).count() as u64
     }
 
+    /// Number of vertices whose depth differs from `reference`.
+    pub fn mismatches(&self, reference: &[u32]) -> usize {
+        if self.depths.len() != reference.len() {
+            return self.depths.len().max(reference.len());
+        }
+        self.depths
+            .iter()
+            .zip(reference)
+            .filter(|(a, b)| a != b)
+            .count()
+    }
+
     /// Tasks processed per vertex reached (1.0 = no speculation wasted; the papers' ratio).
     pub fn workload_ratio(&self) -> f64 {
         self.stats.popped as f64 / self.reached().max(1) as f64
