@@ -80,24 +80,11 @@ impl<'a> Emitter<'a> {
             StmtKind::Assign { op, value, .. } => {
                 let name = self.typed.target_name(value).to_string();
                 let rhs = self.expr(value);
+                // The value's type is the target's, except for a shift amount, which
+                // `binary` does not consult.
                 let text = match op {
                     None => rhs,
-                    Some(op) => {
-                        // The target's type: the value's type except for shifts.
-                        let ty = if op.is_shift() {
-                            None
-                        } else {
-                            Some(self.typed.ty(value))
-                        };
-                        let lhs_ty = ty.unwrap_or(Scalar::I32);
-                        match ty {
-                            Some(_) => self.binary(*op, &name, &rhs, lhs_ty, lhs_ty),
-                            None => format!(
-                                "atos::{}({name}, {rhs})",
-                                if *op == BinOp::Shl { "shl" } else { "shr" }
-                            ),
-                        }
-                    }
+                    Some(op) => self.binary(*op, &name, &rhs, self.typed.ty(value)),
                 };
                 self.line(&format!("{name} = {text};"), l);
             }
@@ -256,9 +243,9 @@ impl<'a> Emitter<'a> {
                 }
             }
             ExprKind::Binary(op, a, b) => {
-                let (ta, tb) = (self.typed.ty(a), self.typed.ty(b));
+                let ta = self.typed.ty(a);
                 let (sa, sb) = (self.expr(a), self.expr(b));
-                self.binary(*op, &sa, &sb, ta, tb)
+                self.binary(*op, &sa, &sb, ta)
             }
             ExprKind::Cast(a, to) => {
                 let from = self.typed.ty(a);
@@ -305,7 +292,8 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    fn binary(&self, op: BinOp, a: &str, b: &str, ta: Scalar, _tb: Scalar) -> String {
+    /// `a op b` where `a` has type `ta` (the operands' common type; for shifts, the result's).
+    fn binary(&self, op: BinOp, a: &str, b: &str, ta: Scalar) -> String {
         use BinOp::*;
         match op {
             Add | Sub | Mul if ta.is_signed_int() => {
