@@ -1,7 +1,7 @@
 //! Speculative BFS on generated or real graphs, on the GPU when there is one, else the CPU,
 //! checked against a plain CPU BFS.
 //!
-//! `cargo run --release --example bfs -- --graph grid:1024x1024 --graph rmat:16`
+//! `cargo run --release --example bfs -- --graph grid:1024x1024 --graph kron:16`
 
 use std::time::Duration;
 
@@ -12,8 +12,9 @@ use clap::Parser;
 #[derive(Parser)]
 #[command(about = "Speculative BFS with atos (Atos ICPP'22 Listing 4)")]
 struct Args {
-    /// Graph: `grid:WxH`, `rmat:SCALE[:SEED]`, or a file (.mtx or an edge list). Repeatable.
-    #[arg(long = "graph", default_values = ["grid:1024x1024", "rmat:16"])]
+    /// Graph: a spec (`grid:WxH`, `kron:SCALE`, `er:N`, `geo:N`) or a file (.mtx, .gr, .acsr,
+    /// .csr or an edge list). Repeatable.
+    #[arg(long = "graph", default_values = ["grid:1024x1024", "kron:16"])]
     graphs: Vec<String>,
     /// auto (GPU if available, else CPU), gpu or cpu.
     #[arg(long, default_value = "auto")]
@@ -70,15 +71,16 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             )
             .into());
         }
-        let reference = atos_graph::bfs::bfs_depths(&g, args.source);
+        let reference = atos_graph::reference::bfs::bfs_depths(&g, args.source);
         println!(
             "{spec}: {} vertices, {} directed edges, {} reached from {}",
             g.num_vertices(),
             g.num_edges(),
-            atos_graph::bfs::reached(&reference),
+            atos_graph::reference::bfs::reached(&reference),
             args.source
         );
         let capacity = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+        let offsets = g.offsets_u32()?;
         for &worker in &workers {
             let fetch = args
                 .fetch
@@ -98,7 +100,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             let mut times = Vec::new();
             let mut last = None;
             for i in 0..=args.runs {
-                let r = bfs::run(&exec, &g.offsets, &g.cols, args.source, capacity)?;
+                let r = bfs::run(&exec, &offsets, &g.cols, args.source, capacity)?;
                 if r.depths != reference {
                     let bad = r.mismatches(&reference);
                     return Err(format!(

@@ -26,7 +26,7 @@ struct Args {
     #[arg(long, default_value_t = 5)]
     runs: usize,
     /// Large generated graphs for the timed part.
-    #[arg(long = "graph", default_values = ["grid:4096x4096", "rmat:20"])]
+    #[arg(long = "graph", default_values = ["grid:4096x4096", "kron:20"])]
     graphs: Vec<String>,
 }
 
@@ -128,7 +128,7 @@ fn main() {
             let p = dir.join(f);
             graphs.push((
                 f.to_string(),
-                atos_graph::read::read_graph(&p).unwrap_or_else(|e| panic!("{e}")),
+                atos_graph::load(&p.to_string_lossy()).unwrap_or_else(|e| panic!("{e}")),
             ));
         }
     }
@@ -148,7 +148,8 @@ fn main() {
         "graph", "worker", "median ms", "MTEPS", "ratio", "spread"
     );
     for (name, g) in &graphs {
-        let reference = atos_graph::bfs::bfs_depths(g, 0);
+        let reference = atos_graph::reference::bfs::bfs_depths(g, 0);
+        let offsets = g.offsets_u32().unwrap();
         let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
         for &(w, fetch) in &configs {
             let p = program(
@@ -165,7 +166,7 @@ fn main() {
             let mut ratio = 0.0;
             let mut verdict = "ok".to_string();
             for i in 0..=args.runs {
-                match bfs::run(&exec, &g.offsets, &g.cols, 0, cap) {
+                match bfs::run(&exec, &offsets, &g.cols, 0, cap) {
                     Ok(r) => {
                         if r.depths != reference {
                             let bad = r.mismatches(&reference);
@@ -240,8 +241,8 @@ fn main() {
         "grid:64x64",
         "grid:300x7",
         "grid:1x3000",
-        "rmat:10:3",
-        "rmat:12:5",
+        "kron:10,seed=3",
+        "kron:12,seed=5",
         "grid:2x2",
         "grid:1x1",
     ]
@@ -274,9 +275,15 @@ fn main() {
             grid,
             Duration::from_secs(10),
         );
-        let reference = atos_graph::bfs::bfs_depths(g, source);
+        let reference = atos_graph::reference::bfs::bfs_depths(g, source);
         let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
-        match bfs::run(&Executor::Gpu(p), &g.offsets, &g.cols, source, cap) {
+        match bfs::run(
+            &Executor::Gpu(p),
+            &g.offsets_u32().unwrap(),
+            &g.cols,
+            source,
+            cap,
+        ) {
             Ok(r) if r.depths == reference => ok += 1,
             Ok(_) => {
                 wrong += 1;
@@ -307,6 +314,7 @@ fn main() {
     // ---- 4. overflow ----
     println!("\n== queue overflow ==");
     let g = atos_graph::load("grid:256x256").unwrap();
+    let offsets = g.offsets_u32().unwrap();
     for &(w, fetch) in &configs {
         let p = program(
             &gpu,
@@ -317,19 +325,19 @@ fn main() {
             None,
             Duration::from_secs(10),
         );
-        match bfs::run(&Executor::Gpu(p), &g.offsets, &g.cols, 0, 100) {
+        match bfs::run(&Executor::Gpu(p), &offsets, &g.cols, 0, 100) {
             Err(RunError::QueueOverflow { capacity, needed })
                 if capacity == 100 && needed > 100 =>
             {
                 let after = bfs::run(
                     &Executor::Gpu(p),
-                    &g.offsets,
+                    &offsets,
                     &g.cols,
                     0,
                     bfs::default_queue_capacity(g.num_vertices(), g.num_edges()),
                 );
                 let healthy = after
-                    .map(|r| r.depths == atos_graph::bfs::bfs_depths(&g, 0))
+                    .map(|r| r.depths == atos_graph::reference::bfs::bfs_depths(&g, 0))
                     .unwrap_or(false);
                 println!(
                     "  {}/{}: overflow reported (capacity 100, needed >= {needed}); next run correct: {healthy}",

@@ -14,7 +14,8 @@ use common::features::{Features, collatz_steps, features};
 
 fn bfs_on(g: &Csr, source: u32, cpu: &CpuExecutor) -> bfs::BfsRun {
     let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
-    bfs::run(&Executor::Cpu(cpu), &g.offsets, &g.cols, source, cap).unwrap()
+    let offsets = g.offsets_u32().unwrap();
+    bfs::run(&Executor::Cpu(cpu), &offsets, &g.cols, source, cap).unwrap()
 }
 
 #[test]
@@ -22,8 +23,8 @@ fn bfs_matches_reference_on_generated_graphs() {
     for spec in [
         "grid:64x64",
         "grid:1x2000",
-        "rmat:12:1",
-        "rmat:12:2",
+        "kron:12,seed=1",
+        "kron:12,seed=2",
         "grid:1x1",
     ] {
         let g = atos_graph::load(spec).unwrap();
@@ -33,7 +34,7 @@ fn bfs_matches_reference_on_generated_graphs() {
                 let r = bfs_on(&g, 0, &cpu);
                 assert_eq!(
                     r.depths,
-                    atos_graph::bfs::bfs_depths(&g, 0),
+                    atos_graph::reference::bfs::bfs_depths(&g, 0),
                     "{spec} threads {threads} fetch {fetch}"
                 );
                 assert!(
@@ -62,13 +63,13 @@ fn bfs_matches_reference_on_shared_data() {
         ("facebook_combined.edges", 4_039),
         ("delaunay_n16.edges", 65_536),
     ] {
-        let g = atos_graph::read::read_graph(&dir.join(file)).unwrap();
+        let g = atos_graph::load(&dir.join(file).to_string_lossy()).unwrap();
         assert_eq!(g.num_vertices(), vertices, "{file}");
         for source in [0, vertices as u32 / 2] {
             let r = bfs_on(&g, source, &cpu);
             assert_eq!(
                 r.depths,
-                atos_graph::bfs::bfs_depths(&g, source),
+                atos_graph::reference::bfs::bfs_depths(&g, source),
                 "{file} from {source}"
             );
         }
@@ -116,7 +117,8 @@ fn every_feature_computes_what_the_rust_says() {
 fn overflow_is_an_error_naming_the_capacity_needed() {
     let g = atos_graph::load("grid:32x32").unwrap();
     let cpu = CpuExecutor::new().threads(2);
-    match bfs::run(&Executor::Cpu(&cpu), &g.offsets, &g.cols, 0, 50) {
+    let offsets = g.offsets_u32().unwrap();
+    match bfs::run(&Executor::Cpu(&cpu), &offsets, &g.cols, 0, 50) {
         Err(
             e @ RunError::QueueOverflow {
                 capacity: 50,
@@ -138,7 +140,7 @@ fn overflow_is_an_error_naming_the_capacity_needed() {
     let too_many_seeds = Queue::<u32>::with_capacity(1);
     let depth = AtomicArray::<u32>::filled(g.num_vertices(), 0);
     let state = bfs::BfsState {
-        offsets: Slice::new(&g.offsets),
+        offsets: Slice::new(&offsets),
         cols: Slice::new(&g.cols),
         depth: depth.view(),
         work: too_many_seeds,
@@ -196,8 +198,8 @@ fn termination_stress() {
     let graphs: Vec<Csr> = [
         "grid:20x20",
         "grid:1x300",
-        "rmat:9:4",
-        "rmat:10:9",
+        "kron:9,seed=4",
+        "kron:10,seed=9",
         "grid:2x2",
     ]
     .iter()
@@ -216,7 +218,7 @@ fn termination_stress() {
                 source,
                 &CpuExecutor::new().threads(threads).fetch(fetch),
             );
-            let _ = tx.send(r.depths == atos_graph::bfs::bfs_depths(&g, source));
+            let _ = tx.send(r.depths == atos_graph::reference::bfs::bfs_depths(&g, source));
         });
         match rx.recv_timeout(Duration::from_secs(20)) {
             Ok(correct) => assert!(

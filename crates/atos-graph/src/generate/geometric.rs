@@ -1,0 +1,65 @@
+//! Random geometric graphs: points in the unit square, joined when closer than a radius.
+
+use rayon::prelude::*;
+
+use super::rng::stream;
+use crate::build::{BuildOptions, BuildReport, EdgeList};
+use crate::csr::Csr;
+
+/// `n` uniform points; the radius is chosen so the expected degree (away from the border) is
+/// `avg_degree`: pi r^2 n = avg_degree. Local, planar-like, moderate diameter.
+pub fn geometric(n: u32, avg_degree: f64, seed: u64) -> (Csr, BuildReport) {
+    let r = (avg_degree / (std::f64::consts::PI * f64::from(n.max(1)))).sqrt();
+    let cells = ((1.0 / r).floor() as u32).clamp(1, 1 << 15);
+    let point = |v: u32| {
+        let mut rng = stream(seed, u64::from(v));
+        (rng.next_f64(), rng.next_f64())
+    };
+    let cell_of = |(x, y): (f64, f64)| {
+        let c = |t: f64| ((t * f64::from(cells)) as u32).min(cells - 1);
+        (c(x), c(y))
+    };
+    // Bucket vertices by cell (counting sort), so neighbours are found in 3x3 cells.
+    let cell_index = |(cx, cy): (u32, u32)| (cy * cells + cx) as usize;
+    let mut start = vec![0u32; (cells * cells) as usize + 1];
+    for v in 0..n {
+        start[cell_index(cell_of(point(v))) + 1] += 1;
+    }
+    for c in 0..(cells * cells) as usize {
+        start[c + 1] += start[c];
+    }
+    let mut fill = start.clone();
+    let mut members = vec![0u32; n as usize];
+    for v in 0..n {
+        let c = cell_index(cell_of(point(v)));
+        members[fill[c] as usize] = v;
+        fill[c] += 1;
+    }
+    let r2 = r * r;
+    let pairs: Vec<(u32, u32)> = (0..n)
+        .into_par_iter()
+        .flat_map_iter(|u| {
+            let pu = point(u);
+            let (cx, cy) = cell_of(pu);
+            let mut out = Vec::new();
+            for ny in cy.saturating_sub(1)..=(cy + 1).min(cells - 1) {
+                for nx in cx.saturating_sub(1)..=(cx + 1).min(cells - 1) {
+                    let c = cell_index((nx, ny));
+                    for &v in &members[start[c] as usize..start[c + 1] as usize] {
+                        let pv = point(v);
+                        let (dx, dy) = (pu.0 - pv.0, pu.1 - pv.1);
+                        if u < v && dx * dx + dy * dy < r2 {
+                            out.push((u, v));
+                        }
+                    }
+                }
+            }
+            out
+        })
+        .collect();
+    let mut edges = EdgeList::new(n);
+    (edges.src, edges.dst) = pairs.into_iter().unzip();
+    edges
+        .into_csr(BuildOptions::default())
+        .expect("generated ids are in range")
+}

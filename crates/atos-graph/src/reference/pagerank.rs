@@ -1,0 +1,218 @@
+//! PageRank references: data-driven push with residuals (the Atos/Groute formulation) and
+//! power iteration, plus an error metric to compare any answer with either.
+//!
+//! The model: `x[v] = (1 - d) + d * sum over edges u -> v of x[u] / outdeg(u)`. Ranks are not
+//! normalized (they sum to about n when no vertex is dangling) and a dangling vertex's rank
+//! flows nowhere: the formulation the Atos and Groute PageRank use, so answers compare
+//! directly. Divide by n for probabilities.
+
+use std::collections::VecDeque;
+
+use crate::csr::Csr;
+
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PageRankOptions {
+    pub damping: f64,
+    /// Push: a vertex is pushed while its residual exceeds this. Power iteration: stop when
+    /// no rank changes by more than this in an iteration.
+    pub tolerance: f64,
+    /// Power iteration only: the most iterations to run.
+    pub max_iterations: u32,
+}
+
+impl Default for PageRankOptions {
+    fn default() -> Self {
+        PageRankOptions {
+            damping: 0.85,
+            tolerance: 1e-6,
+            max_iterations: 1000,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PageRank {
+    pub rank: Vec<f64>,
+    /// Push: vertices processed. Power iteration: iterations run.
+    pub work: u64,
+    /// An upper bound on the L1 distance to the exact answer: what is left in residuals
+    /// (push) or the last change (power iteration), amplified by 1 / (1 - d).
+    pub error_bound: f64,
+}
+
+/// Push-residual PageRank: every vertex starts with residual 1 - d; processing a vertex moves
+/// its residual into its rank and pushes `d * r / outdeg` to each neighbour; a vertex is
+/// queued again when its residual rises past the tolerance.
+pub fn pagerank_push(g: &Csr, opts: PageRankOptions) -> PageRank {
+    let n = g.num_vertices();
+    let d = opts.damping;
+    let mut rank = vec![0.0f64; n];
+    let mut residual = vec![1.0 - d; n];
+    let mut queued = vec![true; n];
+    let mut queue: VecDeque<u32> = (0..n as u32).collect();
+    let mut work = 0u64;
+    while let Some(v) = queue.pop_front() {
+        queued[v as usize] = false;
+        let r = std::mem::take(&mut residual[v as usize]);
+        rank[v as usize] += r;
+        work += 1;
+        let deg = g.degree(v);
+        if deg == 0 {
+            continue;
+        }
+        let share = d * r / deg as f64;
+        for &u in g.neighbors(v) {
+            let ru = &mut residual[u as usize];
+            *ru += share;
+            if *ru > opts.tolerance && !queued[u as usize] {
+                queued[u as usize] = true;
+                queue.push_back(u);
+            }
+        }
+    }
+    let left: f64 = residual.iter().sum();
+    PageRank {
+        rank,
+        work,
+        error_bound: left / (1.0 - d),
+    }
+}
+
+/// Power iteration (Jacobi): the textbook reference, run until the largest change is below
+/// the tolerance or `max_iterations` is reached.
+pub fn pagerank_power(g: &Csr, opts: PageRankOptions) -> PageRank {
+    let n = g.num_vertices();
+    let d = opts.damping;
+    let mut rank = vec![1.0 - d; n];
+    let mut next = vec![0.0f64; n];
+    let mut iterations = 0u64;
+    let mut change = f64::INFINITY;
+    while change > opts.tolerance && iterations < u64::from(opts.max_iterations) {
+        next.fill(1.0 - d);
+        for u in 0..n as u32 {
+            let deg = g.degree(u);
+            if deg > 0 {
+                let share = d * rank[u as usize] / deg as f64;
+                for &v in g.neighbors(u) {
+                    next[v as usize] += share;
+                }
+            }
+        }
+        change = rank
+            .iter()
+            .zip(&next)
+            .map(|(a, b)| (a - b).abs())
+            .fold(0.0, f64::max);
+        std::mem::swap(&mut rank, &mut next);
+        iterations += 1;
+    }
+    PageRank {
+        rank,
+        work: iterations,
+        error_bound: change * n as f64 * d / (1.0 - d),
+    }
+}
+
+/// How far an answer is from a reference.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct RankError {
+    pub max_abs: f64,
+    /// Largest |got - want| / want over vertices with want > 0.
+    pub max_rel: f64,
+    /// Sum |got - want| / sum |want|.
+    pub l1_rel: f64,
+}
+
+/// An answer whose length differs from the reference, or holds a non-finite rank.
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum RankInvalid {
+    #[error("the answer has {got} ranks for a graph of {n} vertices")]
+    Length { got: usize, n: usize },
+    #[error("rank of vertex {vertex} is {value}")]
+    NotFinite { vertex: u32, value: f64 },
+}
+
+/// Compares `got` (f32 from a GPU, or f64) with a reference rank vector.
+pub fn rank_error<T: Copy + Into<f64>>(got: &[T], want: &[f64]) -> Result<RankError, RankInvalid> {
+    if got.len() != want.len() {
+        return Err(RankInvalid::Length {
+            got: got.len(),
+            n: want.len(),
+        });
+    }
+    let mut e = RankError {
+        max_abs: 0.0,
+        max_rel: 0.0,
+        l1_rel: 0.0,
+    };
+    let (mut diff_sum, mut want_sum) = (0.0, 0.0);
+    for (v, (&g, &w)) in got.iter().zip(want).enumerate() {
+        let g: f64 = g.into();
+        if !g.is_finite() {
+            return Err(RankInvalid::NotFinite {
+                vertex: v as u32,
+                value: g,
+            });
+        }
+        let diff = (g - w).abs();
+        e.max_abs = e.max_abs.max(diff);
+        if w > 0.0 {
+            e.max_rel = e.max_rel.max(diff / w);
+        }
+        diff_sum += diff;
+        want_sum += w.abs();
+    }
+    e.l1_rel = if want_sum > 0.0 {
+        diff_sum / want_sum
+    } else {
+        diff_sum
+    };
+    Ok(e)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate;
+
+    #[test]
+    fn push_and_power_iteration_agree() {
+        for spec in ["kron:10", "grid:30x30", "er:3000,deg=6"] {
+            let g = generate::from_spec(spec).unwrap();
+            let opts = PageRankOptions {
+                tolerance: 1e-9,
+                ..PageRankOptions::default()
+            };
+            let push = pagerank_push(&g, opts);
+            let power = pagerank_power(&g, opts);
+            let e = rank_error(&push.rank, &power.rank).unwrap();
+            assert!(e.max_rel < 1e-5 && e.l1_rel < 1e-6, "{spec}: {e:?}");
+            assert!(push.error_bound < 1e-9 * g.num_vertices() as f64 / 0.15 + 1e-12);
+        }
+    }
+
+    #[test]
+    fn ranks_match_a_hand_computed_star() {
+        // Star: hub 0 joined to 3 leaves, both ways. Leaves: x = 0.15 + 0.85 * x0 / 3,
+        // hub: x0 = 0.15 + 0.85 * 3x = 0.15 + 0.85 * (0.45 + 0.85 x0).
+        let mut e = crate::build::EdgeList::new(4);
+        for v in 1..4 {
+            e.push(0, v);
+        }
+        let g = e.into_csr(crate::build::BuildOptions::default()).unwrap().0;
+        let opts = PageRankOptions {
+            tolerance: 1e-10,
+            ..PageRankOptions::default()
+        };
+        let power = pagerank_power(&g, opts);
+        let push = pagerank_push(&g, opts);
+        let x0 = (0.15 + 0.85 * 0.45) / (1.0 - 0.85 * 0.85);
+        let x = 0.15 + 0.85 * x0 / 3.0;
+        let want = vec![x0, x, x, x];
+        let e = rank_error(&power.rank, &want).unwrap();
+        assert!(e.max_abs < 1e-8, "{e:?} {:?}", power.rank);
+        assert!(rank_error(&push.rank, &want).unwrap().max_abs < 1e-8);
+        assert!(rank_error(&[1.0f32, 2.0], &want).is_err());
+        assert!(rank_error(&[f32::NAN, 0.0, 0.0, 0.0], &want).is_err());
+    }
+}

@@ -1,0 +1,199 @@
+//! Single-source shortest paths: Dijkstra, and a validator by the path rules.
+
+use std::cmp::Reverse;
+use std::collections::BinaryHeap;
+
+use crate::csr::{Csr, Weights};
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum SsspError {
+    #[error(
+        "the graph has no edge weights; load a weighted file or add `w=MAX` to a generator spec"
+    )]
+    NoWeights,
+    #[error("entry {entry} has weight {value}; Dijkstra needs non-negative weights")]
+    NegativeWeight { entry: u64, value: f64 },
+    #[error("source {vertex} is out of range for {n} vertices")]
+    Source { vertex: u32, n: usize },
+}
+
+/// A heap key ordered by distance (f64 with total order; distances are never NaN).
+#[derive(PartialEq)]
+struct Dist(f64);
+impl Eq for Dist {}
+impl PartialOrd for Dist {
+    fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
+        Some(self.cmp(other))
+    }
+}
+impl Ord for Dist {
+    fn cmp(&self, other: &Self) -> std::cmp::Ordering {
+        self.0.total_cmp(&other.0)
+    }
+}
+
+/// Distances from `source` (f64::INFINITY where unreachable). u32 weights sum exactly up to
+/// 2^53; f32 weights are summed in f64.
+pub fn dijkstra(g: &Csr, source: u32) -> Result<Vec<f64>, SsspError> {
+    let w = g.weights.as_ref().ok_or(SsspError::NoWeights)?;
+    let n = g.num_vertices();
+    if source as usize >= n {
+        return Err(SsspError::Source { vertex: source, n });
+    }
+    if let Weights::F32(ws) = w
+        && let Some(e) = ws.iter().position(|&x| x < 0.0 || x.is_nan())
+    {
+        return Err(SsspError::NegativeWeight {
+            entry: e as u64,
+            value: f64::from(ws[e]),
+        });
+    }
+    let mut dist = vec![f64::INFINITY; n];
+    let mut heap = BinaryHeap::new();
+    dist[source as usize] = 0.0;
+    heap.push(Reverse((Dist(0.0), source)));
+    while let Some(Reverse((Dist(d), u))) = heap.pop() {
+        if d > dist[u as usize] {
+            continue;
+        }
+        for e in g.edge_range(u) {
+            let v = g.cols[e];
+            let nd = d + w.get(e);
+            if nd < dist[v as usize] {
+                dist[v as usize] = nd;
+                heap.push(Reverse((Dist(nd), v)));
+            }
+        }
+    }
+    Ok(dist)
+}
+
+#[derive(Debug, thiserror::Error, PartialEq)]
+pub enum SsspInvalid {
+    #[error("the answer has {got} distances for a graph of {n} vertices")]
+    Length { got: usize, n: usize },
+    #[error("the source's distance is {0}, not 0")]
+    Source(f64),
+    #[error("edge {u} -> {v} (weight {w}) gives {v} a path of {via}, shorter than its {dv}")]
+    Relaxable {
+        u: u32,
+        v: u32,
+        w: f64,
+        via: f64,
+        dv: f64,
+    },
+    #[error("vertex {vertex} has distance {dist} but no edge into it accounts for it")]
+    Unsupported { vertex: u32, dist: f64 },
+    #[error(transparent)]
+    Input(#[from] SsspError),
+}
+
+/// Checks distances by the rules that define them, within a relative tolerance `tol` (for
+/// answers summed in f32): the source is 0, no edge can shorten a distance, and every finite
+/// distance other than the source's is reached exactly through some edge.
+pub fn validate_sssp<T: Copy + Into<f64>>(
+    g: &Csr,
+    source: u32,
+    dist: &[T],
+    tol: f64,
+) -> Result<(), SsspInvalid> {
+    let w = g.weights.as_ref().ok_or(SsspError::NoWeights)?;
+    let n = g.num_vertices();
+    if dist.len() != n {
+        return Err(SsspInvalid::Length { got: dist.len(), n });
+    }
+    let d = |v: u32| -> f64 { dist[v as usize].into() };
+    if d(source) != 0.0 {
+        return Err(SsspInvalid::Source(d(source)));
+    }
+    let slack = |x: f64| tol * x.abs().max(1.0);
+    let mut supported = vec![false; n];
+    supported[source as usize] = true;
+    for u in 0..n as u32 {
+        let du = d(u);
+        if du.is_infinite() {
+            continue;
+        }
+        for e in g.edge_range(u) {
+            let v = g.cols[e];
+            let via = du + w.get(e);
+            let dv = d(v);
+            if via < dv - slack(dv.min(via)) || dv.is_nan() {
+                return Err(SsspInvalid::Relaxable {
+                    u,
+                    v,
+                    w: w.get(e),
+                    via,
+                    dv,
+                });
+            }
+            if (via - dv).abs() <= slack(dv) {
+                supported[v as usize] = true;
+            }
+        }
+    }
+    for v in 0..n as u32 {
+        if d(v).is_finite() && !supported[v as usize] {
+            return Err(SsspInvalid::Unsupported {
+                vertex: v,
+                dist: d(v),
+            });
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::build::{BuildOptions, EdgeList};
+    use crate::generate;
+
+    fn weighted() -> Csr {
+        let mut e = EdgeList::new(5);
+        for (u, v) in [(0, 1), (1, 2), (0, 2), (2, 3)] {
+            e.push(u, v);
+        }
+        e.weights = Some(Weights::U32(vec![4, 1, 7, 2]));
+        e.into_csr(BuildOptions::default()).unwrap().0
+    }
+
+    #[test]
+    fn dijkstra_on_a_small_graph() {
+        let g = weighted();
+        let d = dijkstra(&g, 0).unwrap();
+        assert_eq!(&d[..4], &[0.0, 4.0, 5.0, 7.0]);
+        assert!(d[4].is_infinite());
+        validate_sssp(&g, 0, &d, 0.0).unwrap();
+    }
+
+    #[test]
+    fn wrong_distances_are_caught() {
+        let g = weighted();
+        let inf = f64::INFINITY;
+        assert!(matches!(
+            validate_sssp(&g, 0, &[0.0, 4.0, 7.0, 9.0, inf], 0.0),
+            Err(SsspInvalid::Relaxable { .. })
+        ));
+        assert!(matches!(
+            validate_sssp(&g, 0, &[0.0, 4.0, 5.0, 7.0, 10.0], 0.0),
+            Err(SsspInvalid::Unsupported { vertex: 4, .. })
+        ));
+        assert!(matches!(
+            validate_sssp(&g, 0, &[0.0, 4.0, 5.0, inf, inf], 0.0),
+            Err(SsspInvalid::Relaxable { .. })
+        ));
+        assert!(validate_sssp(&g, 0, &[0.0f32, 4.0, 5.0, 7.0, f32::INFINITY], 1e-6).is_ok());
+    }
+
+    #[test]
+    fn generated_weights_give_valid_distances() {
+        let g = generate::from_spec("grid:40x40,drop=0.2,w=100").unwrap();
+        let d = dijkstra(&g, 0).unwrap();
+        validate_sssp(&g, 0, &d, 0.0).unwrap();
+        assert_eq!(
+            dijkstra(&generate::from_spec("grid:4x4").unwrap(), 0),
+            Err(SsspError::NoWeights)
+        );
+    }
+}
