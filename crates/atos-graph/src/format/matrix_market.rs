@@ -138,8 +138,13 @@ pub fn read<R: Read>(
         let extra = f.count();
         if extra > 0 || (value.is_some() as usize + 2) != want_fields {
             let got = 2 + value.is_some() as usize + extra;
+            let shape = if want_fields == 3 {
+                "row col value"
+            } else {
+                "row col"
+            };
             return Err(err(format!(
-                "{got} fields; a {} matrix has {want_fields} per entry",
+                "{got} fields; entries of this {} matrix are `{shape}`",
                 field.name()
             )));
         }
