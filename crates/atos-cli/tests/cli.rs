@@ -1,0 +1,122 @@
+//! The `atos` binary: graph info and convert on specs and on the shared real files, and a
+//! clear failure on bad input.
+
+use std::path::PathBuf;
+use std::process::Command;
+
+fn atos(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_atos"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("atos-cli-{name}-{}", std::process::id()));
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+#[test]
+fn info_on_a_spec() {
+    let (ok, out, err) = atos(&["graph", "info", "grid:30x20"]);
+    assert!(ok, "{err}");
+    assert!(out.contains("vertices     600"), "{out}");
+    assert!(out.contains("edges        2300 directed entries"), "{out}");
+    assert!(out.contains("components   1 (largest 600)"), "{out}");
+    assert!(out.contains("diameter     >= 48"), "{out}");
+}
+
+#[test]
+fn convert_round_trips_and_info_reads_the_cache() {
+    let dir = temp_dir("convert");
+    let cache = dir.join("k.acsr");
+    let (ok, out, err) = atos(&["graph", "convert", "kron:10,w=7", cache.to_str().unwrap()]);
+    assert!(ok, "{err}");
+    assert!(out.contains("wrote"), "{out}");
+    let (ok, a, err) = atos(&["graph", "info", "kron:10,w=7", "--quick"]);
+    assert!(ok, "{err}");
+    let (ok, b, err) = atos(&["graph", "info", cache.to_str().unwrap(), "--quick"]);
+    assert!(ok, "{err}");
+    let pick = |s: &str| -> Vec<String> {
+        s.lines()
+            .filter(|l| {
+                l.starts_with("vertices")
+                    || l.starts_with("edges")
+                    || l.starts_with("degree")
+                    || l.starts_with("weights")
+            })
+            .map(String::from)
+            .collect()
+    };
+    assert_eq!(pick(&a), pick(&b));
+    assert!(b.contains("weights      u32"), "{b}");
+    // The Atos layout holds no weights: refused unless asked to drop them.
+    let csr = dir.join("k.csr");
+    let (ok, _, err) = atos(&[
+        "graph",
+        "convert",
+        cache.to_str().unwrap(),
+        csr.to_str().unwrap(),
+    ]);
+    assert!(!ok && err.contains("no weights"), "{err}");
+    let (ok, _, err) = atos(&[
+        "graph",
+        "convert",
+        cache.to_str().unwrap(),
+        csr.to_str().unwrap(),
+        "--no-weights",
+    ]);
+    assert!(ok, "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_fails_with_file_line_and_reason() {
+    let dir = temp_dir("bad");
+    let bad = dir.join("bad.mtx");
+    std::fs::write(
+        &bad,
+        "%%MatrixMarket matrix coordinate pattern general\n3 3 1\n1 9\n",
+    )
+    .unwrap();
+    let (ok, _, err) = atos(&["graph", "info", bad.to_str().unwrap()]);
+    assert!(!ok);
+    assert!(
+        err.contains("bad.mtx:3: column 9 is outside 1..=3"),
+        "{err}"
+    );
+    let (ok, _, err) = atos(&["graph", "info", "kron:28", "--max-memory", "1G"]);
+    assert!(!ok && err.contains("limit"), "{err}");
+    let (ok, _, err) = atos(&["graph", "info", "grid:3x"]);
+    assert!(!ok && err.contains("bad graph spec"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn info_on_every_shared_file() {
+    let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+    if !dir.is_dir() {
+        eprintln!("skipping: ../shared/data is absent");
+        return;
+    }
+    for (file, vertices) in [
+        ("luxembourg_osm.edges", 114_599),
+        ("delaunay_n16.edges", 65_536),
+        ("facebook_combined.edges", 4_039),
+        ("chesapeake.mtx", 39),
+        ("bips98_606.mtx", 7_135),
+    ] {
+        let (ok, out, err) = atos(&["graph", "info", dir.join(file).to_str().unwrap()]);
+        assert!(ok, "{file}: {err}");
+        assert!(
+            out.contains(&format!("vertices     {vertices}\n")),
+            "{file}: {out}"
+        );
+    }
+}
