@@ -2,15 +2,17 @@
 //! list: one pass counts degrees, a second regenerates the edges into place, then neighbour
 //! lists are sorted and deduplicated. Peak memory is the CSR with duplicates plus one
 //! counter per vertex.
-
-use std::sync::atomic::{AtomicU32, AtomicU64, Ordering::Relaxed};
+//!
+//! Each thread owns a range of rows and, in both passes, regenerates every edge and keeps
+//! the entries whose row it owns, staged per block of rows so that counter updates and
+//! column writes stay within a small window of memory. Generation is replicated per
+//! thread, but nothing is shared: on kron:22 (2 cores) locked increments to random
+//! addresses made the atomic version this replaced slower (14.6 s against 13.4 s).
 
 use rayon::prelude::*;
 
 use crate::build::{BuildOptions, BuildReport, sort_neighbors};
 use crate::csr::Csr;
-
-const BLOCK: u64 = 1 << 16;
 
 /// Edge `i` for `i` in `0..count` is `edge(i)` (`None` when generation drops it). The result
 /// depends only on `edge`, not on the thread count.
@@ -19,49 +21,65 @@ where
     F: Fn(u64) -> Option<(u32, u32)> + Sync,
 {
     let n = n as usize;
-    let for_each_edge = |f: &(dyn Fn(u32, u32) + Sync)| -> (u64, u64) {
-        (0..count.div_ceil(BLOCK))
-            .into_par_iter()
-            .map(|b| {
-                let (mut kept, mut loops) = (0u64, 0u64);
-                for i in b * BLOCK..((b + 1) * BLOCK).min(count) {
-                    let Some((u, v)) = edge(i) else { continue };
-                    if u == v && opts.drop_self_loops {
-                        loops += 1;
-                        continue;
-                    }
-                    kept += 1;
-                    f(u, v);
-                    if opts.symmetrize && u != v {
-                        f(v, u);
-                    }
-                }
-                (kept, loops)
-            })
-            .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1))
+    let parts = rayon::current_num_threads().clamp(1, n.max(1));
+    let bounds: Vec<usize> = (0..=parts).map(|p| p * n / parts).collect();
+
+    // Calls `f(row, col)` for every entry whose row lies in `lo..hi`; returns the edges
+    // (kept, dropped self-loops) whose source lies there, so each edge is counted once.
+    let entries = |lo: usize, hi: usize, apply: &mut dyn FnMut(usize, u32)| -> (u64, u64) {
+        let (mut kept, mut loops) = (0u64, 0u64);
+        let mine = |x: u32| (lo..hi).contains(&(x as usize));
+        let mut staged = Staging::new(lo, hi);
+        for i in 0..count {
+            let Some((u, v)) = edge(i) else { continue };
+            if u == v && opts.drop_self_loops {
+                loops += u64::from(mine(u));
+                continue;
+            }
+            if mine(u) {
+                kept += 1;
+                staged.push(u, v, apply);
+            }
+            if opts.symmetrize && u != v && mine(v) {
+                staged.push(v, u, apply);
+            }
+        }
+        staged.flush_all(apply);
+        (kept, loops)
     };
 
-    let degree: Vec<AtomicU64> = (0..n).map(|_| AtomicU64::new(0)).collect();
-    let (kept, loops) = for_each_edge(&|u, _| {
-        degree[u as usize].fetch_add(1, Relaxed);
-    });
+    let mut degree = vec![0u64; n];
+    let (kept, loops) = split_by(&mut degree, &bounds, |p| bounds[p])
+        .into_par_iter()
+        .map(|(p, slice)| {
+            let lo = bounds[p];
+            entries(lo, bounds[p + 1], &mut |row, _| slice[row - lo] += 1)
+        })
+        .reduce(|| (0, 0), |a, b| (a.0 + b.0, a.1 + b.1));
+
     let mut offsets = Vec::with_capacity(n + 1);
     offsets.push(0u64);
     let mut total = 0u64;
-    for d in &degree {
-        let deg = d.load(Relaxed);
-        d.store(total, Relaxed); // now the fill cursor
+    for d in degree.iter_mut() {
+        let deg = *d;
+        *d = total; // now the fill cursor
         total += deg;
         offsets.push(total);
     }
-    let cols: Vec<AtomicU32> = (0..total).map(|_| AtomicU32::new(0)).collect();
-    for_each_edge(&|u, v| {
-        let slot = degree[u as usize].fetch_add(1, Relaxed);
-        cols[slot as usize].store(v, Relaxed);
-    });
+    let mut cols = vec![0u32; total as usize];
+    let col_bounds: Vec<usize> = bounds.iter().map(|&b| offsets[b] as usize).collect();
+    split_by(&mut cols, &col_bounds, |p| col_bounds[p])
+        .into_par_iter()
+        .zip(split_by(&mut degree, &bounds, |p| bounds[p]))
+        .for_each(|((p, out), (_, cursor))| {
+            let (lo, base) = (bounds[p], col_bounds[p] as u64);
+            entries(lo, bounds[p + 1], &mut |row, col| {
+                let slot = &mut cursor[row - lo];
+                out[(*slot - base) as usize] = col;
+                *slot += 1;
+            });
+        });
     drop(degree);
-    // Same size and alignment: this collect reuses the allocation.
-    let cols: Vec<u32> = cols.into_iter().map(AtomicU32::into_inner).collect();
     let mut csr = Csr {
         offsets,
         cols,
@@ -76,4 +94,68 @@ where
         duplicates_dropped,
     };
     (csr, report)
+}
+
+/// Entries gathered per block of rows before they are applied, so that counter updates and
+/// column writes land in a narrow range of memory at a time instead of anywhere.
+struct Staging {
+    lo: usize,
+    shift: u32,
+    len: Vec<u16>,
+    slots: Vec<(u32, u32)>,
+}
+
+const ROWS_PER_BLOCK_LOG2: u32 = 8;
+const STAGED_PER_BLOCK: usize = 256;
+
+impl Staging {
+    fn new(lo: usize, hi: usize) -> Staging {
+        let blocks = ((hi - lo) >> ROWS_PER_BLOCK_LOG2) + 1;
+        Staging {
+            lo,
+            shift: ROWS_PER_BLOCK_LOG2,
+            len: vec![0; blocks],
+            slots: vec![(0, 0); blocks * STAGED_PER_BLOCK],
+        }
+    }
+
+    fn push(&mut self, row: u32, col: u32, apply: &mut dyn FnMut(usize, u32)) {
+        let b = (row as usize - self.lo) >> self.shift;
+        let k = self.len[b] as usize;
+        self.slots[b * STAGED_PER_BLOCK + k] = (row, col);
+        self.len[b] += 1;
+        if k + 1 == STAGED_PER_BLOCK {
+            self.flush(b, apply);
+        }
+    }
+
+    fn flush(&mut self, b: usize, apply: &mut dyn FnMut(usize, u32)) {
+        let start = b * STAGED_PER_BLOCK;
+        for &(row, col) in &self.slots[start..start + self.len[b] as usize] {
+            apply(row as usize, col);
+        }
+        self.len[b] = 0;
+    }
+
+    fn flush_all(&mut self, apply: &mut dyn FnMut(usize, u32)) {
+        for b in 0..self.len.len() {
+            self.flush(b, apply);
+        }
+    }
+}
+
+/// Splits `data` at the given element boundaries into `(part, slice)` pairs.
+fn split_by<'a, T>(
+    data: &'a mut [T],
+    bounds: &[usize],
+    start: impl Fn(usize) -> usize,
+) -> Vec<(usize, &'a mut [T])> {
+    let mut out = Vec::with_capacity(bounds.len() - 1);
+    let mut rest = data;
+    for p in 0..bounds.len() - 1 {
+        let (head, tail) = rest.split_at_mut(bounds[p + 1] - start(p));
+        out.push((p, head));
+        rest = tail;
+    }
+    out
 }

@@ -288,6 +288,18 @@ mod tests {
     }
 
     #[test]
+    fn generation_does_not_depend_on_thread_count() {
+        let with = |threads| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .unwrap()
+                .install(|| from_spec("kron:11,w=5").unwrap())
+        };
+        assert_eq!(with(1), with(3));
+    }
+
+    #[test]
     fn kronecker_matches_graph500_shape() {
         let (g, report) = kronecker(12, 16, 1);
         assert_eq!(g.num_vertices(), 4096);
