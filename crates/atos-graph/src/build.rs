@@ -1,8 +1,6 @@
-//! From an edge list to a CSR: mirror, drop self-loops, bucket by source in place, sort and
-//! deduplicate neighbour lists.
-//!
-//! The bucketing permutes the edge arrays in place (an American-flag pass), so a build holds
-//! the edge list and nothing of its size besides: the destination array becomes `cols`.
+//! From an edge list to a CSR: drop self-loops, sort (undirected: as `(min, max)` pairs),
+//! deduplicate, scatter into rows. Also the per-row sort and deduplication that builders
+//! which fill rows directly (the generators, relabelling) finish with.
 
 use std::cmp::Ordering;
 
@@ -10,12 +8,12 @@ use rayon::prelude::*;
 
 use crate::csr::{Csr, MAX_VERTICES, Weights};
 
-/// Directed edges `src[i] -> dst[i]` over `num_vertices` vertices, with optional weights.
+/// Directed edges `pairs[i] = [u, v]` over `num_vertices` vertices, with optional weights
+/// (one per pair).
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct EdgeList {
     pub num_vertices: u32,
-    pub src: Vec<u32>,
-    pub dst: Vec<u32>,
+    pub pairs: Vec<[u32; 2]>,
     pub weights: Option<Weights>,
 }
 
@@ -65,8 +63,6 @@ pub enum BuildError {
     VertexOutOfRange { index: u64, u: u32, v: u32, n: u32 },
     #[error("{weights} weights for {edges} edges")]
     WeightCount { weights: u64, edges: u64 },
-    #[error("{src} sources but {dst} destinations")]
-    Ragged { src: u64, dst: u64 },
     #[error("{n} vertices is more than the {MAX_VERTICES} that u32 ids allow")]
     TooManyVertices { n: u64 },
 }
@@ -81,184 +77,229 @@ impl EdgeList {
 
     /// Appends an unweighted edge (the list must not carry weights).
     pub fn push(&mut self, u: u32, v: u32) {
-        self.src.push(u);
-        self.dst.push(v);
+        self.pairs.push([u, v]);
     }
 
     pub fn len(&self) -> usize {
-        self.src.len()
+        self.pairs.len()
     }
 
     pub fn is_empty(&self) -> bool {
-        self.src.is_empty()
+        self.pairs.is_empty()
     }
 
     /// Builds the CSR. See [`BuildOptions`]; the report counts what was dropped or added.
+    ///
+    /// Edges are sorted (for undirected builds as `(min, max)` pairs, so that an edge given
+    /// both ways is one edge), deduplicated, then scattered into rows; rows come out sorted
+    /// without a per-row sort. Unweighted builds sort the pairs in place and reuse their
+    /// memory for `cols` when directed: peak memory is twice the CSR.
     pub fn into_csr(self, opts: BuildOptions) -> Result<(Csr, BuildReport), BuildError> {
+        check_input(self.num_vertices, &self.pairs, self.weights.as_ref())?;
         let EdgeList {
             num_vertices: n,
-            mut src,
-            mut dst,
-            mut weights,
+            mut pairs,
+            weights,
         } = self;
-        check_input(n, &src, &dst, weights.as_ref())?;
         let mut report = BuildReport {
-            input_edges: src.len() as u64,
+            input_edges: pairs.len() as u64,
             ..BuildReport::default()
         };
-        if opts.drop_self_loops {
-            report.self_loops_dropped = drop_self_loops(&mut src, &mut dst, &mut weights);
-        }
-        if opts.symmetrize {
-            report.mirrored = mirror(&mut src, &mut dst, &mut weights);
-        }
-        let offsets = bucket_by_source(n, &mut src, &mut dst, &mut weights);
-        drop(src);
-        let mut csr = Csr {
-            offsets,
-            cols: dst,
-            weights,
+        let csr = match weights {
+            None => {
+                if opts.drop_self_loops {
+                    pairs.retain(|p| p[0] != p[1]);
+                    report.self_loops_dropped = report.input_edges - pairs.len() as u64;
+                }
+                let (offsets, cols) = build_unweighted(n, pairs, opts, &mut report);
+                Csr {
+                    offsets,
+                    cols,
+                    weights: None,
+                }
+            }
+            Some(Weights::U32(w)) => {
+                let (offsets, cols, w) = build_weighted(n, pairs, w, opts, &mut report);
+                Csr {
+                    offsets,
+                    cols,
+                    weights: Some(Weights::U32(w)),
+                }
+            }
+            Some(Weights::F32(w)) => {
+                let (offsets, cols, w) = build_weighted(n, pairs, w, opts, &mut report);
+                Csr {
+                    offsets,
+                    cols,
+                    weights: Some(Weights::F32(w)),
+                }
+            }
         };
-        report.duplicates_dropped = sort_neighbors(&mut csr, opts.drop_duplicates);
         Ok((csr, report))
     }
 }
 
-fn check_input(
-    n: u32,
-    src: &[u32],
-    dst: &[u32],
-    weights: Option<&Weights>,
-) -> Result<(), BuildError> {
+fn check_input(n: u32, pairs: &[[u32; 2]], weights: Option<&Weights>) -> Result<(), BuildError> {
     if u64::from(n) > MAX_VERTICES {
         return Err(BuildError::TooManyVertices { n: u64::from(n) });
     }
-    if src.len() != dst.len() {
-        return Err(BuildError::Ragged {
-            src: src.len() as u64,
-            dst: dst.len() as u64,
-        });
-    }
     if let Some(w) = weights
-        && w.len() != src.len()
+        && w.len() != pairs.len()
     {
         return Err(BuildError::WeightCount {
             weights: w.len() as u64,
-            edges: src.len() as u64,
+            edges: pairs.len() as u64,
         });
     }
-    match src.iter().zip(dst).position(|(&u, &v)| u >= n || v >= n) {
+    match pairs.iter().position(|p| p[0] >= n || p[1] >= n) {
         Some(i) => Err(BuildError::VertexOutOfRange {
             index: i as u64,
-            u: src[i],
-            v: dst[i],
+            u: pairs[i][0],
+            v: pairs[i][1],
             n,
         }),
         None => Ok(()),
     }
 }
 
-/// Runs `f` on the weight vector's slice, whatever its element type.
-macro_rules! with_weights {
-    ($weights:expr, |$w:ident| $body:expr) => {
-        match $weights {
-            None => {
-                let $w: &mut Vec<()> = &mut Vec::new();
-                $body
-            }
-            Some(Weights::U32($w)) => $body,
-            Some(Weights::F32($w)) => $body,
-        }
-    };
+/// Directed entries a sorted pair list stands for: both ways when symmetric, except loops.
+fn entries(pairs: &[[u32; 2]], symmetric: bool) -> u64 {
+    if symmetric {
+        pairs.iter().map(|p| 1 + u64::from(p[0] != p[1])).sum()
+    } else {
+        pairs.len() as u64
+    }
 }
 
-fn drop_self_loops(src: &mut Vec<u32>, dst: &mut Vec<u32>, weights: &mut Option<Weights>) -> u64 {
-    let before = src.len();
-    with_weights!(weights, |w| {
-        let has_w = !w.is_empty();
-        let mut write = 0;
-        for i in 0..src.len() {
-            if src[i] != dst[i] {
-                src[write] = src[i];
-                dst[write] = dst[i];
-                if has_w {
-                    w[write] = w[i];
-                }
-                write += 1;
+/// Writes `[min, max]` for undirected builds and counts the edges that will be mirrored.
+fn canonicalize(pairs: &mut [[u32; 2]], opts: BuildOptions, report: &mut BuildReport) {
+    if opts.symmetrize {
+        for p in pairs.iter_mut() {
+            if p[0] > p[1] {
+                p.swap(0, 1);
             }
         }
-        src.truncate(write);
-        dst.truncate(write);
-        w.truncate(write);
-    });
-    (before - src.len()) as u64
+        report.mirrored = pairs.iter().filter(|p| p[0] != p[1]).count() as u64;
+    }
 }
 
-/// Appends `v -> u` for every `u -> v` with `u != v`.
-// The unit arm of `with_weights!` never pushes (`has_w` is false), but clippy sees the call.
-#[allow(clippy::unit_arg)]
-fn mirror(src: &mut Vec<u32>, dst: &mut Vec<u32>, weights: &mut Option<Weights>) -> u64 {
-    let m = src.len();
-    let loops = src.iter().zip(dst.iter()).filter(|(u, v)| u == v).count();
-    src.reserve_exact(m - loops);
-    dst.reserve_exact(m - loops);
-    with_weights!(weights, |w| {
-        let has_w = !w.is_empty();
-        if has_w {
-            w.reserve_exact(m - loops);
-        }
-        for i in 0..m {
-            let (u, v) = (src[i], dst[i]);
-            if u != v {
-                src.push(v);
-                dst.push(u);
-                if has_w {
-                    w.push(w[i]);
-                }
-            }
-        }
-    });
-    (m - loops) as u64
-}
-
-/// Permutes the edges in place so that sources ascend; returns the CSR offsets.
-fn bucket_by_source(
-    n: u32,
-    src: &mut [u32],
-    dst: &mut [u32],
-    weights: &mut Option<Weights>,
-) -> Vec<u64> {
+/// Row offsets for sorted pairs; `cursor` gets a copy to fill rows with.
+fn offsets_of(n: u32, pairs: impl Iterator<Item = [u32; 2]>, symmetric: bool) -> Vec<u64> {
     let mut offsets = vec![0u64; n as usize + 1];
-    for &s in src.iter() {
-        offsets[s as usize + 1] += 1;
+    for [a, b] in pairs {
+        offsets[a as usize + 1] += 1;
+        if symmetric && a != b {
+            offsets[b as usize + 1] += 1;
+        }
     }
     for v in 0..n as usize {
         offsets[v + 1] += offsets[v];
     }
-    let mut cursor = offsets[..n as usize].to_vec();
-    with_weights!(weights, |w| {
-        let has_w = !w.is_empty();
-        for v in 0..n as usize {
-            let end = offsets[v + 1];
-            while cursor[v] < end {
-                let i = cursor[v] as usize;
-                let s = src[i] as usize;
-                if s == v {
-                    cursor[v] += 1;
-                    continue;
-                }
-                // Slots of bucket `s` before its cursor are final; the one at the cursor is not.
-                let j = cursor[s] as usize;
-                cursor[s] += 1;
-                src.swap(i, j);
-                dst.swap(i, j);
-                if has_w {
-                    w.swap(i, j);
-                }
+    offsets
+}
+
+fn build_unweighted(
+    n: u32,
+    mut pairs: Vec<[u32; 2]>,
+    opts: BuildOptions,
+    report: &mut BuildReport,
+) -> (Vec<u64>, Vec<u32>) {
+    let sym = opts.symmetrize;
+    canonicalize(&mut pairs, opts, report);
+    pairs.par_sort_unstable();
+    if opts.drop_duplicates {
+        let before = entries(&pairs, sym);
+        pairs.dedup();
+        report.duplicates_dropped = before - entries(&pairs, sym);
+    }
+    pairs.shrink_to_fit();
+    let offsets = offsets_of(n, pairs.iter().copied(), sym);
+    if sym {
+        // In sorted (min, max) order, row x receives its smaller neighbours (from pairs
+        // [y, x]) in ascending order before its larger ones (pairs [x, z]): rows are sorted.
+        let mut cursor = offsets[..n as usize].to_vec();
+        let mut cols = vec![0u32; *offsets.last().unwrap_or(&0) as usize];
+        for [a, b] in pairs {
+            cols[cursor[a as usize] as usize] = b;
+            cursor[a as usize] += 1;
+            if a != b {
+                cols[cursor[b as usize] as usize] = a;
+                cursor[b as usize] += 1;
             }
         }
+        (offsets, cols)
+    } else {
+        // Sorted by source already: the destinations, compacted in place, are `cols`.
+        let m = pairs.len();
+        let mut flat: Vec<u32> = bytemuck::allocation::cast_vec(pairs);
+        for i in 0..m {
+            flat[i] = flat[2 * i + 1];
+        }
+        flat.truncate(m);
+        flat.shrink_to_fit();
+        (offsets, flat)
+    }
+}
+
+fn build_weighted<W: EdgeWeight>(
+    n: u32,
+    mut pairs: Vec<[u32; 2]>,
+    mut weights: Vec<W>,
+    opts: BuildOptions,
+    report: &mut BuildReport,
+) -> (Vec<u64>, Vec<u32>, Vec<W>) {
+    let sym = opts.symmetrize;
+    if opts.drop_self_loops {
+        let mut write = 0;
+        for i in 0..pairs.len() {
+            if pairs[i][0] != pairs[i][1] {
+                pairs[write] = pairs[i];
+                weights[write] = weights[i];
+                write += 1;
+            }
+        }
+        report.self_loops_dropped = (pairs.len() - write) as u64;
+        pairs.truncate(write);
+        weights.truncate(write);
+    }
+    canonicalize(&mut pairs, opts, report);
+    // Sort an index by (pair, weight): the first of equal pairs carries the smallest weight.
+    let mut order: Vec<usize> = (0..pairs.len()).collect();
+    order.par_sort_unstable_by(|&i, &j| {
+        pairs[i]
+            .cmp(&pairs[j])
+            .then(W::order(&weights[i], &weights[j]))
     });
-    offsets
+    if opts.drop_duplicates {
+        order.dedup_by(|j, i| pairs[*i] == pairs[*j]);
+        let kept: u64 = order
+            .iter()
+            .map(|&i| 1 + u64::from(sym && pairs[i][0] != pairs[i][1]))
+            .sum();
+        let all = entries(&pairs, sym);
+        report.duplicates_dropped = all - kept;
+    }
+    let offsets = offsets_of(n, order.iter().map(|&i| pairs[i]), sym);
+    let total = *offsets.last().unwrap_or(&0) as usize;
+    let mut cursor = offsets[..n as usize].to_vec();
+    let mut cols = vec![0u32; total];
+    let mut out_w: Vec<W> = Vec::with_capacity(total);
+    // Filled slot by slot below; start from copies of the first weight as placeholders.
+    if let Some(&first) = weights.first() {
+        out_w.resize(total, first);
+    }
+    for &i in &order {
+        let ([a, b], w) = (pairs[i], weights[i]);
+        cols[cursor[a as usize] as usize] = b;
+        out_w[cursor[a as usize] as usize] = w;
+        cursor[a as usize] += 1;
+        if sym && a != b {
+            cols[cursor[b as usize] as usize] = a;
+            out_w[cursor[b as usize] as usize] = w;
+            cursor[b as usize] += 1;
+        }
+    }
+    (offsets, cols, out_w)
 }
 
 /// Orders weights so that deduplication keeps the smallest.
@@ -282,6 +323,21 @@ impl EdgeWeight for f32 {
     fn order(a: &Self, b: &Self) -> Ordering {
         a.total_cmp(b)
     }
+}
+
+/// Runs `$body` with `$w` bound to the weight vector, whatever its element type (an empty
+/// `Vec<()>` when there are none).
+macro_rules! with_weights {
+    ($weights:expr, |$w:ident| $body:expr) => {
+        match $weights {
+            None => {
+                let $w: &mut Vec<()> = &mut Vec::new();
+                $body
+            }
+            Some(Weights::U32($w)) => $body,
+            Some(Weights::F32($w)) => $body,
+        }
+    };
 }
 
 /// Sorts every neighbour list (weights move with their entries) and, with `dedup`, keeps one
@@ -406,4 +462,114 @@ fn vertex_chunks(offsets: &[u64]) -> Vec<(usize, usize)> {
         lo = hi;
     }
     chunks
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generate::SplitMix64;
+
+    /// The obvious build: collect every entry, sort, dedup.
+    fn naive(n: u32, pairs: &[[u32; 2]], w: &[u32], opts: BuildOptions) -> Csr {
+        let mut entries: Vec<(u32, u32, u32)> = Vec::new();
+        for (i, &[u, v]) in pairs.iter().enumerate() {
+            if u == v && opts.drop_self_loops {
+                continue;
+            }
+            entries.push((u, v, w[i]));
+            if opts.symmetrize && u != v {
+                entries.push((v, u, w[i]));
+            }
+        }
+        entries.sort();
+        if opts.drop_duplicates {
+            entries.dedup_by(|b, a| (a.0, a.1) == (b.0, b.1));
+        }
+        let mut offsets = vec![0u64; n as usize + 1];
+        for e in &entries {
+            offsets[e.0 as usize + 1] += 1;
+        }
+        for v in 0..n as usize {
+            offsets[v + 1] += offsets[v];
+        }
+        Csr {
+            offsets,
+            cols: entries.iter().map(|e| e.1).collect(),
+            weights: Some(Weights::U32(entries.iter().map(|e| e.2).collect())),
+        }
+    }
+
+    #[test]
+    fn every_option_combination_matches_the_naive_build() {
+        let mut rng = SplitMix64(11);
+        for trial in 0..40 {
+            let n = 1 + rng.below(30);
+            let m = rng.below(120) as usize;
+            let pairs: Vec<[u32; 2]> = (0..m).map(|_| [rng.below(n), rng.below(n)]).collect();
+            let w: Vec<u32> = (0..m).map(|_| rng.below(5)).collect();
+            for bits in 0..8 {
+                let opts = BuildOptions {
+                    symmetrize: bits & 1 != 0,
+                    drop_self_loops: bits & 2 != 0,
+                    drop_duplicates: bits & 4 != 0,
+                };
+                let want = naive(n, &pairs, &w, opts);
+                let weighted = EdgeList {
+                    num_vertices: n,
+                    pairs: pairs.clone(),
+                    weights: Some(Weights::U32(w.clone())),
+                };
+                let (got, report) = weighted.into_csr(opts).unwrap();
+                assert_eq!(got, want, "trial {trial} {opts:?}");
+                let plain = EdgeList {
+                    num_vertices: n,
+                    pairs: pairs.clone(),
+                    weights: None,
+                };
+                let (got_plain, report_plain) = plain.into_csr(opts).unwrap();
+                assert_eq!(got_plain.offsets, want.offsets, "trial {trial} {opts:?}");
+                assert_eq!(got_plain.cols, want.cols, "trial {trial} {opts:?}");
+                assert_eq!(report, report_plain);
+                let entries =
+                    2 * report.mirrored + (m as u64 - report.self_loops_dropped - report.mirrored);
+                let expect_entries = if opts.symmetrize {
+                    entries
+                } else {
+                    m as u64 - report.self_loops_dropped
+                };
+                assert_eq!(
+                    expect_entries - report.duplicates_dropped,
+                    got.num_edges() as u64,
+                    "trial {trial} {opts:?}"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn out_of_range_and_mismatched_weights_are_errors() {
+        let e = EdgeList {
+            num_vertices: 2,
+            pairs: vec![[0, 5]],
+            weights: None,
+        };
+        assert_eq!(
+            e.into_csr(BuildOptions::default()),
+            Err(BuildError::VertexOutOfRange {
+                index: 0,
+                u: 0,
+                v: 5,
+                n: 2
+            })
+        );
+        let e = EdgeList {
+            num_vertices: 2,
+            pairs: vec![[0, 1]],
+            weights: Some(Weights::U32(vec![])),
+        };
+        assert!(matches!(
+            e.into_csr(BuildOptions::default()),
+            Err(BuildError::WeightCount { .. })
+        ));
+    }
 }

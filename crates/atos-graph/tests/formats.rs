@@ -52,12 +52,8 @@ fn matrix_market_fields_and_symmetry() {
     };
     assert!(p.symmetric);
     assert_eq!(
-        (
-            p.edges.num_vertices,
-            p.edges.src.clone(),
-            p.edges.dst.clone()
-        ),
-        (3, vec![1, 2], vec![0, 1])
+        (p.edges.num_vertices, p.edges.pairs.clone()),
+        (3, vec![[1, 0], [2, 1]])
     );
     let int = b"%%MatrixMarket matrix coordinate integer general\r\n2 3 2\r\n1 3 7\r\n2 1 4\r\n";
     let g = graph(Format::MatrixMarket, int, &opts()).unwrap();
@@ -90,8 +86,8 @@ fn edge_lists_separators_bases_and_weights() {
         panic!()
     };
     assert_eq!(
-        (p.base, p.edges.num_vertices, p.edges.src.clone()),
-        (1, 3, vec![0, 1])
+        (p.base, p.edges.num_vertices, p.edges.pairs.clone()),
+        (1, 3, vec![[0, 1], [1, 2]])
     );
     let forced = ReadOptions {
         base: Base::Zero,

@@ -70,8 +70,7 @@ pub fn read<R: Read>(
                     source,
                 })?;
                 edges.num_vertices = n as u32;
-                edges.src.reserve_exact(m as usize);
-                edges.dst.reserve_exact(m as usize);
+                edges.pairs.reserve_exact(m as usize);
                 if opts.weights {
                     weights.reserve(m as usize);
                 }
@@ -108,8 +107,7 @@ pub fn read<R: Read>(
                         show(f[3])
                     )));
                 }
-                edges.src.push(u);
-                edges.dst.push(v);
+                edges.pairs.push([u, v]);
                 seen += 1;
             }
             other => {

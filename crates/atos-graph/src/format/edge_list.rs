@@ -56,8 +56,7 @@ pub fn read<R: Read>(reader: R, path: &str, opts: &ReadOptions) -> Result<Parsed
         }
         min_id = min_id.min(u).min(v);
         max_id = max_id.max(u).max(v);
-        edges.src.push(u as u32);
-        edges.dst.push(v as u32);
+        edges.pairs.push([u as u32, v as u32]);
     }
     let base: u8 = match opts.base {
         Base::Zero => 0,
@@ -88,8 +87,10 @@ pub fn read<R: Read>(reader: R, path: &str, opts: &ReadOptions) -> Result<Parsed
         source,
     })?;
     if base == 1 {
-        edges.src.iter_mut().for_each(|x| *x -= 1);
-        edges.dst.iter_mut().for_each(|x| *x -= 1);
+        edges
+            .pairs
+            .iter_mut()
+            .for_each(|p| *p = [p[0] - 1, p[1] - 1]);
     }
     edges.num_vertices = n as u32;
     if weighted {

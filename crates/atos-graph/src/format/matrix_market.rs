@@ -109,11 +109,10 @@ pub fn read<R: Read>(
     })?;
 
     let mut edges = EdgeList::new(n as u32);
-    edges.src.reserve_exact(mirrored as usize);
-    edges.dst.reserve_exact(mirrored as usize);
+    edges.pairs.reserve_exact(entries as usize);
     let mut weights = WeightColumn::new();
     if weighted {
-        weights.reserve(mirrored as usize);
+        weights.reserve(entries as usize);
     }
     let want_fields = if field == Field::Pattern { 2 } else { 3 };
     let mut seen = 0u64;
@@ -178,8 +177,7 @@ pub fn read<R: Read>(
                 )));
             }
         }
-        edges.src.push(u);
-        edges.dst.push(v);
+        edges.pairs.push([u, v]);
         seen += 1;
     }
     if seen < entries {

@@ -58,7 +58,7 @@ pub fn geometric(n: u32, avg_degree: f64, seed: u64) -> (Csr, BuildReport) {
         })
         .collect();
     let mut edges = EdgeList::new(n);
-    (edges.src, edges.dst) = pairs.into_iter().unzip();
+    edges.pairs = pairs.into_iter().map(|(u, v)| [u, v]).collect();
     edges
         .into_csr(BuildOptions::default())
         .expect("generated ids are in range")
