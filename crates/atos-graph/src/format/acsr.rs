@@ -20,7 +20,7 @@
 
 use std::io::{Read, Write};
 
-use super::{ReadError, ReadOptions};
+use super::{ReadError, ReadOptions, check_length};
 use crate::csr::{Csr, MAX_VERTICES, Weights};
 use crate::limits;
 
@@ -75,23 +75,7 @@ pub fn read<R: Read>(mut r: R, path: &str, len: u64, opts: &ReadOptions) -> Resu
         + 8 * (u128::from(n) + 1)
         + 4 * u128::from(m) * (1 + u128::from(weighted))
         + u128::from(TRAILER);
-    if expected != u128::from(len) {
-        let expected = u64::try_from(expected).unwrap_or(u64::MAX);
-        if expected > len {
-            return Err(ReadError::Truncated {
-                path: path.into(),
-                expected,
-                actual: len,
-            });
-        }
-        return Err(ReadError::content(
-            path,
-            format!(
-                "{} bytes after the end the header describes",
-                len - expected
-            ),
-        ));
-    }
+    check_length(path, expected, len)?;
     limits::check(
         || format!("a graph of {n} vertices and {m} entries"),
         8 * (u128::from(n) + 1) + 8 * u128::from(m),

@@ -4,7 +4,7 @@
 
 use std::io::{Read, Write};
 
-use super::{ReadError, ReadOptions};
+use super::{ReadError, ReadOptions, check_length};
 use crate::csr::Csr;
 use crate::limits;
 
@@ -30,23 +30,7 @@ pub fn read<R: Read>(mut r: R, path: &str, len: u64, opts: &ReadOptions) -> Resu
         ));
     }
     let (n, m) = (nodes as u64, edges as u64);
-    let expected = 8 + 4 * (n + 1) + 4 * m;
-    if expected != len {
-        if expected > len {
-            return Err(ReadError::Truncated {
-                path: path.into(),
-                expected,
-                actual: len,
-            });
-        }
-        return Err(ReadError::content(
-            path,
-            format!(
-                "{} bytes after the end the header describes ({nodes} nodes, {edges} edges)",
-                len - expected
-            ),
-        ));
-    }
+    check_length(path, 8 + 4 * (u128::from(n) + 1) + 4 * u128::from(m), len)?;
     limits::check(
         || format!("a graph of {n} vertices and {m} entries"),
         8 * u128::from(n + 1) + 4 * u128::from(m),

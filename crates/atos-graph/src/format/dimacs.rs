@@ -6,7 +6,7 @@ use std::io::{Read, Write};
 
 use super::text::{Fields, Lines, is_blank, parse_u64, show};
 use super::weight_column::WeightColumn;
-use super::{Parsed, ReadError, ReadOptions, next_line, write_int};
+use super::{Parsed, ReadError, ReadOptions, next_line, write_entries};
 use crate::build::EdgeList;
 use crate::csr::{Csr, MAX_VERTICES, Weights};
 use crate::limits;
@@ -153,21 +153,5 @@ pub(crate) fn writable(g: &Csr) -> Result<(), String> {
 pub fn write<W: Write>(g: &Csr, w: &mut W) -> std::io::Result<()> {
     writeln!(w, "c written by atos-graph")?;
     writeln!(w, "p sp {} {}", g.num_vertices(), g.num_edges())?;
-    let mut buf = itoa::Buffer::new();
-    for u in 0..g.num_vertices() as u32 {
-        for e in g.edge_range(u) {
-            w.write_all(b"a ")?;
-            write_int(w, &mut buf, u + 1)?;
-            w.write_all(b" ")?;
-            write_int(w, &mut buf, g.cols[e] + 1)?;
-            w.write_all(b" ")?;
-            let weight = match &g.weights {
-                Some(Weights::U32(x)) => x[e],
-                _ => 1,
-            };
-            write_int(w, &mut buf, weight)?;
-            w.write_all(b"\n")?;
-        }
-    }
-    Ok(())
+    write_entries(g, w, b"a ", 1, Some(1))
 }

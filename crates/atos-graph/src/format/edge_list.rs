@@ -6,9 +6,9 @@ use std::io::{Read, Write};
 
 use super::text::{Fields, Lines, is_blank, parse_u64, show};
 use super::weight_column::WeightColumn;
-use super::{Base, Parsed, ReadError, ReadOptions, next_line, write_int};
+use super::{Base, Parsed, ReadError, ReadOptions, next_line, write_entries};
 use crate::build::EdgeList;
-use crate::csr::{Csr, MAX_VERTICES, Weights};
+use crate::csr::{Csr, MAX_VERTICES};
 use crate::limits;
 
 pub fn read<R: Read>(reader: R, path: &str, opts: &ReadOptions) -> Result<Parsed, ReadError> {
@@ -111,22 +111,5 @@ pub fn write<W: Write>(g: &Csr, w: &mut W) -> std::io::Result<()> {
         g.num_vertices(),
         g.num_edges()
     )?;
-    let mut buf = itoa::Buffer::new();
-    for u in 0..g.num_vertices() as u32 {
-        for e in g.edge_range(u) {
-            write_int(w, &mut buf, u)?;
-            w.write_all(b" ")?;
-            write_int(w, &mut buf, g.cols[e])?;
-            match &g.weights {
-                None => {}
-                Some(Weights::U32(x)) => {
-                    w.write_all(b" ")?;
-                    write_int(w, &mut buf, x[e])?;
-                }
-                Some(Weights::F32(x)) => write!(w, " {}", x[e])?,
-            }
-            w.write_all(b"\n")?;
-        }
-    }
-    Ok(())
+    write_entries(g, w, b"", 0, None)
 }

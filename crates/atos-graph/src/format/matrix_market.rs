@@ -7,7 +7,7 @@ use std::io::{Read, Write};
 
 use super::text::{Fields, Lines, is_blank, parse_i64, parse_u64, show};
 use super::weight_column::WeightColumn;
-use super::{Parsed, ReadError, ReadOptions, next_line, write_int};
+use super::{Parsed, ReadError, ReadOptions, next_line, write_entries};
 use crate::build::EdgeList;
 use crate::csr::{Csr, MAX_VERTICES, Weights};
 use crate::limits;
@@ -272,22 +272,5 @@ pub fn write<W: Write>(g: &Csr, w: &mut W) -> std::io::Result<()> {
     writeln!(w, "%%MatrixMarket matrix coordinate {field} general")?;
     writeln!(w, "% written by atos-graph")?;
     writeln!(w, "{n} {n} {}", g.num_edges())?;
-    let mut buf = itoa::Buffer::new();
-    for u in 0..n as u32 {
-        for e in g.edge_range(u) {
-            write_int(w, &mut buf, u + 1)?;
-            w.write_all(b" ")?;
-            write_int(w, &mut buf, g.cols[e] + 1)?;
-            match &g.weights {
-                None => {}
-                Some(Weights::U32(x)) => {
-                    w.write_all(b" ")?;
-                    write_int(w, &mut buf, x[e])?;
-                }
-                Some(Weights::F32(x)) => write!(w, " {}", x[e])?,
-            }
-            w.write_all(b"\n")?;
-        }
-    }
-    Ok(())
+    write_entries(g, w, b"", 1, None)
 }

@@ -305,11 +305,59 @@ pub fn write<W: Write>(g: &Csr, w: &mut W, format: Format) -> std::io::Result<()
     }
 }
 
-/// Writes a u32 in decimal.
-pub(crate) fn write_int<W: Write>(
+/// Checks a binary file's length against the one its header implies: shorter is truncated,
+/// longer has trailing bytes. Runs before anything the header sizes is allocated.
+pub(crate) fn check_length(path: &str, expected: u128, len: u64) -> Result<(), ReadError> {
+    if expected == u128::from(len) {
+        return Ok(());
+    }
+    let expected = u64::try_from(expected).unwrap_or(u64::MAX);
+    if expected > len {
+        return Err(ReadError::Truncated {
+            path: path.into(),
+            expected,
+            actual: len,
+        });
+    }
+    Err(ReadError::content(
+        path,
+        format!(
+            "{} bytes after the end the header describes",
+            len - expected
+        ),
+    ))
+}
+
+/// Writes one text line per entry: `prefix u v [weight]` with ids shifted by `base`; a
+/// graph without weights gets `default_weight` when given, else no weight column.
+pub(crate) fn write_entries<W: Write>(
+    g: &Csr,
     w: &mut W,
-    buf: &mut itoa::Buffer,
-    x: impl itoa::Integer,
+    prefix: &[u8],
+    base: u32,
+    default_weight: Option<u32>,
 ) -> std::io::Result<()> {
-    w.write_all(buf.format(x).as_bytes())
+    let mut buf = itoa::Buffer::new();
+    for u in 0..g.num_vertices() as u32 {
+        for e in g.edge_range(u) {
+            w.write_all(prefix)?;
+            w.write_all(buf.format(u + base).as_bytes())?;
+            w.write_all(b" ")?;
+            w.write_all(buf.format(g.cols[e] + base).as_bytes())?;
+            match (&g.weights, default_weight) {
+                (Some(crate::csr::Weights::U32(x)), _) => {
+                    w.write_all(b" ")?;
+                    w.write_all(buf.format(x[e]).as_bytes())?;
+                }
+                (Some(crate::csr::Weights::F32(x)), _) => write!(w, " {}", x[e])?,
+                (None, Some(d)) => {
+                    w.write_all(b" ")?;
+                    w.write_all(buf.format(d).as_bytes())?;
+                }
+                (None, None) => {}
+            }
+            w.write_all(b"\n")?;
+        }
+    }
+    Ok(())
 }
