@@ -196,7 +196,11 @@ impl Spec {
         let (n, m) = self.size();
         // Both directions of every edge, plus weights when asked.
         let need = limits::csr_build_bytes(n, 2 * m, self.max_weight.is_some());
-        limits::check(|| format!("generating {self:?}"), need, max_bytes)?;
+        limits::check(
+            || format!("a generated graph of {n} vertices and {} entries", 2 * m),
+            need,
+            max_bytes,
+        )?;
         let seed = self.seed;
         let (mut csr, report) = match self.shape {
             Shape::Kronecker { scale, edge_factor } => kronecker(scale, edge_factor, seed),
