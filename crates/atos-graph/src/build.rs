@@ -92,8 +92,9 @@ impl EdgeList {
     ///
     /// Edges are sorted (for undirected builds as `(min, max)` pairs, so that an edge given
     /// both ways is one edge), deduplicated, then scattered into rows; rows come out sorted
-    /// without a per-row sort. Unweighted builds sort the pairs in place and reuse their
-    /// memory for `cols` when directed: peak memory is twice the CSR.
+    /// without a per-row sort. Unweighted builds sort the pairs in place (and reuse their
+    /// memory for `cols` when directed); weighted builds sort an index, then move pairs and
+    /// weights into that order in place. Peak memory is about twice the CSR.
     pub fn into_csr(self, opts: BuildOptions) -> Result<(Csr, BuildReport), BuildError> {
         check_input(self.num_vertices, &self.pairs, self.weights.as_ref())?;
         let EdgeList {
@@ -215,18 +216,7 @@ fn build_unweighted(
     pairs.shrink_to_fit();
     let offsets = offsets_of(n, pairs.iter().copied(), sym);
     if sym {
-        // In sorted (min, max) order, row x receives its smaller neighbours (from pairs
-        // [y, x]) in ascending order before its larger ones (pairs [x, z]): rows are sorted.
-        let mut cursor = offsets[..n as usize].to_vec();
-        let mut cols = vec![0u32; *offsets.last().unwrap_or(&0) as usize];
-        for [a, b] in pairs {
-            cols[cursor[a as usize] as usize] = b;
-            cursor[a as usize] += 1;
-            if a != b {
-                cols[cursor[b as usize] as usize] = a;
-                cursor[b as usize] += 1;
-            }
-        }
+        let (cols, _) = scatter_rows::<()>(&offsets, &pairs, None, true);
         (offsets, cols)
     } else {
         // Sorted by source already: the destinations, compacted in place, are `cols`.
@@ -241,7 +231,7 @@ fn build_unweighted(
     }
 }
 
-fn build_weighted<W: EdgeWeight>(
+fn build_weighted<W: EdgeWeight + Default>(
     n: u32,
     mut pairs: Vec<[u32; 2]>,
     mut weights: Vec<W>,
@@ -263,43 +253,86 @@ fn build_weighted<W: EdgeWeight>(
         weights.truncate(write);
     }
     canonicalize(&mut pairs, opts, report);
-    // Sort an index by (pair, weight): the first of equal pairs carries the smallest weight.
+    // Sort an index by (pair, weight), then put pairs and weights in that order in place:
+    // the first of equal pairs carries the smallest weight.
     let mut order: Vec<usize> = (0..pairs.len()).collect();
     order.par_sort_unstable_by(|&i, &j| {
         pairs[i]
             .cmp(&pairs[j])
             .then(W::order(&weights[i], &weights[j]))
     });
+    gather_in_place(&mut pairs, &mut weights, order);
     if opts.drop_duplicates {
-        order.dedup_by(|j, i| pairs[*i] == pairs[*j]);
-        let kept: u64 = order
-            .iter()
-            .map(|&i| 1 + u64::from(sym && pairs[i][0] != pairs[i][1]))
-            .sum();
-        let all = entries(&pairs, sym);
-        report.duplicates_dropped = all - kept;
+        let before = entries(&pairs, sym);
+        let mut write = 0;
+        for i in 0..pairs.len() {
+            if write == 0 || pairs[i] != pairs[write - 1] {
+                pairs[write] = pairs[i];
+                weights[write] = weights[i];
+                write += 1;
+            }
+        }
+        pairs.truncate(write);
+        weights.truncate(write);
+        report.duplicates_dropped = before - entries(&pairs, sym);
     }
-    let offsets = offsets_of(n, order.iter().map(|&i| pairs[i]), sym);
-    let total = *offsets.last().unwrap_or(&0) as usize;
-    let mut cursor = offsets[..n as usize].to_vec();
-    let mut cols = vec![0u32; total];
-    let mut out_w: Vec<W> = Vec::with_capacity(total);
-    // Filled slot by slot below; start from copies of the first weight as placeholders.
-    if let Some(&first) = weights.first() {
-        out_w.resize(total, first);
-    }
-    for &i in &order {
-        let ([a, b], w) = (pairs[i], weights[i]);
-        cols[cursor[a as usize] as usize] = b;
-        out_w[cursor[a as usize] as usize] = w;
-        cursor[a as usize] += 1;
-        if sym && a != b {
-            cols[cursor[b as usize] as usize] = a;
-            out_w[cursor[b as usize] as usize] = w;
-            cursor[b as usize] += 1;
+    pairs.shrink_to_fit();
+    weights.shrink_to_fit();
+    let offsets = offsets_of(n, pairs.iter().copied(), sym);
+    let (cols, w) = scatter_rows(&offsets, &pairs, Some(&weights), sym);
+    (offsets, cols, w)
+}
+
+/// Rearranges `a` and `b` so that element `k` is the one that was at `order[k]`.
+fn gather_in_place<A: Copy, B: Copy>(a: &mut [A], b: &mut [B], mut order: Vec<usize>) {
+    for start in 0..order.len() {
+        if order[start] == start {
+            continue;
+        }
+        let (first_a, first_b) = (a[start], b[start]);
+        let mut j = start;
+        loop {
+            let src = order[j];
+            order[j] = j; // done
+            if src == start {
+                (a[j], b[j]) = (first_a, first_b);
+                break;
+            }
+            (a[j], b[j]) = (a[src], b[src]);
+            j = src;
         }
     }
-    (offsets, cols, out_w)
+}
+
+/// Fills rows from sorted pairs, both ways when `offsets` was counted symmetric (pairs
+/// `[min, max]`). Row x then receives its smaller neighbours (from pairs `[y, x]`) in
+/// ascending order before its larger ones (pairs `[x, z]`): rows come out sorted.
+fn scatter_rows<W: Copy + Default>(
+    offsets: &[u64],
+    pairs: &[[u32; 2]],
+    weights: Option<&[W]>,
+    symmetric: bool,
+) -> (Vec<u32>, Vec<W>) {
+    let n = offsets.len() - 1;
+    let total = offsets[n] as usize;
+    let mut cursor = offsets[..n].to_vec();
+    let mut cols = vec![0u32; total];
+    let mut out_w = vec![W::default(); if weights.is_some() { total } else { 0 }];
+    let mut put = |row: u32, col: u32, i: usize| {
+        let slot = cursor[row as usize] as usize;
+        cols[slot] = col;
+        if let Some(w) = weights {
+            out_w[slot] = w[i];
+        }
+        cursor[row as usize] += 1;
+    };
+    for (i, &[a, b]) in pairs.iter().enumerate() {
+        put(a, b, i);
+        if symmetric && a != b {
+            put(b, a, i);
+        }
+    }
+    (cols, out_w)
 }
 
 /// Orders weights so that deduplication keeps the smallest.
