@@ -394,20 +394,18 @@ fn sort_neighbors_typed<W: EdgeWeight>(
     let has_w = !weights.is_empty();
     let mut kept = vec![0u64; n];
     {
-        let chunks = vertex_chunks(offsets);
-        let mut jobs = Vec::with_capacity(chunks.len());
-        let (mut cols_rest, mut w_rest, mut kept_rest) =
-            (&mut cols[..], &mut weights[..], &mut kept[..]);
-        for &(lo, hi) in &chunks {
-            let len = (offsets[hi] - offsets[lo]) as usize;
-            let (c, cr) = cols_rest.split_at_mut(len);
-            let (w, wr) = w_rest.split_at_mut(if has_w { len } else { 0 });
-            let (k, kr) = kept_rest.split_at_mut(hi - lo);
-            (cols_rest, w_rest, kept_rest) = (cr, wr, kr);
-            jobs.push((lo, c, w, k));
-        }
+        let rows = row_bounds(offsets);
+        let col_bounds = entry_bounds(offsets, &rows);
+        let no_weights = vec![0; rows.len()];
+        let weight_bounds = if has_w { &col_bounds } else { &no_weights };
+        let jobs: Vec<_> = split_at_bounds(cols, &col_bounds)
+            .into_iter()
+            .zip(split_at_bounds(weights, weight_bounds))
+            .zip(split_at_bounds(&mut kept, &rows))
+            .zip(rows.iter().copied())
+            .collect();
         jobs.into_par_iter()
-            .for_each_init(Vec::new, |scratch, (lo, c, w, k)| {
+            .for_each_init(Vec::new, |scratch, (((c, w), k), lo)| {
                 let base = offsets[lo];
                 for (i, kept) in k.iter_mut().enumerate() {
                     let range =
@@ -480,21 +478,37 @@ fn sort_segment<W: EdgeWeight>(
     write as u64
 }
 
-/// Splits vertices into ranges of roughly equal edge counts, several per thread.
-fn vertex_chunks(offsets: &[u64]) -> Vec<(usize, usize)> {
+/// Vertex bounds `0 = b0 < b1 < ... = n` of ranges with roughly equal edge counts, several
+/// per thread: the unit of parallel work over rows.
+pub(crate) fn row_bounds(offsets: &[u64]) -> Vec<usize> {
     let n = offsets.len() - 1;
-    let m = offsets[n];
     let pieces = (rayon::current_num_threads() * 16) as u64;
-    let target = (m / pieces).max(4096);
-    let mut chunks = Vec::new();
+    let target = (offsets[n] / pieces).max(4096);
+    let mut bounds = vec![0];
     let mut lo = 0;
     while lo < n {
         let goal = offsets[lo] + target;
-        let hi = (offsets.partition_point(|&o| o <= goal) - 1).clamp(lo + 1, n);
-        chunks.push((lo, hi));
-        lo = hi;
+        lo = (offsets.partition_point(|&o| o <= goal) - 1).clamp(lo + 1, n);
+        bounds.push(lo);
     }
-    chunks
+    bounds
+}
+
+/// The entry (column) bounds of the rows between vertex bounds.
+pub(crate) fn entry_bounds(offsets: &[u64], rows: &[usize]) -> Vec<usize> {
+    rows.iter().map(|&v| offsets[v] as usize).collect()
+}
+
+/// `data[bounds[p]..bounds[p + 1]]` for each p, as disjoint mutable slices.
+pub(crate) fn split_at_bounds<'a, T>(data: &'a mut [T], bounds: &[usize]) -> Vec<&'a mut [T]> {
+    let mut pieces = Vec::with_capacity(bounds.len().saturating_sub(1));
+    let mut rest = &mut data[bounds.first().copied().unwrap_or(0)..];
+    for pair in bounds.windows(2) {
+        let (head, tail) = rest.split_at_mut(pair[1] - pair[0]);
+        pieces.push(head);
+        rest = tail;
+    }
+    pieces
 }
 
 #[cfg(test)]

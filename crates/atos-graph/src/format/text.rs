@@ -167,10 +167,7 @@ pub(crate) fn parse_u64(tok: &[u8]) -> Option<u64> {
 /// A signed decimal integer.
 pub(crate) fn parse_i64(tok: &[u8]) -> Option<i64> {
     match tok.split_first() {
-        Some((b'-', rest)) => i64::try_from(parse_u64(rest)?)
-            .ok()
-            .map(|x| -x)
-            .or_else(|| (parse_u64(rest)? == 1 << 63).then_some(i64::MIN)),
+        Some((b'-', rest)) => 0i64.checked_sub_unsigned(parse_u64(rest)?),
         Some((b'+', rest)) => i64::try_from(parse_u64(rest)?).ok(),
         _ => i64::try_from(parse_u64(tok)?).ok(),
     }

@@ -11,7 +11,7 @@
 
 use rayon::prelude::*;
 
-use crate::build::{BuildOptions, BuildReport, sort_neighbors};
+use crate::build::{BuildOptions, BuildReport, sort_neighbors, split_at_bounds};
 use crate::csr::Csr;
 
 /// Edge `i` for `i` in `0..count` is `edge(i)` (`None` when generation drops it). The result
@@ -49,8 +49,9 @@ where
     };
 
     let mut degree = vec![0u64; n];
-    let (kept, loops) = split_by(&mut degree, &bounds, |p| bounds[p])
+    let (kept, loops) = split_at_bounds(&mut degree, &bounds)
         .into_par_iter()
+        .enumerate()
         .map(|(p, slice)| {
             let lo = bounds[p];
             entries(lo, bounds[p + 1], &mut |row, _| slice[row - lo] += 1)
@@ -68,10 +69,11 @@ where
     }
     let mut cols = vec![0u32; total as usize];
     let col_bounds: Vec<usize> = bounds.iter().map(|&b| offsets[b] as usize).collect();
-    split_by(&mut cols, &col_bounds, |p| col_bounds[p])
+    split_at_bounds(&mut cols, &col_bounds)
         .into_par_iter()
-        .zip(split_by(&mut degree, &bounds, |p| bounds[p]))
-        .for_each(|((p, out), (_, cursor))| {
+        .zip(split_at_bounds(&mut degree, &bounds))
+        .enumerate()
+        .for_each(|(p, (out, cursor))| {
             let (lo, base) = (bounds[p], col_bounds[p] as u64);
             entries(lo, bounds[p + 1], &mut |row, col| {
                 let slot = &mut cursor[row - lo];
@@ -142,20 +144,4 @@ impl Staging {
             self.flush(b, apply);
         }
     }
-}
-
-/// Splits `data` at the given element boundaries into `(part, slice)` pairs.
-fn split_by<'a, T>(
-    data: &'a mut [T],
-    bounds: &[usize],
-    start: impl Fn(usize) -> usize,
-) -> Vec<(usize, &'a mut [T])> {
-    let mut out = Vec::with_capacity(bounds.len() - 1);
-    let mut rest = data;
-    for p in 0..bounds.len() - 1 {
-        let (head, tail) = rest.split_at_mut(bounds[p + 1] - start(p));
-        out.push((p, head));
-        rest = tail;
-    }
-    out
 }

@@ -27,7 +27,7 @@ pub use rng::{SplitMix64, mix, permutation, stream};
 
 use rayon::prelude::*;
 
-use crate::build::BuildReport;
+use crate::build::{BuildReport, entry_bounds, row_bounds, split_at_bounds};
 use crate::csr::{Csr, MAX_VERTICES, Weights};
 use crate::limits::{self, TooLarge};
 
@@ -221,27 +221,22 @@ impl Spec {
 
 /// Weight of `u - v` in 1..=max, a function of the seed and the unordered pair.
 fn random_weights(csr: &Csr, max: u32, seed: u64) -> Vec<u32> {
-    let n = csr.num_vertices();
     let mut w = vec![0u32; csr.num_edges()];
-    let mut chunks = Vec::new();
-    let mut rest = &mut w[..];
-    let step = 1 << 14;
-    for lo in (0..n).step_by(step) {
-        let hi = (lo + step).min(n);
-        let (head, tail) = rest.split_at_mut((csr.offsets[hi] - csr.offsets[lo]) as usize);
-        chunks.push((lo, hi, head));
-        rest = tail;
-    }
-    chunks.into_par_iter().for_each(|(lo, hi, out)| {
-        let base = csr.offsets[lo] as usize;
-        for u in lo as u32..hi as u32 {
-            for e in csr.edge_range(u) {
-                let v = csr.cols[e];
-                let key = (u64::from(u.min(v)) << 32) | u64::from(u.max(v));
-                out[e - base] = stream(seed ^ 0x77E1_6B75, key).below(max) + 1;
+    let rows = row_bounds(&csr.offsets);
+    let entries = entry_bounds(&csr.offsets, &rows);
+    split_at_bounds(&mut w, &entries)
+        .into_par_iter()
+        .zip(rows.par_windows(2))
+        .for_each(|(out, range)| {
+            let base = csr.offsets[range[0]] as usize;
+            for u in range[0] as u32..range[1] as u32 {
+                for e in csr.edge_range(u) {
+                    let v = csr.cols[e];
+                    let key = (u64::from(u.min(v)) << 32) | u64::from(u.max(v));
+                    out[e - base] = stream(seed ^ 0x77E1_6B75, key).below(max) + 1;
+                }
             }
-        }
-    });
+        });
     w
 }
 

@@ -73,10 +73,7 @@ pub fn validate_coloring(g: &Csr, color: &[u32]) -> Result<u64, ColoringInvalid>
             }
         }
     }
-    let mut distinct = color.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
-    Ok(distinct.len() as u64)
+    Ok(super::distinct_count(color))
 }
 
 #[cfg(test)]

@@ -80,11 +80,8 @@ pub fn validate_components(g: &Csr, label: &[u32]) -> Result<u64, ComponentsInva
             }
         }
     }
-    let mut distinct = label.to_vec();
-    distinct.sort_unstable();
-    distinct.dedup();
     let want = connected_components(g).count;
-    let got = distinct.len() as u64;
+    let got = super::distinct_count(label);
     if got != want {
         return Err(ComponentsInvalid::Count { got, want });
     }

@@ -9,3 +9,11 @@ pub mod sssp;
 
 /// The "none" value of parents, depths and labels.
 pub const NONE: u32 = u32::MAX;
+
+/// How many different values `xs` holds (colours, component labels).
+pub(crate) fn distinct_count(xs: &[u32]) -> u64 {
+    let mut sorted = xs.to_vec();
+    sorted.sort_unstable();
+    sorted.dedup();
+    sorted.len() as u64
+}

@@ -1,10 +1,10 @@
-//! PageRank references: data-driven push with residuals (the Atos/Groute formulation) and
+//! PageRank references: data-driven push with residuals (the Atos formulation) and
 //! power iteration, plus an error metric to compare any answer with either.
 //!
 //! The model: `x[v] = (1 - d) + d * sum over edges u -> v of x[u] / outdeg(u)`. Ranks are not
 //! normalized (they sum to about n when no vertex is dangling) and a dangling vertex's rank
-//! flows nowhere: the formulation the Atos and Groute PageRank use, so answers compare
-//! directly. Divide by n for probabilities.
+//! flows nowhere: the fixed point of the Atos push PageRank (owensgroup/ATOS
+//! single-GPU/pr), so answers compare directly. Divide by n for probabilities.
 
 use std::collections::VecDeque;
 
