@@ -326,9 +326,9 @@ fn main() {
             Duration::from_secs(10),
         );
         match bfs::run(&Executor::Gpu(p), &offsets, &g.cols, 0, 100) {
-            Err(RunError::QueueOverflow { capacity, needed })
-                if capacity == 100 && needed > 100 =>
-            {
+            Err(RunError::QueueOverflow {
+                capacity, needed, ..
+            }) if capacity == 100 && needed > 100 => {
                 let after = bfs::run(
                     &Executor::Gpu(p),
                     &offsets,

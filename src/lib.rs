@@ -29,17 +29,17 @@
 
 extern crate self as atos;
 
-pub use atos_macros::{device, state, task};
+pub use atos_macros::{device, idle, state, task};
 pub use atos_runtime::*;
 
 /// The code generator (IR types, `KernelSpec`, `generate_unit`).
 pub use atos_codegen as codegen;
-pub use atos_codegen::{KernelSpec, Strategy, WorkerKind};
+pub use atos_codegen::{KernelSpec, Strategy, TaskSpec, WorkerKind};
 
 /// Everything a task file needs: `use atos::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        AtomicArray, Atomics, CpuExecutor, Gpu, Program, Queue, Slice, WorkerKind, lanes,
+        AtomicArray, Atomics, CpuExecutor, Gpu, Program, Queue, Seeds, Slice, WorkerKind, lanes,
     };
 }
 

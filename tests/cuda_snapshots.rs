@@ -4,16 +4,11 @@
 mod common;
 
 use atos::apps::bfs::bfs;
-use atos::codegen::{KernelSpec, Strategy, WorkerKind};
+use atos::codegen::{KernelSpec, WorkerKind};
 use common::features::features;
 
 fn spec(worker: WorkerKind, fetch: u32) -> KernelSpec {
-    KernelSpec {
-        worker,
-        fetch,
-        block_size: 256,
-        strategy: Strategy::Persistent,
-    }
+    KernelSpec::single(worker, fetch, 256)
 }
 
 #[test]

@@ -5,7 +5,7 @@
 mod common;
 
 use atos::apps::bfs::bfs;
-use atos::codegen::{KernelSpec, Strategy, WorkerKind};
+use atos::codegen::{KernelSpec, WorkerKind};
 use atos::gpu::nvrtc;
 use common::features::features;
 
@@ -28,12 +28,7 @@ fn specs() -> Vec<KernelSpec> {
     for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
         for fetch in [1, 32, 64] {
             for block_size in [128, 256] {
-                out.push(KernelSpec {
-                    worker,
-                    fetch,
-                    block_size,
-                    strategy: Strategy::Persistent,
-                });
+                out.push(KernelSpec::single(worker, fetch, block_size));
             }
         }
     }

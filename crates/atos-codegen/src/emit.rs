@@ -7,12 +7,15 @@
 use std::fmt::Write;
 
 use crate::ir::*;
+use crate::names::sanitize;
 use crate::typeck::Typed;
+
+/// Name of the push channels parameter of a generated task function.
+pub(crate) const OUT: &str = "atos_out";
 
 pub(crate) struct Emitter<'a> {
     pub typed: &'a Typed,
     pub state_param: Option<&'a str>,
-    pub queue_item: Option<Scalar>,
     out: String,
     indent: usize,
     temps: u32,
@@ -27,7 +30,6 @@ impl<'a> Emitter<'a> {
         Emitter {
             typed,
             state_param,
-            queue_item: None,
             out: String::new(),
             indent: 1,
             temps: 0,
@@ -167,6 +169,10 @@ impl<'a> Emitter<'a> {
                 self.nested(body);
                 self.in_lanes = was;
                 self.line("}", 0);
+                if *lanes {
+                    // Every lane's effects are visible to the uniform code after the loop.
+                    self.line("worker.lanes_end();", 0);
+                }
                 self.indent -= 1;
                 self.line("}", 0);
             }
@@ -180,7 +186,7 @@ impl<'a> Emitter<'a> {
             StmtKind::Push { field, item } => {
                 let text = self.on_leader_if_uniform(|em| {
                     let item = em.expr(item);
-                    format!("worker.push({}.{field}, {item})", em.state())
+                    format!("{OUT}.{}.push({item})", sanitize(field))
                 });
                 self.line(&format!("{};", self.leader_stmt(text)), l);
             }
@@ -191,7 +197,11 @@ impl<'a> Emitter<'a> {
             } => {
                 let text = self.on_leader_if_uniform(|em| {
                     let (i, v) = (em.expr(index), em.expr(value));
-                    format!("atos::atomic_store(&{}.{field}[{i}], {v})", em.state())
+                    format!(
+                        "atos::atomic_store(&{}.{}[{i}], {v})",
+                        em.state(),
+                        sanitize(field)
+                    )
                 });
                 self.line(&format!("{};", self.leader_stmt(text)), l);
             }
@@ -260,14 +270,19 @@ impl<'a> Emitter<'a> {
             }
             ExprKind::Index { field, index } => {
                 let i = self.expr(index);
-                format!("{}.{field}[{i}]", self.state())
+                format!("{}.{}[{i}]", self.state(), sanitize(field))
             }
-            ExprKind::Len { field } => format!("{}.{field}_len", self.state()),
-            ExprKind::Field { field } => format!("{}.{field}", self.state()),
+            ExprKind::Len { field } => format!("{}.{}_len", self.state(), sanitize(field)),
+            ExprKind::Field { field } => format!("{}.{}", self.state(), sanitize(field)),
             ExprKind::Atomic { field, op, args } => {
                 let uniform = self.is_uniform_context();
                 let text = self.on_leader_if_uniform(|em| {
-                    let mut parts = vec![format!("&{}.{field}[{}]", em.state(), em.expr(&args[0]))];
+                    let mut parts = vec![format!(
+                        "&{}.{}[{}]",
+                        em.state(),
+                        sanitize(field),
+                        em.expr(&args[0])
+                    )];
                     parts.extend(args[1..].iter().map(|a| em.expr(a)));
                     format!("atos::atomic_{}({})", op.method(), parts.join(", "))
                 });
@@ -279,7 +294,7 @@ impl<'a> Emitter<'a> {
             }
             ExprKind::Call { func, args } => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
-                format!("{}({})", crate::names::sanitize(func), args.join(", "))
+                format!("{}({})", sanitize(func), args.join(", "))
             }
             ExprKind::MinMax { max, a, b } => {
                 let (sa, sb) = (self.expr(a), self.expr(b));

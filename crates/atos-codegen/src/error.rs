@@ -36,4 +36,6 @@ pub enum CodegenError {
     MissingDeviceFn { name: String },
     #[error("invalid specialization: {0}")]
     Spec(String),
+    #[error("invalid program: {0}")]
+    Program(String),
 }

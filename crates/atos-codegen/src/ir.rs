@@ -135,6 +135,25 @@ pub struct TaskAttrs {
     pub state_type: String,
     /// Name of the state parameter in the task's signature.
     pub state_param: String,
+    /// Where the task's items come from.
+    pub source: ItemSource,
+}
+
+/// Where a task's items come from.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Eq, Debug)]
+pub enum ItemSource {
+    /// Popped from a `Queue` field: the one named, or the state's only queue when `None`.
+    Queue(Option<String>),
+    /// An idle hook (`#[atos::idle]`): run over the indices `0..n` of the named state field
+    /// (a `u32`/`u64` scalar gives `n`, an array field its length) by workers whose pop found
+    /// nothing, sweep after sweep, until a full sweep finds no work.
+    Idle { range: String },
+}
+
+impl ItemSource {
+    pub fn is_idle(&self) -> bool {
+        matches!(self, ItemSource::Idle { .. })
+    }
 }
 
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
@@ -426,8 +445,9 @@ impl StateDesc {
         self.fields.iter().find(|f| f.name == name)
     }
 
-    pub fn queue(&self) -> Option<&FieldDesc> {
-        self.fields.iter().find(|f| f.kind == FieldKind::Queue)
+    /// The state's `Queue` fields, in declaration order.
+    pub fn queues(&self) -> impl Iterator<Item = &FieldDesc> {
+        self.fields.iter().filter(|f| f.kind == FieldKind::Queue)
     }
 }
 
@@ -437,6 +457,31 @@ impl FnIr {
             Role::Task(t) => Some(t),
             Role::Device => None,
         }
+    }
+
+    /// Names of the queue fields this function pushes to, in first-push order.
+    pub fn pushed_queues(&self) -> Vec<String> {
+        fn walk(stmts: &[Stmt], out: &mut Vec<String>) {
+            for s in stmts {
+                match &s.kind {
+                    StmtKind::Push { field, .. } if !out.contains(field) => {
+                        out.push(field.clone());
+                    }
+                    StmtKind::Block(b) | StmtKind::Loop { body: b } => walk(b, out),
+                    StmtKind::While { body, .. } | StmtKind::For { body, .. } => walk(body, out),
+                    StmtKind::If { then, els, .. } => {
+                        walk(then, out);
+                        if let Some(e) = els {
+                            walk(e, out);
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        let mut out = Vec::new();
+        walk(&self.body, &mut out);
+        out
     }
 
     pub fn to_json(&self) -> String {

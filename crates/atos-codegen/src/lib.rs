@@ -8,20 +8,36 @@
 mod emit;
 pub mod error;
 pub mod ir;
+pub mod layout;
 pub mod lower;
 pub mod names;
+pub mod plan;
 pub mod typeck;
 pub mod unit;
 
 pub use error::CodegenError;
 pub use ir::*;
-pub use lower::{TaskArgs, lower_device_fn, lower_task, parse_task_args};
-pub use unit::{KernelSpec, Strategy, field_size, generate_unit, state_size};
+pub use lower::{TaskArgs, lower_device_fn, lower_task, parse_idle_args, parse_task_args};
+pub use plan::{Plan, PlannedTask, Source, plan_program};
+pub use unit::{KernelSpec, Strategy, TaskSpec, field_size, generate_unit, state_size};
 
 /// Lowers Rust source text of a task function (with its attribute arguments) to IR. Used by
 /// tests and tools that have the source as a string instead of a token stream.
 pub fn lower_task_source(attr: &str, source: &str) -> syn::Result<FnIr> {
-    let args = parse_task_args(
+    lower_source_with(attr, source, parse_task_args)
+}
+
+/// Lowers Rust source text of an idle hook (with its `#[atos::idle]` arguments) to IR.
+pub fn lower_idle_source(attr: &str, source: &str) -> syn::Result<FnIr> {
+    lower_source_with(attr, source, parse_idle_args)
+}
+
+fn lower_source_with(
+    attr: &str,
+    source: &str,
+    parse: fn(proc_macro2::TokenStream) -> syn::Result<TaskArgs>,
+) -> syn::Result<FnIr> {
+    let args = parse(
         attr.parse()
             .map_err(|e| syn::Error::new(proc_macro2::Span::call_site(), format!("{e}")))?,
     )?;

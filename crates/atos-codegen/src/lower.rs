@@ -11,11 +11,12 @@ use syn::{Error, Result};
 
 use crate::ir::*;
 
-/// Arguments of `#[atos::task(...)]`, already validated.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+/// Arguments of `#[atos::task(...)]` or `#[atos::idle(...)]`, already validated.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct TaskArgs {
     pub worker: WorkerKind,
     pub fetch: u32,
+    pub source: ItemSource,
 }
 
 /// Largest fetch size accepted: a group grabs at most this many items per queue reservation.
@@ -26,12 +27,30 @@ impl Default for TaskArgs {
         TaskArgs {
             worker: WorkerKind::Warp,
             fetch: 1,
+            source: ItemSource::Queue(None),
         }
     }
 }
 
-/// Parses the attribute arguments `worker = "warp", fetch = 64`.
+/// Parses `#[atos::task(worker = "warp", fetch = 64, queue = "near")]` arguments.
 pub fn parse_task_args(attr: proc_macro2::TokenStream) -> Result<TaskArgs> {
+    parse_args(attr, false)
+}
+
+/// Parses `#[atos::idle(range = "n", worker = "warp", fetch = 32)]` arguments.
+pub fn parse_idle_args(attr: proc_macro2::TokenStream) -> Result<TaskArgs> {
+    let span = attr.span();
+    let args = parse_args(attr, true)?;
+    if !args.source.is_idle() {
+        return Err(Error::new(
+            span,
+            "an idle hook needs `range = \"field\"`: the state field whose value (u32/u64 scalar) or length (array) gives the indices `0..n` the hook sweeps",
+        ));
+    }
+    Ok(args)
+}
+
+fn parse_args(attr: proc_macro2::TokenStream, idle: bool) -> Result<TaskArgs> {
     let mut args = TaskArgs::default();
     let parser = syn::meta::parser(|meta| {
         if meta.path.is_ident("worker") {
@@ -64,15 +83,45 @@ pub fn parse_task_args(attr: proc_macro2::TokenStream) -> Result<TaskArgs> {
             }
             args.fetch = fetch;
             Ok(())
+        } else if !idle && meta.path.is_ident("queue") {
+            let lit: syn::LitStr = meta.value()?.parse()?;
+            args.source = ItemSource::Queue(Some(field_name(&lit)?));
+            Ok(())
+        } else if idle && meta.path.is_ident("range") {
+            let lit: syn::LitStr = meta.value()?.parse()?;
+            args.source = ItemSource::Idle {
+                range: field_name(&lit)?,
+            };
+            Ok(())
+        } else if idle {
+            Err(meta.error(format!(
+                "unknown idle-hook argument `{}`: expected `range = \"field\"`, `worker = \"thread\"|\"warp\"|\"cta\"` or `fetch = N`",
+                path_text(&meta.path)
+            )))
         } else {
             Err(meta.error(format!(
-                "unknown task argument `{}`: expected `worker = \"thread\"|\"warp\"|\"cta\"` or `fetch = N`",
+                "unknown task argument `{}`: expected `queue = \"field\"`, `worker = \"thread\"|\"warp\"|\"cta\"` or `fetch = N`",
                 path_text(&meta.path)
             )))
         }
     });
     syn::parse::Parser::parse2(parser, attr)?;
     Ok(args)
+}
+
+fn field_name(lit: &syn::LitStr) -> Result<String> {
+    let v = lit.value();
+    let ok = !v.is_empty()
+        && v.chars().all(|c| c == '_' || c.is_ascii_alphanumeric())
+        && !v.starts_with(|c: char| c.is_ascii_digit());
+    if ok {
+        Ok(v)
+    } else {
+        Err(Error::new(
+            lit.span(),
+            format!("`{v}` is not a field name: name a field of the state struct, e.g. \"work\""),
+        ))
+    }
 }
 
 /// Lowers `#[atos::task]` function `item` into IR.
@@ -93,6 +142,12 @@ pub fn lower_task(args: TaskArgs, item: &syn::ItemFn) -> Result<FnIr> {
     }
     let mut inputs = sig.inputs.iter();
     let item_param = scalar_param(inputs.next().unwrap())?;
+    if args.source.is_idle() && !matches!(item_param.ty, Scalar::U32 | Scalar::U64) {
+        return Err(Error::new(
+            sig.inputs[0].span(),
+            "an idle hook's first parameter is the index it checks: `u32` or `u64`",
+        ));
+    }
     if !item_param.ty.is_int() {
         return Err(Error::new(
             sig.inputs[0].span(),
@@ -110,6 +165,7 @@ pub fn lower_task(args: TaskArgs, item: &syn::ItemFn) -> Result<FnIr> {
             fetch: args.fetch,
             state_type,
             state_param,
+            source: args.source,
         }),
         params: vec![item_param],
         ret: None,
@@ -289,6 +345,8 @@ struct Lowerer {
     ret: Option<Scalar>,
     /// Index in `scopes` of the innermost `lanes(..)` loop body, if inside one.
     lanes_scope: Option<usize>,
+    /// Whether the innermost enclosing loop is a `lanes(..)` loop (what `break` would leave).
+    innermost_is_lanes: bool,
 }
 
 impl Lowerer {
@@ -301,6 +359,7 @@ impl Lowerer {
             loop_depth: 0,
             ret: None,
             lanes_scope: None,
+            innermost_is_lanes: false,
         }
     }
 
@@ -451,6 +510,12 @@ impl Lowerer {
                     ));
                 }
                 self.require_loop(b.span(), "break")?;
+                if self.innermost_is_lanes {
+                    return Err(Error::new(
+                        b.span(),
+                        "`break` cannot leave a `lanes(..)` loop: on the GPU it would stop only the lane that reached it while the others run on; use `continue` to skip an index, or a plain `for` loop (run by every lane) when the loop must stop early",
+                    ));
+                }
                 StmtKind::Break
             }
             E::Continue(c) => {
@@ -466,7 +531,7 @@ impl Lowerer {
             E::Return(r) if self.lanes_scope.is_some() => {
                 return Err(Error::new(
                     r.span(),
-                    "`return` inside a `lanes(..)` loop would stop only one lane on the GPU; use `continue`, or `break` out of the loop",
+                    "`return` inside a `lanes(..)` loop would stop only one lane on the GPU; use `continue` to skip an index and return after the loop",
                 ));
             }
             E::Return(r) => match (&r.expr, self.state_param.is_some(), self.ret) {
@@ -508,7 +573,9 @@ impl Lowerer {
 
     fn loop_body(&mut self, body: &syn::Block) -> Result<Vec<Stmt>> {
         self.loop_depth += 1;
+        let was = std::mem::replace(&mut self.innermost_is_lanes, false);
         let r = self.block(body, false);
+        self.innermost_is_lanes = was;
         self.loop_depth -= 1;
         r
     }
@@ -575,6 +642,12 @@ impl Lowerer {
         };
         let lo = self.expr(lo)?;
         let hi = self.expr(hi)?;
+        if lanes && self.state_param.is_none() {
+            return Err(Error::new(
+                f.expr.span(),
+                "`lanes(..)` loops belong in a task body: a device function runs on one thread; write the `lanes` loop in the task and call the function inside it",
+            ));
+        }
         if lanes && self.lanes_scope.is_some() {
             return Err(Error::new(
                 f.expr.span(),
@@ -586,10 +659,12 @@ impl Lowerer {
         if lanes {
             self.lanes_scope = Some(self.scopes.len());
         }
+        let was = std::mem::replace(&mut self.innermost_is_lanes, lanes);
         let body = self.scoped(|lw| {
             lw.declare(&var);
             lw.stmts(&f.body.stmts, false)
         });
+        self.innermost_is_lanes = was;
         self.lanes_scope = outer_lanes;
         self.loop_depth -= 1;
         Ok(StmtKind::For {

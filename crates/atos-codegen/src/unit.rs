@@ -1,18 +1,20 @@
-//! Assembles one CUDA translation unit: state struct, device functions, task, kernel entry.
+//! Assembles one CUDA translation unit for a program: the state struct, device functions, the
+//! tasks, the push channels and the kernel entry that serves every queue (and the idle hook).
 
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::emit::Emitter;
+use crate::emit::{Emitter, OUT};
 use crate::error::CodegenError;
 use crate::ir::*;
 use crate::names::{NameTable, sanitize};
+use crate::plan::{Plan, Source, plan_program};
 use crate::typeck::{Checker, Signature};
 
-/// How the scheduler drives the task. Discrete and bulk-synchronous arrive in a later issue.
+/// How the scheduler drives the tasks. Discrete and bulk-synchronous arrive in a later issue.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Strategy {
-    /// One launch; workers loop until the queue is empty and nothing is in flight.
+    /// One launch; groups loop until the run is proven finished.
     Persistent,
 }
 
@@ -24,52 +26,117 @@ impl Strategy {
     }
 }
 
-/// The specialization a translation unit is generated for.
+/// Worker kind and fetch size of one task of a program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub struct KernelSpec {
+pub struct TaskSpec {
     pub worker: WorkerKind,
     pub fetch: u32,
+}
+
+/// Most claimed items one thread holds while its worker runs them (see `QueueServer`).
+pub const MAX_HELD_PER_THREAD: u32 = 64;
+
+/// The specialization a translation unit is generated for.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct KernelSpec {
+    /// One entry per task of the program, in program order.
+    pub tasks: Vec<TaskSpec>,
     pub block_size: u32,
     pub strategy: Strategy,
 }
 
 impl KernelSpec {
-    /// The task's own attribute values, 256 threads per block, persistent.
-    pub fn for_task(task: &FnIr) -> KernelSpec {
-        let attrs = task.task_attrs();
+    /// The tasks' own attribute values, 256 threads per block, persistent.
+    pub fn for_tasks(tasks: &[&FnIr]) -> KernelSpec {
         KernelSpec {
-            worker: attrs.map(|a| a.worker).unwrap_or(WorkerKind::Warp),
-            fetch: attrs.map(|a| a.fetch).unwrap_or(1),
+            tasks: tasks
+                .iter()
+                .map(|t| {
+                    let attrs = t.task_attrs();
+                    TaskSpec {
+                        worker: attrs.map(|a| a.worker).unwrap_or(WorkerKind::Warp),
+                        fetch: attrs.map(|a| a.fetch).unwrap_or(1),
+                    }
+                })
+                .collect(),
             block_size: 256,
             strategy: Strategy::Persistent,
         }
     }
 
-    pub fn validate(&self) -> Result<(), CodegenError> {
+    /// A one-task spec.
+    pub fn single(worker: WorkerKind, fetch: u32, block_size: u32) -> KernelSpec {
+        KernelSpec {
+            tasks: vec![TaskSpec { worker, fetch }],
+            block_size,
+            strategy: Strategy::Persistent,
+        }
+    }
+
+    /// Threads of one worker of `kind` under this spec.
+    pub fn worker_threads(&self, kind: WorkerKind) -> u32 {
+        match kind {
+            WorkerKind::Thread => 1,
+            WorkerKind::Warp => 32,
+            WorkerKind::Cta => self.block_size,
+        }
+    }
+
+    /// The kernel's scheduling unit: the largest worker kind among the tasks.
+    pub fn group(&self) -> WorkerKind {
+        let rank = |w: WorkerKind| match w {
+            WorkerKind::Thread => 0,
+            WorkerKind::Warp => 1,
+            WorkerKind::Cta => 2,
+        };
+        self.tasks
+            .iter()
+            .map(|t| t.worker)
+            .max_by_key(|w| rank(*w))
+            .unwrap_or(WorkerKind::Thread)
+    }
+
+    pub fn validate(&self, task_names: &[&str]) -> Result<(), CodegenError> {
         if self.block_size < 32 || self.block_size > 1024 || !self.block_size.is_multiple_of(32) {
             return Err(CodegenError::Spec(format!(
                 "block size {} must be a multiple of 32 between 32 and 1024",
                 self.block_size
             )));
         }
-        if self.fetch == 0 || self.fetch > crate::lower::MAX_FETCH {
+        if self.tasks.len() != task_names.len() {
             return Err(CodegenError::Spec(format!(
-                "fetch {} must be between 1 and {}",
-                self.fetch,
-                crate::lower::MAX_FETCH
+                "the spec has {} task entries for a program of {} tasks",
+                self.tasks.len(),
+                task_names.len()
             )));
+        }
+        for (t, name) in self.tasks.iter().zip(task_names) {
+            let threads = self.worker_threads(t.worker);
+            let most = (MAX_HELD_PER_THREAD * threads).min(crate::lower::MAX_FETCH);
+            if t.fetch == 0 || t.fetch > most {
+                return Err(CodegenError::Spec(format!(
+                    "task `{name}`: fetch {} must be between 1 and {most} for {} workers of {threads} thread(s) (each thread holds at most {MAX_HELD_PER_THREAD} claimed items)",
+                    t.fetch,
+                    t.worker.name()
+                )));
+            }
         }
         Ok(())
     }
 
     /// Name of the kernel entry point in the generated unit.
-    pub fn kernel_name(&self, task: &str) -> String {
-        format!("atos_{}_{}", sanitize(task), self.strategy.name())
+    pub fn kernel_name(&self, first_task: &str) -> String {
+        format!("atos_{}_{}", sanitize(first_task), self.strategy.name())
     }
 
-    /// Items a CTA worker can stage in shared memory before pushing to the global queue.
+    /// Items a CTA group stages per queue in shared memory before pushing to the global queue.
     pub fn cta_stage_capacity(&self) -> u32 {
         self.block_size * 4
+    }
+
+    /// Worker groups a launch of `grid` blocks runs.
+    pub fn groups(&self, grid: u32) -> u64 {
+        u64::from(grid) * u64::from(self.block_size / self.worker_threads(self.group()))
     }
 }
 
@@ -77,7 +144,7 @@ impl KernelSpec {
 pub fn field_size(kind: FieldKind) -> usize {
     match kind {
         FieldKind::Slice | FieldKind::Atomics => 16,
-        FieldKind::Queue => 24,
+        FieldKind::Queue => 32,
         FieldKind::Scalar => 8,
     }
 }
@@ -87,38 +154,18 @@ pub fn state_size(state: &StateDesc) -> usize {
     state.fields.iter().map(|f| field_size(f.kind)).sum()
 }
 
-/// Generates the full translation unit for `task` specialized by `spec`.
+/// Generates the translation unit for the program `tasks` specialized by `spec`.
 ///
-/// `device_fns` must contain every device function the task calls, directly or not.
+/// `device_fns` must contain every device function the tasks call, directly or not.
 pub fn generate_unit(
-    task: &FnIr,
+    tasks: &[&FnIr],
     device_fns: &[FnIr],
     state: &StateDesc,
     spec: &KernelSpec,
 ) -> Result<String, CodegenError> {
-    spec.validate()?;
-    let attrs = task.task_attrs().ok_or_else(|| {
-        CodegenError::Spec(format!("`{}` is a device function, not a task", task.name))
-    })?;
-    if attrs.state_type != state.name {
-        return Err(CodegenError::StateMismatch {
-            task: task.name.clone(),
-            expected: attrs.state_type.clone(),
-            found: state.name.clone(),
-        });
-    }
-    let queue = state.queue().ok_or_else(|| CodegenError::NoQueue {
-        state: state.name.clone(),
-    })?;
-    let item = task.params[0].ty;
-    if item != queue.elem {
-        return Err(CodegenError::ItemMismatch {
-            task: task.name.clone(),
-            item: item.rust_name().into(),
-            queue: queue.name.clone(),
-            elem: queue.elem.rust_name().into(),
-        });
-    }
+    let plan = plan_program(tasks, state)?;
+    let names: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();
+    spec.validate(&names)?;
 
     let sigs: HashMap<String, Signature> = device_fns
         .iter()
@@ -132,25 +179,28 @@ pub fn generate_unit(
             )
         })
         .collect();
-    let ordered = order_device_fns(task, device_fns)?;
+    let ordered = order_device_fns(tasks, device_fns)?;
+    let group = spec.group();
 
     let mut out = String::new();
+    let described: Vec<String> = tasks
+        .iter()
+        .zip(&spec.tasks)
+        .map(|(t, s)| format!("`{}` ({}, fetch {})", t.name, s.worker.name(), s.fetch))
+        .collect();
     let _ = writeln!(
         out,
-        "// Generated by atos from task `{}`: worker = {}, fetch = {}, block = {}, strategy = {}.",
-        task.name,
-        spec.worker.name(),
-        spec.fetch,
+        "// Generated by atos: {}; block = {}, strategy = {}.",
+        described.join(", "),
         spec.block_size,
         spec.strategy.name()
     );
     out.push_str(
         "// Comments `// line N` point at the Rust source line each statement came from.\n",
     );
-    out.push_str(
-        "#include <atos/prelude.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n\n",
-    );
+    out.push_str("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n\n");
     emit_state_struct(&mut out, state);
+    emit_out_struct(&mut out, state, spec, group);
 
     for f in &ordered {
         let _ = writeln!(out, "__device__ {};", device_signature(f));
@@ -170,52 +220,159 @@ pub fn generate_unit(
         );
     }
 
-    let worker_ty = worker_type(spec, item);
-    let state_param = sanitize(&attrs.state_param);
-    let names = NameTable::with_taken(&[&state_param, "worker"]);
-    let typed = Checker::check(task, Some(state), &sigs, names)?;
-    let mut em = Emitter::new(&typed, Some(&state_param));
-    em.queue_item = Some(item);
-    em.block(&task.body);
-    let item_name = sanitize(&task.params[0].name);
-    let _ = writeln!(
-        out,
-        "__device__ __forceinline__ void {}({} {item_name}, const {}& {state_param}, {worker_ty}& worker) {{\n{}}}\n",
-        sanitize(&task.name),
-        item.cuda_name(),
-        state.name,
-        em.finish()
-    );
+    for (task, ts) in tasks.iter().zip(&spec.tasks) {
+        let attrs = task.task_attrs().expect("planned tasks are tasks");
+        let state_param = sanitize(&attrs.state_param);
+        let names = NameTable::with_taken(&[&state_param, "worker", OUT]);
+        let typed = Checker::check(task, Some(state), &sigs, names)?;
+        let mut em = Emitter::new(&typed, Some(&state_param));
+        em.block(&task.body);
+        let _ = writeln!(
+            out,
+            "__device__ __forceinline__ void {}({} {}, const {}& {state_param}, const {}& worker, atos_Out& {OUT}) {{\n{}}}\n",
+            sanitize(&task.name),
+            task.params[0].ty.cuda_name(),
+            sanitize(&task.params[0].name),
+            state.name,
+            worker_type(ts.worker),
+            em.finish()
+        );
+    }
 
-    let kernel = spec.kernel_name(&task.name);
-    let _ = writeln!(
-        out,
-        "extern \"C\" __global__ void __launch_bounds__({block}) {kernel}(const {st} state) {{\n    {make}\n    atos::run_persistent<{fetch}>(state.{q}, worker, [&]({it} item) {{ {task}(item, state, worker); }});\n}}",
-        block = spec.block_size,
-        st = state.name,
-        make = worker_make(spec, item),
-        fetch = spec.fetch,
-        q = queue.name,
-        it = item.cuda_name(),
-        task = sanitize(&task.name),
-    );
+    emit_kernel(&mut out, tasks, &plan, state, spec, group);
     Ok(out)
 }
 
-fn worker_type(spec: &KernelSpec, item: Scalar) -> String {
-    match spec.worker {
-        WorkerKind::Thread => "atos::ThreadWorker".into(),
-        WorkerKind::Warp => "atos::WarpWorker".into(),
-        WorkerKind::Cta => format!(
-            "atos::CtaWorker<{}, {}>",
-            item.cuda_name(),
-            spec.cta_stage_capacity()
-        ),
+fn worker_type(kind: WorkerKind) -> &'static str {
+    match kind {
+        WorkerKind::Thread => "atos::ThreadWorker",
+        WorkerKind::Warp => "atos::WarpWorker",
+        WorkerKind::Cta => "atos::CtaWorker",
     }
 }
 
-fn worker_make(spec: &KernelSpec, item: Scalar) -> String {
-    format!("auto worker = {}::make();", worker_type(spec, item))
+/// `atos_Out`: one push channel per queue field, named after it.
+fn emit_out_struct(out: &mut String, state: &StateDesc, spec: &KernelSpec, group: WorkerKind) {
+    out.push_str("struct atos_Out {\n");
+    let mut flushes = Vec::new();
+    for (id, f) in state.queues().enumerate() {
+        let t = f.elem.cuda_name();
+        let n = sanitize(&f.name);
+        let ty = match group {
+            WorkerKind::Cta => format!(
+                "atos::StagedPusher<{t}, {}, {id}>",
+                spec.cta_stage_capacity()
+            ),
+            _ => format!("atos::DirectPusher<{t}>"),
+        };
+        let _ = writeln!(out, "    {ty} {n};");
+        flushes.push(format!("{n}.flush(g);"));
+    }
+    let _ = writeln!(
+        out,
+        "    template <class G> __device__ void flush(const G& g) {{ {} }}\n}};\n",
+        flushes.join(" ")
+    );
+}
+
+fn emit_kernel(
+    out: &mut String,
+    tasks: &[&FnIr],
+    plan: &Plan,
+    state: &StateDesc,
+    spec: &KernelSpec,
+    group: WorkerKind,
+) {
+    let queues: Vec<&FieldDesc> = state.queues().collect();
+    let _ = writeln!(
+        out,
+        "extern \"C\" __global__ void __launch_bounds__({}) {}(const {} state, atos::Control* ctl) {{",
+        spec.block_size,
+        spec.kernel_name(&tasks[0].name),
+        state.name
+    );
+    let _ = writeln!(
+        out,
+        "    const auto group = {}::make();",
+        worker_type(group)
+    );
+    let channels: Vec<String> = queues
+        .iter()
+        .enumerate()
+        .map(|(id, f)| {
+            let n = sanitize(&f.name);
+            match group {
+                WorkerKind::Cta => format!(
+                    "atos::StagedPusher<{}, {}, {id}>::make(state.{n}, ctl)",
+                    f.elem.cuda_name(),
+                    spec.cta_stage_capacity()
+                ),
+                _ => format!("{{state.{n}, ctl}}"),
+            }
+        })
+        .collect();
+    let _ = writeln!(out, "    atos_Out out = {{{}}};", channels.join(", "));
+    let counters: Vec<String> = queues
+        .iter()
+        .map(|f| format!("state.{}.counters", sanitize(&f.name)))
+        .collect();
+    let _ = writeln!(
+        out,
+        "    const atos::QueueSet<{}> queues = {{{{{}}}}};",
+        queues.len(),
+        counters.join(", ")
+    );
+    let mut servers = Vec::new();
+    let mut idle = None;
+    for (i, ((task, ts), planned)) in tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate() {
+        let _ = writeln!(
+            out,
+            "    const auto worker{i} = {}::make();",
+            worker_type(ts.worker)
+        );
+        let item = task.params[0].ty.cuda_name();
+        let call = format!(
+            "[&]({item} item) {{ {}(item, state, worker{i}, out); }}",
+            sanitize(&task.name)
+        );
+        match &planned.source {
+            Source::Queue { field, .. } => {
+                let threads = spec.worker_threads(ts.worker);
+                let held = ts.fetch.div_ceil(threads);
+                let _ = writeln!(
+                    out,
+                    "    auto serve{i} = atos::queue_server<{}, {held}>(state.{}, worker{i}, {call});",
+                    ts.fetch,
+                    sanitize(&state.fields[*field].name)
+                );
+                servers.push(format!("serve{i}"));
+            }
+            Source::Idle { range_field } => {
+                let f = &state.fields[*range_field];
+                let range = match f.kind {
+                    FieldKind::Scalar => format!("(atos::u64)state.{}", sanitize(&f.name)),
+                    _ => format!("state.{}_len", sanitize(&f.name)),
+                };
+                let _ = writeln!(
+                    out,
+                    "    auto idle = atos::idle_server<{}, {item}>({range}, worker{i}, {call});",
+                    ts.fetch
+                );
+                idle = Some(());
+            }
+        }
+    }
+    if idle.is_none() {
+        out.push_str("    atos::NoIdle idle;\n");
+    }
+    let mut args = vec!["group", "ctl", "out", "queues", "idle"];
+    args.extend(servers.iter().map(String::as_str));
+    let _ = writeln!(
+        out,
+        "    atos::run_{}(group, {});\n}}",
+        spec.strategy.name(),
+        args[1..].join(", ")
+    );
 }
 
 fn emit_state_struct(out: &mut String, state: &StateDesc) {
@@ -263,22 +420,24 @@ fn device_signature(f: &FnIr) -> String {
     )
 }
 
-/// Device functions reachable from `task`, each once, in first-reached order.
-fn order_device_fns(task: &FnIr, all: &[FnIr]) -> Result<Vec<FnIr>, CodegenError> {
+/// Device functions reachable from `tasks`, each once, in first-reached order.
+fn order_device_fns(tasks: &[&FnIr], all: &[FnIr]) -> Result<Vec<FnIr>, CodegenError> {
     let by_name: HashMap<&str, &FnIr> = all.iter().map(|f| (f.name.as_str(), f)).collect();
     let mut seen: Vec<String> = Vec::new();
-    let mut stack: Vec<String> = task.calls.iter().rev().map(|c| last_segment(c)).collect();
     let mut out = Vec::new();
-    while let Some(name) = stack.pop() {
-        if seen.contains(&name) {
-            continue;
+    for task in tasks {
+        let mut stack: Vec<String> = task.calls.iter().rev().map(|c| last_segment(c)).collect();
+        while let Some(name) = stack.pop() {
+            if seen.contains(&name) {
+                continue;
+            }
+            let f = by_name
+                .get(name.as_str())
+                .ok_or_else(|| CodegenError::MissingDeviceFn { name: name.clone() })?;
+            seen.push(name);
+            stack.extend(f.calls.iter().rev().map(|c| last_segment(c)));
+            out.push((*f).clone());
         }
-        let f = by_name
-            .get(name.as_str())
-            .ok_or_else(|| CodegenError::MissingDeviceFn { name: name.clone() })?;
-        seen.push(name);
-        stack.extend(f.calls.iter().rev().map(|c| last_segment(c)));
-        out.push((*f).clone());
     }
     Ok(out)
 }

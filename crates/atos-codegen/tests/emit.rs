@@ -25,8 +25,8 @@ fn state() -> StateDesc {
 fn task_body(body: &str) -> String {
     let src = format!("fn t(v: u32, s: &S) {{ {body} }}");
     let ir = lower_task_source("worker = \"warp\"", &src).unwrap_or_else(|e| panic!("{e}"));
-    let spec = KernelSpec::for_task(&ir);
-    let unit = generate_unit(&ir, &[], &state(), &spec).unwrap_or_else(|e| panic!("{e}"));
+    let spec = KernelSpec::for_tasks(&[&ir]);
+    let unit = generate_unit(&[&ir], &[], &state(), &spec).unwrap_or_else(|e| panic!("{e}"));
     let start = unit.find("__device__ __forceinline__ void t(").unwrap();
     let end = unit[start..].find("\n}\n").unwrap() + start + 3;
     unit[start..end].to_string()
@@ -106,12 +106,12 @@ fn side_effects_run_once_per_worker_outside_lanes_and_per_lane_inside() {
     // Outside `lanes`: on the leader, result broadcast; the nested load runs on the leader too.
     assert!(body.contains("worker.uniform([&]() { return atos::atomic_fetch_add(&s.hits[v], atos::atomic_load(&s.hits[v])); })"), "{body}");
     assert!(
-        body.contains("worker.leader_only([&]() { worker.push(s.work, v); });"),
+        body.contains("worker.leader_only([&]() { atos_out.work.push(v); });"),
         "{body}"
     );
     // Inside `lanes`: every lane does its own.
     assert!(
-        body.contains("            worker.push(s.work, e);"),
+        body.contains("            atos_out.work.push(e);"),
         "{body}"
     );
     assert!(
@@ -155,7 +155,7 @@ fn integer_limits_and_min_max() {
 fn device_function_calls_are_emitted_with_prototypes() {
     let helper = lower_device_source("fn twice(x: u32) -> u32 { x * 2 }").unwrap();
     let ir = lower_task_source("", "fn t(v: u32, s: &S) { s.hits.store(v, twice(v)); }").unwrap();
-    let unit = generate_unit(&ir, &[helper], &state(), &KernelSpec::for_task(&ir)).unwrap();
+    let unit = generate_unit(&[&ir], &[helper], &state(), &KernelSpec::for_tasks(&[&ir])).unwrap();
     assert!(
         unit.contains("__device__ uint32_t twice(uint32_t x);"),
         "{unit}"
@@ -170,7 +170,7 @@ fn device_function_calls_are_emitted_with_prototypes() {
 #[test]
 fn missing_device_function_is_reported() {
     let ir = lower_task_source("", "fn t(v: u32, s: &S) { s.hits.store(v, nope(v)); }").unwrap();
-    let err = generate_unit(&ir, &[], &state(), &KernelSpec::for_task(&ir)).unwrap_err();
+    let err = generate_unit(&[&ir], &[], &state(), &KernelSpec::for_tasks(&[&ir])).unwrap_err();
     assert_eq!(
         err,
         CodegenError::MissingDeviceFn {
@@ -192,7 +192,7 @@ fn unsupported_atomic_on_float_is_a_clear_error() {
         "fn t(v: u32, s: &S) { let r = s.rank.fetch_min(v, 1.0); }",
     )
     .unwrap();
-    let err = generate_unit(&ir, &[], &st, &KernelSpec::for_task(&ir))
+    let err = generate_unit(&[&ir], &[], &st, &KernelSpec::for_tasks(&[&ir]))
         .unwrap_err()
         .to_string();
     assert!(
@@ -204,7 +204,7 @@ fn unsupported_atomic_on_float_is_a_clear_error() {
 #[test]
 fn queue_item_type_must_match_the_task() {
     let ir = lower_task_source("", "fn t(v: u64, s: &S) { }").unwrap();
-    let err = generate_unit(&ir, &[], &state(), &KernelSpec::for_task(&ir)).unwrap_err();
+    let err = generate_unit(&[&ir], &[], &state(), &KernelSpec::for_tasks(&[&ir])).unwrap_err();
     assert!(matches!(err, CodegenError::ItemMismatch { .. }), "{err:?}");
 }
 
@@ -213,10 +213,10 @@ fn bad_block_size_is_rejected() {
     let ir = lower_task_source("", "fn t(v: u32, s: &S) { }").unwrap();
     let spec = KernelSpec {
         block_size: 100,
-        ..KernelSpec::for_task(&ir)
+        ..KernelSpec::for_tasks(&[&ir])
     };
     assert!(matches!(
-        generate_unit(&ir, &[], &state(), &spec),
+        generate_unit(&[&ir], &[], &state(), &spec),
         Err(CodegenError::Spec(_))
     ));
 }
@@ -247,4 +247,141 @@ fn snapshot_atomics_and_lanes() {
         "for e in lanes(0..s.limit) { let old = s.hits.fetch_max(e, v); if old < v { s.work.push(e); } } \
          let total = s.out.fetch_add(v, s.vals[v] as i64); s.out.fetch_sub(v, total);"
     ));
+}
+
+#[test]
+fn every_lanes_loop_ends_with_a_worker_barrier() {
+    let body = task_body(
+        "for e in lanes(0..v) { s.hits.store(e, 1); } let seen = s.hits.load(0); for i in 0..v { s.out.store(i, seen as i64); }",
+    );
+    let barrier = body
+        .find("worker.lanes_end();")
+        .expect("barrier after the lanes loop");
+    let read = body.find("atos::atomic_load(&s.hits[0])").unwrap();
+    assert!(
+        barrier < read,
+        "the barrier comes before the uniform read:\n{body}"
+    );
+    assert_eq!(
+        body.matches("worker.lanes_end();").count(),
+        1,
+        "only lanes loops get one: {body}"
+    );
+}
+
+fn lowering_error(src: &str) -> String {
+    lower_task_source("", src).unwrap_err().to_string()
+}
+
+#[test]
+fn break_out_of_a_lanes_loop_is_rejected_but_inner_loops_may_break() {
+    let err =
+        lowering_error("fn t(v: u32, s: &S) { for e in lanes(0..v) { if e == 3 { break; } } }");
+    assert!(
+        err.contains("`break` cannot leave a `lanes(..)` loop"),
+        "{err}"
+    );
+    lower_task_source(
+        "",
+        "fn t(v: u32, s: &S) { for e in lanes(0..v) { for i in 0..e { if i == 2 { break; } } loop { break; } if e == 1 { continue; } } }",
+    )
+    .unwrap();
+    let err = lower_device_source("fn f(x: u32) -> u32 { for i in lanes(0..x) { } x }")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`lanes(..)` loops belong in a task body"),
+        "{err}"
+    );
+}
+
+fn two_queue_state() -> StateDesc {
+    let mut st = state();
+    st.fields.push(FieldDesc {
+        name: "far".into(),
+        kind: FieldKind::Queue,
+        elem: Scalar::U32,
+    });
+    st
+}
+
+fn plan_error(tasks: &[(&str, &str)], st: &StateDesc) -> String {
+    let irs: Vec<FnIr> = tasks
+        .iter()
+        .map(|(attr, src)| {
+            if attr.starts_with("range") {
+                lower_idle_source(attr, src).unwrap()
+            } else {
+                lower_task_source(attr, src).unwrap()
+            }
+        })
+        .collect();
+    let refs: Vec<&FnIr> = irs.iter().collect();
+    plan_program(&refs, st).unwrap_err().to_string()
+}
+
+#[test]
+fn programs_the_executors_would_run_differently_are_refused() {
+    let st = two_queue_state();
+    let err = plan_error(&[("", "fn t(v: u32, s: &S) { }")], &st);
+    assert!(err.contains("has several queues (`work`, `far`)"), "{err}");
+    let err = plan_error(
+        &[("queue = \"work\"", "fn t(v: u32, s: &S) { s.far.push(v); }")],
+        &st,
+    );
+    assert!(
+        err.contains("pushes to queue `far`, but no task of this program pops it"),
+        "{err}"
+    );
+    let err = plan_error(
+        &[
+            ("queue = \"work\"", "fn a(v: u32, s: &S) { }"),
+            ("queue = \"work\"", "fn b(v: u32, s: &S) { }"),
+        ],
+        &st,
+    );
+    assert!(err.contains("queue `work` is popped by a and b"), "{err}");
+    let err = plan_error(&[("queue = \"nope\"", "fn t(v: u32, s: &S) { }")], &st);
+    assert!(err.contains("no Queue field of that name"), "{err}");
+    let err = plan_error(
+        &[
+            ("queue = \"work\"", "fn t(v: u32, s: &S) { }"),
+            ("range = \"scale\"", "fn h(i: u32, s: &S) { }"),
+        ],
+        &st,
+    );
+    assert!(err.contains("must be a u32/u64 scalar field"), "{err}");
+}
+
+#[test]
+fn a_two_queue_program_with_an_idle_hook_gets_one_kernel() {
+    let st = two_queue_state();
+    let near = lower_task_source(
+        "queue = \"work\", worker = \"cta\", fetch = 64",
+        "fn near(v: u32, s: &S) { if v > 3 { s.far.push(v - 1); } }",
+    )
+    .unwrap();
+    let far = lower_task_source(
+        "queue = \"far\", worker = \"thread\", fetch = 4",
+        "fn far(v: u32, s: &S) { s.work.push(v / 2); }",
+    )
+    .unwrap();
+    let hook = lower_idle_source(
+        "range = \"limit\", worker = \"warp\"",
+        "fn rescan(i: u32, s: &S) { if s.hits.load(i) == 0 { s.work.push(i); } }",
+    )
+    .unwrap();
+    let tasks = [&near, &far, &hook];
+    let unit = generate_unit(&tasks, &[], &st, &KernelSpec::for_tasks(&tasks)).unwrap();
+    for needle in [
+        "const auto group = atos::CtaWorker::make();",
+        "atos::StagedPusher<uint32_t, 1024, 0>::make(state.work, ctl)",
+        "atos::StagedPusher<uint32_t, 1024, 1>::make(state.far, ctl)",
+        "atos::queue_server<64, 1>(state.work, worker0",
+        "atos::queue_server<4, 4>(state.far, worker1",
+        "atos::idle_server<1, uint32_t>((atos::u64)state.limit, worker2",
+        "atos::run_persistent(group, ctl, out, queues, idle, serve0, serve1);",
+    ] {
+        assert!(unit.contains(needle), "missing `{needle}` in\n{unit}");
+    }
 }

@@ -6,21 +6,38 @@
 
 use proc_macro::TokenStream;
 use proc_macro2::TokenStream as TokenStream2;
-use quote::{format_ident, quote};
+use quote::{format_ident, quote, quote_spanned};
 use syn::spanned::Spanned;
 
 /// Marks a task function: `#[atos::task(worker = "warp", fetch = 1)] fn bfs(v: u32, s: &Bfs)`.
+/// With several queues in the state, `queue = "near"` names the one the task pops.
 ///
 /// Generates a module of the same name holding `Task`, the handle executors take.
 #[proc_macro_attribute]
 pub fn task(attr: TokenStream, item: TokenStream) -> TokenStream {
+    task_like(attr, item, atos_codegen::parse_task_args)
+}
+
+/// Marks an idle hook: `#[atos::idle(range = "n", worker = "warp", fetch = 32)]
+/// fn rescan(i: u32, s: &State)`, run by workers whose pops found nothing over the indices
+/// `0..n` of the named state field, sweep after sweep, until a full sweep pushes nothing while
+/// nothing else runs. Generates `<fn name>::Task`, added to a program like any task.
+#[proc_macro_attribute]
+pub fn idle(attr: TokenStream, item: TokenStream) -> TokenStream {
+    task_like(attr, item, atos_codegen::parse_idle_args)
+}
+
+fn task_like(
+    attr: TokenStream,
+    item: TokenStream,
+    parse: fn(TokenStream2) -> syn::Result<atos_codegen::TaskArgs>,
+) -> TokenStream {
     let item2: TokenStream2 = item.clone().into();
     let func = match syn::parse::<syn::ItemFn>(item) {
         Ok(f) => f,
         Err(e) => return with_error(item2, e),
     };
-    let lowered = atos_codegen::parse_task_args(attr.into())
-        .and_then(|args| atos_codegen::lower_task(args, &func));
+    let lowered = parse(attr.into()).and_then(|args| atos_codegen::lower_task(args, &func));
     match lowered {
         Ok(ir) => task_output(&func, &ir).into(),
         Err(e) => with_error(quote!(#func), e),
@@ -130,7 +147,9 @@ fn task_output(func: &syn::ItemFn, ir: &atos_codegen::FnIr) -> TokenStream2 {
         syn::FnArg::Typed(pt) => pt.ty.clone(),
         syn::FnArg::Receiver(_) => unreachable!("lowering rejected receivers"),
     };
-    let state_ty = state_type_with_lifetime(func);
+    let state_ty = state_type_with_lifetime(func, quote!('atos_state));
+    let state_static = state_type_with_lifetime(func, quote!('static));
+    let check = source_check(func, ir, &state_static);
     let doc = format!("atos handle for the task `{name}`: pass `{name}::Task` to an executor.");
     let func = user_fn(func);
     quote! {
@@ -144,8 +163,12 @@ fn task_output(func: &syn::ItemFn, ir: &atos_codegen::FnIr) -> TokenStream2 {
             #[derive(Clone, Copy, Debug, Default)]
             #item_vis struct Task;
 
-            impl ::atos::Task for Task {
+            #check
+
+            // SAFETY: `StateId` is `State<'static>`, as the trait requires.
+            unsafe impl ::atos::Task for Task {
                 type State<'atos_state> = #state_ty;
+                type StateId = #state_static;
                 type Item = #item_ty;
                 #ir_fn
                 fn device_fns(out: &mut ::std::vec::Vec<&'static ::atos::codegen::FnIr>) {
@@ -160,8 +183,85 @@ fn task_output(func: &syn::ItemFn, ir: &atos_codegen::FnIr) -> TokenStream2 {
     }
 }
 
-/// `&Bfs`, `&Bfs<'_>`, `&self::Bfs<'a>` -> `Bfs<'atos_state>` resolvable from the handle module.
-fn state_type_with_lifetime(func: &syn::ItemFn) -> TokenStream2 {
+/// A compile-time check (const evaluation) that the task's items fit the queue it pops, or that
+/// an idle hook's range names a sweepable field. A failure is a rustc error at the item type.
+fn source_check(
+    func: &syn::ItemFn,
+    ir: &atos_codegen::FnIr,
+    state_static: &TokenStream2,
+) -> TokenStream2 {
+    let syn::FnArg::Typed(item) = &func.sig.inputs[0] else {
+        unreachable!("lowering rejected receivers")
+    };
+    let item_ty = &item.ty;
+    let span = item_ty.span();
+    let task = func.sig.ident.to_string();
+    let item_name = quote!(#item_ty).to_string().replace(' ', "");
+    let attrs = ir.task_attrs().expect("lowered as a task");
+    let state = &attrs.state_type;
+    match &attrs.source {
+        atos_codegen::ItemSource::Idle { range } => {
+            let msg = format!(
+                "atos: idle hook `{task}` sweeps `{range}`, which is not a u32/u64 scalar or Slice/Atomics field of `{state}`: name the field whose value or length is the number of indices to sweep"
+            );
+            quote_spanned! {span=>
+                const _: () = if !::atos::check::range_check::<#state_static>(#range) {
+                    ::std::panic!("{}", #msg)
+                };
+            }
+        }
+        atos_codegen::ItemSource::Queue(named) => {
+            let queue = named.clone().unwrap_or_default();
+            let which = match named {
+                Some(q) => format!("queue `{q}`"),
+                None => "its queue".to_string(),
+            };
+            let no_queue = format!(
+                "atos: task `{task}` needs a queue to pop, but `{state}` has no `Queue` field: add one, e.g. `pub work: Queue<'a, {item_name}>`"
+            );
+            let several = format!(
+                "atos: `{state}` has several queues: say which one task `{task}` pops with #[atos::task(queue = \"...\")]"
+            );
+            let unknown = format!(
+                "atos: task `{task}` pops queue `{queue}`, but `{state}` has no `Queue` field of that name"
+            );
+            let arms = [
+                ("Bool", "bool"),
+                ("U32", "u32"),
+                ("I32", "i32"),
+                ("U64", "u64"),
+                ("I64", "i64"),
+                ("F32", "f32"),
+                ("F64", "f64"),
+            ]
+            .iter()
+            .map(|(variant, rust)| {
+                let v = format_ident!("{}", variant);
+                let msg = format!(
+                    "atos: task `{task}` takes `{item_name}` items but {which} holds `{rust}`: make the task's item type the queue's element type"
+                );
+                quote!(::atos::codegen::Scalar::#v => ::std::panic!("{}", #msg),)
+            });
+            quote_spanned! {span=>
+                const _: () = match ::atos::check::queue_check::<#state_static>(
+                    #queue,
+                    <#item_ty as ::atos::Elem>::SCALAR,
+                ) {
+                    ::atos::check::QueueCheck::Ok => {}
+                    ::atos::check::QueueCheck::NoQueue => ::std::panic!("{}", #no_queue),
+                    ::atos::check::QueueCheck::Several => ::std::panic!("{}", #several),
+                    ::atos::check::QueueCheck::Unknown => ::std::panic!("{}", #unknown),
+                    ::atos::check::QueueCheck::Mismatch(holds) => match holds {
+                        #(#arms)*
+                    },
+                };
+            }
+        }
+    }
+}
+
+/// `&Bfs`, `&Bfs<'_>`, `&self::Bfs<'a>` -> `Bfs<#lifetime>` resolvable from the handle module.
+fn state_type_with_lifetime(func: &syn::ItemFn, lifetime: TokenStream2) -> TokenStream2 {
     let syn::FnArg::Typed(pt) = &func.sig.inputs[1] else {
         unreachable!("lowering checked the signature")
     };
@@ -178,7 +278,7 @@ fn state_type_with_lifetime(func: &syn::ItemFn) -> TokenStream2 {
         first.ident = format_ident!("super");
     }
     if let Some(last) = path.segments.last_mut() {
-        last.arguments = syn::PathArguments::AngleBracketed(syn::parse_quote!(<'atos_state>));
+        last.arguments = syn::PathArguments::AngleBracketed(syn::parse_quote!(<#lifetime>));
     }
     quote!(#path)
 }
@@ -249,18 +349,14 @@ fn state_output(st: &syn::ItemStruct) -> syn::Result<TokenStream2> {
         #st
 
         impl<#lt> ::atos::State for #name<#lt> {
-            fn desc() -> ::atos::codegen::StateDesc {
-                ::atos::codegen::StateDesc {
-                    name: #name_str.to_string(),
-                    fields: ::std::vec![#(
-                        ::atos::codegen::FieldDesc {
-                            name: #names.to_string(),
-                            kind: <#types as ::atos::StateField>::KIND,
-                            elem: <#types as ::atos::StateField>::ELEM,
-                        }
-                    ),*],
+            const NAME: &'static str = #name_str;
+            const FIELDS: &'static [::atos::FieldInfo] = &[#(
+                ::atos::FieldInfo {
+                    name: #names,
+                    kind: <#types as ::atos::StateField>::KIND,
+                    elem: <#types as ::atos::StateField>::ELEM,
                 }
-            }
+            ),*];
             fn fields(&self) -> ::std::vec::Vec<::atos::FieldRef<'_>> {
                 ::std::vec![#(::atos::StateField::field_ref(&self.#idents)),*]
             }

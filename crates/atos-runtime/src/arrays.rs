@@ -160,9 +160,11 @@ impl<T: AtomicElem> AtomicArray<T> {
     }
 }
 
-/// The task queue. Its capacity is fixed for a run: the queue is linear (each slot is filled
-/// once), so it must hold every task the run will ever enqueue, seeds included. A push past
-/// the end stops the run with [`crate::RunError::QueueOverflow`], naming the capacity needed.
+/// A task queue: a ring whose capacity bounds the tasks *alive at once* (pushed and not yet
+/// taken by a worker), not all the tasks a run pushes. A push that would make more than
+/// `capacity` items alive stops the run with [`crate::RunError::QueueOverflow`], naming the
+/// queue and how many were alive; nothing is overwritten. The ring has `capacity` rounded up
+/// to a power of two slots.
 pub struct Queue<'a, T: QueueItem> {
     capacity: u64,
     bound: AtomicPtr<CpuQueue>,

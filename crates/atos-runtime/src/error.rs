@@ -4,17 +4,35 @@ use thiserror::Error;
 #[derive(Debug, Error)]
 pub enum RunError {
     #[error(
-        "queue overflow: capacity {capacity} is too small, the run needed at least {needed} slots; create the queue with `Queue::with_capacity({needed})` or more (the queue holds every task a run enqueues)"
+        "queue `{queue}` overflowed: {needed} tasks were alive at once (pushed, not yet taken by a worker) but its capacity is {capacity}; create it with `Queue::with_capacity({suggest})` or more. The run stopped there, so more may be needed; nothing was overwritten"
     )]
-    QueueOverflow { capacity: u64, needed: u64 },
-    #[error("state `{state}` has no Queue field; add one, e.g. `pub work: Queue<'a, u32>`")]
-    NoQueue { state: String },
+    QueueOverflow {
+        queue: String,
+        capacity: u64,
+        needed: u64,
+        suggest: u64,
+    },
+    #[error("{0}")]
+    Program(#[from] atos_codegen::CodegenError),
+    #[error("seeds: {0}")]
+    Seeds(String),
     #[error(
-        "this state's queue is already in use by another run; run one executor at a time per state"
+        "this state's queue `{queue}` is already in use by another run; run one executor at a time per state"
     )]
-    AlreadyRunning,
+    AlreadyRunning { queue: String },
     #[error("a task panicked: {message}")]
     TaskPanicked { message: String },
     #[error(transparent)]
     Gpu(#[from] crate::gpu::GpuError),
+}
+
+impl RunError {
+    pub(crate) fn overflow(queue: &str, capacity: u64, needed: u64) -> RunError {
+        RunError::QueueOverflow {
+            queue: queue.to_string(),
+            capacity,
+            needed,
+            suggest: needed.max(capacity.saturating_add(1)).saturating_mul(2),
+        }
+    }
 }

@@ -1,5 +1,5 @@
 //! atos-runtime: the device code (embedded CUDA headers), the GPU executor (NVRTC + cudarc)
-//! and the CPU executor, behind one set of state types.
+//! and the CPU executor, behind one set of state and task types.
 
 pub mod arrays;
 pub mod cpu;
@@ -7,6 +7,7 @@ pub mod elem;
 pub mod error;
 pub mod gpu;
 pub mod headers;
+pub mod program;
 pub mod state;
 pub mod stats;
 pub mod task;
@@ -17,6 +18,7 @@ pub use elem::{AtomicElem, AtomicInt, Elem, IndexArg, QueueItem};
 pub use error::RunError;
 pub use gpu::program::cuda_source;
 pub use gpu::{Gpu, GpuError, Program, ProgramBuilder};
-pub use state::{FieldRef, State, StateField};
-pub use stats::Stats;
-pub use task::{DeviceFn, Task, parse_embedded_ir};
+pub use program::Seeds;
+pub use state::{FieldInfo, FieldRef, State, StateField, check};
+pub use stats::{QueueStats, Stats};
+pub use task::{DeviceFn, Task, TaskSet, parse_embedded_ir};

@@ -1,17 +1,128 @@
 //! How a state struct and its fields describe themselves to the executors.
 
-use atos_codegen::{FieldKind, Scalar, StateDesc};
+use atos_codegen::{FieldDesc, FieldKind, Scalar, StateDesc};
 
 use crate::arrays::{Atomics, Queue, Slice};
 use crate::cpu::queue::CpuQueue;
 use crate::elem::{AtomicElem, Elem, QueueItem};
 
+/// One field of a state, as a compile-time constant.
+#[derive(Clone, Copy, Debug)]
+pub struct FieldInfo {
+    pub name: &'static str,
+    pub kind: FieldKind,
+    pub elem: Scalar,
+}
+
 /// Implemented by `#[atos::state]` for the user's struct.
 pub trait State: Sync {
+    /// The struct's name.
+    const NAME: &'static str;
     /// Field names, kinds and element types, in declaration order.
-    fn desc() -> StateDesc;
+    const FIELDS: &'static [FieldInfo];
+    /// The same, as the code generator takes it.
+    fn desc() -> StateDesc {
+        StateDesc {
+            name: Self::NAME.to_string(),
+            fields: Self::FIELDS
+                .iter()
+                .map(|f| FieldDesc {
+                    name: f.name.to_string(),
+                    kind: f.kind,
+                    elem: f.elem,
+                })
+                .collect(),
+        }
+    }
     /// The fields' host data, in declaration order.
     fn fields(&self) -> Vec<FieldRef<'_>>;
+}
+
+/// Compile-time checks the task macros run against a state (`const` evaluation: a failed
+/// check is a rustc error at the task's signature, never a run-time surprise).
+pub mod check {
+    use super::{FieldInfo, FieldKind, Scalar, State};
+
+    /// Outcome of [`queue_check`].
+    pub enum QueueCheck {
+        Ok,
+        /// The state has no `Queue` field.
+        NoQueue,
+        /// No queue was named and the state has several.
+        Several,
+        /// The named field does not exist or is not a `Queue`.
+        Unknown,
+        /// The queue holds items of this type instead.
+        Mismatch(Scalar),
+    }
+
+    const fn same(a: &str, b: &str) -> bool {
+        let (a, b) = (a.as_bytes(), b.as_bytes());
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] != b[i] {
+                return false;
+            }
+            i += 1;
+        }
+        true
+    }
+
+    const fn is_queue(f: &FieldInfo) -> bool {
+        matches!(f.kind, FieldKind::Queue)
+    }
+
+    const fn same_scalar(a: Scalar, b: Scalar) -> bool {
+        a as u8 == b as u8
+    }
+
+    /// Checks that a task taking `item`s can pop queue `queue` of `S` (`""`: the only queue).
+    pub const fn queue_check<S: State>(queue: &str, item: Scalar) -> QueueCheck {
+        let fields = S::FIELDS;
+        let mut found: Option<usize> = None;
+        let mut queues = 0;
+        let mut i = 0;
+        while i < fields.len() {
+            if is_queue(&fields[i]) {
+                queues += 1;
+                if queue.is_empty() || same(fields[i].name, queue) {
+                    found = Some(i);
+                }
+            }
+            i += 1;
+        }
+        if queues == 0 {
+            return QueueCheck::NoQueue;
+        }
+        if queue.is_empty() && queues > 1 {
+            return QueueCheck::Several;
+        }
+        match found {
+            None => QueueCheck::Unknown,
+            Some(i) if same_scalar(fields[i].elem, item) => QueueCheck::Ok,
+            Some(i) => QueueCheck::Mismatch(fields[i].elem),
+        }
+    }
+
+    /// Checks that `range` names a field an idle hook can sweep: a u32/u64 scalar or an array.
+    pub const fn range_check<S: State>(range: &str) -> bool {
+        let fields = S::FIELDS;
+        let mut i = 0;
+        while i < fields.len() {
+            if same(fields[i].name, range) {
+                return match fields[i].kind {
+                    FieldKind::Scalar => matches!(fields[i].elem, Scalar::U32 | Scalar::U64),
+                    FieldKind::Slice | FieldKind::Atomics => true,
+                    FieldKind::Queue => false,
+                };
+            }
+            i += 1;
+        }
+        false
+    }
 }
 
 /// One field's host data, as an executor sees it.

@@ -1,6 +1,23 @@
 use std::fmt;
 use std::time::Duration;
 
+/// What a run did with one queue.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct QueueStats {
+    /// The queue field's name.
+    pub name: String,
+    pub capacity: u64,
+    /// Items given to the run for this queue.
+    pub seeded: u64,
+    /// Items taken and processed.
+    pub popped: u64,
+    /// Items pushed by tasks and the idle hook.
+    pub pushed: u64,
+    /// Most items alive at once (pushed, not yet taken) seen by a push: the capacity this run
+    /// needed, at most.
+    pub peak: u64,
+}
+
 /// What a run did.
 #[derive(Clone, Debug)]
 pub struct Stats {
@@ -9,25 +26,45 @@ pub struct Stats {
     /// Kernel time from CUDA events on the GPU; wall time on the CPU.
     pub time: Duration,
     pub time_is_gpu_events: bool,
-    /// Tasks given to the run.
+    /// Tasks given to the run, all queues.
     pub seeded: u64,
-    /// Tasks processed (popped and run).
+    /// Tasks processed (popped and run), all queues.
     pub popped: u64,
-    /// Tasks pushed by tasks.
+    /// Tasks pushed by tasks and the idle hook, all queues.
     pub pushed: u64,
-    /// Queue slots used: the capacity this run needed.
+    /// The largest per-queue `peak`.
     pub queue_peak: u64,
-    /// Worker groups (GPU: threads, warps or CTAs; CPU: threads).
+    /// Per queue, in state declaration order.
+    pub queues: Vec<QueueStats>,
+    /// Idle-hook sweeps opened after the first (0 without an idle hook).
+    pub idle_sweeps: u64,
+    /// Worker groups (GPU: threads, warps or CTAs of the program's largest worker kind;
+    /// CPU: threads).
     pub workers: u64,
     /// GPU launch shape (blocks, threads per block).
     pub grid: Option<(u32, u32)>,
+}
+
+impl Stats {
+    pub(crate) fn totals(mut self) -> Stats {
+        self.seeded = self.queues.iter().map(|q| q.seeded).sum();
+        self.popped = self.queues.iter().map(|q| q.popped).sum();
+        self.pushed = self.queues.iter().map(|q| q.pushed).sum();
+        self.queue_peak = self.queues.iter().map(|q| q.peak).max().unwrap_or(0);
+        self
+    }
+
+    /// The stats of queue `name`.
+    pub fn queue(&self, name: &str) -> Option<&QueueStats> {
+        self.queues.iter().find(|q| q.name == name)
+    }
 }
 
 impl fmt::Display for Stats {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         write!(
             f,
-            "{:.3} ms on {} ({}), {} tasks popped, {} pushed, queue peak {}",
+            "{:.3} ms on {} ({}), {} tasks popped, {} pushed, peak {} alive",
             self.time.as_secs_f64() * 1e3,
             self.device,
             if self.time_is_gpu_events {
@@ -38,6 +75,10 @@ impl fmt::Display for Stats {
             self.popped,
             self.pushed,
             self.queue_peak
-        )
+        )?;
+        if self.idle_sweeps > 0 {
+            write!(f, ", {} idle sweeps", self.idle_sweeps + 1)?;
+        }
+        Ok(())
     }
 }

@@ -1,26 +1,59 @@
-//! The CPU twin of the device queue (`cuda/atos/queue.cuh`): same counters, same publish and
-//! termination rules, so the CPU executor exercises the protocol the GPU runs.
+//! The CPU twin of the device queue (`cuda/atos/queue.cuh`): the same ring, counters (indexed
+//! by `atos_codegen::layout`), claim, copy-out, room and termination rules, so the CPU executor
+//! runs the protocol the GPU runs. Orderings are spelled out per access.
 
-use std::sync::atomic::{AtomicU64, Ordering::SeqCst};
+use std::sync::Arc;
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release, SeqCst};
+use std::sync::atomic::{AtomicU64, fence};
 
-pub const STATUS_OK: u64 = 0;
-pub const STATUS_OVERFLOW: u64 = 1;
-pub const STATUS_PANICKED: u64 = 2;
+use atos_codegen::layout::{self, control as ctl, queue_counters as qc};
 
 #[repr(align(128))]
 #[derive(Default)]
-struct Line(AtomicU64);
+pub struct Line(pub AtomicU64);
+
+/// The run's control words (`atos::Control`).
+pub struct Control {
+    pub words: [Line; ctl::WORDS.len()],
+}
+
+impl Control {
+    pub fn new() -> Control {
+        Control {
+            words: std::array::from_fn(|_| Line::default()),
+        }
+    }
+    pub fn word(&self, i: usize) -> &AtomicU64 {
+        &self.words[i].0
+    }
+    pub fn status(&self) -> u64 {
+        self.word(ctl::STATUS).load(Acquire)
+    }
+    /// Stops the run with `status` unless it already failed.
+    pub fn fail(&self, status: u64) {
+        let _ =
+            self.word(ctl::STATUS)
+                .compare_exchange(layout::status::OK, status, AcqRel, Acquire);
+    }
+}
+
+impl Default for Control {
+    fn default() -> Self {
+        Control::new()
+    }
+}
 
 pub struct CpuQueue {
     items: Vec<AtomicU64>,
-    start: Line,
-    end: Line,
-    end_alloc: Line,
-    end_max: Line,
-    end_count: Line,
-    done: Line,
-    status: Line,
-    needed: Line,
+    mask: u64,
+    capacity: u64,
+    counters: [Line; qc::WORDS.len()],
+    control: Arc<Control>,
+}
+
+/// Slots of the ring for a queue of `capacity`: the next power of two.
+pub fn ring_slots(capacity: u64) -> u64 {
+    capacity.max(1).next_power_of_two()
 }
 
 /// Counter values after a run.
@@ -28,102 +61,163 @@ pub struct CpuQueue {
 pub struct QueueTotals {
     pub end_alloc: u64,
     pub done: u64,
-    pub status: u64,
+    pub peak: u64,
     pub needed: u64,
 }
 
 impl CpuQueue {
-    pub fn new(capacity: u64, seeds: &[u64]) -> CpuQueue {
+    /// A ring for `capacity` alive items holding `seeds` (at most `capacity` of them).
+    pub fn new(capacity: u64, seeds: &[u64], control: Arc<Control>) -> CpuQueue {
+        let slots = ring_slots(capacity);
         let q = CpuQueue {
-            items: (0..capacity).map(|_| AtomicU64::new(u64::MAX)).collect(),
-            start: Line::default(),
-            end: Line::default(),
-            end_alloc: Line::default(),
-            end_max: Line::default(),
-            end_count: Line::default(),
-            done: Line::default(),
-            status: Line::default(),
-            needed: Line::default(),
+            items: (0..slots).map(|_| AtomicU64::new(0)).collect(),
+            mask: slots - 1,
+            capacity,
+            counters: std::array::from_fn(|_| Line::default()),
+            control,
         };
         for (slot, s) in q.items.iter().zip(seeds) {
-            slot.store(*s, SeqCst);
+            slot.store(*s, Relaxed);
         }
         let n = seeds.len() as u64;
-        for c in [&q.end, &q.end_alloc, &q.end_max, &q.end_count] {
-            c.0.store(n, SeqCst);
+        for c in [qc::END, qc::END_ALLOC, qc::END_MAX, qc::END_COUNT, qc::PEAK] {
+            q.c(c).store(n, Release);
         }
         q
     }
 
-    pub fn capacity(&self) -> u64 {
-        self.items.len() as u64
+    fn c(&self, i: usize) -> &AtomicU64 {
+        &self.counters[i].0
     }
 
+    /// `prefix` advances to `count` when count == max (read in that order).
+    fn try_advance(&self, count: usize, max: usize, prefix: usize) {
+        let c = self.c(count).load(Acquire);
+        let m = self.c(max).load(Acquire);
+        if c == m {
+            self.c(prefix).fetch_max(c, AcqRel);
+        }
+    }
+
+    /// Counts the completed range [base, base + n) (written, or copied out).
+    fn complete_range(&self, count: usize, max: usize, prefix: usize, base: u64, n: u64) {
+        self.c(max).fetch_max(base + n, AcqRel);
+        let c = self.c(count).fetch_add(n, AcqRel) + n;
+        if c == self.c(max).load(Acquire) {
+            self.c(prefix).fetch_max(c, AcqRel);
+        }
+    }
+
+    /// Whether items [base, base + n) may be written (see `make_room` in queue.cuh).
+    fn make_room(&self, base: u64, n: u64) -> bool {
+        let need = base + n;
+        let alive = need - self.c(qc::START).load(Acquire);
+        self.c(qc::PEAK).fetch_max(alive, AcqRel);
+        if alive > self.capacity {
+            self.c(qc::NEEDED).fetch_max(alive, AcqRel);
+            self.control.fail(layout::status::OVERFLOW);
+            return false;
+        }
+        let slots = self.mask + 1;
+        if need <= slots {
+            return true;
+        }
+        let floor = need - slots;
+        let mut spins = 0u32;
+        while self.c(qc::READ_END).load(Acquire) < floor {
+            self.try_advance(qc::READ_COUNT, qc::READ_MAX, qc::READ_END);
+            if self.control.status() != layout::status::OK {
+                return false;
+            }
+            spins += 1;
+            if spins > 64 {
+                std::thread::yield_now();
+            }
+        }
+        true
+    }
+
+    /// Enqueues one item (a task body's `push`).
     pub fn push(&self, item: u64) {
-        let base = self.end_alloc.0.fetch_add(1, SeqCst);
-        if base + 1 > self.capacity() {
-            self.needed.0.fetch_max(base + 1, SeqCst);
-            self.status.0.store(STATUS_OVERFLOW, SeqCst);
+        let base = self.c(qc::END_ALLOC).fetch_add(1, AcqRel);
+        if !self.make_room(base, 1) {
             return;
         }
-        self.items[base as usize].store(item, SeqCst);
-        self.end_max.0.fetch_max(base + 1, SeqCst);
-        let written = self.end_count.0.fetch_add(1, SeqCst) + 1;
-        if written == self.end_max.0.load(SeqCst) {
-            self.end.0.fetch_max(written, SeqCst);
-        }
+        self.items[(base & self.mask) as usize].store(item, Relaxed);
+        // Release (in complete_range's RMWs): the store above comes before the item is counted.
+        self.complete_range(qc::END_COUNT, qc::END_MAX, qc::END, base, 1);
     }
 
-    fn update_end(&self) {
-        let written = self.end_count.0.load(SeqCst);
-        let reserved = self.end_max.0.load(SeqCst);
-        if written == reserved {
-            self.end.0.fetch_max(written, SeqCst);
-        }
+    /// Claims up to `max_n` written items and copies them into `out` (cleared first), then
+    /// frees their slots. Returns how many were claimed.
+    pub fn claim(&self, max_n: u64, out: &mut Vec<u64>) -> u64 {
+        out.clear();
+        let mut s = self.c(qc::START).load(Acquire);
+        let n = loop {
+            let mut e = self.c(qc::END).load(Acquire);
+            if s >= e {
+                if self.c(qc::END_ALLOC).load(Acquire) <= s {
+                    return 0;
+                }
+                self.try_advance(qc::END_COUNT, qc::END_MAX, qc::END);
+                e = self.c(qc::END).load(Acquire);
+                if s >= e {
+                    return 0;
+                }
+            }
+            let n = (e - s).min(max_n);
+            match self
+                .c(qc::START)
+                .compare_exchange(s, s + n, AcqRel, Acquire)
+            {
+                Ok(_) => break n,
+                Err(now) => s = now,
+            }
+        };
+        // Acquire on `end` above makes these items' stores visible.
+        out.extend((s..s + n).map(|i| self.items[(i & self.mask) as usize].load(Relaxed)));
+        // Release: the loads above come before the slots are counted free.
+        self.complete_range(qc::READ_COUNT, qc::READ_MAX, qc::READ_END, s, n);
+        n
     }
 
-    pub fn grab(&self, fetch: u64) -> u64 {
-        self.start.0.fetch_add(fetch, SeqCst)
-    }
-
-    /// Published end, after trying to advance it.
-    pub fn published_end(&self) -> u64 {
-        let e = self.end.0.load(SeqCst);
-        if e < self.end_alloc.0.load(SeqCst) {
-            self.update_end();
-            return self.end.0.load(SeqCst);
-        }
-        e
-    }
-
-    pub fn item(&self, slot: u64) -> u64 {
-        self.items[slot as usize].load(SeqCst)
-    }
-
+    /// Counts `n` items fully processed (after their own pushes were reserved).
     pub fn complete(&self, n: u64) {
-        self.done.0.fetch_add(n, SeqCst);
+        self.c(qc::DONE).fetch_add(n, AcqRel);
     }
 
-    pub fn status(&self) -> u64 {
-        self.status.0.load(SeqCst)
+    pub fn done(&self) -> u64 {
+        self.c(qc::DONE).load(SeqCst)
     }
 
-    pub fn fail(&self, status: u64) {
-        self.status.0.store(status, SeqCst);
-    }
-
-    /// True once every reserved task has been processed.
-    pub fn terminated(&self) -> bool {
-        let done = self.done.0.load(SeqCst);
-        done == self.end_alloc.0.load(SeqCst)
+    pub fn pushed(&self) -> u64 {
+        self.c(qc::END_ALLOC).load(SeqCst)
     }
 
     pub fn totals(&self) -> QueueTotals {
         QueueTotals {
-            end_alloc: self.end_alloc.0.load(SeqCst),
-            done: self.done.0.load(SeqCst),
-            status: self.status.0.load(SeqCst),
-            needed: self.needed.0.load(SeqCst),
+            end_alloc: self.c(qc::END_ALLOC).load(SeqCst),
+            done: self.c(qc::DONE).load(SeqCst),
+            peak: self.c(qc::PEAK).load(SeqCst),
+            needed: self.c(qc::NEEDED).load(SeqCst),
         }
+    }
+}
+
+/// Every queue of a run.
+pub struct QueueSet<'q>(pub &'q [CpuQueue]);
+
+impl QueueSet<'_> {
+    pub fn pushed(&self) -> u64 {
+        self.0.iter().map(CpuQueue::pushed).sum()
+    }
+
+    /// True when, at one instant between the two passes, every item ever pushed had been
+    /// processed (see `QueueSet::quiescent` in queue.cuh for the argument).
+    pub fn quiescent(&self) -> (bool, u64) {
+        let done: u64 = self.0.iter().map(CpuQueue::done).sum();
+        fence(SeqCst);
+        let pushed = self.pushed();
+        (done == pushed, pushed)
     }
 }

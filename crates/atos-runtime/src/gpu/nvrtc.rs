@@ -8,7 +8,7 @@ use std::sync::{Arc, Mutex, OnceLock};
 use cudarc::nvrtc::sys;
 
 use super::GpuError;
-use crate::headers::DEVICE_HEADERS;
+use crate::headers::device_headers;
 
 /// Whether an NVRTC library can be loaded (checked without letting cudarc panic).
 pub fn nvrtc_available() -> bool {
@@ -75,13 +75,14 @@ pub fn compile_cubin(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuErro
 fn compile_uncached(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuError> {
     let src = CString::new(source)
         .map_err(|_| GpuError::Nvrtc("generated source contains a NUL byte".into()))?;
-    let names: Vec<CString> = DEVICE_HEADERS
+    let headers = device_headers();
+    let names: Vec<CString> = headers
         .iter()
         .map(|(n, _)| CString::new(*n).unwrap())
         .collect();
-    let bodies: Vec<CString> = DEVICE_HEADERS
+    let bodies: Vec<CString> = headers
         .iter()
-        .map(|(_, b)| CString::new(*b).unwrap())
+        .map(|(_, b)| CString::new(b.as_str()).unwrap())
         .collect();
     let name_ptrs: Vec<*const c_char> = names.iter().map(|c| c.as_ptr()).collect();
     let body_ptrs: Vec<*const c_char> = bodies.iter().map(|c| c.as_ptr()).collect();
@@ -93,7 +94,7 @@ fn compile_uncached(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuError
             &mut prog,
             src.as_ptr(),
             unit_name.as_ptr(),
-            DEVICE_HEADERS.len() as c_int,
+            headers.len() as c_int,
             body_ptrs.as_ptr(),
             name_ptrs.as_ptr(),
         )

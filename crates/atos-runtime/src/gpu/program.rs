@@ -1,57 +1,75 @@
-//! Program: a task specialized, compiled and loaded for one GPU; and its runs.
+//! Program: a task set specialized, compiled and loaded for one GPU; and its runs.
 
 use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use atos_codegen::{KernelSpec, StateDesc, Strategy, WorkerKind, generate_unit};
+use atos_codegen::layout::{control as ctl, queue_counters as qc, status};
+use atos_codegen::{KernelSpec, Plan, StateDesc, Strategy, WorkerKind, generate_unit};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtr, sys};
 
 use super::{Gpu, GpuError, driver_err, nvrtc};
-use crate::elem::Elem;
+use crate::cpu::queue::ring_slots;
 use crate::error::RunError;
-use crate::headers::{QUEUE_COUNTERS_BYTES, counter};
+use crate::program::{Seeds, check_seed_room, plan_of, queue_fields, seeds_per_queue};
 use crate::state::{AtomicHost, FieldRef, State};
-use crate::stats::Stats;
-use crate::task::Task;
+use crate::stats::{QueueStats, Stats};
+use crate::task::{Task, TaskSet};
 
-/// Builds a [`Program`]: the task's own `worker`/`fetch` unless overridden.
-pub struct ProgramBuilder<T: Task> {
+/// Builds a [`Program`]: the tasks' own `worker`/`fetch` unless overridden.
+pub struct ProgramBuilder<P: TaskSet> {
     gpu: Gpu,
     spec: KernelSpec,
     grid: Option<u32>,
     timeout: Option<Duration>,
-    _task: PhantomData<T>,
+    _tasks: PhantomData<P>,
 }
 
-/// A task compiled for one GPU and specialization. Build once, run many times.
-pub struct Program<T: Task> {
+/// A task set compiled for one GPU and specialization. Build once, run many times.
+pub struct Program<P: TaskSet> {
     gpu: Gpu,
     spec: KernelSpec,
+    plan: Plan,
     source: String,
     function: CudaFunction,
     grid: u32,
     timeout: Option<Duration>,
     compile_log: String,
-    _task: PhantomData<T>,
+    _tasks: PhantomData<P>,
 }
 
-/// Generates the CUDA translation unit for `task` under `spec` (what NVRTC compiles).
-pub fn cuda_source<T: Task>(spec: &KernelSpec) -> Result<String, atos_codegen::CodegenError> {
-    let mut deps = Vec::new();
-    T::device_fns(&mut deps);
-    let deps: Vec<_> = deps.into_iter().cloned().collect();
-    generate_unit(T::ir(), &deps, &<T::State<'_> as State>::desc(), spec)
+/// Generates the CUDA translation unit for the task set `P` under `spec` (what NVRTC compiles).
+pub fn cuda_source<P: TaskSet>(spec: &KernelSpec) -> Result<String, atos_codegen::CodegenError> {
+    let deps: Vec<_> = P::device_fns().into_iter().cloned().collect();
+    generate_unit(&P::irs(), &deps, &<P::State<'_> as State>::desc(), spec)
 }
 
-impl<T: Task> ProgramBuilder<T> {
+impl<P: TaskSet> ProgramBuilder<P> {
+    /// Sets every task's worker kind.
     pub fn worker(mut self, worker: WorkerKind) -> Self {
-        self.spec.worker = worker;
+        self.spec.tasks.iter_mut().for_each(|t| t.worker = worker);
         self
     }
 
+    /// Sets every task's fetch size.
     pub fn fetch(mut self, fetch: u32) -> Self {
-        self.spec.fetch = fetch;
+        self.spec.tasks.iter_mut().for_each(|t| t.fetch = fetch);
+        self
+    }
+
+    /// Sets the worker kind of one task of the set.
+    pub fn worker_for<T: Task>(mut self, _task: T, worker: WorkerKind) -> Self {
+        if let Some(i) = task_index::<P, T>() {
+            self.spec.tasks[i].worker = worker;
+        }
+        self
+    }
+
+    /// Sets the fetch size of one task of the set.
+    pub fn fetch_for<T: Task>(mut self, _task: T, fetch: u32) -> Self {
+        if let Some(i) = task_index::<P, T>() {
+            self.spec.tasks[i].fetch = fetch;
+        }
         self
     }
 
@@ -78,13 +96,21 @@ impl<T: Task> ProgramBuilder<T> {
         self
     }
 
+    pub fn spec(&self) -> &KernelSpec {
+        &self.spec
+    }
+
     /// The CUDA this program compiles.
     pub fn source(&self) -> Result<String, GpuError> {
-        Ok(cuda_source::<T>(&self.spec)?)
+        Ok(cuda_source::<P>(&self.spec)?)
     }
 
     /// Generates, compiles (cached) and loads the kernel.
-    pub fn build(self) -> Result<Program<T>, GpuError> {
+    pub fn build(self) -> Result<Program<P>, GpuError> {
+        let (plan, irs) = plan_of::<P>().map_err(|e| match e {
+            RunError::Program(c) => GpuError::Codegen(c),
+            other => GpuError::Nvrtc(other.to_string()),
+        })?;
         let source = self.source()?;
         let compiled = nvrtc::compile_cubin(&source, self.gpu.arch())?;
         let module = self
@@ -92,7 +118,7 @@ impl<T: Task> ProgramBuilder<T> {
             .ctx()
             .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin.to_vec()))
             .map_err(driver_err("loading the compiled module"))?;
-        let kernel = self.spec.kernel_name(&T::ir().name);
+        let kernel = self.spec.kernel_name(&irs[0].name);
         let function = module
             .load_function(&kernel)
             .map_err(driver_err("finding the kernel"))?;
@@ -108,14 +134,19 @@ impl<T: Task> ProgramBuilder<T> {
         Ok(Program {
             gpu: self.gpu,
             spec: self.spec,
+            plan,
             source,
             function,
             grid,
             timeout: self.timeout,
             compile_log: compiled.log,
-            _task: PhantomData,
+            _tasks: PhantomData,
         })
     }
+}
+
+fn task_index<P: TaskSet, T: Task>() -> Option<usize> {
+    P::irs().iter().position(|ir| ir.name == T::ir().name)
 }
 
 /// Device copies of a state's fields for one run, and the packed kernel argument.
@@ -123,20 +154,21 @@ struct DeviceState<'s> {
     packed: Vec<u8>,
     buffers: Vec<CudaSlice<u8>>,
     atomics: Vec<(&'s dyn AtomicHost, usize)>,
-    counters: usize,
-    capacity: u64,
+    /// Per queue: (buffer index of its counters, capacity, seeds).
+    queues: Vec<(usize, u64, u64)>,
+    control: usize,
 }
 
-impl<T: Task> Program<T> {
-    /// Starts building a program for `task` on `gpu`.
+impl<P: TaskSet> Program<P> {
+    /// Starts building a program for `tasks` (one task or a tuple of tasks) on `gpu`.
     #[allow(clippy::new_ret_no_self)]
-    pub fn new(gpu: &Gpu, _task: T) -> ProgramBuilder<T> {
+    pub fn new(gpu: &Gpu, _tasks: P) -> ProgramBuilder<P> {
         ProgramBuilder {
             gpu: gpu.clone(),
-            spec: KernelSpec::for_task(T::ir()),
+            spec: KernelSpec::for_tasks(&P::irs()),
             grid: None,
             timeout: None,
-            _task: PhantomData,
+            _tasks: PhantomData,
         }
     }
 
@@ -158,12 +190,22 @@ impl<T: Task> Program<T> {
         &self.compile_log
     }
 
-    /// Runs the task from `seeds` until no task is queued or in flight; `Atomics` fields of
-    /// `state` hold the results afterwards.
-    pub fn run(&self, state: &T::State<'_>, seeds: &[T::Item]) -> Result<Stats, RunError> {
+    /// Runs from `seeds`, which go to the first task's queue, until the run is proven finished;
+    /// `Atomics` fields of `state` hold the results afterwards.
+    pub fn run(
+        &self,
+        state: &P::State<'_>,
+        seeds: &[<P::First as Task>::Item],
+    ) -> Result<Stats, RunError> {
+        self.run_seeds(state, &Seeds::new().add_for::<P::First>(seeds))
+    }
+
+    /// Runs from seeds given per task.
+    pub fn run_seeds(&self, state: &P::State<'_>, seeds: &Seeds) -> Result<Stats, RunError> {
         let stream = self.gpu.ctx().default_stream();
-        let desc = <T::State<'_> as State>::desc();
-        let dev = self.upload(&stream, state, &desc, seeds)?;
+        let desc = <P::State<'_> as State>::desc();
+        let seeds = seeds_per_queue(&self.plan, seeds)?;
+        let dev = self.upload(&stream, state, &desc, &seeds)?;
         let ev = |what| {
             self.gpu
                 .ctx()
@@ -175,10 +217,17 @@ impl<T: Task> Program<T> {
             .record(&stream)
             .map_err(driver_err("recording the start event"))?;
         let mut arg = dev.packed.clone();
-        let mut params = [arg.as_mut_ptr() as *mut std::ffi::c_void];
-        // SAFETY: the kernel takes one by-value struct whose layout `generate_unit` asserts
-        // (static_assert on its size) to match `packed`; every pointer in it is a live
-        // allocation in `dev.buffers`.
+        let mut control_ptr = {
+            let (ptr, _sync) = dev.buffers[dev.control].device_ptr(&stream);
+            ptr
+        };
+        let mut params = [
+            arg.as_mut_ptr() as *mut std::ffi::c_void,
+            (&mut control_ptr) as *mut u64 as *mut std::ffi::c_void,
+        ];
+        // SAFETY: the kernel takes the by-value state struct, whose layout `generate_unit`
+        // asserts (static_assert on its size) to match `packed`, and a pointer to the control
+        // block; every pointer is a live allocation in `dev.buffers`.
         unsafe {
             cudarc::driver::result::launch_kernel(
                 self.function.cu_function(),
@@ -197,20 +246,43 @@ impl<T: Task> Program<T> {
             .elapsed_ms(&stop)
             .map_err(driver_err("reading the event timer"))?;
 
-        let mut counters = vec![0u8; QUEUE_COUNTERS_BYTES];
-        stream
-            .memcpy_dtoh(
-                &dev.buffers[dev.counters].slice(0..QUEUE_COUNTERS_BYTES),
-                &mut counters,
-            )
-            .map_err(driver_err("reading queue counters"))?;
-        let read =
-            |i: usize| u64::from_le_bytes(counters[i * 128..i * 128 + 8].try_into().unwrap());
-        if read(counter::STATUS) != 0 {
-            return Err(RunError::QueueOverflow {
-                capacity: dev.capacity,
-                needed: read(counter::NEEDED).max(read(counter::END_ALLOC)),
+        let read_words = |buf: usize, words: usize| -> Result<Vec<u64>, RunError> {
+            let bytes = words * atos_codegen::layout::LINE_BYTES;
+            let mut raw = vec![0u8; bytes];
+            stream
+                .memcpy_dtoh(&dev.buffers[buf].slice(0..bytes), &mut raw)
+                .map_err(driver_err("reading run counters"))?;
+            Ok((0..words)
+                .map(|i| {
+                    let at = i * atos_codegen::layout::LINE_BYTES;
+                    u64::from_le_bytes(raw[at..at + 8].try_into().unwrap())
+                })
+                .collect())
+        };
+        let control = read_words(dev.control, ctl::WORDS.len())?;
+        let mut queue_stats = Vec::new();
+        let mut overflow: Option<(usize, u64)> = None;
+        for (i, &(buf, capacity, seeded)) in dev.queues.iter().enumerate() {
+            let c = read_words(buf, qc::WORDS.len())?;
+            if c[qc::NEEDED] > 0 && overflow.is_none_or(|(_, n)| c[qc::NEEDED] > n) {
+                overflow = Some((i, c[qc::NEEDED]));
+            }
+            queue_stats.push(QueueStats {
+                name: self.plan.queues[i].clone(),
+                capacity,
+                seeded,
+                popped: c[qc::DONE],
+                pushed: c[qc::END_ALLOC] - seeded,
+                peak: c[qc::PEAK],
             });
+        }
+        if control[ctl::STATUS] != status::OK {
+            let (i, needed) = overflow.unwrap_or((0, 0));
+            return Err(RunError::overflow(
+                &self.plan.queues[i],
+                dev.queues[i].1,
+                needed,
+            ));
         }
         for (host, buf) in &dev.atomics {
             let mut bytes = vec![0u8; host.len() * host.elem_size()];
@@ -221,24 +293,20 @@ impl<T: Task> Program<T> {
                 host.write_bytes(&bytes);
             }
         }
-        let workers = u64::from(self.grid)
-            * match self.spec.worker {
-                WorkerKind::Thread => u64::from(self.spec.block_size),
-                WorkerKind::Warp => u64::from(self.spec.block_size / 32),
-                WorkerKind::Cta => 1,
-            };
-        let end_alloc = read(counter::END_ALLOC);
         Ok(Stats {
             device: self.gpu.name().to_string(),
             time: Duration::from_secs_f64(f64::from(ms) / 1e3),
             time_is_gpu_events: true,
-            seeded: seeds.len() as u64,
-            popped: read(counter::DONE),
-            pushed: end_alloc - seeds.len() as u64,
-            queue_peak: end_alloc,
-            workers,
+            seeded: 0,
+            popped: 0,
+            pushed: 0,
+            queue_peak: 0,
+            queues: queue_stats,
+            idle_sweeps: control[ctl::IDLE_SWEEPS],
+            workers: self.spec.groups(self.grid),
             grid: Some((self.grid, self.spec.block_size)),
-        })
+        }
+        .totals())
     }
 
     fn wait(&self, stop: &cudarc::driver::CudaEvent) -> Result<(), GpuError> {
@@ -265,16 +333,16 @@ impl<T: Task> Program<T> {
     fn upload<'s>(
         &self,
         stream: &Arc<CudaStream>,
-        state: &'s T::State<'_>,
+        state: &'s P::State<'_>,
         desc: &StateDesc,
-        seeds: &[T::Item],
+        seeds: &[Vec<u64>],
     ) -> Result<DeviceState<'s>, RunError> {
         let mut dev = DeviceState {
             packed: Vec::new(),
             buffers: Vec::new(),
             atomics: Vec::new(),
-            counters: 0,
-            capacity: 0,
+            queues: Vec::new(),
+            control: 0,
         };
         let push_buffer = |dev: &mut DeviceState<'s>, bytes: &[u8]| -> Result<u64, GpuError> {
             let mut buf = stream
@@ -292,7 +360,18 @@ impl<T: Task> Program<T> {
             dev.buffers.push(buf);
             Ok(ptr)
         };
+        let words = |n: usize, set: &[(usize, u64)]| -> Vec<u8> {
+            let mut raw = vec![0u8; n * atos_codegen::layout::LINE_BYTES];
+            for &(i, v) in set {
+                let at = i * atos_codegen::layout::LINE_BYTES;
+                raw[at..at + 8].copy_from_slice(&v.to_le_bytes());
+            }
+            raw
+        };
         let fields = state.fields();
+        check_seed_room(&self.plan, &queue_fields(&fields), seeds)?;
+        let total_seeds: u64 = seeds.iter().map(|s| s.len() as u64).sum();
+        let mut queue_index = 0;
         for (field, fd) in fields.iter().zip(&desc.fields) {
             match field {
                 FieldRef::Slice { bytes, len } => {
@@ -309,35 +388,31 @@ impl<T: Task> Program<T> {
                 }
                 FieldRef::Queue(q) => {
                     let capacity = q.capacity();
-                    if seeds.len() as u64 > capacity {
-                        return Err(RunError::QueueOverflow {
-                            capacity,
-                            needed: seeds.len() as u64,
-                        });
-                    }
+                    let slots = ring_slots(capacity);
                     let size = q.elem_size();
-                    let mut items = vec![0u8; (capacity as usize) * size];
-                    for (i, s) in seeds.iter().enumerate() {
-                        items[i * size..(i + 1) * size]
-                            .copy_from_slice(&s.to_bits().to_le_bytes()[..size]);
+                    let queue_seeds = &seeds[queue_index];
+                    queue_index += 1;
+                    let mut items = vec![0u8; slots as usize * size];
+                    for (i, s) in queue_seeds.iter().enumerate() {
+                        items[i * size..(i + 1) * size].copy_from_slice(&s.to_le_bytes()[..size]);
                     }
                     let items_ptr = push_buffer(&mut dev, &items)?;
-                    let mut counters = vec![0u8; QUEUE_COUNTERS_BYTES];
-                    let n = (seeds.len() as u64).to_le_bytes();
-                    for c in [
-                        counter::END,
-                        counter::END_ALLOC,
-                        counter::END_MAX,
-                        counter::END_COUNT,
-                    ] {
-                        counters[c * 128..c * 128 + 8].copy_from_slice(&n);
-                    }
+                    let n = queue_seeds.len() as u64;
+                    let counters = words(
+                        qc::WORDS.len(),
+                        &[
+                            (qc::END, n),
+                            (qc::END_ALLOC, n),
+                            (qc::END_MAX, n),
+                            (qc::END_COUNT, n),
+                            (qc::PEAK, n),
+                        ],
+                    );
                     let counters_ptr = push_buffer(&mut dev, &counters)?;
-                    dev.counters = dev.buffers.len() - 1;
-                    dev.capacity = capacity;
-                    dev.packed.extend_from_slice(&items_ptr.to_le_bytes());
-                    dev.packed.extend_from_slice(&counters_ptr.to_le_bytes());
-                    dev.packed.extend_from_slice(&capacity.to_le_bytes());
+                    dev.queues.push((dev.buffers.len() - 1, capacity, n));
+                    for word in [items_ptr, counters_ptr, capacity, slots - 1] {
+                        dev.packed.extend_from_slice(&word.to_le_bytes());
+                    }
                 }
                 FieldRef::Scalar(bits) => {
                     let mut slot = [0u8; 8];
@@ -348,6 +423,15 @@ impl<T: Task> Program<T> {
             }
         }
         debug_assert_eq!(dev.packed.len(), atos_codegen::state_size(desc));
+        let control = words(
+            ctl::WORDS.len(),
+            &[
+                (ctl::IDLE_CLEAN, u64::from(total_seeds == 0)),
+                (ctl::IDLE_BASE, total_seeds),
+            ],
+        );
+        push_buffer(&mut dev, &control)?;
+        dev.control = dev.buffers.len() - 1;
         Ok(dev)
     }
 }

@@ -1,92 +1,168 @@
-// The atos task queue (after Atos SC'22, Listing 6), with exact termination.
+// The atos task queue: a ring of slots with exact termination (after Atos SC'22, Listing 6,
+// made reusable). Counters (atos/layout.cuh, generated from layout.rs) live on separate lines.
 //
-// One array of `capacity` slots, filled once each (the queue is linear: a run needs capacity
-// for every task it will ever hold). Counters live on separate 128-byte lines:
-//   start      next slot a worker grabs (workers reserve FETCH slots at a time)
-//   end        slots below it are written and may be read
-//   end_alloc  next slot a pusher reserves (= tasks ever enqueued, seeds included)
-//   end_max    highest reserved end whose writer has started publishing
-//   end_count  slots written so far
-//   done       tasks fully processed (incremented after the task's own pushes are reserved)
-//   status     0 while healthy; STATUS_OVERFLOW once a push found no room
-//   needed     largest slot count a push asked for (what the capacity must be, at least)
-// `end` advances only to a value where end_count == end_max, i.e. every slot below it has
-// been written. A run is over exactly when done == end_alloc: every task ever reserved has
-// been processed, so none is queued or in flight and none can be created any more.
+// Every push of a run gets an item number i (seeds first); item i lives in slot i & mask.
+//   producers  reserve  end_alloc        write the slots    complete [base, base+n) on end_*
+//   consumers  claim    start (CAS, never past end)   copy the items out   complete on read_*
+// A completed range is counted in `count` after raising `max`; the prefix (`end`, `read_end`)
+// advances to v only when count == max == v, which means the completed ranges tile [0, v).
+//
+// Memory ordering, explicitly:
+//  - a producer's slot stores happen before its range is counted (fence.acq_rel, release);
+//    a consumer reads `end` with ld.acquire before loading the items it claims below it;
+//  - a consumer's item loads happen before its range is counted on read_*; a producer reads
+//    `read_end` with ld.acquire before overwriting a slot of an earlier lap;
+//  - a worker counts `done` after its batch's own pushes are reserved (fence, then add), and
+//    termination reads every `done` before any `end_alloc`.
+// The argument is written out in docs/runtime.md.
 #pragma once
 
 namespace atos {
 
-struct alignas(128) Counter {
-    unsigned long long value;
-};
-
-struct QueueCounters {
-    Counter start, end, end_alloc, end_max, end_count, done, status, needed;
-};
-
-enum : unsigned long long { STATUS_OK = 0, STATUS_OVERFLOW = 1 };
+typedef unsigned long long u64;
 
 template <class T>
 struct QueueRef {
     T* items;
     QueueCounters* counters;
-    unsigned long long capacity;
+    u64 capacity;  // most items alive (pushed, not yet claimed) at once
+    u64 mask;      // ring slots - 1 (slots = capacity rounded up to a power of two)
 };
 
-__device__ __forceinline__ unsigned long long counter_load(const Counter& c) { return load_volatile(&c.value); }
+__device__ __forceinline__ u64 ld_acquire(const u64* p) {
+    u64 v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ u64 ld_relaxed(const u64* p) {
+    u64 v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_release(u64* p, u64 v) {
+    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
+__device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
-// Publishes `end` if every reserved slot below the highest published reservation is written.
-// Reading end_count before end_max makes an equal pair a consistent snapshot: end_max only
-// grows, and every counted writer raised end_max before counting.
-__device__ __forceinline__ void update_end(QueueCounters* c) {
-    unsigned long long written = counter_load(c->end_count);
-    __threadfence();
-    unsigned long long reserved = counter_load(c->end_max);
-    if (written == reserved && counter_load(c->end) < written) atomicMax(&c->end.value, written);
+// Advances `prefix` to `count` when count == max (read in that order: `max` only grows and every
+// counted range raised it first, so an equal pair means the counted ranges tile [0, count)).
+__device__ __forceinline__ void try_advance(Counter& count, Counter& max, Counter& prefix) {
+    u64 c = ld_acquire(&count.value);
+    u64 m = ld_acquire(&max.value);
+    if (c == m && ld_relaxed(&prefix.value) < c) atomicMax(&prefix.value, c);
 }
 
-// Called once per reservation, after the writer's slots are stored and fenced.
-__device__ __forceinline__ void publish(QueueCounters* c, unsigned long long base, unsigned long long n) {
-    atomicMax(&c->end_max.value, base + n);
-    __threadfence();
-    unsigned long long written = atomicAdd(&c->end_count.value, n) + n;
-    __threadfence();
-    if (written == counter_load(c->end_max)) atomicMax(&c->end.value, written);
+// Counts the completed range [base, base + n): written (end_*) or copied out (read_*).
+__device__ __forceinline__ void complete_range(Counter& count, Counter& max, Counter& prefix, u64 base, u64 n) {
+    fence_acq_rel();  // release: the range's stores or loads come first
+    atomicMax(&max.value, base + n);
+    fence_acq_rel();
+    u64 c = atomicAdd(&count.value, n) + n;
+    fence_acq_rel();
+    if (c == ld_relaxed(&max.value)) atomicMax(&prefix.value, c);
 }
 
-__device__ __forceinline__ void report_overflow(QueueCounters* c, unsigned long long needed) {
-    atomicMax(&c->needed.value, needed);
-    atomicExch(&c->status.value, (unsigned long long)STATUS_OVERFLOW);
+__device__ __forceinline__ void report_overflow(Control* ctl, QueueCounters* c, u64 alive) {
+    atomicMax(&c->needed.value, alive);
+    atomicCAS(&ctl->status.value, STATUS_OK, STATUS_OVERFLOW);
+}
+
+// Called by the one thread that reserved items [base, base + n). Returns whether they may be
+// written. More than `capacity` items alive is an overflow (reported; nothing is written). Else
+// every item of an earlier lap in these slots is already claimed, and its claimer is copying it
+// out without waiting on anything: wait for that copy to be counted.
+template <class T>
+__device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
+    QueueCounters* c = q.counters;
+    u64 need = base + n;
+    u64 alive = need - ld_relaxed(&c->start.value);  // start <= end <= base
+    if (alive > ld_relaxed(&c->peak.value)) atomicMax(&c->peak.value, alive);
+    if (alive > q.capacity) {
+        report_overflow(ctl, c, alive);
+        return false;
+    }
+    u64 slots = q.mask + 1;
+    if (need <= slots) return true;
+    u64 floor = need - slots;  // items below it must be copied out; alive <= slots => start >= floor
+    uint32_t nap = 32;
+    while (ld_acquire(&c->read_end.value) < floor) {
+        try_advance(c->read_count, c->read_max, c->read_end);
+        if (ld_relaxed(&ctl->status.value) != STATUS_OK) return false;
+        __nanosleep(nap);
+        if (nap < 1024) nap *= 2;
+    }
+    return true;
 }
 
 // Warp-aggregated push: one reservation per group of converged lanes.
 template <class T>
-__device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item) {
+__device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control* ctl) {
     uint32_t mask = __activemask();
     uint32_t leader = __ffs(mask) - 1;
     uint32_t rank = __popc(mask & lanemask_lt());
     uint32_t n = __popc(mask);
-    unsigned long long base = 0;
-    if (rank == 0) base = atomicAdd(&q.counters->end_alloc.value, (unsigned long long)n);
+    u64 base = 0;
+    int ok = 0;
+    if (rank == 0) {
+        base = atomicAdd(&q.counters->end_alloc.value, (u64)n);
+        ok = make_room(q, base, n, ctl);
+    }
     base = __shfl_sync(mask, base, leader);
-    bool fits = base + n <= q.capacity;
-    if (fits) {
-        store_volatile(&q.items[base + rank], item);
+    ok = __shfl_sync(mask, ok, leader);
+    if (ok) {
+        store_volatile(&q.items[(base + rank) & q.mask], item);
         __threadfence();
     }
     __syncwarp(mask);
-    if (rank == 0) {
-        if (fits) publish(q.counters, base, n);
-        else report_overflow(q.counters, base + n);
+    if (rank == 0 && ok) complete_range(q.counters->end_count, q.counters->end_max, q.counters->end, base, n);
+}
+
+// Claims up to `max_n` written items for the calling worker (one thread). Never claims past
+// `end`, so a claimed item can be copied out at once. Returns how many; `base` is the first.
+template <class T>
+__device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
+    QueueCounters* c = q.counters;
+    u64 s = ld_relaxed(&c->start.value);
+    while (true) {
+        u64 e = ld_acquire(&c->end.value);
+        if (s >= e) {
+            if (ld_relaxed(&c->end_alloc.value) <= s) return 0;
+            try_advance(c->end_count, c->end_max, c->end);
+            e = ld_acquire(&c->end.value);
+            if (s >= e) return 0;
+        }
+        u64 n = e - s < (u64)max_n ? e - s : (u64)max_n;
+        u64 prev = atomicCAS(&c->start.value, s, s + n);
+        if (prev == s) {
+            base = s;
+            return (uint32_t)n;
+        }
+        s = prev;  // another worker claimed first: retry from where it left off
     }
 }
 
-// Every task reserved has been processed: nothing is queued or in flight.
-__device__ __forceinline__ bool terminated(QueueCounters* c) {
-    unsigned long long done = counter_load(c->done);
-    __threadfence();
-    return done == counter_load(c->end_alloc);
-}
+// The counters of every queue of the program.
+template <uint32_t N>
+struct QueueSet {
+    QueueCounters* c[N];
+
+    // Every push of the run, all queues.
+    __device__ u64 pushed() const {
+        u64 alloc = 0;
+        for (uint32_t i = 0; i < N; ++i) alloc += ld_acquire(&c[i]->end_alloc.value);
+        return alloc;
+    }
+    // True when, at one instant between the two passes, every item ever pushed had been fully
+    // processed: each done_q <= end_alloc_q and both only grow, so equal sums read in this
+    // order force done_q == end_alloc_q for every q at that instant.
+    __device__ bool quiescent(u64* pushed_out) const {
+        u64 done = 0;
+        for (uint32_t i = 0; i < N; ++i) done += ld_acquire(&c[i]->done.value);
+        fence_acq_rel();
+        u64 alloc = pushed();
+        if (pushed_out) *pushed_out = alloc;
+        return done == alloc;
+    }
+};
 
 }  // namespace atos

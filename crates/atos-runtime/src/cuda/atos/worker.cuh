@@ -1,39 +1,42 @@
-// Workers (a thread, a warp or a CTA cooperating on one task) and the persistent loop.
+// Workers, push channels, the servers that feed workers from queues and from the idle hook, and
+// the persistent loop: written once, composed by the generated kernel.
 //
-// The loop is written once; a worker type supplies its group size, its leader, how the
-// leader's decisions reach the group, and how pushes are aggregated.
+// A program's kernel runs *groups* of the largest worker kind among its tasks (a thread, a warp
+// or a CTA). A group claims a batch for one queue at a time and splits it among sub-workers of
+// that queue's task: a CTA group serving a warp task runs blockDim/32 warps on it at once.
 #pragma once
 
 namespace atos {
 
-// What the leader decided for this round: process slots [lo, hi) or stop.
-struct Grab {
-    unsigned long long lo, hi;
-    bool stop;
-};
-
 // Outside `lanes(..)` loops a task body is uniform across its worker: side effects on shared
 // state (atomics, stores, pushes) run once, on the leader, and their results are broadcast,
 // so a warp or CTA worker computes exactly what the CPU executor's single thread does.
+// Every `lanes(..)` loop ends with lanes_end(): a barrier of the worker with the memory
+// ordering that makes each lane's effects visible to the uniform code after the loop.
 
 __device__ __forceinline__ bool shfl0(bool v) { return __shfl_sync(0xffffffffu, (int)v, 0) != 0; }
-template <class T> __device__ __forceinline__ T shfl0(T v) { return __shfl_sync(0xffffffffu, v, 0); }
+template <class V> __device__ __forceinline__ V shfl0(V v) { return __shfl_sync(0xffffffffu, v, 0); }
 
 struct ThreadWorker {
     static __device__ ThreadWorker make() { return ThreadWorker(); }
+    __device__ uint32_t size() const { return 1; }
+    __device__ uint32_t rank() const { return 0; }
+    __device__ bool is_leader() const { return true; }
+    template <class V> __device__ V share(V v) const { return v; }
     template <class F> __device__ auto uniform(F f) const { return f(); }
     template <class F> __device__ void leader_only(F f) const { f(); }
-    __device__ uint32_t rank() const { return 0; }
-    __device__ uint32_t size() const { return 1; }
-    __device__ bool is_leader() const { return true; }
-    __device__ Grab broadcast(Grab g) const { return g; }
     __device__ void sync() const {}
-    template <class T> __device__ void push(const QueueRef<T>& q, T item) const { push_warp(q, item); }
-    template <class T> __device__ void flush(const QueueRef<T>&) const {}
+    __device__ void lanes_end() const {}
+    // Item t of this worker's batch: held by lane t % size() in slot t / size().
+    template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const { return held[t]; }
 };
 
 struct WarpWorker {
     static __device__ WarpWorker make() { return WarpWorker(); }
+    __device__ uint32_t size() const { return 32; }
+    __device__ uint32_t rank() const { return threadIdx.x & 31u; }
+    __device__ bool is_leader() const { return (threadIdx.x & 31u) == 0; }
+    template <class V> __device__ V share(V v) const { return shfl0(v); }
     template <class F> __device__ auto uniform(F f) const {
         decltype(f()) r{};
         if (is_leader()) r = f();
@@ -42,140 +45,267 @@ struct WarpWorker {
     template <class F> __device__ void leader_only(F f) const {
         if (is_leader()) f();
     }
-    __device__ uint32_t rank() const { return threadIdx.x & 31u; }
-    __device__ uint32_t size() const { return 32; }
-    __device__ bool is_leader() const { return (threadIdx.x & 31u) == 0; }
-    __device__ Grab broadcast(Grab g) const {
-        g.lo = __shfl_sync(0xffffffffu, g.lo, 0);
-        g.hi = __shfl_sync(0xffffffffu, g.hi, 0);
-        g.stop = __shfl_sync(0xffffffffu, (int)g.stop, 0) != 0;
-        return g;
-    }
     __device__ void sync() const { __syncwarp(); }
-    template <class T> __device__ void push(const QueueRef<T>& q, T item) const { push_warp(q, item); }
-    template <class T> __device__ void flush(const QueueRef<T>&) const {}
+    // __syncwarp orders memory among the warp's threads.
+    __device__ void lanes_end() const { __syncwarp(); }
+    template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const {
+        return __shfl_sync(0xffffffffu, held[t / 32u], t & 31u);
+    }
 };
 
-// A CTA worker stages its pushes in shared memory and reserves queue space once per fetched
-// batch (CTA aggregation); a full stage spills through warp-aggregated pushes.
-template <class T, uint32_t STAGE>
 struct CtaWorker {
-    T* stage;
-    uint32_t* staged;
-    Grab* shared_grab;
-    unsigned long long* shared_base;
-    unsigned long long* shared_value;
+    unsigned long long* slot;  // shared broadcast slot
 
     static __device__ CtaWorker make() {
-        __shared__ T stage[STAGE];
-        __shared__ uint32_t staged;
-        __shared__ Grab grab;
-        __shared__ unsigned long long base;
-        __shared__ unsigned long long value;
-        if (threadIdx.x == 0) staged = 0;
-        __syncthreads();
+        __shared__ unsigned long long slot;
         CtaWorker w;
-        w.stage = stage;
-        w.staged = &staged;
-        w.shared_grab = &grab;
-        w.shared_base = &base;
-        w.shared_value = &value;
+        w.slot = &slot;
         return w;
+    }
+    __device__ uint32_t size() const { return blockDim.x; }
+    __device__ uint32_t rank() const { return threadIdx.x; }
+    __device__ bool is_leader() const { return threadIdx.x == 0; }
+    template <class V> __device__ V share(V v) const {
+        static_assert(sizeof(V) <= sizeof(unsigned long long), "shared values are scalars");
+        if (is_leader()) *reinterpret_cast<V*>(slot) = v;
+        __syncthreads();
+        V r = *reinterpret_cast<const V*>(slot);
+        __syncthreads();
+        return r;
     }
     template <class F> __device__ auto uniform(F f) const {
         typedef decltype(f()) R;
-        static_assert(sizeof(R) <= sizeof(unsigned long long), "uniform values are scalars");
-        if (is_leader()) *reinterpret_cast<R*>(shared_value) = f();
-        __syncthreads();
-        R r = *reinterpret_cast<const R*>(shared_value);
-        __syncthreads();
-        return r;
+        R r{};
+        if (is_leader()) r = f();
+        return share(r);
     }
     template <class F> __device__ void leader_only(F f) const {
         if (is_leader()) f();
     }
-    __device__ uint32_t rank() const { return threadIdx.x; }
-    __device__ uint32_t size() const { return blockDim.x; }
-    __device__ bool is_leader() const { return threadIdx.x == 0; }
-    __device__ Grab broadcast(Grab g) const {
-        if (threadIdx.x == 0) *shared_grab = g;
+    __device__ void sync() const { __syncthreads(); }
+    // __syncthreads orders global and shared memory among the block's threads.
+    __device__ void lanes_end() const { __syncthreads(); }
+    template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const {
+        static_assert(sizeof(T) <= sizeof(unsigned long long), "items are scalars");
+        if (threadIdx.x == t % blockDim.x) *reinterpret_cast<T*>(slot) = held[t / blockDim.x];
         __syncthreads();
-        Grab r = *shared_grab;
+        T r = *reinterpret_cast<const T*>(slot);
         __syncthreads();
         return r;
     }
-    __device__ void sync() const { __syncthreads(); }
-    __device__ void push(const QueueRef<T>& q, T item) const {
+};
+
+// ---- push channels: one per queue field, what `s.queue.push(x)` calls ----
+
+// Thread and warp groups push at once (warp-aggregated).
+template <class T>
+struct DirectPusher {
+    QueueRef<T> q;
+    Control* ctl;
+    __device__ void push(T item) const { push_warp(q, item, ctl); }
+    template <class G> __device__ void flush(const G&) const {}
+};
+
+// CTA groups stage pushes in shared memory and reserve queue space once per batch (CTA
+// aggregation); a full stage spills through warp-aggregated pushes. ID keeps the shared arrays
+// of two queues with the same item type apart.
+template <class T, uint32_t STAGE, uint32_t ID>
+struct StagedPusher {
+    QueueRef<T> q;
+    Control* ctl;
+    T* stage;
+    uint32_t* staged;
+
+    static __device__ StagedPusher make(const QueueRef<T>& q, Control* ctl) {
+        __shared__ T stage[STAGE];
+        __shared__ uint32_t staged;
+        if (threadIdx.x == 0) staged = 0;
+        __syncthreads();
+        StagedPusher p;
+        p.q = q;
+        p.ctl = ctl;
+        p.stage = stage;
+        p.staged = &staged;
+        return p;
+    }
+    __device__ void push(T item) const {
         uint32_t slot = atomicAdd(staged, 1u);
         if (slot < STAGE) stage[slot] = item;
-        else push_warp(q, item);
+        else push_warp(q, item, ctl);
     }
     // Called by every thread of the CTA.
-    __device__ void flush(const QueueRef<T>& q) const {
+    template <class G> __device__ void flush(const G&) const {
         __syncthreads();
         uint32_t n = min(*staged, STAGE);
         if (n == 0) return;
-        if (threadIdx.x == 0) *shared_base = atomicAdd(&q.counters->end_alloc.value, (unsigned long long)n);
+        __shared__ u64 base_shared;
+        __shared__ int ok_shared;
+        if (threadIdx.x == 0) {
+            base_shared = atomicAdd(&q.counters->end_alloc.value, (u64)n);
+            ok_shared = make_room(q, base_shared, n, ctl);
+        }
         __syncthreads();
-        unsigned long long base = *shared_base;
-        bool fits = base + n <= q.capacity;
-        if (fits) {
-            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_volatile(&q.items[base + i], stage[i]);
+        u64 base = base_shared;
+        if (ok_shared) {
+            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_volatile(&q.items[(base + i) & q.mask], stage[i]);
             __threadfence();
         }
         __syncthreads();
         if (threadIdx.x == 0) {
-            if (fits) publish(q.counters, base, n);
-            else report_overflow(q.counters, base + n);
+            if (ok_shared) complete_range(q.counters->end_count, q.counters->end_max, q.counters->end, base, n);
             *staged = 0;
         }
         __syncthreads();
     }
 };
 
-// The persistent driver: every worker loops grabbing FETCH slots at a time, processes the
-// slots already published, and stops only when the run is over (or a push overflowed).
-template <uint32_t FETCH, class W, class T, class Body>
-__device__ void run_persistent(const QueueRef<T>& q, W& worker, Body body) {
-    QueueCounters* c = q.counters;
-    unsigned long long cur = 0, lim = 0;  // the leader's grabbed slots [cur, lim)
-    uint32_t idle = 0;
+// ---- servers: where a group finds work ----
+
+// Serves one queue with one task. The group's leader claims up to FETCH items per sub-worker;
+// every thread copies its share out of the ring (each holds at most K), the slots are
+// released, then each sub-worker runs its items. `done` is counted after the batch's pushes
+// are flushed and reserved.
+template <uint32_t FETCH, uint32_t K, class W, class T, class Body>
+struct QueueServer {
+    const QueueRef<T>& q;  // the kernel parameter's (a local copy hides that it points to global memory)
+    W& worker;
+    Body body;
+
+    template <class G, class Out>
+    __device__ bool serve(const G& g, Out& out) {
+        const uint32_t size = worker.size();
+        const uint32_t subs = g.size() / size;
+        u64 base = 0;
+        uint32_t n = 0;
+        if (g.is_leader()) n = claim(q, FETCH * subs, base);
+        n = g.share(n);
+        if (n == 0) return false;
+        base = g.share(base);
+        const uint32_t lo = (g.rank() / size) * FETCH;  // this sub-worker's first batch index
+        const uint32_t count = lo < n ? min(FETCH, n - lo) : 0u;
+        T held[K];
+        for (uint32_t k = 0; k < K; ++k) {
+            uint32_t t = worker.rank() + k * size;
+            if (t < count) held[k] = load_volatile(&q.items[(base + lo + t) & q.mask]);
+        }
+        g.sync();
+        if (g.is_leader()) complete_range(q.counters->read_count, q.counters->read_max, q.counters->read_end, base, n);
+        for (uint32_t t = 0; t < count; ++t) body(worker.take(held, t));
+        g.sync();
+        out.flush(g);
+        if (g.is_leader()) {
+            fence_acq_rel();
+            atomicAdd(&q.counters->done.value, (u64)n);
+        }
+        return true;
+    }
+};
+
+template <uint32_t FETCH, uint32_t K, class W, class T, class Body>
+__device__ QueueServer<FETCH, K, W, T, Body> queue_server(const QueueRef<T>& q, W& worker, Body body) {
+    return QueueServer<FETCH, K, W, T, Body>{q, worker, body};
+}
+
+struct NoIdle {
+    __device__ bool active() const { return false; }
+    template <class G, class Out, class Q> __device__ bool serve(const G&, Out&, Control*, const Q&) { return false; }
+};
+
+// Opens the next sweep, or stops the run, after the last window of a sweep completed. Runs on
+// that one worker while no other hook runs (the next sweep is not open yet). The sweep proved
+// the run finished if nothing was queued or in flight when it opened and no push happened
+// since: then no task existed during the sweep, every index was checked, and none pushed.
+template <class Q>
+__device__ void close_sweep(Control* ctl, const Q& queues) {
+    if (ld_relaxed(&ctl->idle_clean.value) != 0 && queues.pushed() == ld_relaxed(&ctl->idle_base.value)) {
+        st_release(&ctl->stop.value, 1ull);
+        return;
+    }
+    u64 pushed = 0;
+    bool quiet = queues.quiescent(&pushed);
+    store_volatile(&ctl->idle_clean.value, quiet ? 1ull : 0ull);
+    store_volatile(&ctl->idle_base.value, pushed);
+    store_volatile(&ctl->idle_finished.value, 0ull);
+    store_volatile(&ctl->idle_sweeps.value, ld_relaxed(&ctl->idle_sweeps.value) + 1);
+    fence_acq_rel();  // release: the new sweep's record comes before the cursor that opens it
+    u64 sweep = ld_relaxed(&ctl->idle_cursor.value) >> IDLE_SWEEP_SHIFT;
+    atomicExch(&ctl->idle_cursor.value, (sweep + 1) << IDLE_SWEEP_SHIFT);
+}
+
+// Hands out a window of up to `want` indices of the open sweep; 0 when it is all handed out.
+__device__ __forceinline__ u64 grab_window(Control* ctl, u64 range, u64 want, u64& lo) {
+    const u64 pos_mask = (1ull << IDLE_SWEEP_SHIFT) - 1;
+    if ((ld_acquire(&ctl->idle_cursor.value) & pos_mask) >= range) return 0;
+    u64 old = atomicAdd(&ctl->idle_cursor.value, want);
+    fence_acq_rel();
+    u64 pos = old & pos_mask;
+    if (pos >= range) return 0;
+    lo = pos;
+    return range - pos < want ? range - pos : want;
+}
+
+// The idle hook: run by groups whose pops found nothing, over windows of the sweep's indices.
+template <uint32_t FETCH, class W, class I, class Body>
+struct IdleServer {
+    W& worker;
+    Body body;
+    u64 range;
+
+    __device__ bool active() const { return range > 0; }
+
+    template <class G, class Out, class Q>
+    __device__ bool serve(const G& g, Out& out, Control* ctl, const Q& queues) {
+        const uint32_t size = worker.size();
+        const uint32_t subs = g.size() / size;
+        u64 lo = 0, n = 0;
+        if (g.is_leader()) n = grab_window(ctl, range, (u64)FETCH * subs, lo);
+        n = g.share(n);
+        if (n == 0) return false;
+        lo = g.share(lo);
+        const u64 first = (u64)(g.rank() / size) * FETCH;
+        const u64 count = first < n ? (n - first < FETCH ? n - first : (u64)FETCH) : 0ull;
+        for (u64 t = 0; t < count; ++t) body((I)(lo + first + t));
+        g.sync();
+        out.flush(g);
+        if (g.is_leader()) {
+            fence_acq_rel();
+            if (atomicAdd(&ctl->idle_finished.value, n) + n == range) close_sweep(ctl, queues);
+        }
+        return true;
+    }
+};
+
+template <uint32_t FETCH, class I, class W, class Body>
+__device__ IdleServer<FETCH, W, I, Body> idle_server(u64 range, W& worker, Body body) {
+    return IdleServer<FETCH, W, I, Body>{worker, body, range};
+}
+
+// The persistent driver: every group loops serving each queue in turn; when none had work it
+// checks for the end of the run (quiescence, or the idle hook's proof) and otherwise runs a
+// window of the idle hook, or naps.
+template <class G, class Out, class Q, class Idle, class... Servers>
+__device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queues, Idle& idle, Servers&... servers) {
+    uint32_t nap = 0;
     while (true) {
-        Grab g = {0, 0, false};
-        if (worker.is_leader()) {
-            if (cur == lim) {
-                cur = atomicAdd(&c->start.value, (unsigned long long)FETCH);
-                lim = cur + FETCH;
-            }
-            unsigned long long end = counter_load(c->end);
-            unsigned long long hi = end < lim ? end : lim;
-            if (cur >= hi) {
-                hi = cur;
-                if (counter_load(c->status) != STATUS_OK) g.stop = true;
-                else {
-                    update_end(c);
-                    g.stop = terminated(c);
-                }
-            }
-            g.lo = cur;
-            g.hi = hi;
+        bool worked = false;
+        ((worked = servers.serve(g, out) || worked), ...);
+        if (worked) {
+            nap = 0;
+            continue;
         }
-        g = worker.broadcast(g);
-        if (g.stop) break;
-        if (g.hi > g.lo) {
-            for (unsigned long long i = g.lo; i < g.hi; ++i) body(load_volatile(&q.items[i]));
-            worker.sync();
-            worker.flush(q);
-            if (worker.is_leader()) {
-                __threadfence();
-                atomicAdd(&c->done.value, g.hi - g.lo);
-                cur = g.hi;
-            }
-            idle = 0;
-        } else {
-            if (idle < 8) ++idle;
-            __nanosleep(32u << idle);
+        bool stop = false;
+        if (g.is_leader()) {
+            if (ld_relaxed(&ctl->status.value) != STATUS_OK) stop = true;
+            else if (idle.active()) stop = ld_acquire(&ctl->stop.value) != 0;
+            else stop = queues.quiescent(nullptr);
         }
+        if (g.share(stop)) break;
+        if (idle.serve(g, out, ctl, queues)) {
+            nap = 0;
+            continue;
+        }
+        if (nap < 8) ++nap;
+        __nanosleep(32u << nap);
     }
 }
 

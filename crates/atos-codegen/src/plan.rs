@@ -1,0 +1,206 @@
+//! A program's plan: which queue (or idle sweep) feeds each task, checked against the state.
+//! Both executors run from the same plan, so a program the GPU would run differently from the
+//! CPU (a queue pushed to that nobody pops, two tasks on one queue) is refused before either.
+
+use crate::error::CodegenError;
+use crate::ir::*;
+
+/// Where one task's items come from, resolved against the state.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Source {
+    /// `field` indexes `StateDesc::fields`; `queue` counts only the queue fields.
+    Queue { field: usize, queue: usize },
+    /// The idle hook, over `0..n` of the field at `range_field`.
+    Idle { range_field: usize },
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlannedTask {
+    pub name: String,
+    pub source: Source,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Plan {
+    /// In program order.
+    pub tasks: Vec<PlannedTask>,
+    /// Names of the state's queue fields, in declaration order (queue index order).
+    pub queues: Vec<String>,
+}
+
+impl Plan {
+    /// Index of the task consuming queue `queue`, if any.
+    pub fn consumer(&self, queue: usize) -> Option<usize> {
+        self.tasks
+            .iter()
+            .position(|t| matches!(t.source, Source::Queue { queue: q, .. } if q == queue))
+    }
+
+    /// Index of the idle hook, if the program has one.
+    pub fn idle(&self) -> Option<usize> {
+        self.tasks
+            .iter()
+            .position(|t| matches!(t.source, Source::Idle { .. }))
+    }
+
+    /// Queue index of the queue task `task` pops, `None` for the idle hook.
+    pub fn queue_of(&self, task: usize) -> Option<usize> {
+        match self.tasks[task].source {
+            Source::Queue { queue, .. } => Some(queue),
+            Source::Idle { .. } => None,
+        }
+    }
+}
+
+/// Resolves and checks the program `tasks` over `state`.
+pub fn plan_program(tasks: &[&FnIr], state: &StateDesc) -> Result<Plan, CodegenError> {
+    if tasks.is_empty() {
+        return Err(CodegenError::Program(
+            "a program needs at least one task".into(),
+        ));
+    }
+    let queues: Vec<(usize, &FieldDesc)> = state
+        .fields
+        .iter()
+        .enumerate()
+        .filter(|(_, f)| f.kind == FieldKind::Queue)
+        .collect();
+    if queues.is_empty() {
+        return Err(CodegenError::NoQueue {
+            state: state.name.clone(),
+        });
+    }
+    let mut planned = Vec::new();
+    for (i, task) in tasks.iter().enumerate() {
+        let attrs = task.task_attrs().ok_or_else(|| {
+            CodegenError::Spec(format!("`{}` is a device function, not a task", task.name))
+        })?;
+        if attrs.state_type != state.name {
+            return Err(CodegenError::StateMismatch {
+                task: task.name.clone(),
+                expected: attrs.state_type.clone(),
+                found: state.name.clone(),
+            });
+        }
+        if tasks[..i].iter().any(|t| t.name == task.name) {
+            return Err(CodegenError::Program(format!(
+                "task `{}` is listed twice in the program",
+                task.name
+            )));
+        }
+        let item = task.params[0].ty;
+        let source = match &attrs.source {
+            ItemSource::Queue(named) => {
+                let (queue, (field, desc)) = match named {
+                    Some(name) => queues
+                        .iter()
+                        .enumerate()
+                        .find(|(_, (_, f))| &f.name == name)
+                        .map(|(q, (i, f))| (q, (*i, *f)))
+                        .ok_or_else(|| {
+                            CodegenError::Program(format!(
+                                "task `{}` pops queue `{name}`, but state `{}` has no Queue field of that name (queues: {})",
+                                task.name,
+                                state.name,
+                                names(&queues)
+                            ))
+                        })?,
+                    None if queues.len() == 1 => (0, (queues[0].0, queues[0].1)),
+                    None => {
+                        return Err(CodegenError::Program(format!(
+                            "state `{}` has several queues ({}): say which one task `{}` pops with #[atos::task(queue = \"...\")]",
+                            state.name,
+                            names(&queues),
+                            task.name
+                        )));
+                    }
+                };
+                if item != desc.elem {
+                    return Err(CodegenError::ItemMismatch {
+                        task: task.name.clone(),
+                        item: item.rust_name().into(),
+                        queue: desc.name.clone(),
+                        elem: desc.elem.rust_name().into(),
+                    });
+                }
+                Source::Queue { field, queue }
+            }
+            ItemSource::Idle { range } => {
+                let (field, f) = state
+                    .fields
+                    .iter()
+                    .enumerate()
+                    .find(|(_, f)| &f.name == range)
+                    .ok_or_else(|| {
+                        CodegenError::Program(format!(
+                            "idle hook `{}` sweeps `{range}`, but state `{}` has no field of that name",
+                            task.name, state.name
+                        ))
+                    })?;
+                let fits = match f.kind {
+                    FieldKind::Scalar => matches!(f.elem, Scalar::U32 | Scalar::U64),
+                    FieldKind::Slice | FieldKind::Atomics => true,
+                    FieldKind::Queue => false,
+                };
+                if !fits {
+                    return Err(CodegenError::Program(format!(
+                        "idle hook `{}` sweeps `{range}`: the range must be a u32/u64 scalar field (0..value) or a Slice/Atomics field (0..len)",
+                        task.name
+                    )));
+                }
+                Source::Idle { range_field: field }
+            }
+        };
+        planned.push(PlannedTask {
+            name: task.name.clone(),
+            source,
+        });
+    }
+    let plan = Plan {
+        tasks: planned,
+        queues: queues.iter().map(|(_, f)| f.name.clone()).collect(),
+    };
+    let hooks: Vec<&str> = plan
+        .tasks
+        .iter()
+        .filter(|t| matches!(t.source, Source::Idle { .. }))
+        .map(|t| t.name.as_str())
+        .collect();
+    if hooks.len() > 1 {
+        return Err(CodegenError::Program(format!(
+            "a program has at most one idle hook; this one has {}",
+            hooks.join(", ")
+        )));
+    }
+    for (q, name) in plan.queues.iter().enumerate() {
+        let consumers: Vec<&str> = plan
+            .tasks
+            .iter()
+            .filter(|t| matches!(t.source, Source::Queue { queue, .. } if queue == q))
+            .map(|t| t.name.as_str())
+            .collect();
+        if consumers.len() > 1 {
+            return Err(CodegenError::Program(format!(
+                "queue `{name}` is popped by {}: one task per queue (give each task its own queue)",
+                consumers.join(" and ")
+            )));
+        }
+        if consumers.is_empty()
+            && let Some(pusher) = tasks.iter().find(|t| t.pushed_queues().contains(name))
+        {
+            return Err(CodegenError::Program(format!(
+                "task `{}` pushes to queue `{name}`, but no task of this program pops it, so those items would never run: add the task that pops `{name}` to the program",
+                pusher.name
+            )));
+        }
+    }
+    Ok(plan)
+}
+
+fn names(queues: &[(usize, &FieldDesc)]) -> String {
+    queues
+        .iter()
+        .map(|(_, f)| format!("`{}`", f.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -1,0 +1,112 @@
+//! What both executors share about a program: its plan, its seeds per queue, the state's
+//! queues and the idle hook's range.
+
+use atos_codegen::{FnIr, Plan, Source, plan_program};
+
+use crate::elem::Elem;
+use crate::error::RunError;
+use crate::state::{FieldRef, QueueHost, State};
+use crate::task::{Task, TaskSet};
+
+/// Initial items of a run, per task: `Seeds::new().add(color::Task, &vertices)` puts the
+/// vertices in the queue `color` pops.
+#[derive(Clone, Debug, Default)]
+pub struct Seeds {
+    by_task: Vec<(&'static str, Vec<u64>)>,
+}
+
+impl Seeds {
+    pub fn new() -> Seeds {
+        Seeds::default()
+    }
+
+    /// Adds `items` for `task` (typed: they are the task's own item type).
+    pub fn add<T: Task>(self, _task: T, items: &[T::Item]) -> Seeds {
+        self.add_for::<T>(items)
+    }
+
+    pub(crate) fn add_for<T: Task>(mut self, items: &[T::Item]) -> Seeds {
+        let name = T::ir().name.as_str();
+        let bits = items.iter().map(|i| i.to_bits());
+        match self.by_task.iter_mut().find(|(n, _)| *n == name) {
+            Some((_, v)) => v.extend(bits),
+            None => self.by_task.push((name, bits.collect())),
+        }
+        self
+    }
+}
+
+/// A task set's plan against its state.
+pub(crate) fn plan_of<P: TaskSet>() -> Result<(Plan, Vec<&'static FnIr>), RunError> {
+    let irs = P::irs();
+    let plan = plan_program(&irs, &<P::State<'_> as State>::desc())?;
+    Ok((plan, irs))
+}
+
+/// Seeds as bits per queue index.
+pub(crate) fn seeds_per_queue(plan: &Plan, seeds: &Seeds) -> Result<Vec<Vec<u64>>, RunError> {
+    let mut out = vec![Vec::new(); plan.queues.len()];
+    for (name, items) in &seeds.by_task {
+        let task = plan.tasks.iter().find(|t| t.name == *name).ok_or_else(|| {
+            RunError::Seeds(format!(
+                "task `{name}` is not part of this program; seed one of: {}",
+                plan.tasks
+                    .iter()
+                    .map(|t| format!("`{}`", t.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ))
+        })?;
+        match task.source {
+            Source::Queue { queue, .. } => out[queue].extend_from_slice(items),
+            Source::Idle { .. } if items.is_empty() => {}
+            Source::Idle { .. } => {
+                return Err(RunError::Seeds(format!(
+                    "`{name}` is an idle hook: it sweeps its range by itself and takes no seeds"
+                )));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The state's queue fields, in queue index order.
+pub(crate) fn queue_fields<'s>(fields: &[FieldRef<'s>]) -> Vec<&'s dyn QueueHost> {
+    fields
+        .iter()
+        .filter_map(|f| match f {
+            FieldRef::Queue(q) => Some(*q),
+            _ => None,
+        })
+        .collect()
+}
+
+/// Checks seeds against capacities.
+pub(crate) fn check_seed_room(
+    plan: &Plan,
+    queues: &[&dyn QueueHost],
+    seeds: &[Vec<u64>],
+) -> Result<(), RunError> {
+    for ((name, q), s) in plan.queues.iter().zip(queues).zip(seeds) {
+        if s.len() as u64 > q.capacity() {
+            return Err(RunError::overflow(name, q.capacity(), s.len() as u64));
+        }
+    }
+    Ok(())
+}
+
+/// The number of indices the idle hook sweeps (0 without a hook).
+pub(crate) fn idle_range(plan: &Plan, fields: &[FieldRef<'_>]) -> u64 {
+    let Some(hook) = plan.idle() else {
+        return 0;
+    };
+    let Source::Idle { range_field } = plan.tasks[hook].source else {
+        return 0;
+    };
+    match &fields[range_field] {
+        FieldRef::Scalar(bits) => *bits,
+        FieldRef::Slice { len, .. } => *len as u64,
+        FieldRef::Atomics(a) => a.len() as u64,
+        FieldRef::Queue(_) => 0,
+    }
+}
