@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use atos::apps::bfs::{self, Executor, bfs as bfs_task};
-use atos::{CpuExecutor, Gpu, Program, WorkerKind};
+use atos::{CpuExecutor, Gpu, Program, QueueMode, WorkerKind};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -31,6 +31,17 @@ struct Args {
     /// BFS source vertex.
     #[arg(long, default_value_t = 0)]
     source: u32,
+    /// Queue mode: ring (slots reused) or linear (one slot per push).
+    #[arg(long, default_value = "ring")]
+    queue: String,
+}
+
+fn queue_mode(name: &str) -> Result<QueueMode, String> {
+    match name {
+        "ring" => Ok(QueueMode::Ring),
+        "linear" => Ok(QueueMode::Linear),
+        other => Err(format!("unknown --queue `{other}`: use ring or linear")),
+    }
 }
 
 fn main() {
@@ -41,6 +52,7 @@ fn main() {
 }
 
 fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
+    let mode = queue_mode(&args.queue)?;
     let workers: Vec<WorkerKind> = match args.worker.as_str() {
         "all" => vec![WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta],
         w => vec![
@@ -100,7 +112,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             let mut times = Vec::new();
             let mut last = None;
             for i in 0..=args.runs {
-                let r = bfs::run(&exec, &offsets, &g.cols, args.source, capacity)?;
+                let r = bfs::run(&exec, &offsets, &g.cols, args.source, capacity, mode)?;
                 if r.depths != reference {
                     let bad = r.mismatches(&reference);
                     return Err(format!(

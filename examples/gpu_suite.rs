@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use atos::apps::bfs::{self, Executor, bfs as bfs_task};
 use atos::codegen::WorkerKind;
-use atos::{Gpu, Program, RunError};
+use atos::{Gpu, Program, QueueMode, RunError};
 use atos_graph::Csr;
 use atos_graph::generate::SplitMix64;
 use clap::Parser;
@@ -23,6 +23,15 @@ struct Args {
     data: Option<PathBuf>,
     #[arg(long, default_value_t = 240)]
     stress: usize,
+    /// Runs of the multi-task program stress (near/far, colouring, idle hook, ring chains).
+    #[arg(long, default_value_t = 1000)]
+    program_stress: usize,
+    /// Tasks of the lanes-then-read flag check, per worker kind.
+    #[arg(long, default_value_t = 1_000_000)]
+    flag_tasks: u32,
+    /// Only the BFS timing table (for side-by-side runs against other builds).
+    #[arg(long)]
+    bfs_only: bool,
     #[arg(long, default_value_t = 5)]
     runs: usize,
     /// Large generated graphs for the timed part.
@@ -61,6 +70,9 @@ fn program<'a>(
         p
     })
 }
+
+#[path = "../tests/common/programs.rs"]
+mod programs;
 
 #[path = "../tests/common/features.rs"]
 mod features;
@@ -132,78 +144,32 @@ fn main() {
             ));
         }
     }
+    // Thread workers last: the slowest configurations, and a timeout ends the table.
     let configs = [
-        (WorkerKind::Thread, 1u32),
-        (WorkerKind::Warp, 1),
+        (WorkerKind::Warp, 1u32),
         (WorkerKind::Warp, 4),
         (WorkerKind::Cta, 64),
         (WorkerKind::Cta, 8),
+        (WorkerKind::Thread, 1),
     ];
-    println!(
-        "\n== BFS: depths vs CPU reference, median of {} runs after 1 warm-up (CUDA events) ==",
-        args.runs
-    );
-    println!(
-        "{:<24} {:<12} {:>10} {:>9} {:>8} {:>8}  result",
-        "graph", "worker", "median ms", "MTEPS", "ratio", "spread"
-    );
-    for (name, g) in &graphs {
-        let reference = atos_graph::reference::bfs::bfs_depths(g, 0);
-        let offsets = g.offsets_u32().unwrap();
-        let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
-        for &(w, fetch) in &configs {
-            let p = program(
-                &gpu,
-                &mut programs,
-                w,
-                fetch,
-                256,
-                None,
-                Duration::from_secs(120),
-            );
-            let exec = Executor::Gpu(p);
-            let mut times = Vec::new();
-            let mut ratio = 0.0;
-            let mut verdict = "ok".to_string();
-            for i in 0..=args.runs {
-                match bfs::run(&exec, &offsets, &g.cols, 0, cap) {
-                    Ok(r) => {
-                        if r.depths != reference {
-                            let bad = r.mismatches(&reference);
-                            verdict = format!("WRONG ({bad} depths)");
-                        }
-                        if i > 0 {
-                            times.push(r.stats.time.as_secs_f64() * 1e3);
-                        }
-                        ratio = r.workload_ratio();
-                    }
-                    Err(e) => {
-                        verdict = format!("ERROR {e}");
-                        break;
-                    }
-                }
-            }
-            if verdict != "ok" {
-                failures += 1;
-            }
-            times.sort_by(f64::total_cmp);
-            let med = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
-            let spread = times
-                .last()
-                .zip(times.first())
-                .map(|(a, b)| a / b)
-                .unwrap_or(f64::NAN);
-            println!(
-                "{:<24} {:<12} {:>10.3} {:>9.1} {:>8.3} {:>8.2}  {verdict}",
-                name,
-                format!("{}/{}", w.name(), fetch),
-                med,
-                g.num_edges() as f64 / (med / 1e3) / 1e6,
-                ratio,
-                spread
-            );
-        }
+    if !args.bfs_only {
+        failures += program_model(&gpu, &args);
+        failures += features_and_stress(&gpu, &args, &graphs, &configs, &mut programs);
     }
+    // Last: a configuration slow enough to hit the timeout leaves the context unusable.
+    failures += bfs_table(&gpu, &args, &graphs, &configs, &mut programs);
+    println!("\nSUMMARY: {} failures", failures);
+    std::process::exit(if failures == 0 { 0 } else { 1 });
+}
+
+fn features_and_stress(
+    gpu: &Gpu,
+    args: &Args,
+    graphs: &[(String, Csr)],
+    configs: &[(WorkerKind, u32)],
+    programs: &mut Programs,
+) -> usize {
+    let mut failures = 0;
 
     // ---- 2. every DSL feature: GPU == CPU executor ----
     println!(
@@ -211,7 +177,7 @@ fn main() {
     );
     let cpu_result = features_run(None);
     for w in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
-        let p = Program::new(&gpu, features::features::Task)
+        let p = Program::new(gpu, features::features::Task)
             .worker(w)
             .timeout(Duration::from_secs(10))
             .build()
@@ -266,9 +232,10 @@ fn main() {
         let block = [64, 256, 1024][(rng.next_u64() % 3) as usize];
         let grid = [Some(1), Some(3), None][(rng.next_u64() % 3) as usize];
         let source = (rng.next_u64() % g.num_vertices() as u64) as u32;
+        let mode = [QueueMode::Ring, QueueMode::Linear][(rng.next_u64() % 2) as usize];
         let p = program(
-            &gpu,
-            &mut programs,
+            gpu,
+            programs,
             w,
             fetch,
             block,
@@ -283,24 +250,27 @@ fn main() {
             &g.cols,
             source,
             cap,
+            mode,
         ) {
             Ok(r) if r.depths == reference => ok += 1,
             Ok(_) => {
                 wrong += 1;
                 println!(
-                    "  WRONG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?} source {source}"
+                    "  WRONG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?}/{mode:?} source {source}"
                 );
             }
             Err(RunError::Gpu(atos::GpuError::Timeout { .. })) => {
                 hangs += 1;
                 println!(
-                    "  HANG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?} source {source}; stopping (context unusable)"
+                    "  HANG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?}/{mode:?} source {source}; stopping (context unusable)"
                 );
                 break;
             }
             Err(e) => {
                 errors += 1;
-                println!("  ERROR: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?}: {e}");
+                println!(
+                    "  ERROR: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?}/{mode:?}: {e}"
+                );
             }
         }
     }
@@ -315,17 +285,12 @@ fn main() {
     println!("\n== queue overflow ==");
     let g = atos_graph::load("grid:256x256").unwrap();
     let offsets = g.offsets_u32().unwrap();
-    for &(w, fetch) in &configs {
-        let p = program(
-            &gpu,
-            &mut programs,
-            w,
-            fetch,
-            256,
-            None,
-            Duration::from_secs(10),
-        );
-        match bfs::run(&Executor::Gpu(p), &offsets, &g.cols, 0, 100) {
+    for (&(w, fetch), mode) in configs
+        .iter()
+        .flat_map(|c| [QueueMode::Ring, QueueMode::Linear].map(|m| (c, m)))
+    {
+        let p = program(gpu, programs, w, fetch, 256, None, Duration::from_secs(10));
+        match bfs::run(&Executor::Gpu(p), &offsets, &g.cols, 0, 100, mode) {
             Err(RunError::QueueOverflow {
                 capacity, needed, ..
             }) if capacity == 100 && needed > 100 => {
@@ -335,14 +300,16 @@ fn main() {
                     &g.cols,
                     0,
                     bfs::default_queue_capacity(g.num_vertices(), g.num_edges()),
+                    mode,
                 );
                 let healthy = after
                     .map(|r| r.depths == atos_graph::reference::bfs::bfs_depths(&g, 0))
                     .unwrap_or(false);
                 println!(
-                    "  {}/{}: overflow reported (capacity 100, needed >= {needed}); next run correct: {healthy}",
+                    "  {}/{} {}: overflow reported (capacity 100, needed >= {needed}); next run correct: {healthy}",
                     w.name(),
-                    fetch
+                    fetch,
+                    mode.name()
                 );
                 if !healthy {
                     failures += 1;
@@ -351,14 +318,388 @@ fn main() {
             other => {
                 failures += 1;
                 println!(
-                    "  {}/{}: expected an overflow error, got {:?}",
+                    "  {}/{} {}: expected an overflow error, got {:?}",
                     w.name(),
                     fetch,
+                    mode.name(),
                     other.map(|r| r.stats.to_string())
                 );
             }
         }
     }
-    println!("\nSUMMARY: {} failures", failures);
-    std::process::exit(if failures == 0 { 0 } else { 1 });
+    failures
+}
+
+/// BFS depths vs the CPU reference for every worker configuration and queue mode, timed.
+fn bfs_table(
+    gpu: &Gpu,
+    args: &Args,
+    graphs: &[(String, Csr)],
+    configs: &[(WorkerKind, u32)],
+    programs: &mut Programs,
+) -> usize {
+    let mut failures = 0;
+    println!(
+        "\n== BFS: depths vs CPU reference, median of {} runs after 1 warm-up (CUDA events) ==",
+        args.runs
+    );
+    println!(
+        "{:<24} {:<16} {:>10} {:>9} {:>8} {:>8}  result",
+        "graph", "worker", "median ms", "MTEPS", "ratio", "spread"
+    );
+    for (name, g) in graphs {
+        let reference = atos_graph::reference::bfs::bfs_depths(g, 0);
+        let offsets = g.offsets_u32().unwrap();
+        let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+        for (&(w, fetch), mode) in configs
+            .iter()
+            .flat_map(|c| [QueueMode::Linear, QueueMode::Ring].map(|m| (c, m)))
+        {
+            let p = program(gpu, programs, w, fetch, 256, None, Duration::from_secs(60));
+            let exec = Executor::Gpu(p);
+            let mut times = Vec::new();
+            let mut ratio = 0.0;
+            let mut verdict = "ok".to_string();
+            for i in 0..=args.runs {
+                match bfs::run(&exec, &offsets, &g.cols, 0, cap, mode) {
+                    Ok(r) => {
+                        if r.depths != reference {
+                            let bad = r.mismatches(&reference);
+                            verdict = format!("WRONG ({bad} depths)");
+                        }
+                        if i > 0 {
+                            times.push(r.stats.time.as_secs_f64() * 1e3);
+                        }
+                        ratio = r.workload_ratio();
+                    }
+                    Err(e) => {
+                        let timeout = matches!(e, RunError::Gpu(atos::GpuError::Timeout { .. }));
+                        verdict = format!("ERROR {e}");
+                        if timeout {
+                            println!(
+                                "{name} {}/{fetch} {}: {verdict}; stopping (context unusable)",
+                                w.name(),
+                                mode.name()
+                            );
+                            return failures + 1;
+                        }
+                        break;
+                    }
+                }
+            }
+            if verdict != "ok" {
+                failures += 1;
+            }
+            times.sort_by(f64::total_cmp);
+            let med = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+            let spread = times
+                .last()
+                .zip(times.first())
+                .map(|(a, b)| a / b)
+                .unwrap_or(f64::NAN);
+            println!(
+                "{:<24} {:<16} {:>10.3} {:>9.1} {:>8.3} {:>8.2}  {verdict}",
+                name,
+                format!("{}/{} {}", w.name(), fetch, mode.name()),
+                med,
+                g.num_edges() as f64 / (med / 1e3) / 1e6,
+                ratio,
+                spread
+            );
+        }
+    }
+
+    failures
+}
+
+/// Builds `P` with every task on `worker` (None: the tasks' own attributes).
+fn build<P: atos::TaskSet>(
+    gpu: &Gpu,
+    tasks: P,
+    worker: Option<WorkerKind>,
+    block: u32,
+    grid: Option<u32>,
+) -> Program<P> {
+    let mut b = Program::new(gpu, tasks)
+        .block_size(block)
+        .timeout(Duration::from_secs(10));
+    if let Some(w) = worker {
+        b = b.worker(w).fetch(4);
+    }
+    if let Some(g) = grid {
+        b = b.grid(g);
+    }
+    let p = b.build().unwrap_or_else(|e| panic!("build: {e}"));
+    assert!(p.compile_log().is_empty(), "NVRTC: {}", p.compile_log());
+    p
+}
+
+/// The program-model checks: lanes-then-read, two queues, two task kinds, the idle hook, ring
+/// queues, overflow, and a termination stress over all of them. Returns the failures.
+fn program_model(gpu: &Gpu, args: &Args) -> usize {
+    use atos::Seeds;
+    use programs::*;
+    let mut failures = 0;
+    let workers = [
+        None,
+        Some(WorkerKind::Thread),
+        Some(WorkerKind::Warp),
+        Some(WorkerKind::Cta),
+    ];
+    let wname = |w: Option<WorkerKind>| w.map(|w| w.name()).unwrap_or("own");
+
+    println!(
+        "\n== lanes then read: {} tasks per worker kind, a flag set by the last lane ==",
+        args.flag_tasks
+    );
+    for w in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+        let p = build(gpu, flag::Task, Some(w), 256, None);
+        let t = Instant::now();
+        let misses = flag_run(args.flag_tasks, |s, seeds| p.run(s, seeds));
+        println!(
+            "  {}: {misses} misses of {} ({:.1} s)",
+            w.name(),
+            args.flag_tasks,
+            t.elapsed().as_secs_f64()
+        );
+        if misses != 0 {
+            failures += 1;
+        }
+    }
+
+    println!(
+        "\n== programs: GPU vs CPU reference, every worker kind (own = the tasks' attributes) =="
+    );
+    let weighted = atos_graph::load("kron:14,w=60,seed=5").unwrap();
+    let grid_w = atos_graph::load("grid:200x200,w=20").unwrap();
+    let kron = atos_graph::load("kron:14,seed=2").unwrap();
+    for w in workers {
+        let mut line = format!("  {:<6}", wname(w));
+        // near/far
+        let p = build(gpu, (relax::Task, promote::Task), w, 256, None);
+        for g in [&weighted, &grid_w] {
+            let (d, st) = near_far_run(g, 10, |s| {
+                p.run_seeds(s, &Seeds::new().add(relax::Task, &[0]))
+            });
+            let ok = d == dijkstra_u32(g);
+            failures += usize::from(!ok);
+            line += &format!(
+                " near/far {} (far {})",
+                if ok { "ok" } else { "WRONG" },
+                st.queue("far").map(|q| q.popped).unwrap_or(0)
+            );
+        }
+        // colouring
+        let p = build(gpu, (color::Task, check::Task), w, 256, None);
+        let (c, st) = coloring_run(&kron, |s, all| p.run(s, all));
+        match atos_graph::reference::coloring::validate_coloring(&kron, &c) {
+            Ok(k) => {
+                line += &format!(
+                    " | colouring ok ({k} colours, {} recolours)",
+                    st.queue("recolor").unwrap().popped - kron.num_vertices() as u64
+                )
+            }
+            Err(e) => {
+                failures += 1;
+                line += &format!(" | colouring WRONG {e}");
+            }
+        }
+        // idle hook, seeded and seedless
+        let p = build(gpu, (spread::Task, rescan::Task), w, 256, None);
+        let n = kron.num_vertices();
+        let mut seeded = vec![0u64; n];
+        seeded[0] = 1 << 36;
+        let spread_out: Vec<u64> = (0..n as u64).map(|i| (i * 7919) % 1000).collect();
+        for (init, seeds) in [(&seeded, vec![0u32]), (&spread_out, vec![])] {
+            let (m, r, st) = residual_run(&kron, init, 64, &seeds, |s, sd| p.run(s, sd));
+            let ok = std::panic::catch_unwind(|| residual_check(init, &m, &r, 64)).is_ok();
+            failures += usize::from(!ok);
+            line += &format!(
+                " | idle hook {} ({} tasks, {} sweeps)",
+                if ok { "ok" } else { "WRONG" },
+                st.popped,
+                st.idle_sweeps + 1
+            );
+        }
+        // ring: 50 laps in capacity; more alive than capacity
+        let p = build(gpu, chain::Task, w, 256, None);
+        match chain_run(256, 50, 1, 256, |s, seeds| p.run(s, seeds)) {
+            Ok((steps, st)) if steps.iter().all(|&k| k == 50) => {
+                line += &format!(" | ring 50 laps ok (peak {})", st.queue_peak)
+            }
+            other => {
+                failures += 1;
+                line += &format!(" | ring WRONG {:?}", other.map(|r| r.1.to_string()));
+            }
+        }
+        match chain_run(256, 50, 2, 256, |s, seeds| p.run(s, seeds)) {
+            Err(RunError::QueueOverflow { needed, .. }) if needed > 256 => {
+                line += &format!(" | overflow ok (needed {needed})")
+            }
+            other => {
+                failures += 1;
+                line += &format!(" | overflow MISSING {:?}", other.map(|r| r.1.to_string()));
+            }
+        }
+        println!("{line}");
+    }
+
+    println!(
+        "\n== program termination stress: {} runs, random programs x workers x blocks x grids x seeds, 10 s timeout each ==",
+        args.program_stress
+    );
+    let graphs: Vec<Csr> = [
+        "kron:9,seed=4,w=9",
+        "grid:24x24,w=5",
+        "geo:600,w=4,seed=3",
+        "kron:11,seed=8,w=30",
+    ]
+    .iter()
+    .map(|s| atos_graph::load(s).unwrap())
+    .collect();
+    let refs: Vec<Vec<u32>> = graphs.iter().map(dijkstra_u32).collect();
+    let mut rng = SplitMix64(808);
+    let (mut ok, mut wrong, mut errors) = (0usize, 0usize, 0usize);
+    let mut by_program = [0usize; 4];
+    let t0 = Instant::now();
+    type Key = (u64, Option<WorkerKind>, u32, Option<u32>);
+    let mut nf: HashMap<Key, Program<(relax::Task, promote::Task)>> = HashMap::new();
+    let mut col: HashMap<Key, Program<(color::Task, check::Task)>> = HashMap::new();
+    let mut res: HashMap<Key, Program<(spread::Task, rescan::Task)>> = HashMap::new();
+    let mut ch: HashMap<Key, Program<chain::Task>> = HashMap::new();
+    for i in 0..args.program_stress {
+        let gi = i % graphs.len();
+        let g = &graphs[gi];
+        let which = rng.next_u64() % 4;
+        let w = workers[(rng.next_u64() % 4) as usize];
+        let block = [64, 256][(rng.next_u64() % 2) as usize];
+        let grid = [Some(2), None][(rng.next_u64() % 2) as usize];
+        let seed = rng.next_u64();
+        let key = (which, w, block, grid);
+        let result: Result<bool, RunError> = match which {
+            0 => {
+                let p = nf
+                    .entry(key)
+                    .or_insert_with(|| build(gpu, (relax::Task, promote::Task), w, block, grid));
+                let delta = 1 + (seed % 12) as u32;
+                let dist = atos::AtomicArray::<u32>::filled(g.num_vertices(), FAR);
+                dist.view().store(0u32, 0);
+                let offsets = g.offsets_u32().unwrap();
+                let Some(atos_graph::Weights::U32(wts)) = &g.weights else {
+                    unreachable!()
+                };
+                let s = NearFar {
+                    offsets: atos::Slice::new(&offsets),
+                    cols: atos::Slice::new(&g.cols),
+                    weights: atos::Slice::new(wts),
+                    dist: dist.view(),
+                    near: atos::Queue::with_capacity(g.num_edges() as u64),
+                    far: atos::Queue::with_capacity(g.num_edges() as u64),
+                    delta,
+                };
+                p.run_seeds(&s, &Seeds::new().add(relax::Task, &[0]))
+                    .map(|_| dist.to_vec() == refs[gi])
+            }
+            1 => {
+                let p = col
+                    .entry(key)
+                    .or_insert_with(|| build(gpu, (color::Task, check::Task), w, block, grid));
+                let offsets = g.offsets_u32().unwrap();
+                let n = g.num_vertices();
+                let color = atos::AtomicArray::<u32>::filled(n, UNCOLORED);
+                let pending = atos::AtomicArray::<u32>::filled(n, 1);
+                let s = Coloring {
+                    offsets: atos::Slice::new(&offsets),
+                    cols: atos::Slice::new(&g.cols),
+                    color: color.view(),
+                    pending: pending.view(),
+                    recolor: atos::Queue::with_capacity(n as u64 + 1),
+                    check: atos::Queue::with_capacity(n as u64 + 1),
+                };
+                let all: Vec<u32> = (0..n as u32).collect();
+                p.run(&s, &all).map(|_| {
+                    atos_graph::reference::coloring::validate_coloring(g, &color.to_vec()).is_ok()
+                })
+            }
+            2 => {
+                let p = res
+                    .entry(key)
+                    .or_insert_with(|| build(gpu, (spread::Task, rescan::Task), w, block, grid));
+                let init: Vec<u64> = (0..g.num_vertices() as u64)
+                    .map(|v| (v ^ seed) % 500)
+                    .collect();
+                let seeds: Vec<u32> = if seed.is_multiple_of(2) {
+                    vec![]
+                } else {
+                    vec![(seed % g.num_vertices() as u64) as u32]
+                };
+                let offsets = g.offsets_u32().unwrap();
+                let n = g.num_vertices();
+                let residue = atos::AtomicArray::from_vec(init.clone());
+                let mass = atos::AtomicArray::<u64>::filled(n, 0);
+                let queued = atos::AtomicArray::<u32>::filled(n, 0);
+                for &v in &seeds {
+                    queued.view().store(v, 1);
+                }
+                let s = Residual {
+                    offsets: atos::Slice::new(&offsets),
+                    cols: atos::Slice::new(&g.cols),
+                    residue: residue.view(),
+                    mass: mass.view(),
+                    queued: queued.view(),
+                    work: atos::Queue::with_capacity(n as u64),
+                    n: n as u32,
+                    threshold: 16,
+                };
+                p.run(&s, &seeds).map(|_| {
+                    let (m, r) = (mass.to_vec(), residue.to_vec());
+                    m.iter().sum::<u64>() + r.iter().sum::<u64>() == init.iter().sum::<u64>()
+                        && r.iter().all(|&x| x < 16)
+                })
+            }
+            _ => {
+                let p = ch
+                    .entry(key)
+                    .or_insert_with(|| build(gpu, chain::Task, w, block, grid));
+                let cap = 16 + seed % 512;
+                chain_run(cap as u32, 30, 1, cap, |s, seeds| p.run(s, seeds))
+                    .map(|(st, _)| st.iter().all(|&k| k == 30))
+            }
+        };
+        by_program[which as usize] += 1;
+        match result {
+            Ok(true) => ok += 1,
+            Ok(false) => {
+                wrong += 1;
+                println!(
+                    "  WRONG: program {which} on graph {gi}, worker {}, block {block}, grid {grid:?}, seed {seed}",
+                    wname(w)
+                );
+            }
+            Err(RunError::Gpu(atos::GpuError::Timeout { .. })) => {
+                println!(
+                    "  HANG: program {which} on graph {gi}, worker {}, block {block}, grid {grid:?}, seed {seed}; stopping (context unusable)",
+                    wname(w)
+                );
+                return failures + wrong + errors + 1;
+            }
+            Err(e) => {
+                errors += 1;
+                println!(
+                    "  ERROR: program {which} on graph {gi}, worker {}, block {block}, grid {grid:?}: {e}",
+                    wname(w)
+                );
+            }
+        }
+    }
+    println!(
+        "program stress: {ok} correct, {wrong} wrong, 0 hangs, {errors} errors (near/far {}, colouring {}, idle hook {}, ring {}), {} configurations compiled, {:.1} s",
+        by_program[0],
+        by_program[1],
+        by_program[2],
+        by_program[3],
+        nf.len() + col.len() + res.len() + ch.len(),
+        t0.elapsed().as_secs_f64()
+    );
+    failures + wrong + errors
 }

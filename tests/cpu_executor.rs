@@ -12,11 +12,13 @@ use atos::prelude::*;
 use atos_graph::Csr;
 use common::features::{Features, collatz_steps, features};
 
-fn bfs_on(g: &Csr, source: u32, cpu: &CpuExecutor) -> bfs::BfsRun {
+fn bfs_on(g: &Csr, source: u32, cpu: &CpuExecutor, mode: QueueMode) -> bfs::BfsRun {
     let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
     let offsets = g.offsets_u32().unwrap();
-    bfs::run(&Executor::Cpu(cpu), &offsets, &g.cols, source, cap).unwrap()
+    bfs::run(&Executor::Cpu(cpu), &offsets, &g.cols, source, cap, mode).unwrap()
 }
+
+const MODES: [QueueMode; 2] = [QueueMode::Ring, QueueMode::Linear];
 
 #[test]
 fn bfs_matches_reference_on_generated_graphs() {
@@ -29,9 +31,9 @@ fn bfs_matches_reference_on_generated_graphs() {
     ] {
         let g = atos_graph::load(spec).unwrap();
         for threads in [1, 2, 4] {
-            for fetch in [1, 7, 64] {
+            for (fetch, mode) in [1, 7, 64].into_iter().zip(MODES.iter().cycle()) {
                 let cpu = CpuExecutor::new().threads(threads).fetch(fetch);
-                let r = bfs_on(&g, 0, &cpu);
+                let r = bfs_on(&g, 0, &cpu, *mode);
                 assert_eq!(
                     r.depths,
                     atos_graph::reference::bfs::bfs_depths(&g, 0),
@@ -66,7 +68,7 @@ fn bfs_matches_reference_on_shared_data() {
         let g = atos_graph::load(&dir.join(file).to_string_lossy()).unwrap();
         assert_eq!(g.num_vertices(), vertices, "{file}");
         for source in [0, vertices as u32 / 2] {
-            let r = bfs_on(&g, source, &cpu);
+            let r = bfs_on(&g, source, &cpu, MODES[source as usize % 2]);
             assert_eq!(
                 r.depths,
                 atos_graph::reference::bfs::bfs_depths(&g, source),
@@ -119,7 +121,14 @@ fn overflow_is_an_error_naming_the_capacity_needed() {
     let cpu = CpuExecutor::new().threads(2);
     let offsets = g.offsets_u32().unwrap();
     // A BFS frontier on a 32x32 grid holds up to 32 vertices at once: 8 slots are too few.
-    match bfs::run(&Executor::Cpu(&cpu), &offsets, &g.cols, 0, 8) {
+    match bfs::run(
+        &Executor::Cpu(&cpu),
+        &offsets,
+        &g.cols,
+        0,
+        8,
+        QueueMode::Ring,
+    ) {
         Err(
             e @ RunError::QueueOverflow {
                 capacity: 8,
@@ -158,6 +167,44 @@ fn overflow_is_an_error_naming_the_capacity_needed() {
             ..
         })
     ));
+}
+
+#[test]
+fn a_linear_queue_needs_room_for_every_push_and_a_ring_only_for_the_alive() {
+    let g = atos_graph::load("grid:32x32").unwrap();
+    let cpu = CpuExecutor::new().threads(2);
+    let offsets = g.offsets_u32().unwrap();
+    // Every vertex is pushed at least once: 1024 pushes do not fit a linear queue of 200...
+    match bfs::run(
+        &Executor::Cpu(&cpu),
+        &offsets,
+        &g.cols,
+        0,
+        200,
+        QueueMode::Linear,
+    ) {
+        Err(RunError::QueueOverflow {
+            capacity: 200,
+            needed,
+            ..
+        }) => assert!(needed > 200),
+        other => panic!(
+            "expected an overflow, got {:?}",
+            other.map(|r| r.stats.to_string())
+        ),
+    }
+    // ... while a ring of 200 holds the frontier (at most a few dozen vertices) with room.
+    let r = bfs::run(
+        &Executor::Cpu(&cpu),
+        &offsets,
+        &g.cols,
+        0,
+        200,
+        QueueMode::Ring,
+    )
+    .unwrap();
+    assert_eq!(r.depths, atos_graph::reference::bfs::bfs_depths(&g, 0));
+    assert!(r.stats.popped > 200 && r.stats.queue_peak <= 200);
 }
 
 #[atos::state]
@@ -223,6 +270,7 @@ fn termination_stress() {
                 &g,
                 source,
                 &CpuExecutor::new().threads(threads).fetch(fetch),
+                MODES[i % 2],
             );
             let _ = tx.send(r.depths == atos_graph::reference::bfs::bfs_depths(&g, source));
         });

@@ -71,3 +71,33 @@ fn feature_task_compiles_for_every_worker_fetch_and_block() {
         compile_clean(&atos::cuda_source::<features::Task>(&spec).unwrap());
     }
 }
+
+/// Every program of the program-model tests, with its own mixed workers and with every task
+/// on each worker kind.
+#[test]
+fn multi_task_programs_compile_for_every_worker_kind() {
+    use common::programs::*;
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn variants(irs: usize, base: KernelSpec) -> Vec<KernelSpec> {
+        let mut out = vec![base.clone()];
+        for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+            let mut s = base.clone();
+            s.tasks = vec![atos::TaskSpec { worker, fetch: 4 }; irs];
+            out.push(s);
+        }
+        out
+    }
+    fn check<P: atos::TaskSet>() {
+        let irs = P::irs();
+        for spec in variants(irs.len(), KernelSpec::for_tasks(&irs)) {
+            compile_clean(&atos::cuda_source::<P>(&spec).unwrap());
+        }
+    }
+    check::<flag::Task>();
+    check::<(relax::Task, promote::Task)>();
+    check::<(color::Task, check::Task)>();
+    check::<(spread::Task, rescan::Task)>();
+    check::<chain::Task>();
+}

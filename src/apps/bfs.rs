@@ -5,7 +5,7 @@
 //! processed more than once when a shorter path reaches it later, which is the speculation
 //! the workload ratio (vertices popped / vertices reached) measures.
 
-use crate::{Atomics, Queue, Slice, lanes};
+use crate::{Atomics, Queue, QueueMode, Slice, lanes};
 
 /// Depth of a vertex no path has reached.
 pub const UNREACHED: u32 = u32::MAX;
@@ -29,10 +29,11 @@ pub fn bfs(v: u32, s: &BfsState) {
     }
 }
 
-/// A queue large enough for BFS on a graph with `vertices` and `edges` (directed) in the
-/// common case: speculation re-pushes a vertex only when its depth improves, which on real
-/// graphs stays far below one push per edge. A run that needs more fails with the capacity it
-/// needs instead of writing past the end.
+/// A queue large enough for BFS on a graph with `vertices` and `edges` (directed) in either
+/// mode: speculation re-pushes a vertex only when its depth improves, which on real graphs stays
+/// far below one push per edge (a linear queue holds every push; a ring only the vertices
+/// waiting at once, far fewer). A run that needs more fails with the capacity it needs instead
+/// of writing past the end.
 pub fn default_queue_capacity(vertices: usize, edges: usize) -> u64 {
     (vertices as u64).max(edges as u64) + 1
 }
@@ -73,13 +74,14 @@ pub enum Executor<'p> {
     Gpu(&'p crate::Program<bfs::Task>),
 }
 
-/// BFS from `source` over the CSR `offsets`/`cols` with a queue of `capacity` slots.
+/// BFS from `source` over the CSR `offsets`/`cols` with a queue of `mode` and `capacity`.
 pub fn run(
     exec: &Executor,
     offsets: &[u32],
     cols: &[u32],
     source: u32,
     capacity: u64,
+    mode: QueueMode,
 ) -> Result<BfsRun, crate::RunError> {
     let n = offsets.len().saturating_sub(1);
     let depth = crate::AtomicArray::filled(n, UNREACHED);
@@ -88,7 +90,7 @@ pub fn run(
         offsets: Slice::new(offsets),
         cols: Slice::new(cols),
         depth: depth.view(),
-        work: Queue::with_capacity(capacity),
+        work: Queue::new(mode, capacity),
     };
     let stats = match exec {
         Executor::Cpu(cpu) => cpu.run(bfs::Task, &state, &[source])?,

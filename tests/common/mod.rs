@@ -15,3 +15,4 @@ pub fn in_ci() -> bool {
 }
 
 pub mod features;
+pub mod programs;

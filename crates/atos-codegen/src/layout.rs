@@ -36,6 +36,7 @@ words!(
         8 DONE "done": "items fully processed (counted after their own pushes are reserved)",
         9 PEAK "peak": "most items alive (pushed, not yet claimed) seen by a push",
         10 NEEDED "needed": "on overflow: items alive when a push found no room",
+        11 AVAIL "avail": "ring: written items not yet claimed (signed; claims take from it, each advance of end adds to it)",
     }
 );
 

@@ -160,28 +160,77 @@ impl<T: AtomicElem> AtomicArray<T> {
     }
 }
 
-/// A task queue: a ring whose capacity bounds the tasks *alive at once* (pushed and not yet
-/// taken by a worker), not all the tasks a run pushes. A push that would make more than
-/// `capacity` items alive stops the run with [`crate::RunError::QueueOverflow`], naming the
-/// queue and how many were alive; nothing is overwritten. The ring has `capacity` rounded up
-/// to a power of two slots.
+/// How a [`Queue`] uses its slots.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
+pub enum QueueMode {
+    /// Slots are reused: capacity bounds the items alive at once.
+    #[default]
+    Ring,
+    /// Each slot is filled once: capacity bounds every push of the run.
+    Linear,
+}
+
+impl QueueMode {
+    pub fn name(self) -> &'static str {
+        match self {
+            QueueMode::Ring => "ring",
+            QueueMode::Linear => "linear",
+        }
+    }
+}
+
+/// A task queue.
+///
+/// [`Queue::with_capacity`] makes a **ring**: its capacity bounds the tasks *alive at once*
+/// (pushed and not yet taken by a worker), not all the tasks a run pushes. A push that would make
+/// more than `capacity` items alive stops the run with [`crate::RunError::QueueOverflow`],
+/// naming the queue and how many were alive; nothing is overwritten. The ring has `capacity`
+/// rounded up to a power of two slots.
+///
+/// [`Queue::linear`] makes a **linear** queue (the original Atos queue): each slot is filled
+/// once, so `capacity` must cover every push of the run, seeds included; workers reserve slots
+/// ahead with one atomic add instead of claiming written ones, which is faster when thousands
+/// of thread workers poll (see docs/runtime.md for where).
 pub struct Queue<'a, T: QueueItem> {
     capacity: u64,
+    linear: bool,
     bound: AtomicPtr<CpuQueue>,
     _item: PhantomData<&'a T>,
 }
 
 impl<T: QueueItem> Queue<'_, T> {
+    /// A ring holding up to `capacity` alive tasks.
     pub fn with_capacity(capacity: u64) -> Self {
         Queue {
             capacity,
+            linear: false,
             bound: AtomicPtr::new(std::ptr::null_mut()),
             _item: PhantomData,
         }
     }
 
+    /// A queue of `mode` for `capacity` (alive items for a ring, pushes for a linear queue).
+    pub fn new(mode: QueueMode, capacity: u64) -> Self {
+        match mode {
+            QueueMode::Ring => Queue::with_capacity(capacity),
+            QueueMode::Linear => Queue::linear(capacity),
+        }
+    }
+
+    /// A linear queue for up to `total` pushes in a run, seeds included.
+    pub fn linear(total: u64) -> Self {
+        Queue {
+            linear: true,
+            ..Queue::with_capacity(total)
+        }
+    }
+
     pub fn capacity(&self) -> u64 {
         self.capacity
+    }
+
+    pub fn is_linear(&self) -> bool {
+        self.linear
     }
 
     /// Enqueues a task. Called from task bodies; on the GPU this is a worker-aggregated push.

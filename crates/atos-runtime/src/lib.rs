@@ -12,7 +12,7 @@ pub mod state;
 pub mod stats;
 pub mod task;
 
-pub use arrays::{AtomicArray, Atomics, Queue, Slice, lanes};
+pub use arrays::{AtomicArray, Atomics, Queue, QueueMode, Slice, lanes};
 pub use cpu::CpuExecutor;
 pub use elem::{AtomicElem, AtomicInt, Elem, IndexArg, QueueItem};
 pub use error::RunError;

@@ -147,6 +147,8 @@ pub trait AtomicHost: Sync {
 /// Host access to a `Queue` field.
 pub trait QueueHost: Sync {
     fn capacity(&self) -> u64;
+    /// A linear queue (each slot filled once) rather than a ring.
+    fn linear(&self) -> bool;
     fn elem_size(&self) -> usize;
     fn bind(&self, q: &CpuQueue) -> bool;
     fn unbind(&self);
@@ -223,6 +225,9 @@ impl<T: QueueItem> StateField for Queue<'_, T> {
 impl<T: QueueItem> QueueHost for Queue<'_, T> {
     fn capacity(&self) -> u64 {
         Queue::capacity(self)
+    }
+    fn linear(&self) -> bool {
+        Queue::is_linear(self)
     }
     fn elem_size(&self) -> usize {
         T::SCALAR.size_bytes()

@@ -98,7 +98,7 @@ impl CpuExecutor {
         let queues: Vec<CpuQueue> = hosts
             .iter()
             .zip(&seeds)
-            .map(|(h, s)| CpuQueue::new(h.capacity(), s, control.clone()))
+            .map(|(h, s)| CpuQueue::new(h.capacity(), h.linear(), s, control.clone()))
             .collect();
         for (i, (h, q)) in hosts.iter().zip(&queues).enumerate() {
             if !h.bind(q) {

@@ -46,6 +46,7 @@ impl Default for Control {
 pub struct CpuQueue {
     items: Vec<AtomicU64>,
     mask: u64,
+    linear: bool,
     capacity: u64,
     counters: [Line; qc::WORDS.len()],
     control: Arc<Control>,
@@ -66,12 +67,19 @@ pub struct QueueTotals {
 }
 
 impl CpuQueue {
-    /// A ring for `capacity` alive items holding `seeds` (at most `capacity` of them).
-    pub fn new(capacity: u64, seeds: &[u64], control: Arc<Control>) -> CpuQueue {
-        let slots = ring_slots(capacity);
+    /// A ring for `capacity` alive items (or a linear queue for `capacity` pushes) holding
+    /// `seeds` (at most `capacity` of them).
+    pub fn new(capacity: u64, linear: bool, seeds: &[u64], control: Arc<Control>) -> CpuQueue {
+        let slots = if linear {
+            capacity.max(1)
+        } else {
+            ring_slots(capacity)
+        };
         let q = CpuQueue {
             items: (0..slots).map(|_| AtomicU64::new(0)).collect(),
-            mask: slots - 1,
+            // A linear queue never wraps: items past the capacity are refused before writing.
+            mask: if linear { u64::MAX } else { slots - 1 },
+            linear,
             capacity,
             counters: std::array::from_fn(|_| Line::default()),
             control,
@@ -80,7 +88,14 @@ impl CpuQueue {
             slot.store(*s, Relaxed);
         }
         let n = seeds.len() as u64;
-        for c in [qc::END, qc::END_ALLOC, qc::END_MAX, qc::END_COUNT, qc::PEAK] {
+        for c in [
+            qc::END,
+            qc::END_ALLOC,
+            qc::END_MAX,
+            qc::END_COUNT,
+            qc::PEAK,
+            qc::AVAIL,
+        ] {
             q.c(c).store(n, Release);
         }
         q
@@ -90,12 +105,20 @@ impl CpuQueue {
         &self.counters[i].0
     }
 
+    /// Raises `prefix` to `v`; a ring's `end` credits what it newly published to `avail`.
+    fn raise_prefix(&self, prefix: usize, v: u64) {
+        let old = self.c(prefix).fetch_max(v, AcqRel);
+        if prefix == qc::END && !self.linear && old < v {
+            self.c(qc::AVAIL).fetch_add(v - old, AcqRel);
+        }
+    }
+
     /// `prefix` advances to `count` when count == max (read in that order).
     fn try_advance(&self, count: usize, max: usize, prefix: usize) {
         let c = self.c(count).load(Acquire);
         let m = self.c(max).load(Acquire);
         if c == m {
-            self.c(prefix).fetch_max(c, AcqRel);
+            self.raise_prefix(prefix, c);
         }
     }
 
@@ -104,13 +127,22 @@ impl CpuQueue {
         self.c(max).fetch_max(base + n, AcqRel);
         let c = self.c(count).fetch_add(n, AcqRel) + n;
         if c == self.c(max).load(Acquire) {
-            self.c(prefix).fetch_max(c, AcqRel);
+            self.raise_prefix(prefix, c);
         }
     }
 
     /// Whether items [base, base + n) may be written (see `make_room` in queue.cuh).
     fn make_room(&self, base: u64, n: u64) -> bool {
         let need = base + n;
+        if self.linear {
+            self.c(qc::PEAK).fetch_max(need, AcqRel);
+            if need > self.capacity {
+                self.c(qc::NEEDED).fetch_max(need, AcqRel);
+                self.control.fail(layout::status::OVERFLOW);
+                return false;
+            }
+            return true;
+        }
         let alive = need - self.c(qc::START).load(Acquire);
         self.c(qc::PEAK).fetch_max(alive, AcqRel);
         if alive > self.capacity {
@@ -148,36 +180,74 @@ impl CpuQueue {
         self.complete_range(qc::END_COUNT, qc::END_MAX, qc::END, base, 1);
     }
 
+    /// `end`, advanced if the writers below it have all finished.
+    fn published_end(&self) -> u64 {
+        let e = self.c(qc::END).load(Acquire);
+        if self.c(qc::END_ALLOC).load(Acquire) > e {
+            self.try_advance(qc::END_COUNT, qc::END_MAX, qc::END);
+            return self.c(qc::END).load(Acquire);
+        }
+        e
+    }
+
+    /// Takes up to `max_n` written, unclaimed items (`claim` in queue.cuh): from `avail` for a
+    /// ring, by a compare-and-swap on `start` bounded by `end` for a linear queue (CPU threads
+    /// are few; the GPU reserves ahead instead). Returns the first item and how many.
+    fn take(&self, max_n: u64) -> Option<(u64, u64)> {
+        if self.linear {
+            let mut s = self.c(qc::START).load(Acquire);
+            loop {
+                let e = self.published_end();
+                if s >= e {
+                    return None;
+                }
+                let n = (e - s).min(max_n);
+                match self
+                    .c(qc::START)
+                    .compare_exchange(s, s + n, AcqRel, Acquire)
+                {
+                    Ok(_) => return Some((s, n)),
+                    Err(now) => s = now,
+                }
+            }
+        }
+        let avail = self.c(qc::AVAIL);
+        let mut have = avail.load(Acquire) as i64;
+        if have <= 0 {
+            self.published_end();
+            have = avail.load(Acquire) as i64;
+            if have <= 0 {
+                return None;
+            }
+        }
+        let want = have.min(max_n as i64);
+        let had = avail.fetch_sub(want as u64, AcqRel) as i64;
+        let took = had.clamp(0, want);
+        if took < want {
+            avail.fetch_add((want - took) as u64, AcqRel);
+        }
+        if took == 0 {
+            return None;
+        }
+        Some((
+            self.c(qc::START).fetch_add(took as u64, AcqRel),
+            took as u64,
+        ))
+    }
+
     /// Claims up to `max_n` written items and copies them into `out` (cleared first), then
     /// frees their slots. Returns how many were claimed.
     pub fn claim(&self, max_n: u64, out: &mut Vec<u64>) -> u64 {
         out.clear();
-        let mut s = self.c(qc::START).load(Acquire);
-        let n = loop {
-            let mut e = self.c(qc::END).load(Acquire);
-            if s >= e {
-                if self.c(qc::END_ALLOC).load(Acquire) <= s {
-                    return 0;
-                }
-                self.try_advance(qc::END_COUNT, qc::END_MAX, qc::END);
-                e = self.c(qc::END).load(Acquire);
-                if s >= e {
-                    return 0;
-                }
-            }
-            let n = (e - s).min(max_n);
-            match self
-                .c(qc::START)
-                .compare_exchange(s, s + n, AcqRel, Acquire)
-            {
-                Ok(_) => break n,
-                Err(now) => s = now,
-            }
+        let Some((s, n)) = self.take(max_n) else {
+            return 0;
         };
-        // Acquire on `end` above makes these items' stores visible.
+        // Acquire on `end`/`avail` above makes these items' stores visible.
         out.extend((s..s + n).map(|i| self.items[(i & self.mask) as usize].load(Relaxed)));
-        // Release: the loads above come before the slots are counted free.
-        self.complete_range(qc::READ_COUNT, qc::READ_MAX, qc::READ_END, s, n);
+        if !self.linear {
+            // Release: the loads above come before the slots are counted free.
+            self.complete_range(qc::READ_COUNT, qc::READ_MAX, qc::READ_END, s, n);
+        }
         n
     }
 

@@ -388,7 +388,13 @@ impl<P: TaskSet> Program<P> {
                 }
                 FieldRef::Queue(q) => {
                     let capacity = q.capacity();
-                    let slots = ring_slots(capacity);
+                    // A linear queue never wraps (mask = all ones, `LINEAR` in queue.cuh).
+                    let (slots, mask) = if q.linear() {
+                        (capacity.max(1), u64::MAX)
+                    } else {
+                        let slots = ring_slots(capacity);
+                        (slots, slots - 1)
+                    };
                     let size = q.elem_size();
                     let queue_seeds = &seeds[queue_index];
                     queue_index += 1;
@@ -406,11 +412,12 @@ impl<P: TaskSet> Program<P> {
                             (qc::END_MAX, n),
                             (qc::END_COUNT, n),
                             (qc::PEAK, n),
+                            (qc::AVAIL, n),
                         ],
                     );
                     let counters_ptr = push_buffer(&mut dev, &counters)?;
                     dev.queues.push((dev.buffers.len() - 1, capacity, n));
-                    for word in [items_ptr, counters_ptr, capacity, slots - 1] {
+                    for word in [items_ptr, counters_ptr, capacity, mask] {
                         dev.packed.extend_from_slice(&word.to_le_bytes());
                     }
                 }

@@ -21,12 +21,18 @@ namespace atos {
 
 typedef unsigned long long u64;
 
+// A linear queue (mask == LINEAR) fills each slot once: capacity bounds every push of the run.
+constexpr u64 LINEAR = ~0ull;
+
 template <class T>
 struct QueueRef {
     T* items;
     QueueCounters* counters;
-    u64 capacity;  // most items alive (pushed, not yet claimed) at once
-    u64 mask;      // ring slots - 1 (slots = capacity rounded up to a power of two)
+    u64 capacity;  // ring: most items alive (pushed, not yet claimed) at once; linear: all pushes
+    u64 mask;      // ring: slots - 1 (slots = capacity rounded up to a power of two); or LINEAR
+
+    __device__ bool ring() const { return mask != LINEAR; }
+    __device__ T* slot(u64 i) const { return &items[i & mask]; }
 };
 
 __device__ __forceinline__ u64 ld_acquire(const u64* p) {
@@ -44,22 +50,36 @@ __device__ __forceinline__ void st_release(u64* p, u64 v) {
 }
 __device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
 
+// Raises `prefix` to v; a ring's `end` also credits the items it newly published to `avail`
+// (atomicMax returns the old value, so concurrent raises credit disjoint ranges).
+__device__ __forceinline__ void raise_prefix(Counter& prefix, Counter* credit, u64 v) {
+    u64 old = atomicMax(&prefix.value, v);
+    if (credit && old < v) atomicAdd(&credit->value, v - old);
+}
+
 // Advances `prefix` to `count` when count == max (read in that order: `max` only grows and every
 // counted range raised it first, so an equal pair means the counted ranges tile [0, count)).
-__device__ __forceinline__ void try_advance(Counter& count, Counter& max, Counter& prefix) {
+__device__ __forceinline__ void try_advance(Counter& count, Counter& max, Counter& prefix, Counter* credit) {
     u64 c = ld_acquire(&count.value);
     u64 m = ld_acquire(&max.value);
-    if (c == m && ld_relaxed(&prefix.value) < c) atomicMax(&prefix.value, c);
+    if (c == m && ld_relaxed(&prefix.value) < c) raise_prefix(prefix, credit, c);
 }
 
 // Counts the completed range [base, base + n): written (end_*) or copied out (read_*).
-__device__ __forceinline__ void complete_range(Counter& count, Counter& max, Counter& prefix, u64 base, u64 n) {
+__device__ __forceinline__ void complete_range(Counter& count, Counter& max, Counter& prefix, Counter* credit, u64 base, u64 n) {
     fence_acq_rel();  // release: the range's stores or loads come first
     atomicMax(&max.value, base + n);
     fence_acq_rel();
     u64 c = atomicAdd(&count.value, n) + n;
     fence_acq_rel();
-    if (c == ld_relaxed(&max.value)) atomicMax(&prefix.value, c);
+    if (c == ld_relaxed(&max.value)) raise_prefix(prefix, credit, c);
+}
+
+// The publication of a queue's written items; a ring credits `avail`.
+template <class T>
+__device__ __forceinline__ void publish(const QueueRef<T>& q, u64 base, u64 n) {
+    QueueCounters* c = q.counters;
+    complete_range(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr, base, n);
 }
 
 __device__ __forceinline__ void report_overflow(Control* ctl, QueueCounters* c, u64 alive) {
@@ -75,6 +95,12 @@ template <class T>
 __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
     QueueCounters* c = q.counters;
     u64 need = base + n;
+    if (!q.ring()) {
+        if (need > ld_relaxed(&c->peak.value)) atomicMax(&c->peak.value, need);
+        if (need <= q.capacity) return true;
+        report_overflow(ctl, c, need);
+        return false;
+    }
     u64 alive = need - ld_relaxed(&c->start.value);  // start <= end <= base
     if (alive > ld_relaxed(&c->peak.value)) atomicMax(&c->peak.value, alive);
     if (alive > q.capacity) {
@@ -86,7 +112,7 @@ __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
     u64 floor = need - slots;  // items below it must be copied out; alive <= slots => start >= floor
     uint32_t nap = 32;
     while (ld_acquire(&c->read_end.value) < floor) {
-        try_advance(c->read_count, c->read_max, c->read_end);
+        try_advance(c->read_count, c->read_max, c->read_end, nullptr);
         if (ld_relaxed(&ctl->status.value) != STATUS_OK) return false;
         __nanosleep(nap);
         if (nap < 1024) nap *= 2;
@@ -110,35 +136,67 @@ __device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control*
     base = __shfl_sync(mask, base, leader);
     ok = __shfl_sync(mask, ok, leader);
     if (ok) {
-        store_volatile(&q.items[(base + rank) & q.mask], item);
+        store_volatile(q.slot(base + rank), item);
         __threadfence();
     }
     __syncwarp(mask);
-    if (rank == 0 && ok) complete_range(q.counters->end_count, q.counters->end_max, q.counters->end, base, n);
+    if (rank == 0 && ok) publish(q, base, n);
 }
 
-// Claims up to `max_n` written items for the calling worker (one thread). Never claims past
-// `end`, so a claimed item can be copied out at once. Returns how many; `base` is the first.
+// `end`, advanced if the writers below it have all finished.
+template <class T>
+__device__ __forceinline__ u64 published_end(const QueueRef<T>& q) {
+    QueueCounters* c = q.counters;
+    u64 e = ld_acquire(&c->end.value);
+    if (ld_relaxed(&c->end_alloc.value) > e) {
+        try_advance(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr);
+        e = ld_acquire(&c->end.value);
+    }
+    return e;
+}
+
+// Ring queues: claims up to `max_n` written items for the calling worker (one thread), with no
+// retry loop however many workers poll. `avail` counts written, unclaimed items: a claim takes
+// from it (and gives back what it could not take); only then does it move `start`, so the
+// claimed items are all below `end` and can be copied out at once. Returns how many; `base`
+// is the first.
 template <class T>
 __device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
     QueueCounters* c = q.counters;
-    u64 s = ld_relaxed(&c->start.value);
-    while (true) {
-        u64 e = ld_acquire(&c->end.value);
-        if (s >= e) {
-            if (ld_relaxed(&c->end_alloc.value) <= s) return 0;
-            try_advance(c->end_count, c->end_max, c->end);
-            e = ld_acquire(&c->end.value);
-            if (s >= e) return 0;
-        }
-        u64 n = e - s < (u64)max_n ? e - s : (u64)max_n;
-        u64 prev = atomicCAS(&c->start.value, s, s + n);
-        if (prev == s) {
-            base = s;
-            return (uint32_t)n;
-        }
-        s = prev;  // another worker claimed first: retry from where it left off
+    long long avail = (long long)ld_relaxed(&c->avail.value);
+    if (avail <= 0) {
+        if (ld_relaxed(&c->end_alloc.value) <= ld_relaxed(&c->start.value)) return 0;
+        published_end(q);
+        avail = (long long)ld_relaxed(&c->avail.value);
+        if (avail <= 0) return 0;
     }
+    long long want = avail < (long long)max_n ? avail : (long long)max_n;
+    long long had = (long long)atomicAdd(&c->avail.value, (u64)(-want));
+    long long took = had <= 0 ? 0 : (had < want ? had : want);
+    if (took < want) atomicAdd(&c->avail.value, (u64)(want - took));
+    if (took == 0) return 0;
+    base = atomicAdd(&c->start.value, (u64)took);
+    fence_acq_rel();  // acquire: `end` covered these items when `avail` was credited
+    return (uint32_t)took;
+}
+
+// Linear queues (after Atos): a worker reserves `max_n` slots from `start` with one atomicAdd,
+// ahead of `end`, and takes the part already written, round after round, until its reservation
+// is used up. `cur`/`lim` are the worker's reservation, kept between calls.
+template <class T>
+__device__ uint32_t reserve(const QueueRef<T>& q, uint32_t max_n, u64& cur, u64& lim, u64& base) {
+    QueueCounters* c = q.counters;
+    if (cur == lim) {
+        cur = atomicAdd(&c->start.value, (u64)max_n);
+        lim = cur + max_n;
+    }
+    u64 e = ld_acquire(&c->end.value);
+    if (e <= cur) e = published_end(q);
+    u64 hi = e < lim ? e : lim;
+    if (hi <= cur) return 0;
+    base = cur;
+    cur = hi;
+    return (uint32_t)(hi - base);
 }
 
 // The counters of every queue of the program.

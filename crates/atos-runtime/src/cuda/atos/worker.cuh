@@ -147,12 +147,12 @@ struct StagedPusher {
         __syncthreads();
         u64 base = base_shared;
         if (ok_shared) {
-            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_volatile(&q.items[(base + i) & q.mask], stage[i]);
+            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_volatile(q.slot(base + i), stage[i]);
             __threadfence();
         }
         __syncthreads();
         if (threadIdx.x == 0) {
-            if (ok_shared) complete_range(q.counters->end_count, q.counters->end_max, q.counters->end, base, n);
+            if (ok_shared) publish(q, base, n);
             *staged = 0;
         }
         __syncthreads();
@@ -161,15 +161,16 @@ struct StagedPusher {
 
 // ---- servers: where a group finds work ----
 
-// Serves one queue with one task. The group's leader claims up to FETCH items per sub-worker;
-// every thread copies its share out of the ring (each holds at most K), the slots are
-// released, then each sub-worker runs its items. `done` is counted after the batch's pushes
-// are flushed and reserved.
+// Serves one queue with one task. The group's leader takes up to FETCH items per sub-worker
+// (a ring: claims written items; linear: uses its reservation); every thread copies its share
+// out of the queue (each holds at most K), a ring's slots are released, then each sub-worker
+// runs its items. `done` is counted after the batch's pushes are flushed and reserved.
 template <uint32_t FETCH, uint32_t K, class W, class T, class Body>
 struct QueueServer {
     const QueueRef<T>& q;  // the kernel parameter's (a local copy hides that it points to global memory)
     W& worker;
     Body body;
+    u64 cur = 0, lim = 0;  // linear queues: the leader's reservation
 
     template <class G, class Out>
     __device__ bool serve(const G& g, Out& out) {
@@ -177,7 +178,7 @@ struct QueueServer {
         const uint32_t subs = g.size() / size;
         u64 base = 0;
         uint32_t n = 0;
-        if (g.is_leader()) n = claim(q, FETCH * subs, base);
+        if (g.is_leader()) n = q.ring() ? claim(q, FETCH * subs, base) : reserve(q, FETCH * subs, cur, lim, base);
         n = g.share(n);
         if (n == 0) return false;
         base = g.share(base);
@@ -186,10 +187,10 @@ struct QueueServer {
         T held[K];
         for (uint32_t k = 0; k < K; ++k) {
             uint32_t t = worker.rank() + k * size;
-            if (t < count) held[k] = load_volatile(&q.items[(base + lo + t) & q.mask]);
+            if (t < count) held[k] = load_volatile(q.slot(base + lo + t));
         }
         g.sync();
-        if (g.is_leader()) complete_range(q.counters->read_count, q.counters->read_max, q.counters->read_end, base, n);
+        if (g.is_leader() && q.ring()) complete_range(q.counters->read_count, q.counters->read_max, q.counters->read_end, nullptr, base, n);
         for (uint32_t t = 0; t < count; ++t) body(worker.take(held, t));
         g.sync();
         out.flush(g);
@@ -203,7 +204,7 @@ struct QueueServer {
 
 template <uint32_t FETCH, uint32_t K, class W, class T, class Body>
 __device__ QueueServer<FETCH, K, W, T, Body> queue_server(const QueueRef<T>& q, W& worker, Body body) {
-    return QueueServer<FETCH, K, W, T, Body>{q, worker, body};
+    return QueueServer<FETCH, K, W, T, Body>{q, worker, body, 0, 0};
 }
 
 struct NoIdle {

@@ -1,0 +1,325 @@
+//! Programs of the program-model issue, written as a user would: each runs on the CPU
+//! executor in CI and on the GPU in `examples/gpu_suite.rs` (included there by path).
+
+use atos::prelude::*;
+use atos::{RunError, Stats};
+use atos_graph::Csr;
+
+// ---- 1. uniform code after a `lanes` loop sees every lane's effects ----
+
+#[atos::state]
+pub struct FlagState<'a> {
+    pub seen: Atomics<'a, u32>,
+    pub misses: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+/// The last index of the `lanes` loop (a lane other than the leader on warps and CTAs) sets
+/// the flag; the uniform code after the loop must see it.
+#[atos::task(worker = "cta")]
+pub fn flag(v: u32, s: &FlagState) {
+    for i in lanes(0..256u32) {
+        if i == 255 {
+            s.seen.store(v, 1);
+        }
+    }
+    if s.seen.load(v) == 0 {
+        s.misses.fetch_add(0u32, 1);
+    }
+}
+
+/// Runs `tasks` flag tasks; returns the misses.
+pub fn flag_run(
+    tasks: u32,
+    run: impl FnOnce(&FlagState, &[u32]) -> Result<Stats, RunError>,
+) -> u32 {
+    let seen = AtomicArray::<u32>::filled(tasks as usize, 0);
+    let misses = AtomicArray::<u32>::filled(1, 0);
+    let state = FlagState {
+        seen: seen.view(),
+        misses: misses.view(),
+        work: Queue::with_capacity(u64::from(tasks)),
+    };
+    let seeds: Vec<u32> = (0..tasks).collect();
+    let stats = run(&state, &seeds).unwrap();
+    assert_eq!(stats.popped, u64::from(tasks));
+    misses.to_vec()[0]
+}
+
+// ---- 2. two queues: near/far relaxation (SSSP-style) ----
+
+#[atos::state]
+pub struct NearFar<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub cols: Slice<'a, u32>,
+    pub weights: Slice<'a, u32>,
+    pub dist: Atomics<'a, u32>,
+    pub near: Queue<'a, u32>,
+    pub far: Queue<'a, u32>,
+    pub delta: u32,
+}
+
+/// Relaxes `v`'s edges; light edges' targets go to `near`, heavy ones' to `far`.
+#[atos::task(queue = "near", worker = "warp")]
+pub fn relax(v: u32, s: &NearFar) {
+    let d = s.dist.load(v);
+    for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
+        let u = s.cols[e];
+        let w = s.weights[e];
+        let nd = d + w;
+        if s.dist.fetch_min(u, nd) > nd {
+            if w < s.delta {
+                s.near.push(u);
+            } else {
+                s.far.push(u);
+            }
+        }
+    }
+}
+
+/// A far vertex comes back through the near queue.
+#[atos::task(queue = "far", worker = "thread", fetch = 4)]
+pub fn promote(v: u32, s: &NearFar) {
+    s.near.push(v);
+}
+
+pub const FAR: u32 = u32::MAX;
+
+/// Shortest distances from 0 (u32::MAX unreached) through `run`.
+pub fn near_far_run(
+    g: &Csr,
+    delta: u32,
+    run: impl FnOnce(&NearFar) -> Result<Stats, RunError>,
+) -> (Vec<u32>, Stats) {
+    let offsets = g.offsets_u32().unwrap();
+    let Some(atos_graph::Weights::U32(w)) = &g.weights else {
+        panic!("near/far needs u32 weights")
+    };
+    let dist = AtomicArray::<u32>::filled(g.num_vertices(), FAR);
+    dist.view().store(0u32, 0);
+    let cap = (g.num_edges() as u64).max(16);
+    let state = NearFar {
+        offsets: Slice::new(&offsets),
+        cols: Slice::new(&g.cols),
+        weights: Slice::new(w),
+        dist: dist.view(),
+        near: Queue::with_capacity(cap),
+        far: Queue::with_capacity(cap),
+        delta,
+    };
+    let stats = run(&state).unwrap();
+    (dist.to_vec(), stats)
+}
+
+/// Dijkstra's distances as u32 (u32::MAX unreached).
+pub fn dijkstra_u32(g: &Csr) -> Vec<u32> {
+    atos_graph::reference::sssp::dijkstra(g, 0)
+        .unwrap()
+        .iter()
+        .map(|d| if d.is_finite() { *d as u32 } else { FAR })
+        .collect()
+}
+
+// ---- 3. two task kinds: speculative greedy colouring with a conflict check ----
+
+#[atos::state]
+pub struct Coloring<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub cols: Slice<'a, u32>,
+    pub color: Atomics<'a, u32>,
+    /// 1 while the vertex waits in `recolor`: it is queued at most once at a time.
+    pub pending: Atomics<'a, u32>,
+    pub recolor: Queue<'a, u32>,
+    pub check: Queue<'a, u32>,
+}
+
+pub const UNCOLORED: u32 = u32::MAX;
+
+/// Gives `v` the smallest colour none of its neighbours holds, then checks it.
+#[atos::task(queue = "recolor", worker = "warp")]
+pub fn color(v: u32, s: &Coloring) {
+    s.pending.store(v, 0);
+    let mut c = 0u32;
+    loop {
+        let mut used = false;
+        for e in s.offsets[v]..s.offsets[v + 1] {
+            let u = s.cols[e];
+            if u != v && s.color.load(u) == c {
+                used = true;
+            }
+        }
+        if !used {
+            break;
+        }
+        c += 1;
+    }
+    s.color.store(v, c);
+    s.check.push(v);
+}
+
+/// Re-queues the larger endpoint of every edge whose ends hold `v`'s colour.
+#[atos::task(queue = "check", worker = "cta", fetch = 8)]
+pub fn check(v: u32, s: &Coloring) {
+    let c = s.color.load(v);
+    for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
+        let u = s.cols[e];
+        if u != v && s.color.load(u) == c {
+            let loser = if u > v { u } else { v };
+            if s.pending.swap(loser, 1) == 0 {
+                s.recolor.push(loser);
+            }
+        }
+    }
+}
+
+/// Colours every vertex of `g`; returns the colours.
+pub fn coloring_run(
+    g: &Csr,
+    run: impl FnOnce(&Coloring, &[u32]) -> Result<Stats, RunError>,
+) -> (Vec<u32>, Stats) {
+    let offsets = g.offsets_u32().unwrap();
+    let n = g.num_vertices();
+    let color = AtomicArray::<u32>::filled(n, UNCOLORED);
+    let pending = AtomicArray::<u32>::filled(n, 1);
+    let state = Coloring {
+        offsets: Slice::new(&offsets),
+        cols: Slice::new(&g.cols),
+        color: color.view(),
+        pending: pending.view(),
+        recolor: Queue::with_capacity(n as u64 + 1),
+        check: Queue::with_capacity(n as u64 + 1),
+    };
+    let all: Vec<u32> = (0..n as u32).collect();
+    let stats = run(&state, &all).unwrap();
+    (color.to_vec(), stats)
+}
+
+// ---- 4. an idle hook: integer residual push with a re-scan ----
+
+#[atos::state]
+pub struct Residual<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub cols: Slice<'a, u32>,
+    pub residue: Atomics<'a, u64>,
+    pub mass: Atomics<'a, u64>,
+    /// 1 while the vertex waits in `work`: queued at most once at a time.
+    pub queued: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+    pub n: u32,
+    pub threshold: u64,
+}
+
+/// Keeps a share of `v`'s residue and spreads the rest evenly over its neighbours. A neighbour
+/// is pushed only when its residue crosses twice the threshold: residues between one and two
+/// thresholds are left for the idle hook to find.
+#[atos::task(worker = "warp")]
+pub fn spread(v: u32, s: &Residual) {
+    s.queued.store(v, 0);
+    let r = s.residue.swap(v, 0);
+    if r == 0 {
+        return;
+    }
+    let deg = (s.offsets[v + 1] - s.offsets[v]) as u64;
+    let share = r / (deg + 1);
+    s.mass.fetch_add(v, r - share * deg);
+    let high = 2 * s.threshold;
+    for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
+        let u = s.cols[e];
+        let old = s.residue.fetch_add(u, share);
+        if old < high && old + share >= high && s.queued.swap(u, 1) == 0 {
+            s.work.push(u);
+        }
+    }
+}
+
+/// The re-scan (the papers' `f2`): a vertex whose residue reached the threshold gets a task.
+#[atos::idle(range = "n", worker = "thread", fetch = 16)]
+pub fn rescan(i: u32, s: &Residual) {
+    if s.residue.load(i) >= s.threshold && s.queued.swap(i, 1) == 0 {
+        s.work.push(i);
+    }
+}
+
+/// Residual push from `initial` residues; returns (mass, residue).
+pub fn residual_run(
+    g: &Csr,
+    initial: &[u64],
+    threshold: u64,
+    seeds: &[u32],
+    run: impl FnOnce(&Residual, &[u32]) -> Result<Stats, RunError>,
+) -> (Vec<u64>, Vec<u64>, Stats) {
+    let offsets = g.offsets_u32().unwrap();
+    let n = g.num_vertices();
+    let residue = AtomicArray::from_vec(initial.to_vec());
+    let mass = AtomicArray::<u64>::filled(n, 0);
+    let queued = AtomicArray::<u32>::filled(n, 0);
+    for &v in seeds {
+        queued.view().store(v, 1);
+    }
+    let state = Residual {
+        offsets: Slice::new(&offsets),
+        cols: Slice::new(&g.cols),
+        residue: residue.view(),
+        mass: mass.view(),
+        queued: queued.view(),
+        work: Queue::with_capacity(n as u64),
+        n: n as u32,
+        threshold,
+    };
+    let stats = run(&state, seeds).unwrap();
+    (mass.to_vec(), residue.to_vec(), stats)
+}
+
+/// The residual program's invariants: nothing lost or created, nothing left at the threshold.
+pub fn residual_check(initial: &[u64], mass: &[u64], residue: &[u64], threshold: u64) {
+    let total: u64 = initial.iter().sum();
+    assert_eq!(
+        mass.iter().sum::<u64>() + residue.iter().sum::<u64>(),
+        total,
+        "mass is conserved"
+    );
+    if let Some((v, r)) = residue.iter().enumerate().find(|(_, r)| **r >= threshold) {
+        panic!("vertex {v} still holds residue {r} >= threshold {threshold}: the run ended early");
+    }
+}
+
+// ---- 5. the ring queue: many laps, bounded alive ----
+
+#[atos::state]
+pub struct Chain<'a> {
+    pub steps: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+    pub length: u32,
+    pub fanout: u32,
+}
+
+/// Each item comes back `length` times in all; with `fanout` 1 the alive count never grows.
+#[atos::task(worker = "warp", fetch = 2)]
+pub fn chain(v: u32, s: &Chain) {
+    let k = s.steps.fetch_add(v, 1);
+    if k + 1 < s.length {
+        for _c in 0..s.fanout {
+            s.work.push(v);
+        }
+    }
+}
+
+/// `items` chains of `length` through a queue of `capacity`; returns the steps per item.
+pub fn chain_run(
+    items: u32,
+    length: u32,
+    fanout: u32,
+    capacity: u64,
+    run: impl FnOnce(&Chain, &[u32]) -> Result<Stats, RunError>,
+) -> Result<(Vec<u32>, Stats), RunError> {
+    let steps = AtomicArray::<u32>::filled(items as usize, 0);
+    let state = Chain {
+        steps: steps.view(),
+        work: Queue::with_capacity(capacity),
+        length,
+        fanout,
+    };
+    let seeds: Vec<u32> = (0..items).collect();
+    let stats = run(&state, &seeds)?;
+    Ok((steps.to_vec(), stats))
+}

@@ -1,0 +1,268 @@
+//! The program model on the CPU executor: several tasks and queues, the idle hook, ring
+//! queues and their overflow, lanes-then-read. The same programs run on the GPU in
+//! `examples/gpu_suite.rs`.
+
+mod common;
+
+use std::sync::mpsc;
+use std::time::Duration;
+
+use atos::prelude::*;
+use atos::{RunError, Seeds};
+use common::programs::*;
+
+fn cpu(threads: usize) -> CpuExecutor {
+    CpuExecutor::new().threads(threads)
+}
+
+#[test]
+fn uniform_code_after_lanes_sees_every_lane() {
+    for threads in [1, 4] {
+        let misses = flag_run(20_000, |s, seeds| cpu(threads).run(flag::Task, s, seeds));
+        assert_eq!(misses, 0);
+    }
+}
+
+#[test]
+fn near_far_two_queue_relaxation_matches_dijkstra() {
+    for spec in ["grid:40x40,w=20", "kron:10,w=50,seed=3", "geo:2000,w=9"] {
+        let g = atos_graph::load(spec).unwrap();
+        let reference = dijkstra_u32(&g);
+        for threads in [1, 3] {
+            for delta in [1, 8, 1000] {
+                let (dist, stats) = near_far_run(&g, delta, |s| {
+                    cpu(threads).run_seeds(
+                        (relax::Task, promote::Task),
+                        s,
+                        &Seeds::new().add(relax::Task, &[0]),
+                    )
+                });
+                assert_eq!(dist, reference, "{spec} threads {threads} delta {delta}");
+                let far = stats.queue("far").unwrap();
+                let near = stats.queue("near").unwrap();
+                assert_eq!(far.popped, far.pushed, "every far item was promoted");
+                assert_eq!(near.popped, near.pushed + 1, "every near item ran once");
+                if delta == 1 {
+                    assert!(far.pushed > 0, "{spec}: weights >= 1 all go far");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn colour_and_conflict_check_give_a_proper_colouring() {
+    for spec in ["kron:10,seed=2", "grid:30x30", "geo:1500"] {
+        let g = atos_graph::load(spec).unwrap();
+        let greedy = atos_graph::reference::coloring::greedy_coloring(
+            &g,
+            atos_graph::reference::coloring::ColoringOrder::Natural,
+        );
+        let greedy_colors =
+            atos_graph::reference::coloring::validate_coloring(&g, &greedy).unwrap();
+        for threads in [1, 4] {
+            let (colors, stats) = coloring_run(&g, |s, all| {
+                cpu(threads).run((color::Task, check::Task), s, all)
+            });
+            let used = atos_graph::reference::coloring::validate_coloring(&g, &colors)
+                .unwrap_or_else(|e| panic!("{spec} threads {threads}: {e}"));
+            assert!(
+                used <= greedy_colors + 8,
+                "{spec}: {used} colours vs greedy {greedy_colors}"
+            );
+            assert_eq!(
+                stats.queue("check").unwrap().popped,
+                stats.queue("recolor").unwrap().popped
+            );
+        }
+    }
+}
+
+#[test]
+fn the_idle_hook_finds_what_tasks_leave_and_the_run_ends_exactly() {
+    let g = atos_graph::load("kron:9,seed=7").unwrap();
+    let n = g.num_vertices();
+    let threshold = 64;
+    // Seeded: all residue at vertex 0.
+    let mut initial = vec![0u64; n];
+    initial[0] = 10_000_000;
+    for threads in [1, 2, 4] {
+        let (mass, residue, stats) = residual_run(&g, &initial, threshold, &[0], |s, seeds| {
+            cpu(threads).run((spread::Task, rescan::Task), s, seeds)
+        });
+        residual_check(&initial, &mass, &residue, threshold);
+        assert!(stats.idle_sweeps >= 1, "at least one sweep after the first");
+    }
+    // Seedless: only the hook can start the work.
+    let spread_out: Vec<u64> = (0..n as u64).map(|i| (i * 7919) % 1000).collect();
+    for threads in [1, 3] {
+        let (mass, residue, stats) = residual_run(&g, &spread_out, threshold, &[], |s, seeds| {
+            cpu(threads).run((spread::Task, rescan::Task), s, seeds)
+        });
+        residual_check(&spread_out, &mass, &residue, threshold);
+        assert!(stats.popped > 0, "the hook found the work");
+    }
+    // Nothing to do: the first sweep proves it.
+    let zero = vec![0u64; n];
+    let (_, _, stats) = residual_run(&g, &zero, threshold, &[], |s, seeds| {
+        cpu(2).run((spread::Task, rescan::Task), s, seeds)
+    });
+    assert_eq!((stats.popped, stats.idle_sweeps), (0, 0));
+}
+
+#[test]
+fn a_ring_queue_runs_50_laps_within_its_capacity() {
+    for threads in [1, 2, 4] {
+        let (steps, stats) = chain_run(64, 50, 1, 64, |s, seeds| {
+            cpu(threads).run(chain::Task, s, seeds)
+        })
+        .unwrap();
+        assert!(steps.iter().all(|&k| k == 50), "{steps:?}");
+        assert_eq!(stats.popped, 64 * 50);
+        assert!(stats.queue_peak <= 64);
+    }
+}
+
+#[test]
+fn more_alive_than_the_capacity_is_an_overflow_naming_the_queue() {
+    for threads in [1, 4] {
+        match chain_run(64, 50, 2, 64, |s, seeds| {
+            cpu(threads).run(chain::Task, s, seeds)
+        }) {
+            Err(RunError::QueueOverflow {
+                queue,
+                capacity,
+                needed,
+                ..
+            }) => {
+                assert_eq!((queue.as_str(), capacity), ("work", 64));
+                assert!(needed > 64);
+            }
+            other => panic!(
+                "expected an overflow, got {:?}",
+                other.map(|r| r.1.to_string())
+            ),
+        }
+    }
+}
+
+#[test]
+fn seeds_for_an_idle_hook_or_a_foreign_task_are_errors() {
+    let g = atos_graph::load("grid:4x4").unwrap();
+    let init = vec![0u64; g.num_vertices()];
+    let offsets = g.offsets_u32().unwrap();
+    let residue = AtomicArray::from_vec(init);
+    let mass = AtomicArray::<u64>::filled(16, 0);
+    let queued = AtomicArray::<u32>::filled(16, 0);
+    let state = Residual {
+        offsets: Slice::new(&offsets),
+        cols: Slice::new(&g.cols),
+        residue: residue.view(),
+        mass: mass.view(),
+        queued: queued.view(),
+        work: Queue::with_capacity(16),
+        n: 16,
+        threshold: 1,
+    };
+    let err = cpu(1)
+        .run_seeds(
+            (spread::Task, rescan::Task),
+            &state,
+            &Seeds::new().add(rescan::Task, &[1]),
+        )
+        .unwrap_err();
+    assert!(err.to_string().contains("is an idle hook"), "{err}");
+    let err = cpu(1)
+        .run_seeds(spread::Task, &state, &Seeds::new().add(rescan::Task, &[1]))
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("is not part of this program"),
+        "{err}"
+    );
+    // A program that pushes to a queue nobody pops is refused before it runs.
+    let near_far_state_err = {
+        let g = atos_graph::load("grid:3x3,w=3").unwrap();
+        let offsets = g.offsets_u32().unwrap();
+        let Some(atos_graph::Weights::U32(w)) = &g.weights else {
+            unreachable!()
+        };
+        let dist = AtomicArray::<u32>::filled(9, FAR);
+        let s = NearFar {
+            offsets: Slice::new(&offsets),
+            cols: Slice::new(&g.cols),
+            weights: Slice::new(w),
+            dist: dist.view(),
+            near: Queue::with_capacity(9),
+            far: Queue::with_capacity(9),
+            delta: 2,
+        };
+        cpu(1).run(relax::Task, &s, &[0]).unwrap_err().to_string()
+    };
+    assert!(
+        near_far_state_err.contains("pushes to queue `far`, but no task of this program pops it"),
+        "{near_far_state_err}"
+    );
+}
+
+/// Many runs across programs, thread counts and seeds, each under a timeout: no hang, no
+/// early stop (every result checked).
+#[test]
+fn program_termination_stress() {
+    let graphs: Vec<atos_graph::Csr> =
+        ["kron:8,seed=1,w=9", "grid:12x12,w=5", "geo:300,w=4,seed=3"]
+            .iter()
+            .map(|s| atos_graph::load(s).unwrap())
+            .collect();
+    let mut rng = atos_graph::generate::SplitMix64(11);
+    for i in 0..120 {
+        let g = graphs[i % graphs.len()].clone();
+        let threads = 1 + (rng.next_u64() % 4) as usize;
+        let which = rng.next_u64() % 4;
+        let seed = rng.next_u64();
+        let (tx, rx) = mpsc::channel();
+        std::thread::spawn(move || {
+            let ex = cpu(threads);
+            let ok = match which {
+                0 => {
+                    let delta = 1 + (seed % 6) as u32;
+                    let (d, _) = near_far_run(&g, delta, |s| {
+                        ex.run_seeds(
+                            (relax::Task, promote::Task),
+                            s,
+                            &Seeds::new().add(relax::Task, &[0]),
+                        )
+                    });
+                    d == dijkstra_u32(&g)
+                }
+                1 => {
+                    let (c, _) =
+                        coloring_run(&g, |s, all| ex.run((color::Task, check::Task), s, all));
+                    atos_graph::reference::coloring::validate_coloring(&g, &c).is_ok()
+                }
+                2 => {
+                    let init: Vec<u64> = (0..g.num_vertices() as u64)
+                        .map(|v| (v ^ seed) % 300)
+                        .collect();
+                    let (m, r, _) = residual_run(&g, &init, 16, &[], |s, seeds| {
+                        ex.run((spread::Task, rescan::Task), s, seeds)
+                    });
+                    m.iter().sum::<u64>() + r.iter().sum::<u64>() == init.iter().sum::<u64>()
+                        && r.iter().all(|&x| x < 16)
+                }
+                _ => {
+                    let cap = 8 + seed % 24;
+                    let (steps, _) = chain_run(cap as u32, 20, 1, cap, |s, seeds| {
+                        ex.run(chain::Task, s, seeds)
+                    })
+                    .unwrap();
+                    steps.iter().all(|&k| k == 20)
+                }
+            };
+            let _ = tx.send(ok);
+        });
+        match rx.recv_timeout(Duration::from_secs(30)) {
+            Ok(ok) => assert!(ok, "run {i}: program {which} wrong (threads {threads})"),
+            Err(_) => panic!("run {i}: program {which} hung (threads {threads})"),
+        }
+    }
+}
