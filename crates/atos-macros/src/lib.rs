@@ -240,7 +240,7 @@ fn source_check(
                 let msg = format!(
                     "atos: task `{task}` takes `{item_name}` items but {which} holds `{rust}`: make the task's item type the queue's element type"
                 );
-                quote!(::atos::codegen::Scalar::#v => ::std::panic!("{}", #msg),)
+                quote_spanned!(span=> ::atos::codegen::Scalar::#v => ::std::panic!("{}", #msg),)
             });
             quote_spanned! {span=>
                 const _: () = match ::atos::check::queue_check::<#state_static>(
