@@ -434,10 +434,45 @@ fn build<P: atos::TaskSet>(
     p
 }
 
+/// The four test programs compiled for one configuration.
+struct GpuPrograms {
+    near_far: Program<(programs::relax::Task, programs::promote::Task)>,
+    coloring: Program<(programs::color::Task, programs::check::Task)>,
+    residual: Program<(programs::spread::Task, programs::rescan::Task)>,
+    chain: Program<programs::chain::Task>,
+}
+
+impl GpuPrograms {
+    fn build(gpu: &Gpu, worker: Option<WorkerKind>, block: u32, grid: Option<u32>) -> Self {
+        use programs::*;
+        GpuPrograms {
+            near_far: build(gpu, (relax::Task, promote::Task), worker, block, grid),
+            coloring: build(gpu, (color::Task, check::Task), worker, block, grid),
+            residual: build(gpu, (spread::Task, rescan::Task), worker, block, grid),
+            chain: build(gpu, chain::Task, worker, block, grid),
+        }
+    }
+}
+
+impl programs::Runner for GpuPrograms {
+    fn near_far(&self, s: &programs::NearFar) -> Result<atos::Stats, RunError> {
+        self.near_far
+            .run_seeds(s, &atos::Seeds::new().add(programs::relax::Task, &[0]))
+    }
+    fn coloring(&self, s: &programs::Coloring, seeds: &[u32]) -> Result<atos::Stats, RunError> {
+        self.coloring.run(s, seeds)
+    }
+    fn residual(&self, s: &programs::Residual, seeds: &[u32]) -> Result<atos::Stats, RunError> {
+        self.residual.run(s, seeds)
+    }
+    fn chain(&self, s: &programs::Chain, seeds: &[u32]) -> Result<atos::Stats, RunError> {
+        self.chain.run(s, seeds)
+    }
+}
+
 /// The program-model checks: lanes-then-read, two queues, two task kinds, the idle hook, ring
 /// queues, overflow, and a termination stress over all of them. Returns the failures.
 fn program_model(gpu: &Gpu, args: &Args) -> usize {
-    use atos::Seeds;
     use programs::*;
     let mut failures = 0;
     let workers = [
@@ -454,18 +489,26 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     );
     for w in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
         let p = build(gpu, flag::Task, Some(w), 256, None);
-        let t = Instant::now();
         let misses = flag_run(args.flag_tasks, |s, seeds| p.run(s, seeds));
-        println!(
-            "  {}: {misses} misses of {} ({:.1} s)",
-            w.name(),
-            args.flag_tasks,
-            t.elapsed().as_secs_f64()
-        );
+        println!("  {}: {misses} misses of {}", w.name(), args.flag_tasks);
         if misses != 0 {
             failures += 1;
         }
     }
+    // The same check with the barrier cut out of the generated CUDA must see misses on CTA
+    // workers: the check can fail.
+    let unguarded = Program::new(gpu, flag::Task)
+        .worker(WorkerKind::Cta)
+        .timeout(Duration::from_secs(10))
+        .patch_source(|src| src.replace("worker.lanes_end();", ""))
+        .build()
+        .unwrap();
+    let misses = flag_run(args.flag_tasks, |s, seeds| unguarded.run(s, seeds));
+    println!(
+        "  cta without the barrier (generated CUDA patched): {misses} misses of {} ({:.2}%)",
+        args.flag_tasks,
+        100.0 * f64::from(misses) / f64::from(args.flag_tasks)
+    );
 
     println!(
         "\n== programs: GPU vs CPU reference, every worker kind (own = the tasks' attributes) =="
@@ -474,72 +517,78 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     let grid_w = atos_graph::load("grid:200x200,w=20").unwrap();
     let kron = atos_graph::load("kron:14,seed=2").unwrap();
     for w in workers {
+        let ps = GpuPrograms::build(gpu, w, 256, None);
         let mut line = format!("  {:<6}", wname(w));
-        // near/far
-        let p = build(gpu, (relax::Task, promote::Task), w, 256, None);
-        for g in [&weighted, &grid_w] {
-            let (d, st) = near_far_run(g, 10, |s| {
-                p.run_seeds(s, &Seeds::new().add(relax::Task, &[0]))
-            });
-            let ok = d == dijkstra_u32(g);
+        let mut note = |ok: bool, text: String| {
             failures += usize::from(!ok);
-            line += &format!(
-                " near/far {} (far {})",
-                if ok { "ok" } else { "WRONG" },
-                st.queue("far").map(|q| q.popped).unwrap_or(0)
-            );
-        }
-        // colouring
-        let p = build(gpu, (color::Task, check::Task), w, 256, None);
-        let (c, st) = coloring_run(&kron, |s, all| p.run(s, all));
-        match atos_graph::reference::coloring::validate_coloring(&kron, &c) {
-            Ok(k) => {
-                line += &format!(
-                    " | colouring ok ({k} colours, {} recolours)",
-                    st.queue("recolor").unwrap().popped - kron.num_vertices() as u64
-                )
-            }
-            Err(e) => {
-                failures += 1;
-                line += &format!(" | colouring WRONG {e}");
+            line += &format!(" | {}{text}", if ok { "" } else { "WRONG " });
+        };
+        for g in [&weighted, &grid_w] {
+            match near_far_run(g, 10, |s| programs::Runner::near_far(&ps, s)) {
+                Ok((d, st)) => note(
+                    d == dijkstra_u32(g),
+                    format!(
+                        "near/far (far {})",
+                        st.queue("far").map(|q| q.popped).unwrap_or(0)
+                    ),
+                ),
+                Err(e) => note(false, format!("near/far {e}")),
             }
         }
-        // idle hook, seeded and seedless
-        let p = build(gpu, (spread::Task, rescan::Task), w, 256, None);
+        match coloring_run(&kron, |s, all| ps.coloring.run(s, all)) {
+            Ok((c, st)) => match atos_graph::reference::coloring::validate_coloring(&kron, &c) {
+                Ok(k) => note(
+                    true,
+                    format!(
+                        "colouring ({k} colours, {} recolours)",
+                        st.queue("recolor").unwrap().popped - kron.num_vertices() as u64
+                    ),
+                ),
+                Err(e) => note(false, format!("colouring {e}")),
+            },
+            Err(e) => note(false, format!("colouring {e}")),
+        }
         let n = kron.num_vertices();
         let mut seeded = vec![0u64; n];
         seeded[0] = 1 << 36;
         let spread_out: Vec<u64> = (0..n as u64).map(|i| (i * 7919) % 1000).collect();
         for (init, seeds) in [(&seeded, vec![0u32]), (&spread_out, vec![])] {
-            let (m, r, st) = residual_run(&kron, init, 64, &seeds, |s, sd| p.run(s, sd));
-            let ok = std::panic::catch_unwind(|| residual_check(init, &m, &r, 64)).is_ok();
-            failures += usize::from(!ok);
-            line += &format!(
-                " | idle hook {} ({} tasks, {} sweeps)",
-                if ok { "ok" } else { "WRONG" },
-                st.popped,
-                st.idle_sweeps + 1
-            );
-        }
-        // ring: 50 laps in capacity; more alive than capacity
-        let p = build(gpu, chain::Task, w, 256, None);
-        match chain_run(256, 50, 1, 256, |s, seeds| p.run(s, seeds)) {
-            Ok((steps, st)) if steps.iter().all(|&k| k == 50) => {
-                line += &format!(" | ring 50 laps ok (peak {})", st.queue_peak)
-            }
-            other => {
-                failures += 1;
-                line += &format!(" | ring WRONG {:?}", other.map(|r| r.1.to_string()));
+            match residual_run(&kron, init, 64, &seeds, |s, sd| ps.residual.run(s, sd)) {
+                Ok((m, r, st)) => note(
+                    residual_check(init, &m, &r, 64).is_ok(),
+                    format!(
+                        "idle hook, {} ({} tasks, {} sweeps)",
+                        if seeds.is_empty() {
+                            "seedless"
+                        } else {
+                            "seeded"
+                        },
+                        st.popped,
+                        st.idle_sweeps + 1
+                    ),
+                ),
+                Err(e) => note(false, format!("idle hook {e}")),
             }
         }
-        match chain_run(256, 50, 2, 256, |s, seeds| p.run(s, seeds)) {
+        match chain_run(256, 50, 1, 256, |s, seeds| ps.chain.run(s, seeds)) {
+            Ok((steps, st)) => note(
+                steps.iter().all(|&k| k == 50),
+                format!(
+                    "ring: {} pushes through capacity 256 (peak {})",
+                    st.pushed + st.seeded,
+                    st.queue_peak
+                ),
+            ),
+            Err(e) => note(false, format!("ring {e}")),
+        }
+        match chain_run(256, 50, 2, 256, |s, seeds| ps.chain.run(s, seeds)) {
             Err(RunError::QueueOverflow { needed, .. }) if needed > 256 => {
-                line += &format!(" | overflow ok (needed {needed})")
+                note(true, format!("overflow (needed {needed})"))
             }
-            other => {
-                failures += 1;
-                line += &format!(" | overflow MISSING {:?}", other.map(|r| r.1.to_string()));
-            }
+            other => note(
+                false,
+                format!("no overflow: {:?}", other.map(|r| r.1.to_string())),
+            ),
         }
         println!("{line}");
     }
@@ -560,145 +609,50 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     let refs: Vec<Vec<u32>> = graphs.iter().map(dijkstra_u32).collect();
     let mut rng = SplitMix64(808);
     let (mut ok, mut wrong, mut errors) = (0usize, 0usize, 0usize);
-    let mut by_program = [0usize; 4];
+    let mut by_case = [0usize; 4];
     let t0 = Instant::now();
-    type Key = (u64, Option<WorkerKind>, u32, Option<u32>);
-    let mut nf: HashMap<Key, Program<(relax::Task, promote::Task)>> = HashMap::new();
-    let mut col: HashMap<Key, Program<(color::Task, check::Task)>> = HashMap::new();
-    let mut res: HashMap<Key, Program<(spread::Task, rescan::Task)>> = HashMap::new();
-    let mut ch: HashMap<Key, Program<chain::Task>> = HashMap::new();
+    let mut compiled: HashMap<(Option<WorkerKind>, u32, Option<u32>), GpuPrograms> = HashMap::new();
     for i in 0..args.program_stress {
         let gi = i % graphs.len();
-        let g = &graphs[gi];
         let which = rng.next_u64() % 4;
         let w = workers[(rng.next_u64() % 4) as usize];
         let block = [64, 256][(rng.next_u64() % 2) as usize];
         let grid = [Some(2), None][(rng.next_u64() % 2) as usize];
         let seed = rng.next_u64();
-        let key = (which, w, block, grid);
-        let result: Result<bool, RunError> = match which {
-            0 => {
-                let p = nf
-                    .entry(key)
-                    .or_insert_with(|| build(gpu, (relax::Task, promote::Task), w, block, grid));
-                let delta = 1 + (seed % 12) as u32;
-                let dist = atos::AtomicArray::<u32>::filled(g.num_vertices(), FAR);
-                dist.view().store(0u32, 0);
-                let offsets = g.offsets_u32().unwrap();
-                let Some(atos_graph::Weights::U32(wts)) = &g.weights else {
-                    unreachable!()
-                };
-                let s = NearFar {
-                    offsets: atos::Slice::new(&offsets),
-                    cols: atos::Slice::new(&g.cols),
-                    weights: atos::Slice::new(wts),
-                    dist: dist.view(),
-                    near: atos::Queue::with_capacity(g.num_edges() as u64),
-                    far: atos::Queue::with_capacity(g.num_edges() as u64),
-                    delta,
-                };
-                p.run_seeds(&s, &Seeds::new().add(relax::Task, &[0]))
-                    .map(|_| dist.to_vec() == refs[gi])
-            }
-            1 => {
-                let p = col
-                    .entry(key)
-                    .or_insert_with(|| build(gpu, (color::Task, check::Task), w, block, grid));
-                let offsets = g.offsets_u32().unwrap();
-                let n = g.num_vertices();
-                let color = atos::AtomicArray::<u32>::filled(n, UNCOLORED);
-                let pending = atos::AtomicArray::<u32>::filled(n, 1);
-                let s = Coloring {
-                    offsets: atos::Slice::new(&offsets),
-                    cols: atos::Slice::new(&g.cols),
-                    color: color.view(),
-                    pending: pending.view(),
-                    recolor: atos::Queue::with_capacity(n as u64 + 1),
-                    check: atos::Queue::with_capacity(n as u64 + 1),
-                };
-                let all: Vec<u32> = (0..n as u32).collect();
-                p.run(&s, &all).map(|_| {
-                    atos_graph::reference::coloring::validate_coloring(g, &color.to_vec()).is_ok()
-                })
-            }
-            2 => {
-                let p = res
-                    .entry(key)
-                    .or_insert_with(|| build(gpu, (spread::Task, rescan::Task), w, block, grid));
-                let init: Vec<u64> = (0..g.num_vertices() as u64)
-                    .map(|v| (v ^ seed) % 500)
-                    .collect();
-                let seeds: Vec<u32> = if seed.is_multiple_of(2) {
-                    vec![]
-                } else {
-                    vec![(seed % g.num_vertices() as u64) as u32]
-                };
-                let offsets = g.offsets_u32().unwrap();
-                let n = g.num_vertices();
-                let residue = atos::AtomicArray::from_vec(init.clone());
-                let mass = atos::AtomicArray::<u64>::filled(n, 0);
-                let queued = atos::AtomicArray::<u32>::filled(n, 0);
-                for &v in &seeds {
-                    queued.view().store(v, 1);
-                }
-                let s = Residual {
-                    offsets: atos::Slice::new(&offsets),
-                    cols: atos::Slice::new(&g.cols),
-                    residue: residue.view(),
-                    mass: mass.view(),
-                    queued: queued.view(),
-                    work: atos::Queue::with_capacity(n as u64),
-                    n: n as u32,
-                    threshold: 16,
-                };
-                p.run(&s, &seeds).map(|_| {
-                    let (m, r) = (mass.to_vec(), residue.to_vec());
-                    m.iter().sum::<u64>() + r.iter().sum::<u64>() == init.iter().sum::<u64>()
-                        && r.iter().all(|&x| x < 16)
-                })
-            }
-            _ => {
-                let p = ch
-                    .entry(key)
-                    .or_insert_with(|| build(gpu, chain::Task, w, block, grid));
-                let cap = 16 + seed % 512;
-                chain_run(cap as u32, 30, 1, cap, |s, seeds| p.run(s, seeds))
-                    .map(|(st, _)| st.iter().all(|&k| k == 30))
-            }
-        };
-        by_program[which as usize] += 1;
-        match result {
+        let ps = compiled
+            .entry((w, block, grid))
+            .or_insert_with(|| GpuPrograms::build(gpu, w, block, grid));
+        by_case[which as usize] += 1;
+        let what = format!(
+            "{} on graph {gi}, worker {}, block {block}, grid {grid:?}, seed {seed}",
+            CASES[which as usize],
+            wname(w)
+        );
+        match stress_case(ps, which, &graphs[gi], &refs[gi], seed) {
             Ok(true) => ok += 1,
             Ok(false) => {
                 wrong += 1;
-                println!(
-                    "  WRONG: program {which} on graph {gi}, worker {}, block {block}, grid {grid:?}, seed {seed}",
-                    wname(w)
-                );
+                println!("  WRONG: {what}");
             }
             Err(RunError::Gpu(atos::GpuError::Timeout { .. })) => {
-                println!(
-                    "  HANG: program {which} on graph {gi}, worker {}, block {block}, grid {grid:?}, seed {seed}; stopping (context unusable)",
-                    wname(w)
-                );
+                println!("  HANG: {what}; stopping (context unusable)");
                 return failures + wrong + errors + 1;
             }
             Err(e) => {
                 errors += 1;
-                println!(
-                    "  ERROR: program {which} on graph {gi}, worker {}, block {block}, grid {grid:?}: {e}",
-                    wname(w)
-                );
+                println!("  ERROR: {what}: {e}");
             }
         }
     }
     println!(
-        "program stress: {ok} correct, {wrong} wrong, 0 hangs, {errors} errors (near/far {}, colouring {}, idle hook {}, ring {}), {} configurations compiled, {:.1} s",
-        by_program[0],
-        by_program[1],
-        by_program[2],
-        by_program[3],
-        nf.len() + col.len() + res.len() + ch.len(),
+        "program stress: {ok} correct, {wrong} wrong, 0 hangs, {errors} errors ({}), {} configurations compiled, {:.1} s",
+        CASES
+            .iter()
+            .zip(by_case)
+            .map(|(c, n)| format!("{c} {n}"))
+            .collect::<Vec<_>>()
+            .join(", "),
+        compiled.len() * 4,
         t0.elapsed().as_secs_f64()
     );
     failures + wrong + errors

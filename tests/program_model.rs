@@ -36,7 +36,8 @@ fn near_far_two_queue_relaxation_matches_dijkstra() {
                         s,
                         &Seeds::new().add(relax::Task, &[0]),
                     )
-                });
+                })
+                .unwrap();
                 assert_eq!(dist, reference, "{spec} threads {threads} delta {delta}");
                 let far = stats.queue("far").unwrap();
                 let near = stats.queue("near").unwrap();
@@ -63,7 +64,8 @@ fn colour_and_conflict_check_give_a_proper_colouring() {
         for threads in [1, 4] {
             let (colors, stats) = coloring_run(&g, |s, all| {
                 cpu(threads).run((color::Task, check::Task), s, all)
-            });
+            })
+            .unwrap();
             let used = atos_graph::reference::coloring::validate_coloring(&g, &colors)
                 .unwrap_or_else(|e| panic!("{spec} threads {threads}: {e}"));
             assert!(
@@ -89,8 +91,9 @@ fn the_idle_hook_finds_what_tasks_leave_and_the_run_ends_exactly() {
     for threads in [1, 2, 4] {
         let (mass, residue, stats) = residual_run(&g, &initial, threshold, &[0], |s, seeds| {
             cpu(threads).run((spread::Task, rescan::Task), s, seeds)
-        });
-        residual_check(&initial, &mass, &residue, threshold);
+        })
+        .unwrap();
+        residual_check(&initial, &mass, &residue, threshold).unwrap();
         assert!(stats.idle_sweeps >= 1, "at least one sweep after the first");
     }
     // Seedless: only the hook can start the work.
@@ -98,15 +101,17 @@ fn the_idle_hook_finds_what_tasks_leave_and_the_run_ends_exactly() {
     for threads in [1, 3] {
         let (mass, residue, stats) = residual_run(&g, &spread_out, threshold, &[], |s, seeds| {
             cpu(threads).run((spread::Task, rescan::Task), s, seeds)
-        });
-        residual_check(&spread_out, &mass, &residue, threshold);
+        })
+        .unwrap();
+        residual_check(&spread_out, &mass, &residue, threshold).unwrap();
         assert!(stats.popped > 0, "the hook found the work");
     }
     // Nothing to do: the first sweep proves it.
     let zero = vec![0u64; n];
     let (_, _, stats) = residual_run(&g, &zero, threshold, &[], |s, seeds| {
         cpu(2).run((spread::Task, rescan::Task), s, seeds)
-    });
+    })
+    .unwrap();
     assert_eq!((stats.popped, stats.idle_sweeps), (0, 0));
 }
 
@@ -221,48 +226,20 @@ fn program_termination_stress() {
         let seed = rng.next_u64();
         let (tx, rx) = mpsc::channel();
         std::thread::spawn(move || {
-            let ex = cpu(threads);
-            let ok = match which {
-                0 => {
-                    let delta = 1 + (seed % 6) as u32;
-                    let (d, _) = near_far_run(&g, delta, |s| {
-                        ex.run_seeds(
-                            (relax::Task, promote::Task),
-                            s,
-                            &Seeds::new().add(relax::Task, &[0]),
-                        )
-                    });
-                    d == dijkstra_u32(&g)
-                }
-                1 => {
-                    let (c, _) =
-                        coloring_run(&g, |s, all| ex.run((color::Task, check::Task), s, all));
-                    atos_graph::reference::coloring::validate_coloring(&g, &c).is_ok()
-                }
-                2 => {
-                    let init: Vec<u64> = (0..g.num_vertices() as u64)
-                        .map(|v| (v ^ seed) % 300)
-                        .collect();
-                    let (m, r, _) = residual_run(&g, &init, 16, &[], |s, seeds| {
-                        ex.run((spread::Task, rescan::Task), s, seeds)
-                    });
-                    m.iter().sum::<u64>() + r.iter().sum::<u64>() == init.iter().sum::<u64>()
-                        && r.iter().all(|&x| x < 16)
-                }
-                _ => {
-                    let cap = 8 + seed % 24;
-                    let (steps, _) = chain_run(cap as u32, 20, 1, cap, |s, seeds| {
-                        ex.run(chain::Task, s, seeds)
-                    })
-                    .unwrap();
-                    steps.iter().all(|&k| k == 20)
-                }
-            };
+            let reference = dijkstra_u32(&g);
+            let ok = stress_case(&cpu(threads), which, &g, &reference, seed).unwrap();
             let _ = tx.send(ok);
         });
         match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(ok) => assert!(ok, "run {i}: program {which} wrong (threads {threads})"),
-            Err(_) => panic!("run {i}: program {which} hung (threads {threads})"),
+            Ok(ok) => assert!(
+                ok,
+                "run {i}: {} wrong (threads {threads}, seed {seed})",
+                CASES[which as usize]
+            ),
+            Err(_) => panic!(
+                "run {i}: {} hung (threads {threads}, seed {seed})",
+                CASES[which as usize]
+            ),
         }
     }
 }

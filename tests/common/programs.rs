@@ -90,7 +90,7 @@ pub fn near_far_run(
     g: &Csr,
     delta: u32,
     run: impl FnOnce(&NearFar) -> Result<Stats, RunError>,
-) -> (Vec<u32>, Stats) {
+) -> Result<(Vec<u32>, Stats), RunError> {
     let offsets = g.offsets_u32().unwrap();
     let Some(atos_graph::Weights::U32(w)) = &g.weights else {
         panic!("near/far needs u32 weights")
@@ -107,8 +107,8 @@ pub fn near_far_run(
         far: Queue::with_capacity(cap),
         delta,
     };
-    let stats = run(&state).unwrap();
-    (dist.to_vec(), stats)
+    let stats = run(&state)?;
+    Ok((dist.to_vec(), stats))
 }
 
 /// Dijkstra's distances as u32 (u32::MAX unreached).
@@ -176,7 +176,7 @@ pub fn check(v: u32, s: &Coloring) {
 pub fn coloring_run(
     g: &Csr,
     run: impl FnOnce(&Coloring, &[u32]) -> Result<Stats, RunError>,
-) -> (Vec<u32>, Stats) {
+) -> Result<(Vec<u32>, Stats), RunError> {
     let offsets = g.offsets_u32().unwrap();
     let n = g.num_vertices();
     let color = AtomicArray::<u32>::filled(n, UNCOLORED);
@@ -190,8 +190,8 @@ pub fn coloring_run(
         check: Queue::with_capacity(n as u64 + 1),
     };
     let all: Vec<u32> = (0..n as u32).collect();
-    let stats = run(&state, &all).unwrap();
-    (color.to_vec(), stats)
+    let stats = run(&state, &all)?;
+    Ok((color.to_vec(), stats))
 }
 
 // ---- 4. an idle hook: integer residual push with a re-scan ----
@@ -247,7 +247,7 @@ pub fn residual_run(
     threshold: u64,
     seeds: &[u32],
     run: impl FnOnce(&Residual, &[u32]) -> Result<Stats, RunError>,
-) -> (Vec<u64>, Vec<u64>, Stats) {
+) -> Result<(Vec<u64>, Vec<u64>, Stats), RunError> {
     let offsets = g.offsets_u32().unwrap();
     let n = g.num_vertices();
     let residue = AtomicArray::from_vec(initial.to_vec());
@@ -266,20 +266,27 @@ pub fn residual_run(
         n: n as u32,
         threshold,
     };
-    let stats = run(&state, seeds).unwrap();
-    (mass.to_vec(), residue.to_vec(), stats)
+    let stats = run(&state, seeds)?;
+    Ok((mass.to_vec(), residue.to_vec(), stats))
 }
 
 /// The residual program's invariants: nothing lost or created, nothing left at the threshold.
-pub fn residual_check(initial: &[u64], mass: &[u64], residue: &[u64], threshold: u64) {
+pub fn residual_check(
+    initial: &[u64],
+    mass: &[u64],
+    residue: &[u64],
+    threshold: u64,
+) -> Result<(), String> {
     let total: u64 = initial.iter().sum();
-    assert_eq!(
-        mass.iter().sum::<u64>() + residue.iter().sum::<u64>(),
-        total,
-        "mass is conserved"
-    );
-    if let Some((v, r)) = residue.iter().enumerate().find(|(_, r)| **r >= threshold) {
-        panic!("vertex {v} still holds residue {r} >= threshold {threshold}: the run ended early");
+    let now = mass.iter().sum::<u64>() + residue.iter().sum::<u64>();
+    if now != total {
+        return Err(format!("mass is not conserved: {now} != {total}"));
+    }
+    match residue.iter().enumerate().find(|(_, r)| **r >= threshold) {
+        Some((v, r)) => Err(format!(
+            "vertex {v} still holds residue {r} >= threshold {threshold}: the run ended early"
+        )),
+        None => Ok(()),
     }
 }
 
@@ -322,4 +329,75 @@ pub fn chain_run(
     let seeds: Vec<u32> = (0..items).collect();
     let stats = run(&state, &seeds)?;
     Ok((steps.to_vec(), stats))
+}
+
+// ---- one stress case over the four programs, for any executor ----
+
+/// Runs the programs above on one executor (the CPU executor, or four compiled GPU programs).
+pub trait Runner {
+    fn near_far(&self, s: &NearFar) -> Result<Stats, RunError>;
+    fn coloring(&self, s: &Coloring, seeds: &[u32]) -> Result<Stats, RunError>;
+    fn residual(&self, s: &Residual, seeds: &[u32]) -> Result<Stats, RunError>;
+    fn chain(&self, s: &Chain, seeds: &[u32]) -> Result<Stats, RunError>;
+}
+
+impl Runner for CpuExecutor {
+    fn near_far(&self, s: &NearFar) -> Result<Stats, RunError> {
+        self.run_seeds(
+            (relax::Task, promote::Task),
+            s,
+            &Seeds::new().add(relax::Task, &[0]),
+        )
+    }
+    fn coloring(&self, s: &Coloring, seeds: &[u32]) -> Result<Stats, RunError> {
+        self.run((color::Task, check::Task), s, seeds)
+    }
+    fn residual(&self, s: &Residual, seeds: &[u32]) -> Result<Stats, RunError> {
+        self.run((spread::Task, rescan::Task), s, seeds)
+    }
+    fn chain(&self, s: &Chain, seeds: &[u32]) -> Result<Stats, RunError> {
+        self.run(chain::Task, s, seeds)
+    }
+}
+
+/// The names of the stress cases, by number.
+pub const CASES: [&str; 4] = ["near/far", "colouring", "idle hook", "ring"];
+
+/// Stress case `which` (0..4) on `g` (with u32 weights; `reference` its Dijkstra distances)
+/// and `seed`: whether the result is right.
+pub fn stress_case(
+    runner: &impl Runner,
+    which: u64,
+    g: &Csr,
+    reference: &[u32],
+    seed: u64,
+) -> Result<bool, RunError> {
+    Ok(match which {
+        0 => {
+            let delta = 1 + (seed % 12) as u32;
+            near_far_run(g, delta, |s| runner.near_far(s))?.0 == reference
+        }
+        1 => {
+            let (c, _) = coloring_run(g, |s, all| runner.coloring(s, all))?;
+            atos_graph::reference::coloring::validate_coloring(g, &c).is_ok()
+        }
+        2 => {
+            let init: Vec<u64> = (0..g.num_vertices() as u64)
+                .map(|v| (v ^ seed) % 500)
+                .collect();
+            // Odd seeds start from one vertex's task, even ones from the hook alone.
+            let seeds: Vec<u32> = if seed % 2 == 1 {
+                vec![(seed % g.num_vertices() as u64) as u32]
+            } else {
+                vec![]
+            };
+            let (m, r, _) = residual_run(g, &init, 16, &seeds, |s, sd| runner.residual(s, sd))?;
+            residual_check(&init, &m, &r, 16).is_ok()
+        }
+        _ => {
+            let cap = 16 + seed % 512;
+            let (steps, _) = chain_run(cap as u32, 30, 1, cap, |s, sd| runner.chain(s, sd))?;
+            steps.iter().all(|&k| k == 30)
+        }
+    })
 }

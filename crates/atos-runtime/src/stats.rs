@@ -13,8 +13,8 @@ pub struct QueueStats {
     pub popped: u64,
     /// Items pushed by tasks and the idle hook.
     pub pushed: u64,
-    /// Most items alive at once (pushed, not yet taken) seen by a push: the capacity this run
-    /// needed, at most.
+    /// The capacity this run needed, at most: for a ring, the most items alive at once
+    /// (pushed, not yet taken) seen by a push; for a linear queue, every push (seeds included).
     pub peak: u64,
 }
 

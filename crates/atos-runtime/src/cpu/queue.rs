@@ -135,7 +135,7 @@ impl CpuQueue {
     fn make_room(&self, base: u64, n: u64) -> bool {
         let need = base + n;
         if self.linear {
-            self.c(qc::PEAK).fetch_max(need, AcqRel);
+            // Its peak is end_alloc (see `totals`).
             if need > self.capacity {
                 self.c(qc::NEEDED).fetch_max(need, AcqRel);
                 self.control.fail(layout::status::OVERFLOW);
@@ -268,7 +268,11 @@ impl CpuQueue {
         QueueTotals {
             end_alloc: self.c(qc::END_ALLOC).load(SeqCst),
             done: self.c(qc::DONE).load(SeqCst),
-            peak: self.c(qc::PEAK).load(SeqCst),
+            peak: if self.linear {
+                self.c(qc::END_ALLOC).load(SeqCst)
+            } else {
+                self.c(qc::PEAK).load(SeqCst)
+            },
             needed: self.c(qc::NEEDED).load(SeqCst),
         }
     }

@@ -22,8 +22,11 @@ pub struct ProgramBuilder<P: TaskSet> {
     spec: KernelSpec,
     grid: Option<u32>,
     timeout: Option<Duration>,
+    patch: Option<SourcePatch>,
     _tasks: PhantomData<P>,
 }
+
+type SourcePatch = Box<dyn Fn(String) -> String>;
 
 /// A task set compiled for one GPU and specialization. Build once, run many times.
 pub struct Program<P: TaskSet> {
@@ -100,9 +103,22 @@ impl<P: TaskSet> ProgramBuilder<P> {
         &self.spec
     }
 
+    /// Edits the generated CUDA before NVRTC compiles it: for experiments (a `printf`, a
+    /// variant of the device code) and for checks that must fail without a piece of the
+    /// generated code. The unit must keep the kernel's name and parameters. The GPU no longer
+    /// runs what the CPU executor runs once you change its meaning: never use it for results.
+    pub fn patch_source(mut self, patch: impl Fn(String) -> String + 'static) -> Self {
+        self.patch = Some(Box::new(patch));
+        self
+    }
+
     /// The CUDA this program compiles.
     pub fn source(&self) -> Result<String, GpuError> {
-        Ok(cuda_source::<P>(&self.spec)?)
+        let source = cuda_source::<P>(&self.spec)?;
+        Ok(match &self.patch {
+            Some(patch) => patch(source),
+            None => source,
+        })
     }
 
     /// Generates, compiles (cached) and loads the kernel.
@@ -154,8 +170,8 @@ struct DeviceState<'s> {
     packed: Vec<u8>,
     buffers: Vec<CudaSlice<u8>>,
     atomics: Vec<(&'s dyn AtomicHost, usize)>,
-    /// Per queue: (buffer index of its counters, capacity, seeds).
-    queues: Vec<(usize, u64, u64)>,
+    /// Per queue: (buffer index of its counters, capacity, seeds, linear).
+    queues: Vec<(usize, u64, u64, bool)>,
     control: usize,
 }
 
@@ -168,6 +184,7 @@ impl<P: TaskSet> Program<P> {
             spec: KernelSpec::for_tasks(&P::irs()),
             grid: None,
             timeout: None,
+            patch: None,
             _tasks: PhantomData,
         }
     }
@@ -262,7 +279,7 @@ impl<P: TaskSet> Program<P> {
         let control = read_words(dev.control, ctl::WORDS.len())?;
         let mut queue_stats = Vec::new();
         let mut overflow: Option<(usize, u64)> = None;
-        for (i, &(buf, capacity, seeded)) in dev.queues.iter().enumerate() {
+        for (i, &(buf, capacity, seeded, linear)) in dev.queues.iter().enumerate() {
             let c = read_words(buf, qc::WORDS.len())?;
             if c[qc::NEEDED] > 0 && overflow.is_none_or(|(_, n)| c[qc::NEEDED] > n) {
                 overflow = Some((i, c[qc::NEEDED]));
@@ -273,7 +290,12 @@ impl<P: TaskSet> Program<P> {
                 seeded,
                 popped: c[qc::DONE],
                 pushed: c[qc::END_ALLOC] - seeded,
-                peak: c[qc::PEAK],
+                // A linear queue's peak is every push (no extra atomic on its hot path).
+                peak: if linear {
+                    c[qc::END_ALLOC]
+                } else {
+                    c[qc::PEAK]
+                },
             });
         }
         if control[ctl::STATUS] != status::OK {
@@ -416,7 +438,8 @@ impl<P: TaskSet> Program<P> {
                         ],
                     );
                     let counters_ptr = push_buffer(&mut dev, &counters)?;
-                    dev.queues.push((dev.buffers.len() - 1, capacity, n));
+                    dev.queues
+                        .push((dev.buffers.len() - 1, capacity, n, q.linear()));
                     for word in [items_ptr, counters_ptr, capacity, mask] {
                         dev.packed.extend_from_slice(&word.to_le_bytes());
                     }

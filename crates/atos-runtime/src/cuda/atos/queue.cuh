@@ -95,8 +95,7 @@ template <class T>
 __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
     QueueCounters* c = q.counters;
     u64 need = base + n;
-    if (!q.ring()) {
-        if (need > ld_relaxed(&c->peak.value)) atomicMax(&c->peak.value, need);
+    if (!q.ring()) {  // its peak is end_alloc: no extra atomic on the hot path
         if (need <= q.capacity) return true;
         report_overflow(ctl, c, need);
         return false;
