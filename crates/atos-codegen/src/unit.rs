@@ -33,6 +33,9 @@ pub struct TaskSpec {
     pub fetch: u32,
 }
 
+/// Shared memory all of a CTA group's push stages may take together.
+pub const STAGE_BUDGET_BYTES: usize = 32 * 1024;
+
 /// Most claimed items one thread holds while its worker runs them (see `QueueServer`).
 pub const MAX_HELD_PER_THREAD: u32 = 64;
 
@@ -129,9 +132,12 @@ impl KernelSpec {
         format!("atos_{}_{}", sanitize(first_task), self.strategy.name())
     }
 
-    /// Items a CTA group stages per queue in shared memory before pushing to the global queue.
-    pub fn cta_stage_capacity(&self) -> u32 {
-        self.block_size * 4
+    /// Items a CTA group stages per queue in shared memory before pushing to the global queue:
+    /// 4 per thread, fewer when the state's queues would need more than 32 KiB together.
+    pub fn cta_stage_capacity(&self, state: &StateDesc) -> u32 {
+        let bytes_per_item: usize = state.queues().map(|q| q.elem.size_bytes()).sum();
+        let fit = (STAGE_BUDGET_BYTES / bytes_per_item.max(1)) as u32;
+        (self.block_size * 4).min(fit).max(32)
     }
 
     /// Worker groups a launch of `grid` blocks runs.
@@ -261,7 +267,7 @@ fn emit_out_struct(out: &mut String, state: &StateDesc, spec: &KernelSpec, group
         let ty = match group {
             WorkerKind::Cta => format!(
                 "atos::StagedPusher<{t}, {}, {id}>",
-                spec.cta_stage_capacity()
+                spec.cta_stage_capacity(state)
             ),
             _ => format!("atos::DirectPusher<{t}>"),
         };
@@ -305,7 +311,7 @@ fn emit_kernel(
                 WorkerKind::Cta => format!(
                     "atos::StagedPusher<{}, {}, {id}>::make(state.{n}, ctl)",
                     f.elem.cuda_name(),
-                    spec.cta_stage_capacity()
+                    spec.cta_stage_capacity(state)
                 ),
                 _ => format!("{{state.{n}, ctl}}"),
             }

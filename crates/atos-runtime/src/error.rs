@@ -16,6 +16,8 @@ pub enum RunError {
     Program(#[from] atos_codegen::CodegenError),
     #[error("seeds: {0}")]
     Seeds(String),
+    #[error("{0}")]
+    IdleRange(String),
     #[error(
         "this state's queue `{queue}` is already in use by another run; run one executor at a time per state"
     )]

@@ -95,18 +95,41 @@ pub(crate) fn check_seed_room(
     Ok(())
 }
 
-/// The number of indices the idle hook sweeps (0 without a hook).
-pub(crate) fn idle_range(plan: &Plan, fields: &[FieldRef<'_>]) -> u64 {
+/// Largest range an idle hook may sweep (the sweep cursor keeps the index in 40 bits, with
+/// room for every group's window past the end).
+pub const MAX_IDLE_RANGE: u64 = 1 << 36;
+
+/// The number of indices the idle hook sweeps (0 without a hook), checked against its index
+/// type and the cursor's width.
+pub(crate) fn idle_range(
+    plan: &Plan,
+    irs: &[&FnIr],
+    fields: &[FieldRef<'_>],
+) -> Result<u64, RunError> {
     let Some(hook) = plan.idle() else {
-        return 0;
+        return Ok(0);
     };
     let Source::Idle { range_field } = plan.tasks[hook].source else {
-        return 0;
+        return Ok(0);
     };
-    match &fields[range_field] {
+    let range = match &fields[range_field] {
         FieldRef::Scalar(bits) => *bits,
         FieldRef::Slice { len, .. } => *len as u64,
         FieldRef::Atomics(a) => a.len() as u64,
         FieldRef::Queue(_) => 0,
+    };
+    let index = irs[hook].params[0].ty;
+    let most = match index {
+        atos_codegen::Scalar::U32 => 1u64 << 32,
+        _ => MAX_IDLE_RANGE,
     }
+    .min(MAX_IDLE_RANGE);
+    if range > most {
+        return Err(RunError::IdleRange(format!(
+            "idle hook `{}` would sweep {range} indices; with `{}` indices it can sweep at most {most}",
+            plan.tasks[hook].name,
+            index.rust_name()
+        )));
+    }
+    Ok(range)
 }

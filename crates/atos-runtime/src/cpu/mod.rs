@@ -87,7 +87,7 @@ impl CpuExecutor {
         let hosts = queue_fields(&fields);
         let seeds = seeds_per_queue(&plan, seeds)?;
         check_seed_room(&plan, &hosts, &seeds)?;
-        let range = idle_range(&plan, &fields);
+        let range = idle_range(&plan, &irs, &fields)?;
         let total_seeds: u64 = seeds.iter().map(|s| s.len() as u64).sum();
 
         let control = Arc::new(Control::new());

@@ -143,19 +143,37 @@ impl CpuQueue {
             }
             return true;
         }
-        let alive = need - self.c(qc::START).load(Acquire);
-        self.c(qc::PEAK).fetch_max(alive, AcqRel);
-        if alive > self.capacity {
-            self.c(qc::NEEDED).fetch_max(alive, AcqRel);
-            self.control.fail(layout::status::OVERFLOW);
-            return false;
+        // Bounds on the items alive, as in `make_room` of queue.cuh: proceed when the upper one
+        // fits, overflow when the lower one does not, re-read while a claim or a publication
+        // is between its two atomics.
+        let mut spins = 0u32;
+        loop {
+            let upper = need - self.c(qc::START).load(Acquire);
+            if upper <= self.capacity {
+                self.c(qc::PEAK).fetch_max(upper, AcqRel);
+                break;
+            }
+            let avail = (self.c(qc::AVAIL).load(Acquire) as i64).max(0) as u64;
+            let lower = need - self.c(qc::END).load(Acquire) + avail;
+            if lower > self.capacity {
+                self.c(qc::NEEDED).fetch_max(lower, AcqRel);
+                self.control.fail(layout::status::OVERFLOW);
+                return false;
+            }
+            if self.control.status() != layout::status::OK {
+                return false;
+            }
+            spins += 1;
+            if spins > 64 {
+                std::thread::yield_now();
+            }
         }
         let slots = self.mask + 1;
         if need <= slots {
             return true;
         }
         let floor = need - slots;
-        let mut spins = 0u32;
+        spins = 0;
         while self.c(qc::READ_END).load(Acquire) < floor {
             self.try_advance(qc::READ_COUNT, qc::READ_MAX, qc::READ_END);
             if self.control.status() != layout::status::OK {

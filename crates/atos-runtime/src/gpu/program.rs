@@ -11,7 +11,7 @@ use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtr, sys};
 use super::{Gpu, GpuError, driver_err, nvrtc};
 use crate::cpu::queue::ring_slots;
 use crate::error::RunError;
-use crate::program::{Seeds, check_seed_room, plan_of, queue_fields, seeds_per_queue};
+use crate::program::{Seeds, check_seed_room, idle_range, plan_of, queue_fields, seeds_per_queue};
 use crate::state::{AtomicHost, FieldRef, State};
 use crate::stats::{QueueStats, Stats};
 use crate::task::{Task, TaskSet};
@@ -222,6 +222,7 @@ impl<P: TaskSet> Program<P> {
         let stream = self.gpu.ctx().default_stream();
         let desc = <P::State<'_> as State>::desc();
         let seeds = seeds_per_queue(&self.plan, seeds)?;
+        idle_range(&self.plan, &P::irs(), &state.fields())?;
         let dev = self.upload(&stream, state, &desc, &seeds)?;
         let ev = |what| {
             self.gpu

@@ -62,7 +62,10 @@ __device__ __forceinline__ void raise_prefix(Counter& prefix, Counter* credit, u
 __device__ __forceinline__ void try_advance(Counter& count, Counter& max, Counter& prefix, Counter* credit) {
     u64 c = ld_acquire(&count.value);
     u64 m = ld_acquire(&max.value);
-    if (c == m && ld_relaxed(&prefix.value) < c) raise_prefix(prefix, credit, c);
+    if (c == m && ld_relaxed(&prefix.value) < c) {
+        fence_acq_rel();  // release: what the counts proved comes before the raise and the credit
+        raise_prefix(prefix, credit, c);
+    }
 }
 
 // Counts the completed range [base, base + n): written (end_*) or copied out (read_*).
@@ -91,6 +94,12 @@ __device__ __forceinline__ void report_overflow(Control* ctl, QueueCounters* c, 
 // written. More than `capacity` items alive is an overflow (reported; nothing is written). Else
 // every item of an earlier lap in these slots is already claimed, and its claimer is copying it
 // out without waiting on anything: wait for that copy to be counted.
+//
+// Alive items (pushed, not yet claimed) are bounded from above by `need - start` (`start` lags a
+// claim by one atomic) and from below by `need - end + avail` (items reserved but unwritten, plus
+// written ones not claimed; `avail` lags a publication by one atomic). Proceed when the upper
+// bound fits, report an overflow when the lower one does not, and re-read while a claim or a
+// publication is between its two atomics.
 template <class T>
 __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
     QueueCounters* c = q.counters;
@@ -100,16 +109,27 @@ __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
         report_overflow(ctl, c, need);
         return false;
     }
-    u64 alive = need - ld_relaxed(&c->start.value);  // start <= end <= base
-    if (alive > ld_relaxed(&c->peak.value)) atomicMax(&c->peak.value, alive);
-    if (alive > q.capacity) {
-        report_overflow(ctl, c, alive);
-        return false;
+    uint32_t nap = 32;
+    while (true) {
+        u64 upper = need - ld_relaxed(&c->start.value);  // start <= end <= base
+        if (upper <= q.capacity) {
+            if (upper > ld_relaxed(&c->peak.value)) atomicMax(&c->peak.value, upper);
+            break;
+        }
+        long long avail = (long long)ld_relaxed(&c->avail.value);
+        long long lower = (long long)(need - ld_relaxed(&c->end.value)) + (avail > 0 ? avail : 0);
+        if (lower > (long long)q.capacity) {
+            report_overflow(ctl, c, (u64)lower);
+            return false;
+        }
+        if (ld_relaxed(&ctl->status.value) != STATUS_OK) return false;
+        __nanosleep(nap);
+        if (nap < 1024) nap *= 2;
     }
     u64 slots = q.mask + 1;
     if (need <= slots) return true;
     u64 floor = need - slots;  // items below it must be copied out; alive <= slots => start >= floor
-    uint32_t nap = 32;
+    nap = 32;
     while (ld_acquire(&c->read_end.value) < floor) {
         try_advance(c->read_count, c->read_max, c->read_end, nullptr);
         if (ld_relaxed(&ctl->status.value) != STATUS_OK) return false;

@@ -269,8 +269,11 @@ struct IdleServer {
         g.sync();
         out.flush(g);
         if (g.is_leader()) {
-            fence_acq_rel();
-            if (atomicAdd(&ctl->idle_finished.value, n) + n == range) close_sweep(ctl, queues);
+            fence_acq_rel();  // release: this window's pushes are reserved
+            if (atomicAdd(&ctl->idle_finished.value, n) + n == range) {
+                fence_acq_rel();  // acquire: every window's pushes are visible to the closer
+                close_sweep(ctl, queues);
+            }
         }
         return true;
     }
