@@ -7,13 +7,17 @@
 // A completed range is counted in `count` after raising `max`; the prefix (`end`, `read_end`)
 // advances to v only when count == max == v, which means the completed ranges tile [0, v).
 //
-// Memory ordering, explicitly:
-//  - a producer's slot stores happen before its range is counted (fence.acq_rel, release);
-//    a consumer reads `end` with ld.acquire before loading the items it claims below it;
-//  - a consumer's item loads happen before its range is counted on read_*; a producer reads
-//    `read_end` with ld.acquire before overwriting a slot of an earlier lap;
-//  - a worker counts `done` after its batch's own pushes are reserved (fence, then add), and
-//    termination reads every `done` before any `end_alloc`.
+// Memory ordering, explicitly, and cheaply: on sm_90 `ld.acquire` and `fence.acq_rel` each
+// invalidate the SM's L1 (CCTL.IVALL) while release operations only wait for earlier memory
+// operations (MEMBAR). So polls are relaxed loads, publications are release atomics, and the
+// one acquire fence comes when a worker has actually taken something:
+//  - a producer's slot stores are release stores, its range is counted with release atomics,
+//    and whoever raises `end` fences (acquire + release) between reading the counts and the
+//    raise; a consumer fences (acquire) after taking items and before loading them;
+//  - a consumer's item loads come before its range is counted on read_* (release atomics); a
+//    producer fences (acquire) after seeing `read_end` pass a slot before overwriting it;
+//  - a worker counts `done` with a release atomic after its batch's pushes are reserved, and
+//    termination reads every `done`, fences, then reads every `end_alloc`.
 // The argument is written out in docs/runtime.md.
 #pragma once
 
@@ -35,11 +39,6 @@ struct QueueRef {
     __device__ T* slot(u64 i) const { return &items[i & mask]; }
 };
 
-__device__ __forceinline__ u64 ld_acquire(const u64* p) {
-    u64 v;
-    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
 __device__ __forceinline__ u64 ld_relaxed(const u64* p) {
     u64 v;
     asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
@@ -49,6 +48,29 @@ __device__ __forceinline__ void st_release(u64* p, u64 v) {
     asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 __device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+// Release read-modify-writes: earlier memory operations of this thread (and those it has seen
+// through a barrier) are ordered before them.
+__device__ __forceinline__ u64 add_release(u64* p, u64 v) {
+    u64 old;
+    asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    return old;
+}
+__device__ __forceinline__ u64 max_release(u64* p, u64 v) {
+    u64 old;
+    asm volatile("atom.release.gpu.global.max.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    return old;
+}
+// A release store of a queue item (4 or 8 bytes).
+template <class T> __device__ __forceinline__ void store_release(T* p, T v) {
+    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "queue items are 4 or 8 bytes");
+    if constexpr (sizeof(T) == 8) {
+        unsigned long long bits = *reinterpret_cast<const unsigned long long*>(&v);
+        asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(bits) : "memory");
+    } else {
+        unsigned int bits = *reinterpret_cast<const unsigned int*>(&v);
+        asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(bits) : "memory");
+    }
+}
 
 // Raises `prefix` to v; a ring's `end` also credits the items it newly published to `avail`
 // (atomicMax returns the old value, so concurrent raises credit disjoint ranges).
@@ -59,23 +81,24 @@ __device__ __forceinline__ void raise_prefix(Counter& prefix, Counter* credit, u
 
 // Advances `prefix` to `count` when count == max (read in that order: `max` only grows and every
 // counted range raised it first, so an equal pair means the counted ranges tile [0, count)).
+// The fence between the reads orders them and makes what the counts prove (the ranges' stores
+// or loads, released by their counters) come before the raise and the credit.
 __device__ __forceinline__ void try_advance(Counter& count, Counter& max, Counter& prefix, Counter* credit) {
-    u64 c = ld_acquire(&count.value);
-    u64 m = ld_acquire(&max.value);
-    if (c == m && ld_relaxed(&prefix.value) < c) {
-        fence_acq_rel();  // release: what the counts proved comes before the raise and the credit
-        raise_prefix(prefix, credit, c);
-    }
-}
-
-// Counts the completed range [base, base + n): written (end_*) or copied out (read_*).
-__device__ __forceinline__ void complete_range(Counter& count, Counter& max, Counter& prefix, Counter* credit, u64 base, u64 n) {
-    fence_acq_rel();  // release: the range's stores or loads come first
-    atomicMax(&max.value, base + n);
-    fence_acq_rel();
-    u64 c = atomicAdd(&count.value, n) + n;
+    u64 c = ld_relaxed(&count.value);
+    if (c <= ld_relaxed(&prefix.value)) return;  // nothing new: no fence on the polling path
     fence_acq_rel();
     if (c == ld_relaxed(&max.value)) raise_prefix(prefix, credit, c);
+}
+
+// Counts the completed range [base, base + n): written (end_*) or copied out (read_*). Both
+// atomics release: the range's stores or loads come first, and `max` is raised before `count`.
+__device__ __forceinline__ void complete_range(Counter& count, Counter& max, Counter& prefix, Counter* credit, u64 base, u64 n) {
+    max_release(&max.value, base + n);
+    u64 c = add_release(&count.value, n) + n;
+    if (c == ld_relaxed(&max.value)) {
+        fence_acq_rel();  // acquire the other ranges' counts, release them with the raise
+        raise_prefix(prefix, credit, c);
+    }
 }
 
 // The publication of a queue's written items; a ring credits `avail`.
@@ -130,12 +153,13 @@ __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
     if (need <= slots) return true;
     u64 floor = need - slots;  // items below it must be copied out; alive <= slots => start >= floor
     nap = 32;
-    while (ld_acquire(&c->read_end.value) < floor) {
+    while (ld_relaxed(&c->read_end.value) < floor) {
         try_advance(c->read_count, c->read_max, c->read_end, nullptr);
         if (ld_relaxed(&ctl->status.value) != STATUS_OK) return false;
         __nanosleep(nap);
         if (nap < 1024) nap *= 2;
     }
+    fence_acq_rel();  // acquire: the copy-outs of the earlier lap come before our overwrite
     return true;
 }
 
@@ -154,10 +178,7 @@ __device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control*
     }
     base = __shfl_sync(mask, base, leader);
     ok = __shfl_sync(mask, ok, leader);
-    if (ok) {
-        store_volatile(q.slot(base + rank), item);
-        __threadfence();
-    }
+    if (ok) store_release(q.slot(base + rank), item);
     __syncwarp(mask);
     if (rank == 0 && ok) publish(q, base, n);
 }
@@ -166,10 +187,10 @@ __device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control*
 template <class T>
 __device__ __forceinline__ u64 published_end(const QueueRef<T>& q) {
     QueueCounters* c = q.counters;
-    u64 e = ld_acquire(&c->end.value);
+    u64 e = ld_relaxed(&c->end.value);
     if (ld_relaxed(&c->end_alloc.value) > e) {
         try_advance(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr);
-        e = ld_acquire(&c->end.value);
+        e = ld_relaxed(&c->end.value);
     }
     return e;
 }
@@ -209,10 +230,11 @@ __device__ uint32_t reserve(const QueueRef<T>& q, uint32_t max_n, u64& cur, u64&
         cur = atomicAdd(&c->start.value, (u64)max_n);
         lim = cur + max_n;
     }
-    u64 e = ld_acquire(&c->end.value);
+    u64 e = ld_relaxed(&c->end.value);
     if (e <= cur) e = published_end(q);
     u64 hi = e < lim ? e : lim;
     if (hi <= cur) return 0;
+    fence_acq_rel();  // acquire: the items below `end` are written
     base = cur;
     cur = hi;
     return (uint32_t)(hi - base);
@@ -226,19 +248,25 @@ struct QueueSet {
     // Every push of the run, all queues.
     __device__ u64 pushed() const {
         u64 alloc = 0;
-        for (uint32_t i = 0; i < N; ++i) alloc += ld_acquire(&c[i]->end_alloc.value);
+        for (uint32_t i = 0; i < N; ++i) alloc += ld_relaxed(&c[i]->end_alloc.value);
         return alloc;
+    }
+    __device__ u64 done() const {
+        u64 done = 0;
+        for (uint32_t i = 0; i < N; ++i) done += ld_relaxed(&c[i]->done.value);
+        return done;
     }
     // True when, at one instant between the two passes, every item ever pushed had been fully
     // processed: each done_q <= end_alloc_q and both only grow, so equal sums read in this
-    // order force done_q == end_alloc_q for every q at that instant.
+    // order (a fence between) force done_q == end_alloc_q for every q at that instant. A first
+    // unfenced look answers "no" cheaply while work is still pending.
     __device__ bool quiescent(u64* pushed_out) const {
-        u64 done = 0;
-        for (uint32_t i = 0; i < N; ++i) done += ld_acquire(&c[i]->done.value);
+        if (!pushed_out && done() != pushed()) return false;
+        u64 done_sum = done();
         fence_acq_rel();
         u64 alloc = pushed();
         if (pushed_out) *pushed_out = alloc;
-        return done == alloc;
+        return done_sum == alloc;
     }
 };
 

@@ -147,8 +147,7 @@ struct StagedPusher {
         __syncthreads();
         u64 base = base_shared;
         if (ok_shared) {
-            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_volatile(q.slot(base + i), stage[i]);
-            __threadfence();
+            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_release(q.slot(base + i), stage[i]);
         }
         __syncthreads();
         if (threadIdx.x == 0) {
@@ -194,10 +193,7 @@ struct QueueServer {
         for (uint32_t t = 0; t < count; ++t) body(worker.take(held, t));
         g.sync();
         out.flush(g);
-        if (g.is_leader()) {
-            fence_acq_rel();
-            atomicAdd(&q.counters->done.value, (u64)n);
-        }
+        if (g.is_leader()) add_release(&q.counters->done.value, (u64)n);  // after the batch's pushes
         return true;
     }
 };
@@ -236,7 +232,7 @@ __device__ void close_sweep(Control* ctl, const Q& queues) {
 // Hands out a window of up to `want` indices of the open sweep; 0 when it is all handed out.
 __device__ __forceinline__ u64 grab_window(Control* ctl, u64 range, u64 want, u64& lo) {
     const u64 pos_mask = (1ull << IDLE_SWEEP_SHIFT) - 1;
-    if ((ld_acquire(&ctl->idle_cursor.value) & pos_mask) >= range) return 0;
+    if ((ld_relaxed(&ctl->idle_cursor.value) & pos_mask) >= range) return 0;
     u64 old = atomicAdd(&ctl->idle_cursor.value, want);
     fence_acq_rel();
     u64 pos = old & pos_mask;
@@ -269,8 +265,8 @@ struct IdleServer {
         g.sync();
         out.flush(g);
         if (g.is_leader()) {
-            fence_acq_rel();  // release: this window's pushes are reserved
-            if (atomicAdd(&ctl->idle_finished.value, n) + n == range) {
+            // Release: this window's pushes are reserved first.
+            if (add_release(&ctl->idle_finished.value, n) + n == range) {
                 fence_acq_rel();  // acquire: every window's pushes are visible to the closer
                 close_sweep(ctl, queues);
             }
@@ -300,7 +296,7 @@ __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queu
         bool stop = false;
         if (g.is_leader()) {
             if (ld_relaxed(&ctl->status.value) != STATUS_OK) stop = true;
-            else if (idle.active()) stop = ld_acquire(&ctl->stop.value) != 0;
+            else if (idle.active()) stop = ld_relaxed(&ctl->stop.value) != 0;
             else stop = queues.quiescent(nullptr);
         }
         if (g.share(stop)) break;
