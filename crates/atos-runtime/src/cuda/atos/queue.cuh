@@ -48,11 +48,18 @@ __device__ __forceinline__ void st_release(u64* p, u64 v) {
     asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
 __device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
-// Release read-modify-writes: earlier memory operations of this thread (and those it has seen
-// through a barrier) are ordered before them.
+// Orders this thread's earlier memory operations (a slot store) before its later ones, without
+// invalidating L1 (MEMBAR only).
+__device__ __forceinline__ void fence_release() { asm volatile("fence.release.gpu;" ::: "memory"); }
+// Release read-modify-writes: earlier memory operations of this thread are ordered before them.
 __device__ __forceinline__ u64 add_release(u64* p, u64 v) {
     u64 old;
     asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    return old;
+}
+__device__ __forceinline__ u64 add_acq_rel(u64* p, u64 v) {
+    u64 old;
+    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 __device__ __forceinline__ u64 max_release(u64* p, u64 v) {
@@ -60,23 +67,12 @@ __device__ __forceinline__ u64 max_release(u64* p, u64 v) {
     asm volatile("atom.release.gpu.global.max.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
-// A release store of a queue item (4 or 8 bytes).
-template <class T> __device__ __forceinline__ void store_release(T* p, T v) {
-    static_assert(sizeof(T) == 4 || sizeof(T) == 8, "queue items are 4 or 8 bytes");
-    if constexpr (sizeof(T) == 8) {
-        unsigned long long bits = *reinterpret_cast<const unsigned long long*>(&v);
-        asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(bits) : "memory");
-    } else {
-        unsigned int bits = *reinterpret_cast<const unsigned int*>(&v);
-        asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(bits) : "memory");
-    }
-}
-
 // Raises `prefix` to v; a ring's `end` also credits the items it newly published to `avail`
-// (atomicMax returns the old value, so concurrent raises credit disjoint ranges).
+// (atomicMax returns the old value, so concurrent raises credit disjoint ranges). Both release:
+// what the raiser acquired (the counted ranges) comes before them.
 __device__ __forceinline__ void raise_prefix(Counter& prefix, Counter* credit, u64 v) {
-    u64 old = atomicMax(&prefix.value, v);
-    if (credit && old < v) atomicAdd(&credit->value, v - old);
+    u64 old = max_release(&prefix.value, v);
+    if (credit && old < v) add_release(&credit->value, v - old);
 }
 
 // Advances `prefix` to `count` when count == max (read in that order: `max` only grows and every
@@ -90,18 +86,19 @@ __device__ __forceinline__ void try_advance(Counter& count, Counter& max, Counte
     if (c == ld_relaxed(&max.value)) raise_prefix(prefix, credit, c);
 }
 
-// Counts the completed range [base, base + n): written (end_*) or copied out (read_*). Both
-// atomics release: the range's stores or loads come first, and `max` is raised before `count`.
+// Counts the completed range [base, base + n): written (end_*) or copied out (read_*): `max`
+// with a release (the range's stores or loads come first), then `count` with an acquire-release
+// (after `max`; and it acquires the earlier ranges' counts so that, when this count completes
+// the tiling, the raise passes them on). The writer that completes a tiling raises the prefix
+// itself: pollers alone could miss every instant with count == max under steady traffic.
 __device__ __forceinline__ void complete_range(Counter& count, Counter& max, Counter& prefix, Counter* credit, u64 base, u64 n) {
     max_release(&max.value, base + n);
-    u64 c = add_release(&count.value, n) + n;
-    if (c == ld_relaxed(&max.value)) {
-        fence_acq_rel();  // acquire the other ranges' counts, release them with the raise
-        raise_prefix(prefix, credit, c);
-    }
+    u64 c = add_acq_rel(&count.value, n) + n;
+    if (c == ld_relaxed(&max.value)) raise_prefix(prefix, credit, c);
 }
 
-// The publication of a queue's written items; a ring credits `avail`.
+// The publication of a queue's written items (each already fenced by its writer); a ring
+// credits `avail`.
 template <class T>
 __device__ __forceinline__ void publish(const QueueRef<T>& q, u64 base, u64 n) {
     QueueCounters* c = q.counters;
@@ -178,7 +175,10 @@ __device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control*
     }
     base = __shfl_sync(mask, base, leader);
     ok = __shfl_sync(mask, ok, leader);
-    if (ok) store_release(q.slot(base + rank), item);
+    if (ok) {
+        store_volatile(q.slot(base + rank), item);
+        fence_release();  // the slot store comes before the leader's publication
+    }
     __syncwarp(mask);
     if (rank == 0 && ok) publish(q, base, n);
 }

@@ -147,7 +147,8 @@ struct StagedPusher {
         __syncthreads();
         u64 base = base_shared;
         if (ok_shared) {
-            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_release(q.slot(base + i), stage[i]);
+            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_volatile(q.slot(base + i), stage[i]);
+            fence_release();  // the slot stores come before the leader's publication
         }
         __syncthreads();
         if (threadIdx.x == 0) {
