@@ -2,20 +2,22 @@
 // made reusable). Counters (atos/layout.cuh, generated from layout.rs) live on separate lines.
 //
 // Every push of a run gets an item number i (seeds first); item i lives in slot i & mask.
-//   producers  reserve  end_alloc        write the slots    complete [base, base+n) on end_*
-//   consumers  claim    start (CAS, never past end)   copy the items out   complete on read_*
+//   producers  reserve  end_alloc   write the slots   complete [base, base+n) on end_*
+//   consumers  take     avail, then start (never past end)   copy the items out
+//              complete on read_*   (linear queues: reserve start ahead, no read_*)
 // A completed range is counted in `count` after raising `max`; the prefix (`end`, `read_end`)
 // advances to v only when count == max == v, which means the completed ranges tile [0, v).
 //
 // Memory ordering, explicitly, and cheaply: on sm_90 `ld.acquire` and `fence.acq_rel` each
 // invalidate the SM's L1 (CCTL.IVALL) while release operations only wait for earlier memory
-// operations (MEMBAR). So polls are relaxed loads, publications are release atomics, and the
-// one acquire fence comes when a worker has actually taken something:
-//  - a producer's slot stores are release stores, its range is counted with release atomics,
-//    and whoever raises `end` fences (acquire + release) between reading the counts and the
-//    raise; a consumer fences (acquire) after taking items and before loading them;
-//  - a consumer's item loads come before its range is counted on read_* (release atomics); a
-//    producer fences (acquire) after seeing `read_end` pass a slot before overwriting it;
+// operations (MEMBAR). So polls are relaxed loads, publications are release operations, and an
+// acquire comes once per batch a worker has actually taken:
+//  - a producer lane fences (release) after its slot store; the range is counted with a
+//    release max and an acquire-release add, and whoever completes a tiling raises the prefix
+//    and credits `avail` with release atomics; a consumer fences (acquire) after taking items
+//    and before loading them;
+//  - a consumer's item loads come before its range is counted on read_*; a producer fences
+//    (acquire) after seeing `read_end` pass a slot before overwriting it;
 //  - a worker counts `done` with a release atomic after its batch's pushes are reserved, and
 //    termination reads every `done`, fences, then reads every `end_alloc`.
 // The argument is written out in docs/runtime.md.
