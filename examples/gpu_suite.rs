@@ -32,6 +32,13 @@ struct Args {
     /// Only the BFS timing table (for side-by-side runs against other builds).
     #[arg(long)]
     bfs_only: bool,
+    /// BFS table rows to run (`worker/fetch`, comma-separated); default: all.
+    #[arg(long, value_delimiter = ',')]
+    only: Vec<String>,
+    /// `NAME=VALUE` defined before the device headers of the BFS programs (experiments with
+    /// the runtime's compile-time knobs, e.g. ATOS_IDLE_NAP_NS=128). Repeatable.
+    #[arg(long)]
+    define: Vec<String>,
     #[arg(long, default_value_t = 5)]
     runs: usize,
     /// Large generated graphs for the timed part.
@@ -40,6 +47,9 @@ struct Args {
 }
 
 type Programs = HashMap<(WorkerKind, u32, u32, Option<u32>), Program<bfs_task::Task>>;
+
+/// `#define` lines for the BFS programs (`--define`).
+static DEFINES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 
 fn program<'a>(
     gpu: &Gpu,
@@ -58,6 +68,10 @@ fn program<'a>(
             .timeout(timeout);
         if let Some(g) = grid {
             b = b.grid(g);
+        }
+        let defines = DEFINES.get().cloned().unwrap_or_default();
+        if !defines.is_empty() {
+            b = b.patch_source(move |src| format!("{defines}{src}"));
         }
         let p = b
             .build()
@@ -112,6 +126,18 @@ fn features_run(
 
 fn main() {
     let args = Args::parse();
+    let defines: String = args
+        .define
+        .iter()
+        .map(|d| {
+            let (name, value) = d.split_once('=').unwrap_or((d, "1"));
+            format!("#define {name} {value}\n")
+        })
+        .collect();
+    if !defines.is_empty() {
+        println!("defines for the BFS programs:\n{defines}");
+    }
+    DEFINES.set(defines).unwrap();
     let gpu = Gpu::new(0).unwrap_or_else(|e| panic!("{e}"));
     println!(
         "device: {} (sm_{}{}, {} SMs), NVRTC {:?}",

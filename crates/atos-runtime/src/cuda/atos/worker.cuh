@@ -6,6 +6,16 @@
 // that queue's task: a CTA group serving a warp task runs blockDim/32 warps on it at once.
 #pragma once
 
+// Idle back-off of the persistent loop: a group that found nothing naps ATOS_IDLE_NAP_NS << k ns
+// (k grows to 8 while it stays idle); ATOS_IDLE_FENCE adds a fence per idle round, which slows
+// the polling of very many small groups. Defaults; a unit may define them before the include.
+#ifndef ATOS_IDLE_NAP_NS
+#define ATOS_IDLE_NAP_NS 32u
+#endif
+#ifndef ATOS_IDLE_FENCE
+#define ATOS_IDLE_FENCE 0
+#endif
+
 namespace atos {
 
 // Outside `lanes(..)` loops a task body is uniform across its worker: side effects on shared
@@ -305,8 +315,9 @@ __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queu
             nap = 0;
             continue;
         }
+        if (ATOS_IDLE_FENCE) fence_acq_rel();
         if (nap < 8) ++nap;
-        __nanosleep(32u << nap);
+        __nanosleep((uint32_t)ATOS_IDLE_NAP_NS << nap);
     }
 }
 
