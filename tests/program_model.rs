@@ -155,58 +155,39 @@ fn more_alive_than_the_capacity_is_an_overflow_naming_the_queue() {
 fn seeds_for_an_idle_hook_or_a_foreign_task_are_errors() {
     let g = atos_graph::load("grid:4x4").unwrap();
     let init = vec![0u64; g.num_vertices()];
-    let offsets = g.offsets_u32().unwrap();
-    let residue = AtomicArray::from_vec(init);
-    let mass = AtomicArray::<u64>::filled(16, 0);
-    let queued = AtomicArray::<u32>::filled(16, 0);
-    let state = Residual {
-        offsets: Slice::new(&offsets),
-        cols: Slice::new(&g.cols),
-        residue: residue.view(),
-        mass: mass.view(),
-        queued: queued.view(),
-        work: Queue::with_capacity(16),
-        n: 16,
-        threshold: 1,
-    };
-    let err = cpu(1)
-        .run_seeds(
-            (spread::Task, rescan::Task),
-            &state,
-            &Seeds::new().add(rescan::Task, &[1]),
-        )
-        .unwrap_err();
-    assert!(err.to_string().contains("is an idle hook"), "{err}");
-    let err = cpu(1)
-        .run_seeds(spread::Task, &state, &Seeds::new().add(rescan::Task, &[1]))
-        .unwrap_err();
-    assert!(
-        err.to_string().contains("is not part of this program"),
-        "{err}"
-    );
+    residual_run(&g, &init, 1, &[], |state, _| {
+        let err = cpu(1)
+            .run_seeds(
+                (spread::Task, rescan::Task),
+                state,
+                &Seeds::new().add(rescan::Task, &[1]),
+            )
+            .unwrap_err();
+        assert!(err.to_string().contains("is an idle hook"), "{err}");
+        let err = cpu(1)
+            .run_seeds(spread::Task, state, &Seeds::new().add(rescan::Task, &[1]))
+            .unwrap_err();
+        assert!(
+            err.to_string().contains("is not part of this program"),
+            "{err}"
+        );
+        cpu(1).run((spread::Task, rescan::Task), state, &[])
+    })
+    .unwrap();
     // A program that pushes to a queue nobody pops is refused before it runs.
-    let near_far_state_err = {
-        let g = atos_graph::load("grid:3x3,w=3").unwrap();
-        let offsets = g.offsets_u32().unwrap();
-        let Some(atos_graph::Weights::U32(w)) = &g.weights else {
-            unreachable!()
-        };
-        let dist = AtomicArray::<u32>::filled(9, FAR);
-        let s = NearFar {
-            offsets: Slice::new(&offsets),
-            cols: Slice::new(&g.cols),
-            weights: Slice::new(w),
-            dist: dist.view(),
-            near: Queue::with_capacity(9),
-            far: Queue::with_capacity(9),
-            delta: 2,
-        };
-        cpu(1).run(relax::Task, &s, &[0]).unwrap_err().to_string()
-    };
-    assert!(
-        near_far_state_err.contains("pushes to queue `far`, but no task of this program pops it"),
-        "{near_far_state_err}"
-    );
+    let g = atos_graph::load("grid:3x3,w=3").unwrap();
+    near_far_run(&g, 2, |state| {
+        let err = cpu(1)
+            .run(relax::Task, state, &[0])
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("pushes to queue `far`, but no task of this program pops it"),
+            "{err}"
+        );
+        Runner::near_far(&cpu(1), state)
+    })
+    .unwrap();
 }
 
 /// Many runs across programs, thread counts and seeds, each under a timeout: no hang, no
