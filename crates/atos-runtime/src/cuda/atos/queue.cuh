@@ -138,7 +138,10 @@ __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
             if (upper > ld_relaxed(&c->peak.value)) atomicMax(&c->peak.value, upper);
             break;
         }
+        // `avail` before `end` (a fence between): a publication seen by neither read is left
+        // out, never counted twice, so this stays a lower bound.
         long long avail = (long long)ld_relaxed(&c->avail.value);
+        fence_acq_rel();
         long long lower = (long long)(need - ld_relaxed(&c->end.value)) + (avail > 0 ? avail : 0);
         if (lower > (long long)q.capacity) {
             report_overflow(ctl, c, (u64)lower);
@@ -177,6 +180,7 @@ __device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control*
     }
     base = __shfl_sync(mask, base, leader);
     ok = __shfl_sync(mask, ok, leader);
+    __syncwarp(mask);  // the leader's acquire (room for an earlier lap) orders our stores too
     if (ok) {
         store_volatile(q.slot(base + rank), item);
         fence_release();  // the slot store comes before the leader's publication
@@ -217,8 +221,12 @@ __device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
     long long took = had <= 0 ? 0 : (had < want ? had : want);
     if (took < want) atomicAdd(&c->avail.value, (u64)(want - took));
     if (took == 0) return 0;
+    // The items `start` hands out may have been credited to another claimer: acquire the credits
+    // we took from and release them on `start`, then acquire what earlier claimers released on
+    // it, so every credit that covers our items happens before our loads.
+    fence_acq_rel();
     base = atomicAdd(&c->start.value, (u64)took);
-    fence_acq_rel();  // acquire: `end` covered these items when `avail` was credited
+    fence_acq_rel();
     return (uint32_t)took;
 }
 

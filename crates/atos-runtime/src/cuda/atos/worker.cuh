@@ -192,6 +192,7 @@ struct QueueServer {
         n = g.share(n);
         if (n == 0) return false;
         base = g.share(base);
+        g.sync();  // a shuffle orders no memory: the leader's acquire reaches the lanes through a barrier
         const uint32_t lo = (g.rank() / size) * FETCH;  // this sub-worker's first batch index
         const uint32_t count = lo < n ? min(FETCH, n - lo) : 0u;
         T held[K];
