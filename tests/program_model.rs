@@ -116,14 +116,16 @@ fn the_idle_hook_finds_what_tasks_leave_and_the_run_ends_exactly() {
 }
 
 #[test]
-fn a_ring_queue_runs_50_laps_within_its_capacity() {
+fn a_ring_queue_carries_200_times_its_capacity_within_it() {
+    // 64 chains of 200 steps: 12,800 pushes through a queue of capacity 64, i.e. more than six
+    // laps of its 2,048-slot ring, with never more than 64 items alive.
     for threads in [1, 2, 4] {
-        let (steps, stats) = chain_run(64, 50, 1, 64, |s, seeds| {
+        let (steps, stats) = chain_run(64, 200, 1, 64, |s, seeds| {
             cpu(threads).run(chain::Task, s, seeds)
         })
         .unwrap();
-        assert!(steps.iter().all(|&k| k == 50), "{steps:?}");
-        assert_eq!(stats.popped, 64 * 50);
+        assert!(steps.iter().all(|&k| k == 200), "{steps:?}");
+        assert_eq!(stats.popped, 64 * 200);
         assert!(stats.queue_peak <= 64);
     }
 }

@@ -184,8 +184,9 @@ impl QueueMode {
 /// [`Queue::with_capacity`] makes a **ring**: its capacity bounds the tasks *alive at once*
 /// (pushed and not yet taken by a worker), not all the tasks a run pushes. A push that would make
 /// more than `capacity` items alive stops the run with [`crate::RunError::QueueOverflow`],
-/// naming the queue and how many were alive; nothing is overwritten. The ring has `capacity`
-/// rounded up to a power of two slots.
+/// naming the queue and how many were alive; nothing is overwritten. The ring has more slots
+/// than `capacity` (see [`crate::cpu::queue::ring_slots`]) so that pushes rarely wait for the
+/// copy-out of a slot's previous item.
 ///
 /// [`Queue::linear`] makes a **linear** queue (the original Atos queue): each slot is filled
 /// once, so `capacity` must cover every push of the run, seeds included; workers reserve slots
