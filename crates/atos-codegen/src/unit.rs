@@ -329,7 +329,7 @@ fn emit_kernel(
         counters.join(", ")
     );
     let mut servers = Vec::new();
-    let mut idle = None;
+    let mut has_idle = false;
     for (i, ((task, ts), planned)) in tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate() {
         let _ = writeln!(
             out,
@@ -364,20 +364,20 @@ fn emit_kernel(
                     "    auto idle = atos::idle_server<{}, {item}>({range}, worker{i}, {call});",
                     ts.fetch
                 );
-                idle = Some(());
+                has_idle = true;
             }
         }
     }
-    if idle.is_none() {
+    if !has_idle {
         out.push_str("    atos::NoIdle idle;\n");
     }
     let mut args = vec!["group", "ctl", "out", "queues", "idle"];
     args.extend(servers.iter().map(String::as_str));
     let _ = writeln!(
         out,
-        "    atos::run_{}(group, {});\n}}",
+        "    atos::run_{}({});\n}}",
         spec.strategy.name(),
-        args[1..].join(", ")
+        args.join(", ")
     );
 }
 
