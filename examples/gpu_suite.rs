@@ -526,10 +526,18 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         .unwrap();
     let misses = flag_run(args.flag_tasks, |s, seeds| unguarded.run(s, seeds));
     println!(
-        "  cta without the barrier (generated CUDA patched): {misses} misses of {} ({:.2}%)",
+        "  cta without the barrier (generated CUDA patched): {misses} misses of {} ({:.2}%){}",
         args.flag_tasks,
-        100.0 * f64::from(misses) / f64::from(args.flag_tasks)
+        100.0 * f64::from(misses) / f64::from(args.flag_tasks),
+        if misses == 0 {
+            ": NEGATIVE CONTROL FAILED, the check saw no race to catch"
+        } else {
+            ""
+        }
     );
+    if misses == 0 {
+        failures += 1;
+    }
 
     println!(
         "\n== programs: GPU vs CPU reference, every worker kind (own = the tasks' attributes) =="

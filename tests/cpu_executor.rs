@@ -3,9 +3,6 @@
 
 mod common;
 
-use std::sync::mpsc;
-use std::time::Duration;
-
 use atos::RunError;
 use atos::apps::bfs::{self, Executor};
 use atos::prelude::*;
@@ -115,42 +112,42 @@ fn every_feature_computes_what_the_rust_says() {
     }
 }
 
+/// The overflow a BFS run must end with: (capacity, needed, the error's text).
+fn overflow(r: Result<bfs::BfsRun, RunError>) -> (u64, u64, String) {
+    match r {
+        Err(
+            e @ RunError::QueueOverflow {
+                capacity, needed, ..
+            },
+        ) => (capacity, needed, e.to_string()),
+        other => panic!(
+            "expected an overflow, got {:?}",
+            other.map(|r| r.stats.to_string())
+        ),
+    }
+}
+
 #[test]
 fn overflow_is_an_error_naming_the_capacity_needed() {
     let g = atos_graph::load("grid:32x32").unwrap();
     let cpu = CpuExecutor::new().threads(2);
     let offsets = g.offsets_u32().unwrap();
     // A BFS frontier on a 32x32 grid holds up to 32 vertices at once: 8 slots are too few.
-    match bfs::run(
+    let (capacity, needed, text) = overflow(bfs::run(
         &Executor::Cpu(&cpu),
         &offsets,
         &g.cols,
         0,
         8,
         QueueMode::Ring,
-    ) {
-        Err(
-            e @ RunError::QueueOverflow {
-                capacity: 8,
-                needed,
-                suggest,
-                ..
-            },
-        ) => {
-            assert!(needed > 8);
-            assert!(suggest >= needed);
-            let text = e.to_string();
-            assert!(text.contains("queue `work` overflowed"), "{text}");
-            assert!(
-                text.contains(&format!("Queue::with_capacity({suggest})")),
-                "{text}"
-            );
-        }
-        other => panic!(
-            "expected an overflow, got {:?}",
-            other.map(|r| r.stats.to_string())
-        ),
-    }
+    ));
+    assert!(capacity == 8 && needed > 8, "{text}");
+    assert!(text.contains("queue `work` overflowed"), "{text}");
+    let suggest = (needed.max(9)) * 2;
+    assert!(
+        text.contains(&format!("Queue::with_capacity({suggest})")),
+        "{text}"
+    );
     let too_many_seeds = Queue::<u32>::with_capacity(1);
     let depth = AtomicArray::<u32>::filled(g.num_vertices(), 0);
     let state = bfs::BfsState {
@@ -175,24 +172,15 @@ fn a_linear_queue_needs_room_for_every_push_and_a_ring_only_for_the_alive() {
     let cpu = CpuExecutor::new().threads(2);
     let offsets = g.offsets_u32().unwrap();
     // Every vertex is pushed at least once: 1024 pushes do not fit a linear queue of 200...
-    match bfs::run(
+    let (capacity, needed, text) = overflow(bfs::run(
         &Executor::Cpu(&cpu),
         &offsets,
         &g.cols,
         0,
         200,
         QueueMode::Linear,
-    ) {
-        Err(RunError::QueueOverflow {
-            capacity: 200,
-            needed,
-            ..
-        }) => assert!(needed > 200),
-        other => panic!(
-            "expected an overflow, got {:?}",
-            other.map(|r| r.stats.to_string())
-        ),
-    }
+    ));
+    assert!(capacity == 200 && needed > 200, "{text}");
     // ... while a ring of 200 holds the frontier (at most a few dozen vertices) with room.
     let r = bfs::run(
         &Executor::Cpu(&cpu),
@@ -264,22 +252,21 @@ fn termination_stress() {
         let threads = 1 + (rng.next_u64() % 6) as usize;
         let fetch = [1, 2, 5, 32][(rng.next_u64() % 4) as usize];
         let source = (rng.next_u64() % g.num_vertices() as u64) as u32;
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
+        let outcome = common::within(20, move || {
             let r = bfs_on(
                 &g,
                 source,
                 &CpuExecutor::new().threads(threads).fetch(fetch),
                 MODES[i % 2],
             );
-            let _ = tx.send(r.depths == atos_graph::reference::bfs::bfs_depths(&g, source));
+            r.depths == atos_graph::reference::bfs::bfs_depths(&g, source)
         });
-        match rx.recv_timeout(Duration::from_secs(20)) {
+        match outcome {
             Ok(correct) => assert!(
                 correct,
                 "run {i}: wrong depths (threads {threads}, fetch {fetch}, source {source})"
             ),
-            Err(_) => panic!("run {i} hung (threads {threads}, fetch {fetch}, source {source})"),
+            Err(why) => panic!("run {i} {why} (threads {threads}, fetch {fetch}, source {source})"),
         }
     }
 }

@@ -30,3 +30,18 @@ fn features_cuda_per_worker() {
         insta::assert_snapshot!(format!("features_{}", worker.name()), src);
     }
 }
+
+/// Multi-task programs: the kernel that serves two queues (colour + conflict check, a warp
+/// task and a CTA task in CTA groups) and the one with an idle hook.
+#[test]
+fn program_cuda() {
+    use common::programs::{check, color, rescan, spread};
+    let irs = <(color::Task, check::Task) as atos::TaskSet>::irs();
+    let src =
+        atos::cuda_source::<(color::Task, check::Task)>(&KernelSpec::for_tasks(&irs)).unwrap();
+    insta::assert_snapshot!("program_colour_check", src);
+    let irs = <(spread::Task, rescan::Task) as atos::TaskSet>::irs();
+    let src =
+        atos::cuda_source::<(spread::Task, rescan::Task)>(&KernelSpec::for_tasks(&irs)).unwrap();
+    insta::assert_snapshot!("program_residual_idle", src);
+}

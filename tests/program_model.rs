@@ -4,9 +4,6 @@
 
 mod common;
 
-use std::sync::mpsc;
-use std::time::Duration;
-
 use atos::prelude::*;
 use atos::{RunError, Seeds};
 use common::programs::*;
@@ -15,6 +12,8 @@ fn cpu(threads: usize) -> CpuExecutor {
     CpuExecutor::new().threads(threads)
 }
 
+/// The program's meaning on the CPU (a worker is one thread here, so no race can occur): the
+/// barrier itself is checked on the GPU by `examples/gpu_suite.rs`, with a negative control.
 #[test]
 fn uniform_code_after_lanes_sees_every_lane() {
     for threads in [1, 4] {
@@ -207,22 +206,58 @@ fn program_termination_stress() {
         let threads = 1 + (rng.next_u64() % 4) as usize;
         let which = rng.next_u64() % 4;
         let seed = rng.next_u64();
-        let (tx, rx) = mpsc::channel();
-        std::thread::spawn(move || {
+        let outcome = common::within(30, move || {
             let reference = dijkstra_u32(&g);
-            let ok = stress_case(&cpu(threads), which, &g, &reference, seed).unwrap();
-            let _ = tx.send(ok);
+            stress_case(&cpu(threads), which, &g, &reference, seed).map_err(|e| e.to_string())
         });
-        match rx.recv_timeout(Duration::from_secs(30)) {
-            Ok(ok) => assert!(
-                ok,
-                "run {i}: {} wrong (threads {threads}, seed {seed})",
-                CASES[which as usize]
-            ),
-            Err(_) => panic!(
-                "run {i}: {} hung (threads {threads}, seed {seed})",
-                CASES[which as usize]
-            ),
+        let case = CASES[which as usize];
+        match outcome {
+            Ok(Ok(ok)) => assert!(ok, "run {i}: {case} wrong (threads {threads}, seed {seed})"),
+            Ok(Err(e)) => panic!("run {i}: {case} failed (threads {threads}, seed {seed}): {e}"),
+            Err(why) => panic!("run {i}: {case} {why} (threads {threads}, seed {seed})"),
         }
     }
+}
+
+#[atos::state]
+pub struct Wide<'a> {
+    pub hits: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+    pub n: u64,
+}
+
+#[atos::task]
+fn hit(v: u32, s: &Wide) {
+    s.hits.fetch_add(v, 1);
+}
+
+/// A hook with `u32` indices over `0..n`.
+#[atos::idle(range = "n")]
+fn scan(i: u32, s: &Wide) {
+    if s.hits.load(i) == 0 {
+        s.work.push(i);
+    }
+}
+
+#[test]
+fn an_idle_range_its_index_type_cannot_hold_is_an_error_and_a_small_one_runs() {
+    let hits = AtomicArray::<u32>::filled(100, 0);
+    let mut state = Wide {
+        hits: hits.view(),
+        work: Queue::with_capacity(100),
+        n: (1u64 << 32) + 1,
+    };
+    let err = cpu(2)
+        .run((hit::Task, scan::Task), &state, &[])
+        .unwrap_err();
+    assert!(
+        err.to_string().contains(
+            "would sweep 4294967297 indices; with `u32` indices it can sweep at most 4294967296"
+        ),
+        "{err}"
+    );
+    state.n = 100;
+    let stats = cpu(2).run((hit::Task, scan::Task), &state, &[]).unwrap();
+    assert_eq!(stats.popped, 100, "the hook found every index once");
+    assert!(hits.to_vec().iter().all(|&h| h == 1));
 }

@@ -14,5 +14,22 @@ pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
+/// Runs `f` on its own thread and waits at most `secs` seconds for it: `Err` says whether it
+/// hung (still running) or panicked, so a stress loop tells the two apart.
+pub fn within<T: Send + 'static>(
+    secs: u64,
+    f: impl FnOnce() -> T + Send + 'static,
+) -> Result<T, &'static str> {
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(std::time::Duration::from_secs(secs)) {
+        Ok(v) => Ok(v),
+        Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err("hung"),
+        Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err("panicked"),
+    }
+}
+
 pub mod features;
 pub mod programs;

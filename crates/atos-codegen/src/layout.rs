@@ -62,6 +62,23 @@ pub mod status {
     pub const PANICKED: u64 = 2;
 }
 
+/// Host image of a `words`-word block (queue counters or control block): every word zero but
+/// the `(index, value)` pairs given.
+pub fn pack_words(words: usize, set: &[(usize, u64)]) -> Vec<u8> {
+    let mut raw = vec![0u8; words * LINE_BYTES];
+    for &(i, v) in set {
+        raw[i * LINE_BYTES..i * LINE_BYTES + 8].copy_from_slice(&v.to_le_bytes());
+    }
+    raw
+}
+
+/// The words of a block read back from the device (`pack_words`' inverse).
+pub fn unpack_words(raw: &[u8]) -> Vec<u64> {
+    raw.chunks_exact(LINE_BYTES)
+        .map(|line| u64::from_le_bytes(line[..8].try_into().expect("8 bytes")))
+        .collect()
+}
+
 /// Bit position of the sweep number in `Control::idle_cursor`.
 pub const IDLE_SWEEP_SHIFT: u32 = 40;
 

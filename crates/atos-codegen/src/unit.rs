@@ -257,20 +257,31 @@ fn worker_type(kind: WorkerKind) -> &'static str {
     }
 }
 
+/// The push channel type of queue `id` (field `f`): CTA groups stage their pushes.
+fn pusher_type(
+    spec: &KernelSpec,
+    state: &StateDesc,
+    group: WorkerKind,
+    id: usize,
+    f: &FieldDesc,
+) -> String {
+    let t = f.elem.cuda_name();
+    match group {
+        WorkerKind::Cta => format!(
+            "atos::StagedPusher<{t}, {}, {id}>",
+            spec.cta_stage_capacity(state)
+        ),
+        _ => format!("atos::DirectPusher<{t}>"),
+    }
+}
+
 /// `atos_Out`: one push channel per queue field, named after it.
 fn emit_out_struct(out: &mut String, state: &StateDesc, spec: &KernelSpec, group: WorkerKind) {
     out.push_str("struct atos_Out {\n");
     let mut flushes = Vec::new();
     for (id, f) in state.queues().enumerate() {
-        let t = f.elem.cuda_name();
         let n = sanitize(&f.name);
-        let ty = match group {
-            WorkerKind::Cta => format!(
-                "atos::StagedPusher<{t}, {}, {id}>",
-                spec.cta_stage_capacity(state)
-            ),
-            _ => format!("atos::DirectPusher<{t}>"),
-        };
+        let ty = pusher_type(spec, state, group, id, f);
         let _ = writeln!(out, "    {ty} {n};");
         flushes.push(format!("{n}.flush(g);"));
     }
@@ -309,9 +320,8 @@ fn emit_kernel(
             let n = sanitize(&f.name);
             match group {
                 WorkerKind::Cta => format!(
-                    "atos::StagedPusher<{}, {}, {id}>::make(state.{n}, ctl)",
-                    f.elem.cuda_name(),
-                    spec.cta_stage_capacity(state)
+                    "{}::make(state.{n}, ctl)",
+                    pusher_type(spec, state, group, id, f)
                 ),
                 _ => format!("{{state.{n}, ctl}}"),
             }

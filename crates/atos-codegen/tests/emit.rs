@@ -351,6 +351,26 @@ fn programs_the_executors_would_run_differently_are_refused() {
         &st,
     );
     assert!(err.contains("must be a u32/u64 scalar field"), "{err}");
+    let err = plan_error(
+        &[
+            ("queue = \"work\"", "fn t(v: u32, s: &S) { }"),
+            ("range = \"limit\"", "fn h(i: u32, s: &S) { }"),
+            ("range = \"limit\"", "fn g(i: u32, s: &S) { }"),
+        ],
+        &st,
+    );
+    assert!(
+        err.contains("at most one idle hook; this one has h, g"),
+        "{err}"
+    );
+    let err = plan_error(
+        &[
+            ("queue = \"work\"", "fn t(v: u32, s: &S) { }"),
+            ("queue = \"work\"", "fn t(v: u32, s: &S) { }"),
+        ],
+        &st,
+    );
+    assert!(err.contains("task `t` is listed twice"), "{err}");
 }
 
 #[test]

@@ -160,6 +160,16 @@ impl<T: AtomicElem> AtomicArray<T> {
     }
 }
 
+/// Slots of the ring for a queue of `capacity`: capacity plus slack (half the capacity, at
+/// least 1024), rounded up to a power of two. A push waits only when its slot's item of the
+/// previous lap has not been counted as copied out (`read_end`, which advances only at an
+/// instant when no copy-out is between its two counts); with slack that item was taken long
+/// before, so pushes into a ring full of alive items do not all wait for such instants.
+pub fn ring_slots(capacity: u64) -> u64 {
+    let slack = (capacity / 2).max(1024);
+    capacity.saturating_add(slack).next_power_of_two()
+}
+
 /// How a [`Queue`] uses its slots.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Default)]
 pub enum QueueMode {
@@ -185,7 +195,7 @@ impl QueueMode {
 /// (pushed and not yet taken by a worker), not all the tasks a run pushes. A push that would make
 /// more than `capacity` items alive stops the run with [`crate::RunError::QueueOverflow`],
 /// naming the queue and how many were alive; nothing is overwritten. The ring has more slots
-/// than `capacity` (see [`crate::cpu::queue::ring_slots`]) so that pushes rarely wait for the
+/// than `capacity` (see [`ring_slots`]) so that pushes rarely wait for the
 /// copy-out of a slot's previous item.
 ///
 /// [`Queue::linear`] makes a **linear** queue (the original Atos queue): each slot is filled

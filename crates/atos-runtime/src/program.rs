@@ -1,7 +1,7 @@
 //! What both executors share about a program: its plan, its seeds per queue, the state's
 //! queues and the idle hook's range.
 
-use atos_codegen::{FnIr, Plan, Source, plan_program};
+use atos_codegen::{CodegenError, FnIr, Plan, Source, plan_program};
 
 use crate::elem::Elem;
 use crate::error::RunError;
@@ -37,7 +37,7 @@ impl Seeds {
 }
 
 /// A task set's plan against its state.
-pub(crate) fn plan_of<P: TaskSet>() -> Result<(Plan, Vec<&'static FnIr>), RunError> {
+pub(crate) fn plan_of<P: TaskSet>() -> Result<(Plan, Vec<&'static FnIr>), CodegenError> {
     let irs = P::irs();
     let plan = plan_program(&irs, &<P::State<'_> as State>::desc())?;
     Ok((plan, irs))

@@ -8,6 +8,8 @@ use std::sync::atomic::{AtomicU64, fence};
 
 use atos_codegen::layout::{self, control as ctl, queue_counters as qc};
 
+use crate::arrays::ring_slots;
+
 #[repr(align(128))]
 #[derive(Default)]
 pub struct Line(pub AtomicU64);
@@ -50,16 +52,6 @@ pub struct CpuQueue {
     capacity: u64,
     counters: [Line; qc::WORDS.len()],
     control: Arc<Control>,
-}
-
-/// Slots of the ring for a queue of `capacity`: capacity plus slack (half the capacity, at
-/// least 1024), rounded up to a power of two. A push waits only when its slot's item of the
-/// previous lap has not been counted as copied out (`read_end`, which advances only at an
-/// instant when no copy-out is between its two counts); with slack that item was taken long
-/// before, so pushes into a ring full of alive items do not all wait for such instants.
-pub fn ring_slots(capacity: u64) -> u64 {
-    let slack = (capacity / 2).max(1024);
-    capacity.saturating_add(slack).next_power_of_two()
 }
 
 /// Counter values after a run.

@@ -4,12 +4,14 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use atos_codegen::layout::{control as ctl, queue_counters as qc, status};
+use atos_codegen::layout::{
+    control as ctl, pack_words, queue_counters as qc, status, unpack_words,
+};
 use atos_codegen::{KernelSpec, Plan, StateDesc, Strategy, WorkerKind, generate_unit};
 use cudarc::driver::{CudaFunction, CudaSlice, CudaStream, DevicePtr, sys};
 
 use super::{Gpu, GpuError, driver_err, nvrtc};
-use crate::cpu::queue::ring_slots;
+use crate::arrays::ring_slots;
 use crate::error::RunError;
 use crate::program::{Seeds, check_seed_room, idle_range, plan_of, queue_fields, seeds_per_queue};
 use crate::state::{AtomicHost, FieldRef, State};
@@ -123,10 +125,7 @@ impl<P: TaskSet> ProgramBuilder<P> {
 
     /// Generates, compiles (cached) and loads the kernel.
     pub fn build(self) -> Result<Program<P>, GpuError> {
-        let (plan, irs) = plan_of::<P>().map_err(|e| match e {
-            RunError::Program(c) => GpuError::Codegen(c),
-            other => GpuError::Nvrtc(other.to_string()),
-        })?;
+        let (plan, irs) = plan_of::<P>()?;
         let source = self.source()?;
         let compiled = nvrtc::compile_cubin(&source, self.gpu.arch())?;
         let module = self
@@ -265,17 +264,11 @@ impl<P: TaskSet> Program<P> {
             .map_err(driver_err("reading the event timer"))?;
 
         let read_words = |buf: usize, words: usize| -> Result<Vec<u64>, RunError> {
-            let bytes = words * atos_codegen::layout::LINE_BYTES;
-            let mut raw = vec![0u8; bytes];
+            let mut raw = vec![0u8; words * atos_codegen::layout::LINE_BYTES];
             stream
-                .memcpy_dtoh(&dev.buffers[buf].slice(0..bytes), &mut raw)
+                .memcpy_dtoh(&dev.buffers[buf].slice(0..raw.len()), &mut raw)
                 .map_err(driver_err("reading run counters"))?;
-            Ok((0..words)
-                .map(|i| {
-                    let at = i * atos_codegen::layout::LINE_BYTES;
-                    u64::from_le_bytes(raw[at..at + 8].try_into().unwrap())
-                })
-                .collect())
+            Ok(unpack_words(&raw))
         };
         let control = read_words(dev.control, ctl::WORDS.len())?;
         let mut queue_stats = Vec::new();
@@ -383,14 +376,6 @@ impl<P: TaskSet> Program<P> {
             dev.buffers.push(buf);
             Ok(ptr)
         };
-        let words = |n: usize, set: &[(usize, u64)]| -> Vec<u8> {
-            let mut raw = vec![0u8; n * atos_codegen::layout::LINE_BYTES];
-            for &(i, v) in set {
-                let at = i * atos_codegen::layout::LINE_BYTES;
-                raw[at..at + 8].copy_from_slice(&v.to_le_bytes());
-            }
-            raw
-        };
         let fields = state.fields();
         check_seed_room(&self.plan, &queue_fields(&fields), seeds)?;
         let total_seeds: u64 = seeds.iter().map(|s| s.len() as u64).sum();
@@ -427,7 +412,7 @@ impl<P: TaskSet> Program<P> {
                     }
                     let items_ptr = push_buffer(&mut dev, &items)?;
                     let n = queue_seeds.len() as u64;
-                    let counters = words(
+                    let counters = pack_words(
                         qc::WORDS.len(),
                         &[
                             (qc::END, n),
@@ -454,7 +439,7 @@ impl<P: TaskSet> Program<P> {
             }
         }
         debug_assert_eq!(dev.packed.len(), atos_codegen::state_size(desc));
-        let control = words(
+        let control = pack_words(
             ctl::WORDS.len(),
             &[
                 (ctl::IDLE_CLEAN, u64::from(total_seeds == 0)),
