@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use atos::apps::bfs::{self, Executor, bfs as bfs_task};
 use atos::codegen::WorkerKind;
-use atos::{Gpu, Program, QueueMode, RunError};
+use atos::{Gpu, Program, QueueMode, RunError, Strategy};
 use atos_graph::Csr;
 use atos_graph::generate::SplitMix64;
 use clap::Parser;
@@ -41,12 +41,48 @@ struct Args {
     define: Vec<String>,
     #[arg(long, default_value_t = 5)]
     runs: usize,
+    /// Strategies to run (persistent, discrete, bsp; comma-separated); default: all.
+    #[arg(long, value_delimiter = ',')]
+    strategies: Vec<String>,
     /// Large generated graphs for the timed part.
     #[arg(long = "graph", default_values = ["grid:4096x4096", "kron:20"])]
     graphs: Vec<String>,
 }
 
-type Programs = HashMap<(WorkerKind, u32, u32, Option<u32>), Program<bfs_task::Task>>;
+/// One BFS configuration: worker, fetch, block, grid, strategy, load balancing.
+#[derive(Clone, Copy, Debug, Hash, PartialEq, Eq)]
+struct Config {
+    w: WorkerKind,
+    fetch: u32,
+    block: u32,
+    grid: Option<u32>,
+    strategy: Strategy,
+    balance: bool,
+}
+
+impl Config {
+    fn new(w: WorkerKind, fetch: u32) -> Config {
+        Config {
+            w,
+            fetch,
+            block: 256,
+            grid: None,
+            strategy: Strategy::Persistent,
+            balance: true,
+        }
+    }
+    fn label(&self) -> String {
+        format!(
+            "{}/{}{} {}",
+            self.w.name(),
+            self.fetch,
+            if self.balance { "" } else { " unbal" },
+            self.strategy.name()
+        )
+    }
+}
+
+type Programs = HashMap<Config, Program<bfs_task::Task>>;
 
 /// `#define` lines for the BFS programs (`--define`).
 static DEFINES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
@@ -54,17 +90,23 @@ static DEFINES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
 fn program<'a>(
     gpu: &Gpu,
     cache: &'a mut Programs,
-    w: WorkerKind,
-    fetch: u32,
-    block: u32,
-    grid: Option<u32>,
+    c: Config,
     timeout: Duration,
 ) -> &'a Program<bfs_task::Task> {
-    cache.entry((w, fetch, block, grid)).or_insert_with(|| {
+    let Config {
+        w,
+        fetch,
+        block,
+        grid,
+        ..
+    } = c;
+    cache.entry(c).or_insert_with(|| {
         let mut b = Program::new(gpu, bfs_task::Task)
             .worker(w)
             .fetch(fetch)
             .block_size(block)
+            .strategy(c.strategy)
+            .balance(c.balance)
             .timeout(timeout);
         if let Some(g) = grid {
             b = b.grid(g);
@@ -171,13 +213,32 @@ fn main() {
         }
     }
     // Thread workers last: the slowest configurations, and a timeout ends the table.
-    let configs = [
-        (WorkerKind::Warp, 1u32),
-        (WorkerKind::Warp, 4),
-        (WorkerKind::Cta, 64),
-        (WorkerKind::Cta, 8),
-        (WorkerKind::Thread, 1),
-    ];
+    let strategies: Vec<Strategy> = if args.strategies.is_empty() {
+        Strategy::ALL.to_vec()
+    } else {
+        args.strategies
+            .iter()
+            .map(|s| Strategy::parse(s).unwrap_or_else(|| panic!("unknown strategy {s}")))
+            .collect()
+    };
+    let mut configs = Vec::new();
+    for strategy in &strategies {
+        for (w, fetch, balance) in [
+            (WorkerKind::Warp, 1u32, true),
+            (WorkerKind::Warp, 32, true),
+            (WorkerKind::Cta, 8, true),
+            (WorkerKind::Cta, 64, true),
+            (WorkerKind::Cta, 64, false),
+            (WorkerKind::Cta, 256, true),
+            (WorkerKind::Thread, 1, true),
+        ] {
+            configs.push(Config {
+                strategy: *strategy,
+                balance,
+                ..Config::new(w, fetch)
+            });
+        }
+    }
     if !args.bfs_only {
         failures += program_model(&gpu, &args);
         failures += features_and_stress(&gpu, &args, &graphs, &configs, &mut programs);
@@ -192,7 +253,7 @@ fn features_and_stress(
     gpu: &Gpu,
     args: &Args,
     graphs: &[(String, Csr)],
-    configs: &[(WorkerKind, u32)],
+    configs: &[Config],
     programs: &mut Programs,
 ) -> usize {
     let mut failures = 0;
@@ -259,15 +320,17 @@ fn features_and_stress(
         let grid = [Some(1), Some(3), None][(rng.next_u64() % 3) as usize];
         let source = (rng.next_u64() % g.num_vertices() as u64) as u32;
         let mode = [QueueMode::Ring, QueueMode::Linear][(rng.next_u64() % 2) as usize];
-        let p = program(
-            gpu,
-            programs,
+        let strategy = Strategy::ALL[(rng.next_u64() % 3) as usize];
+        let balance = !rng.next_u64().is_multiple_of(4);
+        let c = Config {
             w,
             fetch,
             block,
             grid,
-            Duration::from_secs(10),
-        );
+            strategy,
+            balance,
+        };
+        let p = program(gpu, programs, c, Duration::from_secs(10));
         let reference = atos_graph::reference::bfs::bfs_depths(g, source);
         let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
         match bfs::run(
@@ -281,21 +344,15 @@ fn features_and_stress(
             Ok(r) if r.depths == reference => ok += 1,
             Ok(_) => {
                 wrong += 1;
-                println!(
-                    "  WRONG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?}/{mode:?} source {source}"
-                );
+                println!("  WRONG: {name} {c:?}/{mode:?} source {source}");
             }
             Err(RunError::Gpu(atos::GpuError::Timeout { .. })) => {
-                println!(
-                    "  HANG: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?}/{mode:?} source {source}"
-                );
+                println!("  HANG: {name} {c:?}/{mode:?} source {source}");
                 hang_exit();
             }
             Err(e) => {
                 errors += 1;
-                println!(
-                    "  ERROR: {name} {w:?}/fetch {fetch}/block {block}/grid {grid:?}/{mode:?}: {e}"
-                );
+                println!("  ERROR: {name} {c:?}/{mode:?}: {e}");
             }
         }
     }
@@ -310,11 +367,11 @@ fn features_and_stress(
     println!("\n== queue overflow ==");
     let g = atos_graph::load("grid:256x256").unwrap();
     let offsets = g.offsets_u32().unwrap();
-    for (&(w, fetch), mode) in configs
+    for (&c, mode) in configs
         .iter()
         .flat_map(|c| [QueueMode::Ring, QueueMode::Linear].map(|m| (c, m)))
     {
-        let p = program(gpu, programs, w, fetch, 256, None, Duration::from_secs(10));
+        let p = program(gpu, programs, c, Duration::from_secs(10));
         match bfs::run(&Executor::Gpu(p), &offsets, &g.cols, 0, 100, mode) {
             Err(RunError::QueueOverflow {
                 capacity, needed, ..
@@ -331,9 +388,8 @@ fn features_and_stress(
                     .map(|r| r.depths == atos_graph::reference::bfs::bfs_depths(&g, 0))
                     .unwrap_or(false);
                 println!(
-                    "  {}/{} {}: overflow reported (capacity 100, needed >= {needed}); next run correct: {healthy}",
-                    w.name(),
-                    fetch,
+                    "  {} {}: overflow reported (capacity 100, needed >= {needed}); next run correct: {healthy}",
+                    c.label(),
                     mode.name()
                 );
                 if !healthy {
@@ -343,9 +399,8 @@ fn features_and_stress(
             other => {
                 failures += 1;
                 println!(
-                    "  {}/{} {}: expected an overflow error, got {:?}",
-                    w.name(),
-                    fetch,
+                    "  {} {}: expected an overflow error, got {:?}",
+                    c.label(),
                     mode.name(),
                     other.map(|r| r.stats.to_string())
                 );
@@ -360,7 +415,7 @@ fn bfs_table(
     gpu: &Gpu,
     args: &Args,
     graphs: &[(String, Csr)],
-    configs: &[(WorkerKind, u32)],
+    configs: &[Config],
     programs: &mut Programs,
 ) -> usize {
     let mut failures = 0;
@@ -369,21 +424,26 @@ fn bfs_table(
         args.runs
     );
     println!(
-        "{:<24} {:<16} {:>10} {:>9} {:>8} {:>8}  result",
-        "graph", "worker", "median ms", "MTEPS", "ratio", "spread"
+        "{:<24} {:<30} {:>10} {:>9} {:>8} {:>8} {:>8}  result",
+        "graph", "config", "median ms", "MTEPS", "ratio", "spread", "launches"
     );
     for (name, g) in graphs {
         let reference = atos_graph::reference::bfs::bfs_depths(g, 0);
         let offsets = g.offsets_u32().unwrap();
         let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
-        for (&(w, fetch), mode) in configs
+        for (&c, mode) in configs
             .iter()
             .flat_map(|c| [QueueMode::Linear, QueueMode::Ring].map(|m| (c, m)))
         {
-            let p = program(gpu, programs, w, fetch, 256, None, Duration::from_secs(60));
+            if !args.only.is_empty() && !args.only.iter().any(|o| c.label().starts_with(o.as_str()))
+            {
+                continue;
+            }
+            let p = program(gpu, programs, c, Duration::from_secs(60));
             let exec = Executor::Gpu(p);
             let mut times = Vec::new();
             let mut ratio = 0.0;
+            let mut launches = 0;
             let mut verdict = "ok".to_string();
             for i in 0..=args.runs {
                 match bfs::run(&exec, &offsets, &g.cols, 0, cap, mode) {
@@ -396,12 +456,13 @@ fn bfs_table(
                             times.push(r.stats.time.as_secs_f64() * 1e3);
                         }
                         ratio = r.workload_ratio();
+                        launches = r.stats.launches;
                     }
                     Err(e) => {
                         let timeout = matches!(e, RunError::Gpu(atos::GpuError::Timeout { .. }));
                         verdict = format!("ERROR {e}");
                         if timeout {
-                            println!("{name} {}/{fetch} {}: {verdict}", w.name(), mode.name());
+                            println!("{name} {} {}: {verdict}", c.label(), mode.name());
                             hang_exit();
                         }
                         break;
@@ -419,13 +480,14 @@ fn bfs_table(
                 .map(|(a, b)| a / b)
                 .unwrap_or(f64::NAN);
             println!(
-                "{:<24} {:<16} {:>10.3} {:>9.1} {:>8.3} {:>8.2}  {verdict}",
+                "{:<24} {:<30} {:>10.3} {:>9.1} {:>8.3} {:>8.2} {:>8}  {verdict}",
                 name,
-                format!("{}/{} {}", w.name(), fetch, mode.name()),
+                format!("{} {}", c.label(), mode.name()),
                 med,
                 g.num_edges() as f64 / (med / 1e3) / 1e6,
                 ratio,
-                spread
+                spread,
+                launches
             );
         }
     }
@@ -440,9 +502,11 @@ fn build<P: atos::TaskSet>(
     worker: Option<WorkerKind>,
     block: u32,
     grid: Option<u32>,
+    strategy: Strategy,
 ) -> Program<P> {
     let mut b = Program::new(gpu, tasks)
         .block_size(block)
+        .strategy(strategy)
         .timeout(Duration::from_secs(10));
     if let Some(w) = worker {
         b = b.worker(w).fetch(4);
@@ -464,13 +528,40 @@ struct GpuPrograms {
 }
 
 impl GpuPrograms {
-    fn build(gpu: &Gpu, worker: Option<WorkerKind>, block: u32, grid: Option<u32>) -> Self {
+    fn build(
+        gpu: &Gpu,
+        worker: Option<WorkerKind>,
+        block: u32,
+        grid: Option<u32>,
+        strategy: Strategy,
+    ) -> Self {
         use programs::*;
         GpuPrograms {
-            near_far: build(gpu, (relax::Task, promote::Task), worker, block, grid),
-            coloring: build(gpu, (color::Task, check::Task), worker, block, grid),
-            residual: build(gpu, (spread::Task, rescan::Task), worker, block, grid),
-            chain: build(gpu, chain::Task, worker, block, grid),
+            near_far: build(
+                gpu,
+                (relax::Task, promote::Task),
+                worker,
+                block,
+                grid,
+                strategy,
+            ),
+            coloring: build(
+                gpu,
+                (color::Task, check::Task),
+                worker,
+                block,
+                grid,
+                strategy,
+            ),
+            residual: build(
+                gpu,
+                (spread::Task, rescan::Task),
+                worker,
+                block,
+                grid,
+                strategy,
+            ),
+            chain: build(gpu, chain::Task, worker, block, grid, strategy),
         }
     }
 }
@@ -509,7 +600,7 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         args.flag_tasks
     );
     for w in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
-        let p = build(gpu, flag::Task, Some(w), 256, None);
+        let p = build(gpu, flag::Task, Some(w), 256, None, Strategy::Persistent);
         let misses = flag_run(args.flag_tasks, |s, seeds| p.run(s, seeds));
         println!("  {}: {misses} misses of {}", w.name(), args.flag_tasks);
         if misses != 0 {
@@ -545,9 +636,12 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     let weighted = atos_graph::load("kron:14,w=60,seed=5").unwrap();
     let grid_w = atos_graph::load("grid:200x200,w=20").unwrap();
     let kron = atos_graph::load("kron:14,seed=2").unwrap();
-    for w in workers {
-        let ps = GpuPrograms::build(gpu, w, 256, None);
-        let mut line = format!("  {:<6}", wname(w));
+    for (w, strategy) in workers
+        .into_iter()
+        .flat_map(|w| Strategy::ALL.map(|s| (w, s)))
+    {
+        let ps = GpuPrograms::build(gpu, w, 256, None, strategy);
+        let mut line = format!("  {:<6} {:<10}", wname(w), strategy.name());
         let mut note = |ok: bool, text: String| {
             failures += usize::from(!ok);
             line += &format!(" | {}{text}", if ok { "" } else { "WRONG " });
@@ -640,22 +734,25 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     let (mut ok, mut wrong, mut errors) = (0usize, 0usize, 0usize);
     let mut by_case = [0usize; 4];
     let t0 = Instant::now();
-    let mut compiled: HashMap<(Option<WorkerKind>, u32, Option<u32>), GpuPrograms> = HashMap::new();
+    let mut compiled: HashMap<(Option<WorkerKind>, u32, Option<u32>, Strategy), GpuPrograms> =
+        HashMap::new();
     for i in 0..args.program_stress {
         let gi = i % graphs.len();
         let which = rng.next_u64() % 4;
         let w = workers[(rng.next_u64() % 4) as usize];
         let block = [64, 256][(rng.next_u64() % 2) as usize];
         let grid = [Some(2), None][(rng.next_u64() % 2) as usize];
+        let strategy = Strategy::ALL[(rng.next_u64() % 3) as usize];
         let seed = rng.next_u64();
         let ps = compiled
-            .entry((w, block, grid))
-            .or_insert_with(|| GpuPrograms::build(gpu, w, block, grid));
+            .entry((w, block, grid, strategy))
+            .or_insert_with(|| GpuPrograms::build(gpu, w, block, grid, strategy));
         by_case[which as usize] += 1;
         let what = format!(
-            "{} on graph {gi}, worker {}, block {block}, grid {grid:?}, seed {seed}",
+            "{} on graph {gi}, worker {}, block {block}, grid {grid:?}, {}, seed {seed}",
             CASES[which as usize],
-            wname(w)
+            wname(w),
+            strategy.name()
         );
         match stress_case(ps, which, &graphs[gi], &refs[gi], seed) {
             Ok(true) => ok += 1,

@@ -4,7 +4,7 @@
 mod common;
 
 use atos::apps::bfs::bfs;
-use atos::codegen::{KernelSpec, WorkerKind};
+use atos::codegen::{KernelSpec, Strategy, WorkerKind};
 use common::features::features;
 
 fn spec(worker: WorkerKind, fetch: u32) -> KernelSpec {
@@ -21,6 +21,23 @@ fn bfs_cuda_per_worker() {
         let src = atos::cuda_source::<bfs::Task>(&spec(worker, fetch)).unwrap();
         insta::assert_snapshot!(format!("bfs_{}", worker.name()), src);
     }
+}
+
+/// The load-balanced batch (a warp and a CTA worker fetching several items) and the windowed
+/// kernel entry of the discrete and bulk-synchronous strategies.
+#[test]
+fn bfs_cuda_balanced_and_windowed() {
+    let warp = atos::cuda_source::<bfs::Task>(&spec(WorkerKind::Warp, 32)).unwrap();
+    insta::assert_snapshot!("bfs_warp_balanced", warp);
+    let mut windowed = spec(WorkerKind::Cta, 64);
+    windowed.strategy = Strategy::Discrete;
+    let src = atos::cuda_source::<bfs::Task>(&windowed).unwrap();
+    insta::assert_snapshot!("bfs_cta_discrete", src);
+    let mut plain = spec(WorkerKind::Cta, 64);
+    plain.balance = false;
+    let src = atos::cuda_source::<bfs::Task>(&plain).unwrap();
+    assert!(!src.contains("bfs_batch"), "balance off: items one by one");
+    assert!(src.contains("atos::each_item"));
 }
 
 #[test]
@@ -44,4 +61,8 @@ fn program_cuda() {
     let src =
         atos::cuda_source::<(spread::Task, rescan::Task)>(&KernelSpec::for_tasks(&irs)).unwrap();
     insta::assert_snapshot!("program_residual_idle", src);
+    let mut bsp = KernelSpec::for_tasks(&irs);
+    bsp.strategy = Strategy::Bsp;
+    let src = atos::cuda_source::<(spread::Task, rescan::Task)>(&bsp).unwrap();
+    insta::assert_snapshot!("program_residual_idle_bsp", src);
 }

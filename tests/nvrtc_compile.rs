@@ -5,7 +5,7 @@
 mod common;
 
 use atos::apps::bfs::bfs;
-use atos::codegen::{KernelSpec, WorkerKind};
+use atos::codegen::{KernelSpec, Strategy, WorkerKind};
 use atos::gpu::nvrtc;
 use common::features::features;
 
@@ -23,6 +23,8 @@ fn nvrtc_or_skip() -> bool {
     false
 }
 
+/// Every worker x fetch x block size (persistent, balanced where the task qualifies), then the
+/// windowed entries and the unbalanced batches.
 fn specs() -> Vec<KernelSpec> {
     let mut out = Vec::new();
     for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
@@ -31,6 +33,14 @@ fn specs() -> Vec<KernelSpec> {
                 out.push(KernelSpec::single(worker, fetch, block_size));
             }
         }
+        for strategy in [Strategy::Discrete, Strategy::Bsp] {
+            let mut s = KernelSpec::single(worker, 64, 256);
+            s.strategy = strategy;
+            out.push(s);
+        }
+        let mut s = KernelSpec::single(worker, 64, 1024);
+        s.balance = false;
+        out.push(s);
     }
     out
 }
@@ -82,6 +92,11 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     }
     fn variants(irs: usize, base: KernelSpec) -> Vec<KernelSpec> {
         let mut out = vec![base.clone()];
+        for strategy in [Strategy::Discrete, Strategy::Bsp] {
+            let mut s = base.clone();
+            s.strategy = strategy;
+            out.push(s);
+        }
         for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
             let mut s = base.clone();
             s.tasks = vec![atos::TaskSpec { worker, fetch: 4 }; irs];

@@ -42,6 +42,21 @@ impl<'a> Emitter<'a> {
         self.out
     }
 
+    /// Emits what follows as per-lane code: each thread runs it for its own item (the
+    /// balanced batch's item values and `lanes` body), so side effects need no leader.
+    pub fn set_per_lane(&mut self, on: bool) {
+        self.in_lanes = on;
+    }
+
+    /// A scaffolding line at the current indentation.
+    pub fn raw(&mut self, text: &str) {
+        self.line(text, 0);
+    }
+
+    pub fn indent_by(&mut self, delta: isize) {
+        self.indent = self.indent.saturating_add_signed(delta);
+    }
+
     fn line(&mut self, text: &str, src_line: u32) {
         for _ in 0..self.indent {
             self.out.push_str("    ");

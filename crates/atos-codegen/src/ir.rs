@@ -451,6 +451,66 @@ impl StateDesc {
     }
 }
 
+/// Calls `f` on every expression of `stmts`, outer expressions before their operands.
+pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
+    fn expr(e: &Expr, f: &mut impl FnMut(&Expr)) {
+        f(e);
+        match &e.kind {
+            ExprKind::Int { .. }
+            | ExprKind::Float { .. }
+            | ExprKind::Bool(_)
+            | ExprKind::Var(_)
+            | ExprKind::Len { .. }
+            | ExprKind::Field { .. } => {}
+            ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => expr(a, f),
+            ExprKind::Index { index, .. } => expr(index, f),
+            ExprKind::Binary(_, a, b) | ExprKind::MinMax { a, b, .. } => {
+                expr(a, f);
+                expr(b, f);
+            }
+            ExprKind::Atomic { args, .. } | ExprKind::Call { args, .. } => {
+                args.iter().for_each(|a| expr(a, f))
+            }
+            ExprKind::If { cond, then, els } => {
+                expr(cond, f);
+                expr(then, f);
+                expr(els, f);
+            }
+        }
+    }
+    for s in stmts {
+        match &s.kind {
+            StmtKind::Let { init, .. } => expr(init, f),
+            StmtKind::Assign { value, .. } => expr(value, f),
+            StmtKind::Expr(e) => expr(e, f),
+            StmtKind::Block(b) | StmtKind::Loop { body: b } => visit_exprs(b, f),
+            StmtKind::If { cond, then, els } => {
+                expr(cond, f);
+                visit_exprs(then, f);
+                if let Some(e) = els {
+                    visit_exprs(e, f);
+                }
+            }
+            StmtKind::While { cond, body } => {
+                expr(cond, f);
+                visit_exprs(body, f);
+            }
+            StmtKind::For { lo, hi, body, .. } => {
+                expr(lo, f);
+                expr(hi, f);
+                visit_exprs(body, f);
+            }
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}
+            StmtKind::Return(Some(e)) => expr(e, f),
+            StmtKind::Push { item, .. } => expr(item, f),
+            StmtKind::AtomicStore { index, value, .. } => {
+                expr(index, f);
+                expr(value, f);
+            }
+        }
+    }
+}
+
 impl FnIr {
     pub fn task_attrs(&self) -> Option<&TaskAttrs> {
         match &self.role {

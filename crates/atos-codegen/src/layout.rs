@@ -79,6 +79,24 @@ pub fn unpack_words(raw: &[u8]) -> Vec<u64> {
         .collect()
 }
 
+/// The argument of a windowed launch (`atos::Window`): which queue (or, equal to the number of
+/// queues, the idle hook) and the items `[lo, hi)` of it to run.
+pub mod window {
+    /// Size in bytes: `queue` (u32), padding (u32), `lo` (u64), `hi` (u64).
+    pub const BYTES: usize = 24;
+    /// The C++ struct name.
+    pub const CUDA_STRUCT: &str = "Window";
+
+    /// The kernel argument's bytes.
+    pub fn pack(queue: u32, lo: u64, hi: u64) -> [u8; BYTES] {
+        let mut raw = [0u8; BYTES];
+        raw[..4].copy_from_slice(&queue.to_le_bytes());
+        raw[8..16].copy_from_slice(&lo.to_le_bytes());
+        raw[16..].copy_from_slice(&hi.to_le_bytes());
+        raw
+    }
+}
+
 /// Bit position of the sweep number in `Control::idle_cursor`.
 pub const IDLE_SWEEP_SHIFT: u32 = 40;
 
@@ -106,6 +124,11 @@ pub fn layout_header() -> String {
             "}};\nstatic_assert(sizeof({name}) == {bytes}, \"layout generated from layout.rs\");\n\n"
         ));
     }
+    out.push_str(&format!(
+        "struct {} {{\n    unsigned int queue;\n    unsigned int pad;\n    unsigned long long lo;\n    unsigned long long hi;\n}};\nstatic_assert(sizeof({0}) == {}, \"layout generated from layout.rs\");\n\n",
+        window::CUDA_STRUCT,
+        window::BYTES
+    ));
     out.push_str(&format!(
         "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\n\n}}  // namespace atos\n",
         status::OK,

@@ -5,6 +5,7 @@
 //! layout and the specialization ([`KernelSpec`]) are known. The accepted subset is documented
 //! in `docs/dsl.md`.
 
+pub mod balance;
 mod emit;
 pub mod error;
 pub mod ir;

@@ -4,6 +4,7 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
+use crate::balance::{batch_fn_name, emit_batch_fn, runs_balanced};
 use crate::emit::{Emitter, OUT};
 use crate::error::CodegenError;
 use crate::ir::*;
@@ -11,18 +12,38 @@ use crate::names::{NameTable, sanitize};
 use crate::plan::{Plan, Source, plan_program};
 use crate::typeck::{Checker, Signature};
 
-/// How the scheduler drives the tasks. Discrete and bulk-synchronous arrive in a later issue.
+/// How the scheduler drives the tasks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Strategy {
     /// One launch; groups loop until the run is proven finished.
     Persistent,
+    /// The host launches one kernel per published window of a queue, sized to it, several in
+    /// flight at once, until every queue is empty and no launch is running.
+    Discrete,
+    /// Level by level: a launch runs exactly the items queued before it (the input frontier;
+    /// its pushes are the next level's), one launch at a time.
+    Bsp,
 }
 
 impl Strategy {
+    pub const ALL: [Strategy; 3] = [Strategy::Persistent, Strategy::Discrete, Strategy::Bsp];
+
     pub fn name(self) -> &'static str {
         match self {
             Strategy::Persistent => "persistent",
+            Strategy::Discrete => "discrete",
+            Strategy::Bsp => "bsp",
         }
+    }
+
+    /// `persistent`, `discrete` or `bsp`.
+    pub fn parse(name: &str) -> Option<Strategy> {
+        Strategy::ALL.into_iter().find(|s| s.name() == name)
+    }
+
+    /// Whether launches run windows of the queues (discrete and bulk-synchronous).
+    pub fn windowed(self) -> bool {
+        !matches!(self, Strategy::Persistent)
     }
 }
 
@@ -46,6 +67,8 @@ pub struct KernelSpec {
     pub tasks: Vec<TaskSpec>,
     pub block_size: u32,
     pub strategy: Strategy,
+    /// Run tasks of the balanced shape load-balanced (see `balance.rs`); on by default.
+    pub balance: bool,
 }
 
 impl KernelSpec {
@@ -64,6 +87,7 @@ impl KernelSpec {
                 .collect(),
             block_size: 256,
             strategy: Strategy::Persistent,
+            balance: true,
         }
     }
 
@@ -73,6 +97,7 @@ impl KernelSpec {
             tasks: vec![TaskSpec { worker, fetch }],
             block_size,
             strategy: Strategy::Persistent,
+            balance: true,
         }
     }
 
@@ -226,7 +251,8 @@ pub fn generate_unit(
         );
     }
 
-    for (task, ts) in tasks.iter().zip(&spec.tasks) {
+    let mut balanced = Vec::new();
+    for ((task, ts), planned) in tasks.iter().zip(&spec.tasks).zip(&plan.tasks) {
         let attrs = task.task_attrs().expect("planned tasks are tasks");
         let state_param = sanitize(&attrs.state_param);
         let names = NameTable::with_taken(&[&state_param, "worker", OUT]);
@@ -243,13 +269,24 @@ pub fn generate_unit(
             worker_type(ts.worker),
             em.finish()
         );
+        let is_balanced =
+            matches!(planned.source, Source::Queue { .. }) && runs_balanced(task, &typed, ts, spec);
+        if is_balanced {
+            emit_batch_fn(&mut out, task, &typed, state, &state_param, spec, ts);
+        }
+        balanced.push(is_balanced);
     }
 
-    emit_kernel(&mut out, tasks, &plan, state, spec, group);
+    emit_kernel(&mut out, tasks, &plan, state, spec, group, &balanced);
     Ok(out)
 }
 
-fn worker_type(kind: WorkerKind) -> &'static str {
+/// Items one thread holds of its worker's batch.
+pub(crate) fn held_per_thread(spec: &KernelSpec, ts: &TaskSpec) -> u32 {
+    ts.fetch.div_ceil(spec.worker_threads(ts.worker))
+}
+
+pub(crate) fn worker_type(kind: WorkerKind) -> &'static str {
     match kind {
         WorkerKind::Thread => "atos::ThreadWorker",
         WorkerKind::Warp => "atos::WarpWorker",
@@ -299,11 +336,17 @@ fn emit_kernel(
     state: &StateDesc,
     spec: &KernelSpec,
     group: WorkerKind,
+    balanced: &[bool],
 ) {
     let queues: Vec<&FieldDesc> = state.queues().collect();
+    let window_param = if spec.strategy.windowed() {
+        ", const atos::Window window"
+    } else {
+        ""
+    };
     let _ = writeln!(
         out,
-        "extern \"C\" __global__ void __launch_bounds__({}) {}(const {} state, atos::Control* ctl) {{",
+        "extern \"C\" __global__ void __launch_bounds__({}) {}(const {} state, atos::Control* ctl{window_param}) {{",
         spec.block_size,
         spec.kernel_name(&tasks[0].name),
         state.name
@@ -328,16 +371,6 @@ fn emit_kernel(
         })
         .collect();
     let _ = writeln!(out, "    atos_Out out = {{{}}};", channels.join(", "));
-    let counters: Vec<String> = queues
-        .iter()
-        .map(|f| format!("state.{}.counters", sanitize(&f.name)))
-        .collect();
-    let _ = writeln!(
-        out,
-        "    const atos::QueueSet<{}> queues = {{{{{}}}}};",
-        queues.len(),
-        counters.join(", ")
-    );
     let mut servers = Vec::new();
     let mut has_idle = false;
     for (i, ((task, ts), planned)) in tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate() {
@@ -347,17 +380,23 @@ fn emit_kernel(
             worker_type(ts.worker)
         );
         let item = task.params[0].ty.cuda_name();
-        let call = format!(
-            "[&]({item} item) {{ {}(item, state, worker{i}, out); }}",
-            sanitize(&task.name)
-        );
+        let name = sanitize(&task.name);
         match &planned.source {
             Source::Queue { field, .. } => {
-                let threads = spec.worker_threads(ts.worker);
-                let held = ts.fetch.div_ceil(threads);
+                let held = held_per_thread(spec, ts);
+                let batch = if balanced[i] {
+                    format!(
+                        "[&](const {item} (&held)[{held}], uint32_t count) {{ {}(held, count, state, worker{i}, out); }}",
+                        batch_fn_name(task)
+                    )
+                } else {
+                    format!(
+                        "atos::each_item(worker{i}, [&]({item} item) {{ {name}(item, state, worker{i}, out); }})"
+                    )
+                };
                 let _ = writeln!(
                     out,
-                    "    auto serve{i} = atos::queue_server<{}, {held}>(state.{}, worker{i}, {call});",
+                    "    auto serve{i} = atos::queue_server<{}, {held}>(state.{}, worker{i}, {batch});",
                     ts.fetch,
                     sanitize(&state.fields[*field].name)
                 );
@@ -371,7 +410,7 @@ fn emit_kernel(
                 };
                 let _ = writeln!(
                     out,
-                    "    auto idle = atos::idle_server<{}, {item}>({range}, worker{i}, {call});",
+                    "    auto idle = atos::idle_server<{}, {item}>({range}, worker{i}, [&]({item} item) {{ {name}(item, state, worker{i}, out); }});",
                     ts.fetch
                 );
                 has_idle = true;
@@ -381,14 +420,26 @@ fn emit_kernel(
     if !has_idle {
         out.push_str("    atos::NoIdle idle;\n");
     }
-    let mut args = vec!["group", "ctl", "out", "queues", "idle"];
-    args.extend(servers.iter().map(String::as_str));
-    let _ = writeln!(
-        out,
-        "    atos::run_{}({});\n}}",
-        spec.strategy.name(),
-        args.join(", ")
-    );
+    let args = if spec.strategy.windowed() {
+        let mut args = vec!["group", "out", "window", "idle"];
+        args.extend(servers.iter().map(String::as_str));
+        format!("atos::run_window({})", args.join(", "))
+    } else {
+        let counters: Vec<String> = queues
+            .iter()
+            .map(|f| format!("state.{}.counters", sanitize(&f.name)))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    const atos::QueueSet<{}> queues = {{{{{}}}}};",
+            queues.len(),
+            counters.join(", ")
+        );
+        let mut args = vec!["group", "ctl", "out", "queues", "idle"];
+        args.extend(servers.iter().map(String::as_str));
+        format!("atos::run_persistent({})", args.join(", "))
+    };
+    let _ = writeln!(out, "    {args};\n}}");
 }
 
 fn emit_state_struct(out: &mut String, state: &StateDesc) {

@@ -22,6 +22,8 @@ pub enum RunError {
         "this state's queue `{queue}` is already in use by another run; run one executor at a time per state"
     )]
     AlreadyRunning { queue: String },
+    #[error("{0}")]
+    Unsupported(String),
     #[error("a task panicked: {message}")]
     TaskPanicked { message: String },
     #[error(transparent)]

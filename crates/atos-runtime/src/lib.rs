@@ -17,7 +17,7 @@ pub use cpu::CpuExecutor;
 pub use elem::{AtomicElem, AtomicInt, Elem, IndexArg, QueueItem};
 pub use error::RunError;
 pub use gpu::program::cuda_source;
-pub use gpu::{Gpu, GpuError, Program, ProgramBuilder};
+pub use gpu::{DeviceState, Gpu, GpuError, Program, ProgramBuilder};
 pub use program::Seeds;
 pub use state::{FieldInfo, FieldRef, State, StateField, check};
 pub use stats::{QueueStats, Stats};

@@ -84,12 +84,12 @@ pub(crate) fn queue_fields<'s>(fields: &[FieldRef<'s>]) -> Vec<&'s dyn QueueHost
 /// Checks seeds against capacities.
 pub(crate) fn check_seed_room(
     plan: &Plan,
-    queues: &[&dyn QueueHost],
+    capacities: &[u64],
     seeds: &[Vec<u64>],
 ) -> Result<(), RunError> {
-    for ((name, q), s) in plan.queues.iter().zip(queues).zip(seeds) {
-        if s.len() as u64 > q.capacity() {
-            return Err(RunError::overflow(name, q.capacity(), s.len() as u64));
+    for ((name, &capacity), s) in plan.queues.iter().zip(capacities).zip(seeds) {
+        if s.len() as u64 > capacity {
+            return Err(RunError::overflow(name, capacity, s.len() as u64));
         }
     }
     Ok(())

@@ -41,8 +41,19 @@ pub struct Stats {
     /// Worker groups (GPU: threads, warps or CTAs of the program's largest worker kind;
     /// CPU: threads).
     pub workers: u64,
-    /// GPU launch shape (blocks, threads per block).
+    /// GPU launch shape (blocks, threads per block; for windowed strategies the most blocks
+    /// a launch may take).
     pub grid: Option<(u32, u32)>,
+    /// How the run was driven.
+    pub strategy: atos_codegen::Strategy,
+    /// Kernel launches (1 for a persistent GPU run, 0 on the CPU).
+    pub launches: u64,
+    /// Bulk-synchronous levels: windows of every queue run between barriers (0 otherwise).
+    pub levels: u64,
+    /// GPU: host wall time of the run's launches, polls and waits (besides `time`).
+    pub wall: Option<Duration>,
+    /// GPU: time spent uploading the state when the run did (`Program::run`), else `None`.
+    pub upload: Option<Duration>,
 }
 
 impl Stats {
@@ -76,6 +87,11 @@ impl fmt::Display for Stats {
             self.pushed,
             self.queue_peak
         )?;
+        if self.levels > 0 {
+            write!(f, ", {} levels", self.levels)?;
+        } else if self.launches > 1 {
+            write!(f, ", {} launches", self.launches)?;
+        }
         if self.idle_sweeps > 0 {
             write!(f, ", {} idle sweeps", self.idle_sweeps + 1)?;
         }

@@ -9,8 +9,8 @@ use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
-use atos_codegen::Plan;
 use atos_codegen::layout::{IDLE_SWEEP_SHIFT, control as ctl, status};
+use atos_codegen::{Plan, Strategy};
 
 use crate::error::RunError;
 use crate::program::{Seeds, check_seed_room, idle_range, plan_of, queue_fields, seeds_per_queue};
@@ -24,6 +24,7 @@ use queue::{Control, CpuQueue, QueueSet};
 pub struct CpuExecutor {
     threads: usize,
     fetch: Option<u32>,
+    strategy: Strategy,
 }
 
 impl Default for CpuExecutor {
@@ -41,7 +42,16 @@ impl CpuExecutor {
         CpuExecutor {
             threads,
             fetch: None,
+            strategy: Strategy::Persistent,
         }
+    }
+
+    /// Persistent (default: threads loop until the run is proven finished) or bulk-synchronous
+    /// (level by level: every thread runs the items queued before the level, then a barrier;
+    /// `Stats::levels` counts them). Discrete is a GPU launch scheme: runs refuse it.
+    pub fn strategy(mut self, strategy: Strategy) -> Self {
+        self.strategy = strategy;
+        self
     }
 
     pub fn threads(mut self, threads: usize) -> Self {
@@ -86,7 +96,8 @@ impl CpuExecutor {
         let fields = state.fields();
         let hosts = queue_fields(&fields);
         let seeds = seeds_per_queue(&plan, seeds)?;
-        check_seed_room(&plan, &hosts, &seeds)?;
+        let capacities: Vec<u64> = hosts.iter().map(|h| h.capacity()).collect();
+        check_seed_room(&plan, &capacities, &seeds)?;
         let range = idle_range(&plan, &irs, &fields)?;
         let total_seeds: u64 = seeds.iter().map(|s| s.len() as u64).sum();
 
@@ -116,23 +127,35 @@ impl CpuExecutor {
             range,
         };
         let panic_message: Mutex<Option<String>> = Mutex::new(None);
+        let on_threads = |f: &(dyn Fn() + Sync)| {
+            std::thread::scope(|scope| {
+                for _ in 0..self.threads {
+                    scope.spawn(|| {
+                        if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
+                            let msg = payload
+                                .downcast_ref::<String>()
+                                .cloned()
+                                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                                .unwrap_or_else(|| "task panicked".into());
+                            panic_message.lock().unwrap().get_or_insert(msg);
+                            control.fail(status::PANICKED);
+                        }
+                    });
+                }
+            })
+        };
         let t0 = Instant::now();
-        std::thread::scope(|scope| {
-            for _ in 0..self.threads {
-                scope.spawn(|| {
-                    let result = catch_unwind(AssertUnwindSafe(|| run.worker::<P>(state)));
-                    if let Err(payload) = result {
-                        let msg = payload
-                            .downcast_ref::<String>()
-                            .cloned()
-                            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                            .unwrap_or_else(|| "task panicked".into());
-                        panic_message.lock().unwrap().get_or_insert(msg);
-                        control.fail(status::PANICKED);
-                    }
-                });
+        let mut levels = 0;
+        match self.strategy {
+            Strategy::Persistent => on_threads(&|| run.worker::<P>(state)),
+            Strategy::Bsp => levels = run.levels::<P>(state, &on_threads),
+            Strategy::Discrete => {
+                hosts.iter().for_each(|h| h.unbind());
+                return Err(RunError::Unsupported(
+                    "the CPU executor runs the persistent and bulk-synchronous strategies; discrete launches are a GPU scheme (use Strategy::Bsp for level-by-level runs on the CPU)".into(),
+                ));
             }
-        });
+        }
         let elapsed = t0.elapsed();
         hosts.iter().for_each(|h| h.unbind());
         match control.status() {
@@ -183,6 +206,11 @@ impl CpuExecutor {
             idle_sweeps: control.word(ctl::IDLE_SWEEPS).load(Acquire),
             workers: self.threads as u64,
             grid: None,
+            strategy: self.strategy,
+            launches: 0,
+            levels,
+            wall: None,
+            upload: None,
         }
         .totals())
     }
@@ -198,6 +226,79 @@ struct CpuRun<'r> {
 }
 
 impl CpuRun<'_> {
+    /// The bulk-synchronous loop: each level runs, on every thread, the items queued before it
+    /// (every queue's window); with an idle hook, a level of one whole sweep runs when the
+    /// queues are empty, and the run ends when such a sweep pushed nothing. Returns the levels.
+    fn levels<P: TaskSet>(
+        &self,
+        state: &P::State<'_>,
+        on_threads: &dyn Fn(&(dyn Fn() + Sync)),
+    ) -> u64 {
+        let all = QueueSet(self.queues);
+        let mut levels = 0;
+        loop {
+            if self.control.status() != status::OK {
+                return levels;
+            }
+            let windows: Vec<u64> = self.queues.iter().map(CpuQueue::end).collect();
+            let empty = self
+                .queues
+                .iter()
+                .zip(&windows)
+                .all(|(q, &hi)| q.start() >= hi);
+            if empty {
+                let Some(hook) = self.plan.idle().filter(|_| self.range > 0) else {
+                    return levels;
+                };
+                let before = all.pushed();
+                let cursor = std::sync::atomic::AtomicU64::new(0);
+                on_threads(&|| {
+                    loop {
+                        let lo = cursor.fetch_add(self.fetches[hook], AcqRel);
+                        if lo >= self.range {
+                            return;
+                        }
+                        for i in lo..(lo + self.fetches[hook]).min(self.range) {
+                            P::call(hook, i, state);
+                        }
+                    }
+                });
+                self.control.word(ctl::IDLE_SWEEPS).fetch_add(1, Relaxed);
+                levels += 1;
+                if all.pushed() == before {
+                    // The first sweep is not counted in `idle_sweeps` (as on the GPU).
+                    self.control.word(ctl::IDLE_SWEEPS).fetch_sub(1, Relaxed);
+                    return levels;
+                }
+                continue;
+            }
+            levels += 1;
+            on_threads(&|| {
+                let mut batch = Vec::new();
+                loop {
+                    let mut worked = false;
+                    for task in 0..self.plan.tasks.len() {
+                        let Some(q) = self.plan.queue_of(task) else {
+                            continue;
+                        };
+                        let queue = &self.queues[q];
+                        let n = queue.claim_below(self.fetches[task], windows[q], &mut batch);
+                        if n > 0 {
+                            for bits in &batch {
+                                P::call(task, *bits, state);
+                            }
+                            queue.complete(n);
+                            worked = true;
+                        }
+                    }
+                    if !worked {
+                        return;
+                    }
+                }
+            });
+        }
+    }
+
     /// The persistent loop of `worker.cuh`, for one thread.
     fn worker<P: TaskSet>(&self, state: &P::State<'_>) {
         let mut batch = Vec::new();

@@ -250,11 +250,54 @@ impl CpuQueue {
         ))
     }
 
+    /// Bulk-synchronous levels: takes up to `max_n` items below `hi` (the level's window, all
+    /// published), accounting for them in `avail` and `start` as `take_window` in queue.cuh.
+    fn take_below(&self, max_n: u64, hi: u64) -> Option<(u64, u64)> {
+        let mut s = self.c(qc::START).load(Acquire);
+        loop {
+            if s >= hi {
+                return None;
+            }
+            let n = (hi - s).min(max_n);
+            match self
+                .c(qc::START)
+                .compare_exchange(s, s + n, AcqRel, Acquire)
+            {
+                Ok(_) => {
+                    if !self.linear {
+                        self.c(qc::AVAIL).fetch_sub(n, AcqRel);
+                    }
+                    return Some((s, n));
+                }
+                Err(now) => s = now,
+            }
+        }
+    }
+
+    /// The published end: a level's window ends there.
+    pub fn end(&self) -> u64 {
+        self.c(qc::END).load(SeqCst)
+    }
+
+    /// Items below it are taken.
+    pub fn start(&self) -> u64 {
+        self.c(qc::START).load(SeqCst)
+    }
+
     /// Claims up to `max_n` written items and copies them into `out` (cleared first), then
     /// frees their slots. Returns how many were claimed.
     pub fn claim(&self, max_n: u64, out: &mut Vec<u64>) -> u64 {
+        self.claim_from(self.take(max_n), out)
+    }
+
+    /// [`claim`](Self::claim) limited to items below `hi` (a bulk-synchronous level).
+    pub fn claim_below(&self, max_n: u64, hi: u64, out: &mut Vec<u64>) -> u64 {
+        self.claim_from(self.take_below(max_n, hi), out)
+    }
+
+    fn claim_from(&self, taken: Option<(u64, u64)>, out: &mut Vec<u64>) -> u64 {
         out.clear();
-        let Some((s, n)) = self.take(max_n) else {
+        let Some((s, n)) = taken else {
             return 0;
         };
         // Acquire on `end`/`avail` above makes these items' stores visible.

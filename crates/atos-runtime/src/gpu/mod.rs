@@ -1,5 +1,8 @@
 //! The GPU executor over cudarc (driver API, dynamically loaded).
 
+pub mod device_state;
+mod driver;
+pub mod kernel_cache;
 pub mod nvrtc;
 pub mod program;
 
@@ -8,6 +11,7 @@ use std::sync::Arc;
 use cudarc::driver::{CudaContext, sys};
 use thiserror::Error;
 
+pub use device_state::DeviceState;
 pub use program::{Program, ProgramBuilder};
 
 #[derive(Debug, Error)]

@@ -1,13 +1,17 @@
-//! NVRTC: generated CUDA -> CUBIN for the device's own architecture, with an in-memory cache.
+//! NVRTC: generated CUDA -> CUBIN for the device's own architecture, with an in-memory cache
+//! in front of the on-disk [`kernel_cache`](super::kernel_cache).
 
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int};
 use std::fmt::Write;
+use std::path::Path;
 use std::sync::{Arc, Mutex, OnceLock};
+use std::time::{Duration, Instant};
 
 use cudarc::nvrtc::sys;
 
 use super::GpuError;
+use super::kernel_cache::{self, Entry};
 use crate::headers::device_headers;
 
 /// Whether an NVRTC library can be loaded (checked without letting cudarc panic).
@@ -28,11 +32,27 @@ pub fn nvrtc_version() -> Result<(i32, i32), GpuError> {
     Ok((major, minor))
 }
 
-/// A compiled unit: the CUBIN and whatever NVRTC printed (warnings).
+/// Where a [`Compiled`] came from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum CacheHit {
+    /// This process's in-memory cache.
+    Memory,
+    /// The on-disk kernel cache (an earlier process, or an earlier call that skipped memory).
+    Disk,
+    /// NVRTC ran in this call.
+    Compiled,
+}
+
+/// A compiled unit: the CUBIN and whatever NVRTC printed (warnings), with where it came from
+/// and how long this call took to produce it.
 #[derive(Clone, Debug)]
 pub struct Compiled {
     pub cubin: Arc<Vec<u8>>,
     pub log: String,
+    /// Memory, disk or a fresh NVRTC compilation.
+    pub origin: CacheHit,
+    /// Time spent in this call (cache lookups, hashing, NVRTC and the disk write included).
+    pub compile_time: Duration,
 }
 
 #[derive(Hash, PartialEq, Eq)]
@@ -57,21 +77,91 @@ pub fn options(arch: (i32, i32)) -> Vec<String> {
 }
 
 /// Compiles `source` to CUBIN for `arch`, reusing an earlier result for the same source,
-/// architecture and NVRTC version.
+/// architecture and NVRTC version: from this process's memory, else from the on-disk kernel
+/// cache ([`kernel_cache::cache_dir`]), else NVRTC runs and both caches keep the result.
 pub fn compile_cubin(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuError> {
+    let start = Instant::now();
     let key = CacheKey {
         source: source.to_string(),
         arch,
         nvrtc: nvrtc_version()?,
     };
-    if let Some(hit) = cache().lock().unwrap().get(&key) {
-        return Ok(hit.clone());
+    if let Some(hit) = lock(cache()).get(&key) {
+        return Ok(Compiled {
+            origin: CacheHit::Memory,
+            compile_time: start.elapsed(),
+            ..hit.clone()
+        });
     }
-    let compiled = compile_uncached(source, arch)?;
-    cache().lock().unwrap().insert(key, compiled.clone());
+    let mut compiled = compile_cubin_with(source, arch, kernel_cache::cache_dir().as_deref())?;
+    compiled.compile_time = start.elapsed();
+    lock(cache()).insert(key, compiled.clone());
     Ok(compiled)
 }
 
+/// Compiles `source` to CUBIN for `arch` through the on-disk cache in `disk` only (`None`:
+/// no cache at all), bypassing and leaving alone the in-memory cache. A disk entry that
+/// cannot be read or does not check out is recompiled and overwritten; a failing write is
+/// ignored (`ATOS_CACHE_VERBOSE` reports it).
+pub fn compile_cubin_with(
+    source: &str,
+    arch: (i32, i32),
+    disk: Option<&Path>,
+) -> Result<Compiled, GpuError> {
+    let start = Instant::now();
+    let Some(dir) = disk else {
+        let mut compiled = compile_uncached(source, arch)?;
+        compiled.compile_time = start.elapsed();
+        return Ok(compiled);
+    };
+    let key = kernel_cache::key(
+        source,
+        device_headers(),
+        &options(arch),
+        arch,
+        nvrtc_version()?,
+    );
+    let verbose = kernel_cache::verbose();
+    match kernel_cache::try_load(dir, &key) {
+        Ok(Entry { cubin, log }) => {
+            if verbose {
+                eprintln!("atos kernel cache: hit {key} in {}", dir.display());
+            }
+            return Ok(Compiled {
+                cubin: Arc::new(cubin),
+                log,
+                origin: CacheHit::Disk,
+                compile_time: start.elapsed(),
+            });
+        }
+        Err(why) if verbose => {
+            eprintln!("atos kernel cache: miss {key} in {} ({why})", dir.display())
+        }
+        Err(_) => {}
+    }
+    let mut compiled = compile_uncached(source, arch)?;
+    let entry = Entry {
+        cubin: compiled.cubin.to_vec(),
+        log: compiled.log.clone(),
+    };
+    if let Err(e) = kernel_cache::store(dir, &key, &entry)
+        && verbose
+    {
+        eprintln!(
+            "atos kernel cache: could not write {key} to {}: {e}",
+            dir.display()
+        );
+    }
+    compiled.compile_time = start.elapsed();
+    Ok(compiled)
+}
+
+/// The cache's lock, even when a thread panicked while holding it (the map stays valid).
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
+
+/// Runs NVRTC (no cache). `compile_time` is left for the caller to fill in.
 fn compile_uncached(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuError> {
     let src = CString::new(source)
         .map_err(|_| GpuError::Nvrtc("generated source contains a NUL byte".into()))?;
@@ -130,6 +220,8 @@ fn compile_uncached(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuError
         Ok(Compiled {
             cubin: Arc::new(cubin),
             log,
+            origin: CacheHit::Compiled,
+            compile_time: Duration::ZERO,
         })
     })();
     // SAFETY: destroying the program we created.

@@ -230,6 +230,15 @@ __device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
     return (uint32_t)took;
 }
 
+// Windowed launches: the leader of a group accounts for n items of its launch's window as
+// claimed, as `claim` does (`avail`, then `start`). The host hands out windows of published
+// items only, and the launch boundary makes their stores visible.
+template <class T>
+__device__ __forceinline__ void take_window(const QueueRef<T>& q, uint32_t n) {
+    if (q.ring()) atomicAdd(&q.counters->avail.value, (u64)(-(long long)n));
+    atomicAdd(&q.counters->start.value, (u64)n);
+}
+
 // Linear queues (after Atos): a worker reserves `max_n` slots from `start` with one atomicAdd,
 // ahead of `end`, and takes the part already written, round after round, until its reservation
 // is used up. `cur`/`lim` are the worker's reservation, kept between calls.

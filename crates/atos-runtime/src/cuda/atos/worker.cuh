@@ -169,30 +169,109 @@ struct StagedPusher {
     }
 };
 
+// ---- batches: how a worker runs the items it holds ----
+
+// Item t of a worker's batch is held by lane t % size() in slot t / size(). The plain way runs
+// the items one after another, each by the whole worker.
+template <class W, class F>
+struct EachItem {
+    const W& worker;
+    F f;
+    template <class T, uint32_t K>
+    __device__ void operator()(const T (&held)[K], uint32_t count) const {
+        for (uint32_t t = 0; t < count; ++t) f(worker.take(held, t));
+    }
+};
+template <class W, class F>
+__device__ EachItem<W, F> each_item(const W& worker, F f) {
+    return EachItem<W, F>{worker, f};
+}
+
+// The load-balanced way (the papers' persist-CTA): the generated `<task>_batch` functions run a
+// chunk of up to size() items at once. Each lane computes its item's values before the `lanes`
+// loop (a Frame) and its range length; an exclusive scan of the lengths gives each item its
+// first index in the chunk's combined range; the lanes then stride over that combined range,
+// each finding its item by binary search. One Frame and one start per thread of the block, in
+// shared memory: a warp uses its own 32 entries.
+template <class F, uint32_t BLOCK>
+struct BalanceSlots {
+    F frame[BLOCK];
+    u64 start[BLOCK];
+    u64 warp_sum[32];
+};
+
+__device__ __forceinline__ u64 warp_inclusive_scan(u64 x) {
+    const uint32_t lane = threadIdx.x & 31u;
+    for (uint32_t d = 1; d < 32; d <<= 1) {
+        u64 y = __shfl_up_sync(0xffffffffu, x, d);
+        if (lane >= d) x += y;
+    }
+    return x;
+}
+
+// Stores this thread's frame and its item's first index; returns the chunk's total length.
+template <class F, uint32_t BLOCK>
+__device__ u64 balance_scan(const WarpWorker&, BalanceSlots<F, BLOCK>& s, const F& f, u64 len) {
+    u64 x = warp_inclusive_scan(len);
+    s.frame[threadIdx.x] = f;
+    s.start[threadIdx.x] = x - len;
+    u64 total = __shfl_sync(0xffffffffu, x, 31);
+    __syncwarp();
+    return total;
+}
+template <class F, uint32_t BLOCK>
+__device__ u64 balance_scan(const CtaWorker&, BalanceSlots<F, BLOCK>& s, const F& f, u64 len) {
+    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+    u64 x = warp_inclusive_scan(len);
+    if (lane == 31) s.warp_sum[warp] = x;
+    __syncthreads();
+    if (warp == 0) {
+        u64 w = lane < warps ? s.warp_sum[lane] : 0ull;
+        w = warp_inclusive_scan(w);
+        if (lane < warps) s.warp_sum[lane] = w;
+    }
+    __syncthreads();
+    s.frame[threadIdx.x] = f;
+    s.start[threadIdx.x] = (warp > 0 ? s.warp_sum[warp - 1] : 0ull) + x - len;
+    u64 total = s.warp_sum[warps - 1];
+    __syncthreads();
+    return total;
+}
+
+// The item whose part of the combined range holds index j (< total): the last one of the
+// worker's entries starting at or before j (items of length 0 share their successor's start,
+// and entries past the chunk start at `total`). `at` receives that item's first index.
+template <class W, class F, uint32_t BLOCK>
+__device__ __forceinline__ const F& balance_find(const W& worker, const BalanceSlots<F, BLOCK>& s, u64 j, u64& at) {
+    const uint32_t base = threadIdx.x - worker.rank();
+    uint32_t lo = 0, hi = worker.size();  // s.start[base + lo] <= j < s.start[base + hi]
+    while (hi - lo > 1) {
+        uint32_t mid = (lo + hi) >> 1;
+        if (s.start[base + mid] <= j) lo = mid;
+        else hi = mid;
+    }
+    at = s.start[base + lo];
+    return s.frame[base + lo];
+}
+
 // ---- servers: where a group finds work ----
 
 // Serves one queue with one task. The group's leader takes up to FETCH items per sub-worker
-// (a ring: claims written items; linear: uses its reservation); every thread copies its share
-// out of the queue (each holds at most K), a ring's slots are released, then each sub-worker
-// runs its items. `done` is counted after the batch's pushes are flushed and reserved.
-template <uint32_t FETCH, uint32_t K, class W, class T, class Body>
+// (a ring: claims written items; linear: uses its reservation; a windowed launch: its share of
+// the window); every thread copies its share out of the queue (each holds at most K), a ring's
+// slots are released, then each sub-worker runs its items. `done` is counted after the batch's
+// pushes are flushed and reserved.
+template <uint32_t FETCH, uint32_t K, class W, class T, class Batch>
 struct QueueServer {
     const QueueRef<T>& q;  // the kernel parameter's (a local copy hides that it points to global memory)
     W& worker;
-    Body body;
+    Batch batch;
     u64 cur = 0, lim = 0;  // linear queues: the leader's reservation
 
+    // Runs items [base, base + n) of the queue, taken by the group's leader.
     template <class G, class Out>
-    __device__ bool serve(const G& g, Out& out) {
+    __device__ void run(const G& g, Out& out, u64 base, uint32_t n) {
         const uint32_t size = worker.size();
-        const uint32_t subs = g.size() / size;
-        u64 base = 0;
-        uint32_t n = 0;
-        if (g.is_leader()) n = q.ring() ? claim(q, FETCH * subs, base) : reserve(q, FETCH * subs, cur, lim, base);
-        n = g.share(n);
-        if (n == 0) return false;
-        base = g.share(base);
-        g.sync();  // a shuffle orders no memory: the leader's acquire reaches the lanes through a barrier
         const uint32_t lo = (g.rank() / size) * FETCH;  // this sub-worker's first batch index
         const uint32_t count = lo < n ? min(FETCH, n - lo) : 0u;
         T held[K];
@@ -202,22 +281,49 @@ struct QueueServer {
         }
         g.sync();
         if (g.is_leader() && q.ring()) complete_range(q.counters->read_count, q.counters->read_max, q.counters->read_end, nullptr, base, n);
-        for (uint32_t t = 0; t < count; ++t) body(worker.take(held, t));
+        batch(held, count);
         g.sync();
         out.flush(g);
         if (g.is_leader()) add_release(&q.counters->done.value, (u64)n);  // after the batch's pushes
+    }
+
+    // Persistent: one batch, if the queue has any items.
+    template <class G, class Out>
+    __device__ bool serve(const G& g, Out& out) {
+        const uint32_t subs = g.size() / worker.size();
+        u64 base = 0;
+        uint32_t n = 0;
+        if (g.is_leader()) n = q.ring() ? claim(q, FETCH * subs, base) : reserve(q, FETCH * subs, cur, lim, base);
+        n = g.share(n);
+        if (n == 0) return false;
+        base = g.share(base);
+        g.sync();  // a shuffle orders no memory: the leader's acquire reaches the lanes through a barrier
+        run(g, out, base, n);
         return true;
+    }
+
+    // Windowed launches (discrete, bulk-synchronous): the items [lo, hi), all written before the
+    // launch, in chunks dealt to the launch's groups in turn.
+    template <class G, class Out>
+    __device__ void serve_window(const G& g, Out& out, u64 lo, u64 hi, u64 group, u64 groups) {
+        const u64 chunk = (u64)FETCH * (g.size() / worker.size());
+        for (u64 b = lo + group * chunk; b < hi; b += groups * chunk) {
+            const uint32_t n = (uint32_t)(hi - b < chunk ? hi - b : chunk);
+            if (g.is_leader()) take_window(q, n);
+            run(g, out, b, n);
+        }
     }
 };
 
-template <uint32_t FETCH, uint32_t K, class W, class T, class Body>
-__device__ QueueServer<FETCH, K, W, T, Body> queue_server(const QueueRef<T>& q, W& worker, Body body) {
-    return QueueServer<FETCH, K, W, T, Body>{q, worker, body, 0, 0};
+template <uint32_t FETCH, uint32_t K, class W, class T, class Batch>
+__device__ QueueServer<FETCH, K, W, T, Batch> queue_server(const QueueRef<T>& q, W& worker, Batch batch) {
+    return QueueServer<FETCH, K, W, T, Batch>{q, worker, batch, 0, 0};
 }
 
 struct NoIdle {
     __device__ bool active() const { return false; }
     template <class G, class Out, class Q> __device__ bool serve(const G&, Out&, Control*, const Q&) { return false; }
+    template <class G, class Out> __device__ void serve_window(const G&, Out&, u64, u64, u64, u64) {}
 };
 
 // Opens the next sweep, or stops the run, after the last window of a sweep completed. Runs on
@@ -253,7 +359,8 @@ __device__ __forceinline__ u64 grab_window(Control* ctl, u64 range, u64 want, u6
     return range - pos < want ? range - pos : want;
 }
 
-// The idle hook: run by groups whose pops found nothing, over windows of the sweep's indices.
+// The idle hook: run by groups whose pops found nothing, over windows of the sweep's indices
+// (persistent), or over a whole sweep dealt out to a launch (windowed strategies).
 template <uint32_t FETCH, class W, class I, class Body>
 struct IdleServer {
     W& worker;
@@ -262,20 +369,26 @@ struct IdleServer {
 
     __device__ bool active() const { return range > 0; }
 
-    template <class G, class Out, class Q>
-    __device__ bool serve(const G& g, Out& out, Control* ctl, const Q& queues) {
+    // Runs the hook on indices [lo, lo + n), each sub-worker on its FETCH of them.
+    template <class G, class Out>
+    __device__ void run(const G& g, Out& out, u64 lo, u64 n) {
         const uint32_t size = worker.size();
-        const uint32_t subs = g.size() / size;
-        u64 lo = 0, n = 0;
-        if (g.is_leader()) n = grab_window(ctl, range, (u64)FETCH * subs, lo);
-        n = g.share(n);
-        if (n == 0) return false;
-        lo = g.share(lo);
         const u64 first = (u64)(g.rank() / size) * FETCH;
         const u64 count = first < n ? (n - first < FETCH ? n - first : (u64)FETCH) : 0ull;
         for (u64 t = 0; t < count; ++t) body((I)(lo + first + t));
         g.sync();
         out.flush(g);
+    }
+
+    template <class G, class Out, class Q>
+    __device__ bool serve(const G& g, Out& out, Control* ctl, const Q& queues) {
+        const uint32_t subs = g.size() / worker.size();
+        u64 lo = 0, n = 0;
+        if (g.is_leader()) n = grab_window(ctl, range, (u64)FETCH * subs, lo);
+        n = g.share(n);
+        if (n == 0) return false;
+        lo = g.share(lo);
+        run(g, out, lo, n);
         if (g.is_leader()) {
             // Release: this window's pushes are reserved first.
             if (add_release(&ctl->idle_finished.value, n) + n == range) {
@@ -284,6 +397,12 @@ struct IdleServer {
             }
         }
         return true;
+    }
+
+    template <class G, class Out>
+    __device__ void serve_window(const G& g, Out& out, u64 lo, u64 hi, u64 group, u64 groups) {
+        const u64 chunk = (u64)FETCH * (g.size() / worker.size());
+        for (u64 b = lo + group * chunk; b < hi; b += groups * chunk) run(g, out, b, hi - b < chunk ? hi - b : chunk);
     }
 };
 
@@ -320,6 +439,19 @@ __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queu
         if (nap < 8) ++nap;
         __nanosleep((uint32_t)ATOS_IDLE_NAP_NS << nap);
     }
+}
+
+// The windowed driver (discrete and bulk-synchronous strategies): one launch serves one window
+// of one queue (or, when `w.queue` is the number of queues, one sweep of the idle hook); its
+// groups take the window's chunks in turn and return. The host decides what to launch next.
+template <class G, class Out, class Idle, class... Servers>
+__device__ void run_window(const G& g, Out& out, const Window& w, Idle& idle, Servers&... servers) {
+    const u64 per_block = blockDim.x / g.size();
+    const u64 group = (u64)blockIdx.x * per_block + threadIdx.x / g.size();
+    const u64 groups = (u64)gridDim.x * per_block;
+    uint32_t i = 0;
+    ((i++ == w.queue ? servers.serve_window(g, out, w.lo, w.hi, group, groups) : void()), ...);
+    if (w.queue == sizeof...(Servers)) idle.serve_window(g, out, w.lo, w.hi, group, groups);
 }
 
 }  // namespace atos

@@ -1,0 +1,223 @@
+//! Load-balanced batches (the papers' persist-CTA data-parallel load balancing).
+//!
+//! A warp or CTA worker holding a batch of several items runs them, by default, one after
+//! another, each `lanes(..)` loop strided over the worker's threads: with low-degree items most
+//! threads idle. A task of the *balanced shape*
+//!
+//! ```text
+//! fn task(item: T, s: &S) {
+//!     let a = ...;            // zero or more `let`s: the item's values
+//!     let b = ...;
+//!     for e in lanes(lo..hi) { ... }   // last statement; `lo`, `hi` unsigned (u32 or u64)
+//! }
+//! ```
+//!
+//! instead gets a generated `<task>_batch` function: each thread computes one item's `let`s and
+//! range (its *frame*), a scan of the range lengths lays the items' ranges end to end, and the
+//! worker's threads stride over that combined range, each finding its item by binary search.
+//! Every `let` still runs once per item and every index of every range once, as in the plain
+//! loop; what changes is only which thread runs which index and that the items of a chunk run
+//! at once, as if by as many workers (a schedule the queue already allows).
+
+use std::fmt::Write;
+
+use crate::emit::{Emitter, OUT};
+use crate::ir::*;
+use crate::names::sanitize;
+use crate::typeck::Typed;
+use crate::unit::{KernelSpec, TaskSpec, held_per_thread, worker_type};
+
+/// Shared memory a balanced batch's frames and starts may take per block.
+pub const BALANCE_BUDGET_BYTES: usize = 24 * 1024;
+
+/// The parts of a task body of the balanced shape.
+pub struct BalancedShape<'a> {
+    /// The `let` statements before the loop.
+    pub prefix: &'a [Stmt],
+    /// The `lanes(lo..hi)` loop statement.
+    pub lanes: &'a Stmt,
+}
+
+/// The balanced shape of `task`'s body, if it has it (types are checked in [`frame`]).
+pub fn balanced_shape(task: &FnIr) -> Option<BalancedShape<'_>> {
+    let (last, prefix) = task.body.split_last()?;
+    let StmtKind::For { lanes: true, .. } = &last.kind else {
+        return None;
+    };
+    if !prefix
+        .iter()
+        .all(|s| matches!(s.kind, StmtKind::Let { .. }))
+    {
+        return None;
+    }
+    Some(BalancedShape {
+        prefix,
+        lanes: last,
+    })
+}
+
+/// One member of a frame: its C++ name and type.
+struct Member {
+    name: String,
+    ty: Scalar,
+}
+
+/// The frame of a balanced task: the item and the `let`s the loop body reads, and the loop's
+/// `lo` (named `atos_lo`, always last); `None` when the loop variable is not an unsigned
+/// integer.
+fn frame(task: &FnIr, shape: &BalancedShape<'_>, typed: &Typed) -> Option<Vec<Member>> {
+    let StmtKind::For { lo, .. } = &shape.lanes.kind else {
+        return None;
+    };
+    let (_, loop_ty) = typed.binding(lo);
+    if !matches!(loop_ty, Scalar::U32 | Scalar::U64) {
+        return None;
+    }
+    // The item and the `let`s the loop body reads.
+    let StmtKind::For { body, .. } = &shape.lanes.kind else {
+        return None;
+    };
+    let mut used = Vec::new();
+    visit_exprs(body, &mut |e| {
+        if let ExprKind::Var(_) = e.kind {
+            used.push(typed.var_name(e).to_string());
+        }
+    });
+    let mut members = vec![Member {
+        name: sanitize(&task.params[0].name),
+        ty: task.params[0].ty,
+    }];
+    for s in shape.prefix {
+        if let StmtKind::Let { init, .. } = &s.kind {
+            let (name, ty) = typed.binding(init);
+            members.push(Member {
+                name: name.to_string(),
+                ty,
+            });
+        }
+    }
+    members.retain(|m| used.contains(&m.name));
+    members.push(Member {
+        name: "atos_lo".into(),
+        ty: loop_ty,
+    });
+    Some(members)
+}
+
+/// Whether `task` runs balanced under `ts` in `spec`: a warp or CTA worker fetching more than
+/// one item, the balanced shape with an unsigned loop, and frames that fit the shared budget.
+pub fn runs_balanced(task: &FnIr, typed: &Typed, ts: &TaskSpec, spec: &KernelSpec) -> bool {
+    if !spec.balance || ts.fetch < 2 || matches!(ts.worker, WorkerKind::Thread) {
+        return false;
+    }
+    let Some(shape) = balanced_shape(task) else {
+        return false;
+    };
+    let Some(members) = frame(task, &shape, typed) else {
+        return false;
+    };
+    // Each member padded to 8 bytes at most, plus the start per thread.
+    let bytes = (members.len() * 8 + 8) * spec.block_size as usize;
+    bytes <= BALANCE_BUDGET_BYTES
+}
+
+/// The name of the generated batch function of `task`.
+pub fn batch_fn_name(task: &FnIr) -> String {
+    format!("{}_batch", sanitize(&task.name))
+}
+
+/// Emits the frame struct and `<task>_batch` for a task that [`runs_balanced`].
+pub fn emit_batch_fn(
+    out: &mut String,
+    task: &FnIr,
+    typed: &Typed,
+    state: &StateDesc,
+    state_param: &str,
+    spec: &KernelSpec,
+    ts: &TaskSpec,
+) {
+    let worker_type = worker_type(ts.worker);
+    let held = held_per_thread(spec, ts);
+    let block_size = spec.block_size;
+    let shape = balanced_shape(task).expect("checked by runs_balanced");
+    let members = frame(task, &shape, typed).expect("checked by runs_balanced");
+    let StmtKind::For { lo, hi, body, .. } = &shape.lanes.kind else {
+        unreachable!("balanced_shape returns a lanes loop")
+    };
+    let frame_ty = format!("atos_{}_Frame", sanitize(&task.name));
+    let _ = writeln!(out, "struct {frame_ty} {{");
+    for m in &members {
+        let _ = writeln!(out, "    {} {};", m.ty.cuda_name(), m.name);
+    }
+    out.push_str("};\n\n");
+    let item = Member {
+        name: sanitize(&task.params[0].name),
+        ty: task.params[0].ty,
+    };
+    let (var, loop_ty) = typed.binding(lo);
+    let (var, loop_ty) = (var.to_string(), loop_ty.cuda_name());
+    let _ = writeln!(
+        out,
+        "// `{}` balanced (line {}): a chunk of up to worker.size() items at a time, the items' `lanes` ranges laid end to end over the worker's threads.",
+        task.name, shape.lanes.line
+    );
+    let _ = writeln!(
+        out,
+        "__device__ __forceinline__ void {}(const {} (&atos_held)[{held}], uint32_t atos_count, const {}& {state_param}, const {worker_type}& worker, atos_Out& {OUT}) {{",
+        batch_fn_name(task),
+        item.ty.cuda_name(),
+        state.name,
+    );
+    let mut em = Emitter::new(typed, Some(state_param));
+    em.set_per_lane(true);
+    em.raw(&format!(
+        "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"
+    ));
+    em.raw("for (uint32_t atos_k = 0; atos_k * worker.size() < atos_count; ++atos_k) {");
+    em.indent_by(1);
+    em.raw("const uint32_t atos_n = min(worker.size(), atos_count - atos_k * worker.size());");
+    em.raw(&format!("{frame_ty} atos_f{{}};"));
+    em.raw("uint64_t atos_len = 0;");
+    em.raw("if (worker.rank() < atos_n) {");
+    em.indent_by(1);
+    em.raw(&format!(
+        "const {} {} = atos_held[atos_k];",
+        item.ty.cuda_name(),
+        item.name
+    ));
+    em.block(shape.prefix);
+    let (lo_v, hi_v) = (em.expr(lo), em.expr(hi));
+    em.raw(&format!("const {loop_ty} atos_lo = {lo_v};"));
+    em.raw(&format!("const {loop_ty} atos_hi = {hi_v};"));
+    let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
+    em.raw(&format!("atos_f = {frame_ty}{{{}}};", names.join(", ")));
+    em.raw("atos_len = atos_hi > atos_lo ? (uint64_t)(atos_hi - atos_lo) : 0ull;");
+    em.indent_by(-1);
+    em.raw("}");
+    em.raw("const uint64_t atos_total = atos::balance_scan(worker, atos_slots, atos_f, atos_len);");
+    em.raw("for (uint64_t atos_j = worker.rank(); atos_j < atos_total; atos_j += worker.size()) {");
+    em.indent_by(1);
+    em.raw("uint64_t atos_at;");
+    em.raw(&format!(
+        "const {frame_ty}& atos_g = atos::balance_find(worker, atos_slots, atos_j, atos_at);"
+    ));
+    for m in &members[..members.len() - 1] {
+        em.raw(&format!(
+            "const {} {} = atos_g.{};",
+            m.ty.cuda_name(),
+            m.name,
+            m.name
+        ));
+    }
+    em.raw(&format!(
+        "const {loop_ty} {var} = atos_g.atos_lo + ({loop_ty})(atos_j - atos_at);"
+    ));
+    em.block(body);
+    em.indent_by(-1);
+    em.raw("}");
+    em.raw("worker.lanes_end();");
+    em.indent_by(-1);
+    em.raw("}");
+    out.push_str(&em.finish());
+    out.push_str("}\n\n");
+}

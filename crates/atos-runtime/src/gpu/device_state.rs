@@ -1,0 +1,291 @@
+//! A state's fields on the device, uploaded once and reused by every run: read-only arrays stay
+//! as they are, and each run resets what runs mutate (the `Atomics` fields, from a pristine
+//! device copy taken at upload; the queues' seeds and counters; the control block).
+
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use atos_codegen::StateDesc;
+use atos_codegen::layout::{control as ctl, pack_words, queue_counters as qc, unpack_words};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, result};
+
+use super::{Gpu, GpuError, driver_err};
+use crate::arrays::ring_slots;
+use crate::error::RunError;
+use crate::state::{AtomicHost, FieldRef, State};
+
+/// One `Atomics` field on the device.
+struct AtomicBuf<'s> {
+    host: &'s dyn AtomicHost,
+    live: u64,
+    pristine: u64,
+    bytes: usize,
+}
+
+/// One queue on the device.
+pub(crate) struct QueueBuf {
+    pub capacity: u64,
+    pub linear: bool,
+    items: u64,
+    elem_size: usize,
+}
+
+/// A state's device copy, bound to the host state it was uploaded from (its `Atomics` results
+/// are copied back there). Made by [`Program::upload`](super::Program::upload).
+pub struct DeviceState<'s> {
+    pub(crate) gpu: Gpu,
+    pub(crate) desc: StateDesc,
+    /// The kernel's state argument (pointers into the buffers below).
+    pub(crate) packed: Vec<u8>,
+    /// Control block, then each queue's counters: one buffer, read back with one copy.
+    pub(crate) control: u64,
+    pub(crate) queues: Vec<QueueBuf>,
+    /// Indices the idle hook sweeps (0 without one), set by the program that uploaded it.
+    pub(crate) idle_range: u64,
+    atomics: Vec<AtomicBuf<'s>>,
+    /// Owns every allocation above.
+    _buffers: Vec<CudaSlice<u8>>,
+    upload_time: Duration,
+    uploaded_bytes: u64,
+}
+
+/// Bytes of the control buffer: the control block, then one counter block per queue.
+pub(crate) fn control_bytes(queues: usize) -> usize {
+    ctl::BYTES + queues * qc::BYTES
+}
+
+impl<'s> DeviceState<'s> {
+    /// Allocates and uploads every field of `state` on `stream` (waits for the copies).
+    pub(crate) fn upload<S: State>(
+        gpu: &Gpu,
+        stream: &Arc<CudaStream>,
+        state: &'s S,
+    ) -> Result<DeviceState<'s>, RunError> {
+        let t0 = Instant::now();
+        let desc = S::desc();
+        let fields = state.fields();
+        let n_queues = fields
+            .iter()
+            .filter(|f| matches!(f, FieldRef::Queue(_)))
+            .count();
+        let mut buffers: Vec<CudaSlice<u8>> = Vec::new();
+        let mut uploaded = 0u64;
+        let mut alloc = |bytes: usize, init: Option<&[u8]>| -> Result<u64, GpuError> {
+            let mut buf = stream
+                .alloc_zeros::<u8>(bytes.max(8))
+                .map_err(driver_err("allocating device memory"))?;
+            if let Some(data) = init.filter(|d| !d.is_empty()) {
+                stream
+                    .memcpy_htod(data, &mut buf)
+                    .map_err(driver_err("copying state to the device"))?;
+                uploaded += data.len() as u64;
+            }
+            let ptr = {
+                let (ptr, _sync) = buf.device_ptr(stream);
+                ptr
+            };
+            buffers.push(buf);
+            Ok(ptr)
+        };
+        let control = alloc(control_bytes(n_queues), None)?;
+        let mut packed = Vec::new();
+        let mut atomics = Vec::new();
+        let mut queues = Vec::new();
+        for (field, fd) in fields.iter().zip(&desc.fields) {
+            match field {
+                FieldRef::Slice { bytes, len } => {
+                    let ptr = alloc(bytes.len(), Some(bytes))?;
+                    packed.extend_from_slice(&ptr.to_le_bytes());
+                    packed.extend_from_slice(&(*len as u64).to_le_bytes());
+                }
+                FieldRef::Atomics(a) => {
+                    let data = a.read_bytes();
+                    let pristine = alloc(data.len(), Some(&data))?;
+                    let live = alloc(data.len(), None)?;
+                    atomics.push(AtomicBuf {
+                        host: *a,
+                        live,
+                        pristine,
+                        bytes: data.len(),
+                    });
+                    packed.extend_from_slice(&live.to_le_bytes());
+                    packed.extend_from_slice(&(a.len() as u64).to_le_bytes());
+                }
+                FieldRef::Queue(q) => {
+                    let capacity = q.capacity();
+                    // A linear queue never wraps (mask = all ones, `LINEAR` in queue.cuh).
+                    let (slots, mask) = if q.linear() {
+                        (capacity.max(1), u64::MAX)
+                    } else {
+                        let slots = ring_slots(capacity);
+                        (slots, slots - 1)
+                    };
+                    let items = alloc(slots as usize * q.elem_size(), None)?;
+                    let counters = control + (ctl::BYTES + queues.len() * qc::BYTES) as u64;
+                    for word in [items, counters, capacity, mask] {
+                        packed.extend_from_slice(&word.to_le_bytes());
+                    }
+                    queues.push(QueueBuf {
+                        capacity,
+                        linear: q.linear(),
+                        items,
+                        elem_size: q.elem_size(),
+                    });
+                }
+                FieldRef::Scalar(bits) => {
+                    let mut slot = [0u8; 8];
+                    let size = fd.elem.size_bytes();
+                    slot[..size].copy_from_slice(&bits.to_le_bytes()[..size]);
+                    packed.extend_from_slice(&slot);
+                }
+            }
+        }
+        debug_assert_eq!(packed.len(), atos_codegen::state_size(&desc));
+        stream
+            .synchronize()
+            .map_err(driver_err("copying state to the device"))?;
+        Ok(DeviceState {
+            gpu: gpu.clone(),
+            desc,
+            packed,
+            control,
+            queues,
+            idle_range: 0,
+            atomics,
+            _buffers: buffers,
+            upload_time: t0.elapsed(),
+            uploaded_bytes: uploaded,
+        })
+    }
+
+    /// Wall time of the upload (allocation and copies).
+    pub fn upload_time(&self) -> Duration {
+        self.upload_time
+    }
+
+    /// Bytes copied to the device by the upload.
+    pub fn uploaded_bytes(&self) -> u64 {
+        self.uploaded_bytes
+    }
+
+    /// Takes the host `Atomics` values as the ones every later run starts from (after the host
+    /// changed them, e.g. a new BFS source).
+    pub fn reload_atomics(&mut self, stream: &Arc<CudaStream>) -> Result<(), RunError> {
+        for a in &self.atomics {
+            let data = a.host.read_bytes();
+            // SAFETY: `pristine` is a live allocation of `a.bytes` bytes owned by `_buffers`.
+            unsafe { result::memcpy_htod_async(a.pristine, &data, stream.cu_stream()) }
+                .map_err(driver_err("copying state to the device"))?;
+            stream
+                .synchronize()
+                .map_err(driver_err("copying state to the device"))?;
+        }
+        Ok(())
+    }
+
+    /// Queues on `stream` the reset of everything a run mutates, with `seeds` per queue.
+    pub(crate) fn reset(
+        &self,
+        stream: &Arc<CudaStream>,
+        seeds: &[Vec<u64>],
+    ) -> Result<(), GpuError> {
+        let s = stream.cu_stream();
+        for a in &self.atomics {
+            // SAFETY: both are live allocations of `a.bytes` bytes owned by `_buffers`.
+            unsafe { result::memcpy_dtod_async(a.live, a.pristine, a.bytes, s) }
+                .map_err(driver_err("resetting the state"))?;
+        }
+        let total_seeds: u64 = seeds.iter().map(|q| q.len() as u64).sum();
+        let mut block = pack_words(
+            ctl::WORDS.len(),
+            &[
+                (ctl::IDLE_CLEAN, u64::from(total_seeds == 0)),
+                (ctl::IDLE_BASE, total_seeds),
+            ],
+        );
+        for (q, items) in self.queues.iter().zip(seeds) {
+            let n = items.len() as u64;
+            block.extend(pack_words(
+                qc::WORDS.len(),
+                &[
+                    (qc::END, n),
+                    (qc::END_ALLOC, n),
+                    (qc::END_MAX, n),
+                    (qc::END_COUNT, n),
+                    (qc::PEAK, n),
+                    (qc::AVAIL, n),
+                ],
+            ));
+            if !items.is_empty() {
+                let mut raw = Vec::with_capacity(items.len() * q.elem_size);
+                for item in items {
+                    raw.extend_from_slice(&item.to_le_bytes()[..q.elem_size]);
+                }
+                // SAFETY: the seeds fit the queue (checked by the caller against its capacity,
+                // and the buffer holds at least `capacity` slots); `raw` lives until the
+                // synchronization below.
+                unsafe { result::memcpy_htod_async(q.items, &raw, s) }
+                    .map_err(driver_err("writing the seeds"))?;
+                stream
+                    .synchronize()
+                    .map_err(driver_err("writing the seeds"))?;
+            }
+        }
+        // SAFETY: the control buffer holds exactly this many bytes; `block` lives until the
+        // synchronization.
+        unsafe { result::memcpy_htod_async(self.control, &block, s) }
+            .map_err(driver_err("resetting the run counters"))?;
+        stream
+            .synchronize()
+            .map_err(driver_err("resetting the run counters"))?;
+        Ok(())
+    }
+
+    /// The control block's and every queue's counter words, read on `stream`.
+    pub(crate) fn read_counters(&self, stream: &Arc<CudaStream>) -> Result<Counters, GpuError> {
+        let mut raw = vec![0u8; control_bytes(self.queues.len())];
+        // SAFETY: the control buffer holds exactly `raw.len()` bytes.
+        unsafe { result::memcpy_dtoh_async(&mut raw, self.control, stream.cu_stream()) }
+            .map_err(driver_err("reading run counters"))?;
+        stream
+            .synchronize()
+            .map_err(driver_err("reading run counters"))?;
+        let words = unpack_words(&raw);
+        let (control, rest) = words.split_at(ctl::WORDS.len());
+        Ok(Counters {
+            control: control.to_vec(),
+            queues: rest
+                .chunks_exact(qc::WORDS.len())
+                .map(<[u64]>::to_vec)
+                .collect(),
+        })
+    }
+
+    /// Copies every `Atomics` field's device values into its host array.
+    pub fn read_back(&self) -> Result<(), RunError> {
+        let stream = self
+            .gpu
+            .ctx()
+            .new_stream()
+            .map_err(driver_err("creating a stream"))?;
+        for a in &self.atomics {
+            let mut bytes = vec![0u8; a.bytes];
+            if !bytes.is_empty() {
+                // SAFETY: `live` holds `a.bytes` bytes.
+                unsafe { result::memcpy_dtoh_async(&mut bytes, a.live, stream.cu_stream()) }
+                    .map_err(driver_err("copying results back"))?;
+                stream
+                    .synchronize()
+                    .map_err(driver_err("copying results back"))?;
+                a.host.write_bytes(&bytes);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Counter words read back from the device.
+pub(crate) struct Counters {
+    pub control: Vec<u64>,
+    pub queues: Vec<Vec<u64>>,
+}

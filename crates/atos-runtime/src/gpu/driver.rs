@@ -1,0 +1,363 @@
+//! How a compiled program's kernel is driven on the device: one persistent launch, or windowed
+//! launches decided by the host (discrete: a launch per newly published window of a queue,
+//! several in flight; bulk-synchronous: every queue's window, then a barrier, level by level).
+//!
+//! A windowed launch runs exactly the items `[lo, hi)` of one queue, all published before it
+//! was launched, and its pushes land above every published window: the host reads the
+//! counters, launches what is new, and ends the run when every launch has finished and no
+//! queue has unlaunched items (nor, with an idle hook, did a whole sweep of it push anything).
+
+use std::ffi::c_void;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use atos_codegen::layout::{control as ctl, queue_counters as qc, status, window};
+use atos_codegen::{KernelSpec, Plan, Strategy};
+use cudarc::driver::{CudaEvent, CudaStream, sys};
+
+use super::device_state::{Counters, DeviceState};
+use super::{Gpu, GpuError, driver_err};
+use crate::error::RunError;
+use crate::stats::{QueueStats, Stats};
+
+/// What the launches of one run took.
+pub(crate) struct Outcome {
+    /// GPU time between the first launch and the end of the last (CUDA events).
+    pub ms: f64,
+    pub launches: u64,
+    /// Bulk-synchronous levels (0 for the other strategies).
+    pub levels: u64,
+    /// Windowed strategies: sweeps of the idle hook run.
+    pub sweeps: u64,
+    /// Host wall time of the whole drive (launches, polls, waits).
+    pub wall: Duration,
+}
+
+pub(crate) struct Driver<'a> {
+    pub program: sys::CUfunction,
+    pub spec: &'a KernelSpec,
+    pub plan: &'a Plan,
+    pub gpu: &'a Gpu,
+    pub grid: u32,
+    pub streams: u32,
+    pub timeout: Option<Duration>,
+    pub idle_range: u64,
+}
+
+impl Driver<'_> {
+    pub fn run(&self, dev: &DeviceState<'_>, main: &Arc<CudaStream>) -> Result<Outcome, GpuError> {
+        let t0 = Instant::now();
+        let deadline = self.timeout.map(|t| (t0 + t, t));
+        let start = self.event()?;
+        start
+            .record(main)
+            .map_err(driver_err("recording the start event"))?;
+        let (launches, levels, sweeps) = match self.spec.strategy {
+            Strategy::Persistent => {
+                self.launch(dev, main, self.grid, None)?;
+                (1, 0, 0)
+            }
+            Strategy::Discrete | Strategy::Bsp => self.windowed(dev, main, deadline)?,
+        };
+        let stop = self.event()?;
+        stop.record(main)
+            .map_err(driver_err("recording the stop event"))?;
+        wait(&stop, deadline)?;
+        let ms = start
+            .elapsed_ms(&stop)
+            .map_err(driver_err("reading the event timer"))?;
+        Ok(Outcome {
+            ms: f64::from(ms),
+            launches,
+            levels,
+            sweeps,
+            wall: t0.elapsed(),
+        })
+    }
+
+    fn event(&self) -> Result<CudaEvent, GpuError> {
+        self.gpu
+            .ctx()
+            .new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+            .map_err(driver_err("creating an event"))
+    }
+
+    /// Launches the kernel with `grid` blocks on `stream`; windowed kernels take `window`.
+    fn launch(
+        &self,
+        dev: &DeviceState<'_>,
+        stream: &CudaStream,
+        grid: u32,
+        window: Option<[u8; window::BYTES]>,
+    ) -> Result<(), GpuError> {
+        let mut arg = dev.packed.clone();
+        let mut control = dev.control;
+        let mut window = window.unwrap_or([0; window::BYTES]);
+        let mut params = [
+            arg.as_mut_ptr() as *mut c_void,
+            (&mut control) as *mut u64 as *mut c_void,
+            window.as_mut_ptr() as *mut c_void,
+        ];
+        let n = if self.spec.strategy.windowed() { 3 } else { 2 };
+        // SAFETY: the kernel takes the by-value state struct, whose layout `generate_unit`
+        // asserts (static_assert on its size) to match `packed`, a pointer to the control
+        // block and, windowed, an `atos::Window` (layout.rs); every pointer in them is a live
+        // allocation owned by `dev`. The driver copies the parameters at launch.
+        unsafe {
+            cudarc::driver::result::launch_kernel(
+                self.program,
+                (grid.max(1), 1, 1),
+                (self.spec.block_size, 1, 1),
+                0,
+                stream.cu_stream(),
+                &mut params[..n],
+            )
+        }
+        .map_err(driver_err("launching the kernel"))
+    }
+
+    /// Blocks for a window of `n` items of the task at `task` (or the idle hook), at most
+    /// `cap`: each block takes (block / worker threads) x fetch items per round.
+    fn window_grid(&self, task: usize, n: u64, cap: u32) -> u32 {
+        let ts = &self.spec.tasks[task];
+        let per_block = u64::from(self.spec.block_size / self.spec.worker_threads(ts.worker))
+            * u64::from(ts.fetch);
+        n.div_ceil(per_block.max(1)).clamp(1, u64::from(cap.max(1))) as u32
+    }
+
+    /// The windowed host loop. Returns (launches, levels, sweeps).
+    fn windowed(
+        &self,
+        dev: &DeviceState<'_>,
+        main: &Arc<CudaStream>,
+        deadline: Option<(Instant, Duration)>,
+    ) -> Result<(u64, u64, u64), GpuError> {
+        let bsp = self.spec.strategy == Strategy::Bsp;
+        let ctx = self.gpu.ctx();
+        let lanes = if bsp { 1 } else { self.streams.max(1) as usize };
+        let streams: Vec<Arc<CudaStream>> = if bsp {
+            vec![main.clone()]
+        } else {
+            (0..lanes)
+                .map(|_| ctx.new_stream().map_err(driver_err("creating a stream")))
+                .collect::<Result<_, _>>()?
+        };
+        // Every launch in flight fits on the device at once (a push may wait for an earlier
+        // window's copy-out, which must be running, never queued behind it).
+        let cap = (self.grid / lanes as u32).max(1);
+        let poll = ctx.new_stream().map_err(driver_err("creating a stream"))?;
+        let mut busy: Vec<Option<CudaEvent>> = (0..lanes).map(|_| None).collect();
+        let n_queues = dev.queues.len();
+        let mut launched = vec![0u64; n_queues];
+        let (mut launches, mut levels, mut sweeps) = (0u64, 0u64, 0u64);
+        let hook = self.plan.idle().filter(|_| self.idle_range > 0);
+        loop {
+            check_deadline(deadline)?;
+            let c = dev.read_counters(&poll)?;
+            if c.control[ctl::STATUS] != status::OK {
+                break;
+            }
+            let mut any = false;
+            for (q, done_to) in launched.iter_mut().enumerate() {
+                let end = c.queues[q][qc::END];
+                if end <= *done_to {
+                    continue;
+                }
+                let task = self
+                    .plan
+                    .consumer(q)
+                    .expect("planned queues have a consumer");
+                let lane = free_lane(&mut busy, deadline)?;
+                let grid = self.window_grid(task, end - *done_to, cap);
+                self.launch(
+                    dev,
+                    &streams[lane],
+                    grid,
+                    Some(window::pack(q as u32, *done_to, end)),
+                )?;
+                busy[lane] = Some(self.recorded(&streams[lane])?);
+                *done_to = end;
+                launches += 1;
+                any = true;
+            }
+            if any {
+                if bsp {
+                    levels += 1;
+                    main.synchronize().map_err(driver_err("running a level"))?;
+                }
+                continue;
+            }
+            if busy
+                .iter()
+                .flatten()
+                .any(|e| !e.try_is_complete().unwrap_or(true))
+            {
+                std::thread::yield_now();
+                continue;
+            }
+            // Every launch has finished: whatever they pushed is published now.
+            let c = dev.read_counters(&poll)?;
+            if c.control[ctl::STATUS] != status::OK {
+                break;
+            }
+            if (0..n_queues).any(|q| c.queues[q][qc::END] > launched[q]) {
+                continue;
+            }
+            let Some(hook) = hook else { break };
+            let before = pushes(&c);
+            let grid = self.window_grid(hook, self.idle_range, self.grid);
+            self.launch(
+                dev,
+                &streams[0],
+                grid,
+                Some(window::pack(n_queues as u32, 0, self.idle_range)),
+            )?;
+            launches += 1;
+            sweeps += 1;
+            if bsp {
+                levels += 1;
+            }
+            streams[0]
+                .synchronize()
+                .map_err(driver_err("running the idle hook"))?;
+            if pushes(&dev.read_counters(&poll)?) == before {
+                break;
+            }
+        }
+        // The stop event (on `main`) comes after every launch.
+        for s in streams.iter().filter(|s| !Arc::ptr_eq(s, main)) {
+            let e = self.recorded(s)?;
+            main.wait(&e).map_err(driver_err("joining the streams"))?;
+        }
+        Ok((launches, levels, sweeps))
+    }
+
+    fn recorded(&self, stream: &CudaStream) -> Result<CudaEvent, GpuError> {
+        let e = self.event()?;
+        e.record(stream).map_err(driver_err("recording an event"))?;
+        Ok(e)
+    }
+}
+
+/// Every push of the run so far, all queues.
+fn pushes(c: &Counters) -> u64 {
+    c.queues.iter().map(|q| q[qc::END_ALLOC]).sum()
+}
+
+/// A stream with no launch in flight, waiting for one to finish if all are busy.
+fn free_lane(
+    busy: &mut [Option<CudaEvent>],
+    deadline: Option<(Instant, Duration)>,
+) -> Result<usize, GpuError> {
+    loop {
+        for (i, slot) in busy.iter_mut().enumerate() {
+            let free = match slot {
+                None => true,
+                Some(e) => e
+                    .try_is_complete()
+                    .map_err(driver_err("running the kernel"))?,
+            };
+            if free {
+                *slot = None;
+                return Ok(i);
+            }
+        }
+        check_deadline(deadline)?;
+        std::thread::yield_now();
+    }
+}
+
+fn check_deadline(deadline: Option<(Instant, Duration)>) -> Result<(), GpuError> {
+    match deadline {
+        Some((at, limit)) if Instant::now() > at => Err(GpuError::Timeout {
+            seconds: limit.as_secs_f64(),
+        }),
+        _ => Ok(()),
+    }
+}
+
+/// Waits for `event`, failing past the deadline instead of waiting for ever.
+fn wait(event: &CudaEvent, deadline: Option<(Instant, Duration)>) -> Result<(), GpuError> {
+    if deadline.is_none() {
+        return event
+            .synchronize()
+            .map_err(driver_err("running the kernel"));
+    }
+    loop {
+        if event
+            .try_is_complete()
+            .map_err(driver_err("running the kernel"))?
+        {
+            return Ok(());
+        }
+        check_deadline(deadline)?;
+        std::thread::sleep(Duration::from_micros(200));
+    }
+}
+
+/// A run's stats from its counters, or the overflow it hit.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn stats(
+    plan: &Plan,
+    spec: &KernelSpec,
+    gpu: &Gpu,
+    dev: &DeviceState<'_>,
+    seeds: &[Vec<u64>],
+    counters: &Counters,
+    outcome: Outcome,
+    grid: u32,
+) -> Result<Stats, RunError> {
+    let mut queue_stats = Vec::new();
+    let mut overflow: Option<(usize, u64)> = None;
+    for (i, (q, c)) in dev.queues.iter().zip(&counters.queues).enumerate() {
+        let seeded = seeds[i].len() as u64;
+        if c[qc::NEEDED] > 0 && overflow.is_none_or(|(_, n)| c[qc::NEEDED] > n) {
+            overflow = Some((i, c[qc::NEEDED]));
+        }
+        queue_stats.push(QueueStats {
+            name: plan.queues[i].clone(),
+            capacity: q.capacity,
+            seeded,
+            popped: c[qc::DONE],
+            pushed: c[qc::END_ALLOC] - seeded,
+            // A linear queue's peak is every push (no extra atomic on its hot path).
+            peak: if q.linear {
+                c[qc::END_ALLOC]
+            } else {
+                c[qc::PEAK]
+            },
+        });
+    }
+    if counters.control[ctl::STATUS] != status::OK {
+        let (i, needed) = overflow.unwrap_or((0, 0));
+        return Err(RunError::overflow(
+            &plan.queues[i],
+            dev.queues[i].capacity,
+            needed,
+        ));
+    }
+    let persistent = spec.strategy == Strategy::Persistent;
+    Ok(Stats {
+        device: gpu.name().to_string(),
+        time: Duration::from_secs_f64(outcome.ms / 1e3),
+        time_is_gpu_events: true,
+        seeded: 0,
+        popped: 0,
+        pushed: 0,
+        queue_peak: 0,
+        queues: queue_stats,
+        idle_sweeps: if persistent {
+            counters.control[ctl::IDLE_SWEEPS]
+        } else {
+            outcome.sweeps.saturating_sub(1)
+        },
+        workers: spec.groups(grid),
+        grid: Some((grid, spec.block_size)),
+        strategy: spec.strategy,
+        launches: outcome.launches,
+        levels: outcome.levels,
+        wall: Some(outcome.wall),
+        upload: None,
+    }
+    .totals())
+}

@@ -1,0 +1,116 @@
+//! Strategies on the CPU executor: the bulk-synchronous mode runs level by level (BFS: one
+//! level per depth, each reached vertex processed exactly once) and computes what the
+//! persistent mode computes, for every program of the program-model tests. The GPU's three
+//! strategies are checked by `examples/gpu_suite.rs`.
+
+mod common;
+
+use atos::apps::bfs::{self, Executor};
+use atos::prelude::*;
+use atos::{RunError, Strategy};
+use common::programs::*;
+
+fn bsp(threads: usize) -> CpuExecutor {
+    CpuExecutor::new().threads(threads).strategy(Strategy::Bsp)
+}
+
+#[test]
+fn bsp_bfs_runs_one_level_per_depth_and_each_vertex_once() {
+    let mut graphs: Vec<String> = ["grid:40x40", "grid:1x300", "kron:11,seed=4", "geo:3000"]
+        .map(String::from)
+        .to_vec();
+    if let Some(dir) = common::shared_data() {
+        graphs.push(
+            dir.join("delaunay_n16.edges")
+                .to_string_lossy()
+                .into_owned(),
+        );
+    }
+    for spec in &graphs {
+        let g = atos_graph::load(spec).unwrap();
+        let reference = atos_graph::reference::bfs::bfs_depths(&g, 0);
+        let deepest = reference
+            .iter()
+            .filter(|&&d| d != bfs::UNREACHED)
+            .max()
+            .copied()
+            .unwrap();
+        let offsets = g.offsets_u32().unwrap();
+        let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+        for (threads, fetch, mode) in [
+            (1, 1, QueueMode::Ring),
+            (3, 7, QueueMode::Linear),
+            (4, 64, QueueMode::Ring),
+        ] {
+            let cpu = bsp(threads).fetch(fetch);
+            let r = bfs::run(&Executor::Cpu(&cpu), &offsets, &g.cols, 0, cap, mode).unwrap();
+            let what = format!("{spec} threads {threads} fetch {fetch} {mode:?}");
+            assert_eq!(r.depths, reference, "{what}");
+            assert_eq!(r.stats.strategy, Strategy::Bsp);
+            assert_eq!(r.stats.levels, u64::from(deepest) + 1, "{what}: levels");
+            assert_eq!(r.stats.popped, r.reached(), "{what}: each vertex once");
+        }
+    }
+}
+
+#[test]
+fn bsp_runs_every_program_of_the_program_model() {
+    let g = atos_graph::load("kron:9,w=30,seed=11").unwrap();
+    let reference = dijkstra_u32(&g);
+    for threads in [1, 3] {
+        for case in 0..CASES.len() as u64 {
+            for seed in [1, 2, 5] {
+                let ok = stress_case(&bsp(threads), case, &g, &reference, seed)
+                    .unwrap_or_else(|e| panic!("{} seed {seed}: {e}", CASES[case as usize]));
+                assert!(ok, "{} seed {seed} threads {threads}", CASES[case as usize]);
+            }
+        }
+    }
+}
+
+#[test]
+fn bsp_with_an_idle_hook_ends_on_a_sweep_that_pushes_nothing() {
+    let g = atos_graph::load("kron:9,seed=7").unwrap();
+    let n = g.num_vertices();
+    // Nothing to do: one sweep, one level.
+    let (_, _, stats) = residual_run(&g, &vec![0; n], 64, &[], |s, seeds| {
+        bsp(2).run((spread::Task, rescan::Task), s, seeds)
+    })
+    .unwrap();
+    assert_eq!((stats.popped, stats.levels, stats.idle_sweeps), (0, 1, 0));
+    // Residue everywhere, no seeds: the hook starts the work and the last sweep finds none.
+    let init: Vec<u64> = (0..n as u64).map(|i| (i * 7919) % 1000).collect();
+    let (mass, residue, stats) = residual_run(&g, &init, 64, &[], |s, seeds| {
+        bsp(3).run((spread::Task, rescan::Task), s, seeds)
+    })
+    .unwrap();
+    residual_check(&init, &mass, &residue, 64).unwrap();
+    assert!(stats.idle_sweeps >= 1 && stats.levels > stats.idle_sweeps);
+}
+
+#[test]
+fn discrete_is_a_gpu_scheme_and_the_cpu_says_so() {
+    let g = atos_graph::load("grid:8x8").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let cpu = CpuExecutor::new().strategy(Strategy::Discrete);
+    let err = bfs::run(
+        &Executor::Cpu(&cpu),
+        &offsets,
+        &g.cols,
+        0,
+        100,
+        QueueMode::Ring,
+    )
+    .err()
+    .expect("refused");
+    assert!(matches!(err, RunError::Unsupported(_)), "{err}");
+    assert!(err.to_string().contains("Strategy::Bsp"), "{err}");
+}
+
+#[test]
+fn strategies_parse_by_name() {
+    for s in Strategy::ALL {
+        assert_eq!(Strategy::parse(s.name()), Some(s));
+    }
+    assert_eq!(Strategy::parse("async"), None);
+}
