@@ -504,10 +504,12 @@ fn build<P: atos::TaskSet>(
     grid: Option<u32>,
     strategy: Strategy,
 ) -> Program<P> {
+    // Windowed strategies launch once per window: a long dependency chain takes many.
+    let limit = if strategy.windowed() { 60 } else { 10 };
     let mut b = Program::new(gpu, tasks)
         .block_size(block)
         .strategy(strategy)
-        .timeout(Duration::from_secs(10));
+        .timeout(Duration::from_secs(limit));
     if let Some(w) = worker {
         b = b.worker(w).fetch(4);
     }
@@ -680,14 +682,16 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
                 Ok((m, r, st)) => note(
                     residual_check(init, &m, &r, 64).is_ok(),
                     format!(
-                        "idle hook, {} ({} tasks, {} sweeps)",
+                        "idle hook, {} ({} tasks, {} sweeps, {} launches, {:.1} ms)",
                         if seeds.is_empty() {
                             "seedless"
                         } else {
                             "seeded"
                         },
                         st.popped,
-                        st.idle_sweeps + 1
+                        st.idle_sweeps + 1,
+                        st.launches,
+                        st.wall.unwrap_or_default().as_secs_f64() * 1e3
                     ),
                 ),
                 Err(e) => note(false, format!("idle hook {e}")),

@@ -37,6 +37,7 @@ words!(
         9 PEAK "peak": "most items alive (pushed, not yet claimed) seen by a push",
         10 NEEDED "needed": "on overflow: items alive when a push found no room",
         11 AVAIL "avail": "ring: written items not yet claimed (signed; claims take from it, each advance of end adds to it)",
+        12 WINDOW_NEXT "window_next": "windowed launches: the next item of the launch's window to hand out (set by the host before each launch)",
     }
 );
 

@@ -54,6 +54,9 @@ pub struct Stats {
     pub wall: Option<Duration>,
     /// GPU: time spent uploading the state when the run did (`Program::run`), else `None`.
     pub upload: Option<Duration>,
+    /// Persistent GPU runs built with `sample_progress`: (microseconds since the launch,
+    /// tasks done in all queues), sampled by the host while the kernel ran.
+    pub timeline: Option<Vec<(f64, u64)>>,
 }
 
 impl Stats {

@@ -211,6 +211,7 @@ impl CpuExecutor {
             levels,
             wall: None,
             upload: None,
+            timeline: None,
         }
         .totals())
     }

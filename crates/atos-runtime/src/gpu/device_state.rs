@@ -241,6 +241,23 @@ impl<'s> DeviceState<'s> {
         Ok(())
     }
 
+    /// Queues on `stream` the start of queue `q`'s next window (`window_next`, read by
+    /// `take_window` in queue.cuh).
+    pub(crate) fn set_window_start(
+        &self,
+        stream: &Arc<CudaStream>,
+        q: usize,
+        lo: u64,
+    ) -> Result<(), GpuError> {
+        let at = self.control
+            + (ctl::BYTES + q * qc::BYTES + qc::WINDOW_NEXT * atos_codegen::layout::LINE_BYTES)
+                as u64;
+        // SAFETY: `at` is a word of queue q's counters inside the control buffer; a pageable
+        // source is staged before the call returns.
+        unsafe { result::memcpy_htod_async(at, &lo.to_le_bytes(), stream.cu_stream()) }
+            .map_err(driver_err("setting a window"))
+    }
+
     /// The control block's and every queue's counter words, read on `stream`.
     pub(crate) fn read_counters(&self, stream: &Arc<CudaStream>) -> Result<Counters, GpuError> {
         let mut raw = vec![0u8; control_bytes(self.queues.len())];

@@ -31,6 +31,8 @@ pub(crate) struct Outcome {
     pub sweeps: u64,
     /// Host wall time of the whole drive (launches, polls, waits).
     pub wall: Duration,
+    /// Persistent runs with sampling on: (microseconds, tasks done) while the kernel ran.
+    pub timeline: Vec<(f64, u64)>,
 }
 
 pub(crate) struct Driver<'a> {
@@ -39,9 +41,10 @@ pub(crate) struct Driver<'a> {
     pub plan: &'a Plan,
     pub gpu: &'a Gpu,
     pub grid: u32,
-    pub streams: u32,
     pub timeout: Option<Duration>,
     pub idle_range: u64,
+    /// Persistent runs: sample the tasks done this often while the kernel runs.
+    pub sample_every: Option<Duration>,
 }
 
 impl Driver<'_> {
@@ -52,9 +55,13 @@ impl Driver<'_> {
         start
             .record(main)
             .map_err(driver_err("recording the start event"))?;
+        let mut timeline = Vec::new();
         let (launches, levels, sweeps) = match self.spec.strategy {
             Strategy::Persistent => {
                 self.launch(dev, main, self.grid, None)?;
+                if let Some(every) = self.sample_every {
+                    self.sample(dev, main, every, deadline, &mut timeline)?;
+                }
                 (1, 0, 0)
             }
             Strategy::Discrete | Strategy::Bsp => self.windowed(dev, main, deadline)?,
@@ -72,7 +79,44 @@ impl Driver<'_> {
             levels,
             sweeps,
             wall: t0.elapsed(),
+            timeline,
         })
+    }
+
+    /// Samples the tasks done (all queues) every `every` while the persistent launch runs, on
+    /// a stream of its own: (host microseconds since the first sample, tasks done). The first
+    /// sample is taken right after the launch call, so times are offset by the launch latency.
+    fn sample(
+        &self,
+        dev: &DeviceState<'_>,
+        main: &Arc<CudaStream>,
+        every: Duration,
+        deadline: Option<(Instant, Duration)>,
+        out: &mut Vec<(f64, u64)>,
+    ) -> Result<(), GpuError> {
+        let poll = self
+            .gpu
+            .ctx()
+            .new_stream()
+            .map_err(driver_err("creating a stream"))?;
+        let end = self.recorded(main)?;
+        let t0 = Instant::now();
+        loop {
+            let done_now = end
+                .try_is_complete()
+                .map_err(driver_err("running the kernel"))?;
+            let c = dev.read_counters(&poll)?;
+            let done: u64 = c.queues.iter().map(|q| q[qc::DONE]).sum();
+            out.push((t0.elapsed().as_secs_f64() * 1e6, done));
+            if done_now {
+                return Ok(());
+            }
+            check_deadline(deadline)?;
+            let next = Instant::now() + every;
+            while Instant::now() < next {
+                std::hint::spin_loop();
+            }
+        }
     }
 
     fn event(&self) -> Result<CudaEvent, GpuError> {
@@ -125,8 +169,23 @@ impl Driver<'_> {
         n.div_ceil(per_block.max(1)).clamp(1, u64::from(cap.max(1))) as u32
     }
 
-    /// The windowed host loop. Returns (launches, levels, sweeps).
+    /// The windowed host loop. Returns (launches, levels, sweeps). On an error (a timeout)
+    /// it waits for the launches in flight, which always end (a window is finite), so the
+    /// state's memory is not freed under them and the context stays usable.
     fn windowed(
+        &self,
+        dev: &DeviceState<'_>,
+        main: &Arc<CudaStream>,
+        deadline: Option<(Instant, Duration)>,
+    ) -> Result<(u64, u64, u64), GpuError> {
+        let result = self.windowed_loop(dev, main, deadline);
+        if result.is_err() {
+            let _ = self.gpu.ctx().synchronize();
+        }
+        result
+    }
+
+    fn windowed_loop(
         &self,
         dev: &DeviceState<'_>,
         main: &Arc<CudaStream>,
@@ -134,20 +193,24 @@ impl Driver<'_> {
     ) -> Result<(u64, u64, u64), GpuError> {
         let bsp = self.spec.strategy == Strategy::Bsp;
         let ctx = self.gpu.ctx();
-        let lanes = if bsp { 1 } else { self.streams.max(1) as usize };
+        let n_queues = dev.queues.len();
+        // Discrete: a stream per queue, one launch in flight on each (a queue's windows run in
+        // order: a push may wait for an item of the queue's earlier window, which must be
+        // handed out, never queued behind it); together they fit on the device at once.
         let streams: Vec<Arc<CudaStream>> = if bsp {
             vec![main.clone()]
         } else {
-            (0..lanes)
+            (0..n_queues)
                 .map(|_| ctx.new_stream().map_err(driver_err("creating a stream")))
                 .collect::<Result<_, _>>()?
         };
-        // Every launch in flight fits on the device at once (a push may wait for an earlier
-        // window's copy-out, which must be running, never queued behind it).
-        let cap = (self.grid / lanes as u32).max(1);
+        let cap = if bsp {
+            self.grid
+        } else {
+            (self.grid / n_queues.max(1) as u32).max(1)
+        };
         let poll = ctx.new_stream().map_err(driver_err("creating a stream"))?;
-        let mut busy: Vec<Option<CudaEvent>> = (0..lanes).map(|_| None).collect();
-        let n_queues = dev.queues.len();
+        let mut busy: Vec<Option<CudaEvent>> = (0..n_queues).map(|_| None).collect();
         let mut launched = vec![0u64; n_queues];
         let (mut launches, mut levels, mut sweeps) = (0u64, 0u64, 0u64);
         let hook = self.plan.idle().filter(|_| self.idle_range > 0);
@@ -158,32 +221,30 @@ impl Driver<'_> {
                 break;
             }
             let mut any = false;
-            for (q, done_to) in launched.iter_mut().enumerate() {
-                let end = c.queues[q][qc::END];
-                if end <= *done_to {
+            for q in 0..n_queues {
+                let (lo, hi) = (launched[q], c.queues[q][qc::END]);
+                if hi <= lo || !lane_free(&mut busy[q])? {
                     continue;
                 }
                 let task = self
                     .plan
                     .consumer(q)
                     .expect("planned queues have a consumer");
-                let lane = free_lane(&mut busy, deadline)?;
-                let grid = self.window_grid(task, end - *done_to, cap);
-                self.launch(
-                    dev,
-                    &streams[lane],
-                    grid,
-                    Some(window::pack(q as u32, *done_to, end)),
-                )?;
-                busy[lane] = Some(self.recorded(&streams[lane])?);
-                *done_to = end;
+                let stream = &streams[if bsp { 0 } else { q }];
+                dev.set_window_start(stream, q, lo)?;
+                let grid = self.window_grid(task, hi - lo, cap);
+                self.launch(dev, stream, grid, Some(window::pack(q as u32, lo, hi)))?;
+                if !bsp {
+                    busy[q] = Some(self.recorded(stream)?);
+                }
+                launched[q] = hi;
                 launches += 1;
                 any = true;
             }
             if any {
                 if bsp {
                     levels += 1;
-                    main.synchronize().map_err(driver_err("running a level"))?;
+                    wait(&self.recorded(main)?, deadline)?;
                 }
                 continue;
             }
@@ -217,9 +278,7 @@ impl Driver<'_> {
             if bsp {
                 levels += 1;
             }
-            streams[0]
-                .synchronize()
-                .map_err(driver_err("running the idle hook"))?;
+            wait(&self.recorded(&streams[0])?, deadline)?;
             if pushes(&dev.read_counters(&poll)?) == before {
                 break;
             }
@@ -244,27 +303,18 @@ fn pushes(c: &Counters) -> u64 {
     c.queues.iter().map(|q| q[qc::END_ALLOC]).sum()
 }
 
-/// A stream with no launch in flight, waiting for one to finish if all are busy.
-fn free_lane(
-    busy: &mut [Option<CudaEvent>],
-    deadline: Option<(Instant, Duration)>,
-) -> Result<usize, GpuError> {
-    loop {
-        for (i, slot) in busy.iter_mut().enumerate() {
-            let free = match slot {
-                None => true,
-                Some(e) => e
-                    .try_is_complete()
-                    .map_err(driver_err("running the kernel"))?,
-            };
-            if free {
-                *slot = None;
-                return Ok(i);
-            }
-        }
-        check_deadline(deadline)?;
-        std::thread::yield_now();
+/// Whether a queue's stream has no launch in flight (forgetting a finished one).
+fn lane_free(slot: &mut Option<CudaEvent>) -> Result<bool, GpuError> {
+    let free = match slot {
+        None => true,
+        Some(e) => e
+            .try_is_complete()
+            .map_err(driver_err("running the kernel"))?,
+    };
+    if free {
+        *slot = None;
     }
+    Ok(free)
 }
 
 fn check_deadline(deadline: Option<(Instant, Duration)>) -> Result<(), GpuError> {
@@ -283,6 +333,8 @@ fn wait(event: &CudaEvent, deadline: Option<(Instant, Duration)>) -> Result<(), 
             .synchronize()
             .map_err(driver_err("running the kernel"));
     }
+    // Short waits (a level, a window) spin; long ones sleep between looks.
+    let t0 = Instant::now();
     loop {
         if event
             .try_is_complete()
@@ -291,7 +343,11 @@ fn wait(event: &CudaEvent, deadline: Option<(Instant, Duration)>) -> Result<(), 
             return Ok(());
         }
         check_deadline(deadline)?;
-        std::thread::sleep(Duration::from_micros(200));
+        if t0.elapsed() < Duration::from_millis(2) {
+            std::hint::spin_loop();
+        } else {
+            std::thread::sleep(Duration::from_micros(100));
+        }
     }
 }
 
@@ -358,6 +414,7 @@ pub(crate) fn stats(
         levels: outcome.levels,
         wall: Some(outcome.wall),
         upload: None,
+        timeline: (!outcome.timeline.is_empty()).then_some(outcome.timeline),
     }
     .totals())
 }

@@ -20,8 +20,8 @@ pub struct ProgramBuilder<P: TaskSet> {
     gpu: Gpu,
     spec: KernelSpec,
     grid: Option<u32>,
-    streams: u32,
     timeout: Option<Duration>,
+    sample_every: Option<Duration>,
     patch: Option<SourcePatch>,
     _tasks: PhantomData<P>,
 }
@@ -37,8 +37,8 @@ pub struct Program<P: TaskSet> {
     function: CudaFunction,
     /// Blocks that can be resident at once (occupancy x SMs), or the grid the user set.
     grid: u32,
-    streams: u32,
     timeout: Option<Duration>,
+    sample_every: Option<Duration>,
     compile_log: String,
     compile_time: Duration,
     compile_origin: nvrtc::CacheHit,
@@ -103,15 +103,16 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
-    /// Load-balanced batches for tasks of the balanced shape (default on; see docs/runtime.md).
-    pub fn balance(mut self, on: bool) -> Self {
-        self.spec.balance = on;
+    /// Persistent runs: record the tasks done every `every` while the kernel runs
+    /// (`Stats::timeline`; the host reads the counters, so keep it off for timing runs).
+    pub fn sample_progress(mut self, every: Duration) -> Self {
+        self.sample_every = Some(every);
         self
     }
 
-    /// Discrete strategy: launches in flight at once (default 4).
-    pub fn streams(mut self, streams: u32) -> Self {
-        self.streams = streams.clamp(1, 32);
+    /// Load-balanced batches for tasks of the balanced shape (default on; see docs/runtime.md).
+    pub fn balance(mut self, on: bool) -> Self {
+        self.spec.balance = on;
         self
     }
 
@@ -173,8 +174,8 @@ impl<P: TaskSet> ProgramBuilder<P> {
             source,
             function,
             grid,
-            streams: self.streams,
             timeout: self.timeout,
+            sample_every: self.sample_every,
             compile_log: compiled.log,
             compile_time: compiled.compile_time,
             compile_origin: compiled.origin,
@@ -195,8 +196,8 @@ impl<P: TaskSet> Program<P> {
             gpu: gpu.clone(),
             spec: KernelSpec::for_tasks(&P::irs()),
             grid: None,
-            streams: 4,
             timeout: None,
+            sample_every: None,
             patch: None,
             _tasks: PhantomData,
         }
@@ -293,9 +294,9 @@ impl<P: TaskSet> Program<P> {
             plan: &self.plan,
             gpu: &self.gpu,
             grid: self.grid,
-            streams: self.streams,
             timeout: self.timeout,
             idle_range: range,
+            sample_every: self.sample_every,
         };
         let outcome = run.run(dev, &stream)?;
         let counters = dev.read_counters(&stream)?;

@@ -230,13 +230,23 @@ __device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
     return (uint32_t)took;
 }
 
-// Windowed launches: the leader of a group accounts for n items of its launch's window as
-// claimed, as `claim` does (`avail`, then `start`). The host hands out windows of published
-// items only, and the launch boundary makes their stores visible.
+// Windowed launches (one in flight per queue): hands out up to `want` items of the launch's
+// window [.., hi) in order, from `window_next` (set to the window's start by the host), and
+// accounts for them as claimed (`avail`, then `start`, as `claim` does). The handed-out items
+// are a prefix of the queue, so an item a push waits for (below `start`) is always held by a
+// claimer that copies it out without waiting. The host hands out windows of published items
+// only, and the launch boundary makes their stores visible.
 template <class T>
-__device__ __forceinline__ void take_window(const QueueRef<T>& q, uint32_t n) {
-    if (q.ring()) atomicAdd(&q.counters->avail.value, (u64)(-(long long)n));
-    atomicAdd(&q.counters->start.value, (u64)n);
+__device__ __forceinline__ uint32_t take_window(const QueueRef<T>& q, uint32_t want, u64 hi, u64& base) {
+    QueueCounters* c = q.counters;
+    if (ld_relaxed(&c->window_next.value) >= hi) return 0;
+    u64 b = atomicAdd(&c->window_next.value, (u64)want);
+    if (b >= hi) return 0;
+    uint32_t n = (uint32_t)(hi - b < want ? hi - b : want);
+    if (q.ring()) atomicAdd(&c->avail.value, (u64)(-(long long)n));
+    atomicAdd(&c->start.value, (u64)n);
+    base = b;
+    return n;
 }
 
 // Linear queues (after Atos): a worker reserves `max_n` slots from `start` with one atomicAdd,

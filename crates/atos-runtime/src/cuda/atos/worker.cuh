@@ -302,15 +302,19 @@ struct QueueServer {
         return true;
     }
 
-    // Windowed launches (discrete, bulk-synchronous): the items [lo, hi), all written before the
-    // launch, in chunks dealt to the launch's groups in turn.
+    // Windowed launches (discrete, bulk-synchronous): batches of the launch's window [.., hi),
+    // all written before the launch, handed out in order until none is left.
     template <class G, class Out>
-    __device__ void serve_window(const G& g, Out& out, u64 lo, u64 hi, u64 group, u64 groups) {
-        const u64 chunk = (u64)FETCH * (g.size() / worker.size());
-        for (u64 b = lo + group * chunk; b < hi; b += groups * chunk) {
-            const uint32_t n = (uint32_t)(hi - b < chunk ? hi - b : chunk);
-            if (g.is_leader()) take_window(q, n);
-            run(g, out, b, n);
+    __device__ void serve_window(const G& g, Out& out, u64 hi) {
+        const uint32_t subs = g.size() / worker.size();
+        while (true) {
+            u64 base = 0;
+            uint32_t n = 0;
+            if (g.is_leader()) n = take_window(q, FETCH * subs, hi, base);
+            n = g.share(n);
+            if (n == 0) return;
+            base = g.share(base);
+            run(g, out, base, n);
         }
     }
 };
@@ -442,15 +446,16 @@ __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queu
 }
 
 // The windowed driver (discrete and bulk-synchronous strategies): one launch serves one window
-// of one queue (or, when `w.queue` is the number of queues, one sweep of the idle hook); its
-// groups take the window's chunks in turn and return. The host decides what to launch next.
+// of one queue, its groups taking batches in order (or, when `w.queue` is the number of queues,
+// one sweep of the idle hook, dealt out in chunks), and returns. The host decides what to launch
+// next.
 template <class G, class Out, class Idle, class... Servers>
 __device__ void run_window(const G& g, Out& out, const Window& w, Idle& idle, Servers&... servers) {
     const u64 per_block = blockDim.x / g.size();
     const u64 group = (u64)blockIdx.x * per_block + threadIdx.x / g.size();
     const u64 groups = (u64)gridDim.x * per_block;
     uint32_t i = 0;
-    ((i++ == w.queue ? servers.serve_window(g, out, w.lo, w.hi, group, groups) : void()), ...);
+    ((i++ == w.queue ? servers.serve_window(g, out, w.hi) : void()), ...);
     if (w.queue == sizeof...(Servers)) idle.serve_window(g, out, w.lo, w.hi, group, groups);
 }
 
