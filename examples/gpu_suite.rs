@@ -41,6 +41,15 @@ struct Args {
     define: Vec<String>,
     #[arg(long, default_value_t = 5)]
     runs: usize,
+    /// Threads per block of the BFS table's programs.
+    #[arg(long, default_value_t = 256)]
+    block: u32,
+    /// Blocks of the BFS table's programs (default: occupancy x SMs).
+    #[arg(long)]
+    blocks: Option<u32>,
+    /// Extra (worker/fetch) rows for the BFS table, e.g. cta/512.
+    #[arg(long, value_delimiter = ',')]
+    rows: Vec<String>,
     /// Strategies to run (persistent, discrete, bsp; comma-separated); default: all.
     #[arg(long, value_delimiter = ',')]
     strategies: Vec<String>,
@@ -58,6 +67,7 @@ struct Config {
     grid: Option<u32>,
     strategy: Strategy,
     balance: bool,
+    keep: bool,
 }
 
 impl Config {
@@ -69,14 +79,16 @@ impl Config {
             grid: None,
             strategy: Strategy::Persistent,
             balance: true,
+            keep: true,
         }
     }
     fn label(&self) -> String {
         format!(
-            "{}/{}{} {}",
+            "{}/{}{}{} {}",
             self.w.name(),
             self.fetch,
             if self.balance { "" } else { " unbal" },
+            if self.keep { "" } else { " nokeep" },
             self.strategy.name()
         )
     }
@@ -107,6 +119,7 @@ fn program<'a>(
             .block_size(block)
             .strategy(c.strategy)
             .balance(c.balance)
+            .keep(c.keep)
             .timeout(timeout);
         if let Some(g) = grid {
             b = b.grid(g);
@@ -222,21 +235,44 @@ fn main() {
             .collect()
     };
     let mut configs = Vec::new();
+    let mut rows = vec![
+        (WorkerKind::Warp, 1u32, true),
+        (WorkerKind::Warp, 32, true),
+        (WorkerKind::Cta, 8, true),
+        (WorkerKind::Cta, 64, true),
+        (WorkerKind::Cta, 64, false),
+        (WorkerKind::Cta, 256, true),
+        (WorkerKind::Thread, 1, true),
+    ];
+    let mut nokeep = vec![(WorkerKind::Cta, 64u32)];
+    for r in &args.rows {
+        let (w, f) = r.split_once('/').expect("rows are worker/fetch");
+        let row = (
+            WorkerKind::parse(w).expect("a worker kind"),
+            f.parse().expect("a fetch size"),
+        );
+        rows.push((row.0, row.1, true));
+        nokeep.push(row);
+    }
     for strategy in &strategies {
-        for (w, fetch, balance) in [
-            (WorkerKind::Warp, 1u32, true),
-            (WorkerKind::Warp, 32, true),
-            (WorkerKind::Cta, 8, true),
-            (WorkerKind::Cta, 64, true),
-            (WorkerKind::Cta, 64, false),
-            (WorkerKind::Cta, 256, true),
-            (WorkerKind::Thread, 1, true),
-        ] {
+        for &(w, fetch, balance) in &rows {
             configs.push(Config {
                 strategy: *strategy,
                 balance,
+                block: args.block,
+                grid: args.blocks,
                 ..Config::new(w, fetch)
             });
+        }
+        if *strategy == Strategy::Persistent {
+            for &(w, fetch) in &nokeep {
+                configs.push(Config {
+                    keep: false,
+                    block: args.block,
+                    grid: args.blocks,
+                    ..Config::new(w, fetch)
+                });
+            }
         }
     }
     if !args.bfs_only {
@@ -322,6 +358,7 @@ fn features_and_stress(
         let mode = [QueueMode::Ring, QueueMode::Linear][(rng.next_u64() % 2) as usize];
         let strategy = Strategy::ALL[(rng.next_u64() % 3) as usize];
         let balance = !rng.next_u64().is_multiple_of(4);
+        let keep = !rng.next_u64().is_multiple_of(3);
         let c = Config {
             w,
             fetch,
@@ -329,6 +366,7 @@ fn features_and_stress(
             grid,
             strategy,
             balance,
+            keep,
         };
         let p = program(gpu, programs, c, Duration::from_secs(10));
         let reference = atos_graph::reference::bfs::bfs_depths(g, source);
@@ -365,7 +403,8 @@ fn features_and_stress(
 
     // ---- 4. overflow ----
     println!("\n== queue overflow ==");
-    let g = atos_graph::load("grid:256x256").unwrap();
+    // A Kronecker graph: its hubs push thousands of tasks at once, more than a CTA keeps.
+    let g = atos_graph::load("kron:14,seed=3").unwrap();
     let offsets = g.offsets_u32().unwrap();
     for (&c, mode) in configs
         .iter()

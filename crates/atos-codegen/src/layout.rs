@@ -38,6 +38,7 @@ words!(
         10 NEEDED "needed": "on overflow: items alive when a push found no room",
         11 AVAIL "avail": "ring: written items not yet claimed (signed; claims take from it, each advance of end adds to it)",
         12 WINDOW_NEXT "window_next": "windowed launches: the next item of the launch's window to hand out (set by the host before each launch)",
+        13 KEPT "kept": "pushes a CTA kept in shared memory and ran itself instead of publishing them (counted before the batch that pushed them is done)",
     }
 );
 

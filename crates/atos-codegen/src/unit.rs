@@ -69,6 +69,9 @@ pub struct KernelSpec {
     pub strategy: Strategy,
     /// Run tasks of the balanced shape load-balanced (see `balance.rs`); on by default.
     pub balance: bool,
+    /// Persistent CTA groups keep up to a batch of their own pushes to the queue they serve
+    /// and run it next, without a round trip through the queue; on by default.
+    pub keep: bool,
 }
 
 impl KernelSpec {
@@ -88,6 +91,7 @@ impl KernelSpec {
             block_size: 256,
             strategy: Strategy::Persistent,
             balance: true,
+            keep: true,
         }
     }
 
@@ -98,6 +102,7 @@ impl KernelSpec {
             block_size,
             strategy: Strategy::Persistent,
             balance: true,
+            keep: true,
         }
     }
 
@@ -394,12 +399,22 @@ fn emit_kernel(
                         "atos::each_item(worker{i}, [&]({item} item) {{ {name}(item, state, worker{i}, out); }})"
                     )
                 };
-                let _ = writeln!(
-                    out,
-                    "    auto serve{i} = atos::queue_server<{}, {held}>(state.{}, worker{i}, {batch});",
-                    ts.fetch,
-                    sanitize(&state.fields[*field].name)
-                );
+                let queue = sanitize(&state.fields[*field].name);
+                let keeps =
+                    spec.keep && spec.strategy == Strategy::Persistent && group == WorkerKind::Cta;
+                let _ = if keeps {
+                    writeln!(
+                        out,
+                        "    auto serve{i} = atos::queue_server_keeping<{}, {held}>(state.{queue}, worker{i}, {batch}, out.{queue});",
+                        ts.fetch
+                    )
+                } else {
+                    writeln!(
+                        out,
+                        "    auto serve{i} = atos::queue_server<{}, {held}>(state.{queue}, worker{i}, {batch});",
+                        ts.fetch
+                    )
+                };
                 servers.push(format!("serve{i}"));
             }
             Source::Idle { range_field } => {

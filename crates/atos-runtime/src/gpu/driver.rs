@@ -375,7 +375,7 @@ pub(crate) fn stats(
             capacity: q.capacity,
             seeded,
             popped: c[qc::DONE],
-            pushed: c[qc::END_ALLOC] - seeded,
+            pushed: c[qc::END_ALLOC] - seeded + c[qc::KEPT],
             // A linear queue's peak is every push (no extra atomic on its hot path).
             peak: if q.linear {
                 c[qc::END_ALLOC]

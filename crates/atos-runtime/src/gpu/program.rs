@@ -110,6 +110,13 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
+    /// Persistent CTA groups keep up to a batch of their own pushes and run it next (default
+    /// on; see docs/runtime.md).
+    pub fn keep(mut self, on: bool) -> Self {
+        self.spec.keep = on;
+        self
+    }
+
     /// Load-balanced batches for tasks of the balanced shape (default on; see docs/runtime.md).
     pub fn balance(mut self, on: bool) -> Self {
         self.spec.balance = on;

@@ -274,10 +274,10 @@ template <uint32_t N>
 struct QueueSet {
     QueueCounters* c[N];
 
-    // Every push of the run, all queues.
+    // Every push of the run, all queues: reserved in a queue, or kept by the CTA that pushed.
     __device__ u64 pushed() const {
         u64 alloc = 0;
-        for (uint32_t i = 0; i < N; ++i) alloc += ld_relaxed(&c[i]->end_alloc.value);
+        for (uint32_t i = 0; i < N; ++i) alloc += ld_relaxed(&c[i]->end_alloc.value) + ld_relaxed(&c[i]->kept.value);
         return alloc;
     }
     __device__ u64 done() const {
@@ -286,8 +286,8 @@ struct QueueSet {
         return done;
     }
     // True when, at one instant between the two passes, every item ever pushed had been fully
-    // processed: each done_q <= end_alloc_q and both only grow, so equal sums read in this
-    // order (a fence between) force done_q == end_alloc_q for every q at that instant. A first
+    // processed: each done_q <= end_alloc_q + kept_q and both only grow, so equal sums read in this
+    // order (a fence between) force done_q == end_alloc_q + kept_q for every q at that instant. A first
     // unfenced look answers "no" cheaply while work is still pending.
     __device__ bool quiescent(u64* pushed_out) const {
         if (!pushed_out && done() != pushed()) return false;

@@ -143,6 +143,27 @@ struct StagedPusher {
         if (slot < STAGE) stage[slot] = item;
         else push_warp(q, item, ctl);
     }
+    // Keeping (persistent CTA groups): called by every thread after a batch, before `flush`.
+    // Moves up to `most` of the staged items into the threads' `held` slots as the group's
+    // next batch (item i to sub-worker i / FETCH, as a claim would deal them) and leaves the
+    // rest for `flush` to publish. Returns how many were kept.
+    template <uint32_t FETCH, uint32_t K, class W>
+    __device__ uint32_t keep(const W& worker, T (&held)[K], uint32_t most) const {
+        __syncthreads();
+        const uint32_t have = min(*staged, STAGE);
+        const uint32_t k = min(have, most);
+        const uint32_t first = have - k;
+        const uint32_t lo = (threadIdx.x / worker.size()) * FETCH;
+        const uint32_t count = lo < k ? min(FETCH, k - lo) : 0u;
+        for (uint32_t j = 0; j < K; ++j) {
+            uint32_t t = worker.rank() + j * worker.size();
+            if (t < count) held[j] = stage[first + lo + t];
+        }
+        __syncthreads();
+        if (threadIdx.x == 0) *staged = first;  // spilled pushes (past STAGE) are already out
+        return k;
+    }
+
     // Called by every thread of the CTA.
     template <class G> __device__ void flush(const G&) const {
         __syncthreads();
@@ -261,30 +282,55 @@ __device__ __forceinline__ const F& balance_find(const W& worker, const BalanceS
 // the window); every thread copies its share out of the queue (each holds at most K), a ring's
 // slots are released, then each sub-worker runs its items. `done` is counted after the batch's
 // pushes are flushed and reserved.
-template <uint32_t FETCH, uint32_t K, class W, class T, class Batch>
+//
+// Keep (persistent CTA groups, `Keep` = the queue's own StagedPusher): after a batch the group
+// keeps up to a batch of the items it pushed to this queue and runs them next itself, without
+// a round trip through the queue; they are counted in `kept` before the batch that pushed them
+// is counted done, so quiescence (done == end_alloc + kept) still means nothing is left.
+struct NoKeep {};
+template <class A, class B> struct same_type { static constexpr bool value = false; };
+template <class A> struct same_type<A, A> { static constexpr bool value = true; };
+
+template <uint32_t FETCH, uint32_t K, class W, class T, class Batch, class Keep = NoKeep>
 struct QueueServer {
     const QueueRef<T>& q;  // the kernel parameter's (a local copy hides that it points to global memory)
     W& worker;
     Batch batch;
+    const Keep* keeper;
     u64 cur = 0, lim = 0;  // linear queues: the leader's reservation
 
-    // Runs items [base, base + n) of the queue, taken by the group's leader.
+    // Runs items [base, base + n) of the queue, taken by the group's leader, then whatever the
+    // group keeps of its own pushes.
     template <class G, class Out>
     __device__ void run(const G& g, Out& out, u64 base, uint32_t n) {
         const uint32_t size = worker.size();
         const uint32_t lo = (g.rank() / size) * FETCH;  // this sub-worker's first batch index
-        const uint32_t count = lo < n ? min(FETCH, n - lo) : 0u;
+        uint32_t count = lo < n ? min(FETCH, n - lo) : 0u;
         T held[K];
         for (uint32_t k = 0; k < K; ++k) {
             uint32_t t = worker.rank() + k * size;
             if (t < count) held[k] = load_volatile(q.slot(base + lo + t));
         }
         g.sync();
-        if (g.is_leader() && q.ring()) complete_range(q.counters->read_count, q.counters->read_max, q.counters->read_end, nullptr, base, n);
-        batch(held, count);
-        g.sync();
-        out.flush(g);
-        if (g.is_leader()) add_release(&q.counters->done.value, (u64)n);  // after the batch's pushes
+        // The group's last thread releases the slots (its atomics overlap the first items'
+        // loads on the other threads; with a small fetch it often holds no item).
+        if (g.rank() == g.size() - 1 && q.ring()) complete_range(q.counters->read_count, q.counters->read_max, q.counters->read_end, nullptr, base, n);
+        while (true) {
+            batch(held, count);
+            g.sync();
+            uint32_t kept = 0;
+            if constexpr (!same_type<Keep, NoKeep>::value) {
+                kept = keeper->template keep<FETCH>(worker, held, FETCH * (g.size() / size));
+            }
+            out.flush(g);
+            if (g.is_leader()) {
+                if (kept) atomicAdd(&q.counters->kept.value, (u64)kept);
+                add_release(&q.counters->done.value, (u64)n);  // after the batch's pushes
+            }
+            if (kept == 0) return;
+            n = kept;
+            count = lo < n ? min(FETCH, n - lo) : 0u;
+        }
     }
 
     // Persistent: one batch, if the queue has any items.
@@ -321,7 +367,13 @@ struct QueueServer {
 
 template <uint32_t FETCH, uint32_t K, class W, class T, class Batch>
 __device__ QueueServer<FETCH, K, W, T, Batch> queue_server(const QueueRef<T>& q, W& worker, Batch batch) {
-    return QueueServer<FETCH, K, W, T, Batch>{q, worker, batch, 0, 0};
+    return QueueServer<FETCH, K, W, T, Batch>{q, worker, batch, nullptr, 0, 0};
+}
+
+// A server whose group keeps its own pushes to `q` (the pusher `keep` stages them).
+template <uint32_t FETCH, uint32_t K, class W, class T, class Batch, class Keep>
+__device__ QueueServer<FETCH, K, W, T, Batch, Keep> queue_server_keeping(const QueueRef<T>& q, W& worker, Batch batch, const Keep& keep) {
+    return QueueServer<FETCH, K, W, T, Batch, Keep>{q, worker, batch, &keep, 0, 0};
 }
 
 struct NoIdle {
