@@ -397,8 +397,8 @@ fn a_two_queue_program_with_an_idle_hook_gets_one_kernel() {
         "const auto group = atos::CtaWorker::make();",
         "atos::StagedPusher<uint32_t, 1024, 0>::make(state.work, ctl)",
         "atos::StagedPusher<uint32_t, 1024, 1>::make(state.far, ctl)",
-        "atos::queue_server<64, 1>(state.work, worker0",
-        "atos::queue_server<4, 4>(state.far, worker1",
+        "atos::queue_server_keeping<64, 1>(state.work, worker0",
+        "atos::queue_server_keeping<4, 4>(state.far, worker1",
         "atos::idle_server<1, uint32_t>((atos::u64)state.limit, worker2",
         "atos::run_persistent(group, ctl, out, queues, idle, serve0, serve1);",
     ] {

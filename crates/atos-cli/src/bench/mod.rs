@@ -1,0 +1,815 @@
+//! `atos bench`: runs the cross product app x graph x strategy x worker x fetch x queue mode,
+//! verifies every run against a CPU reference, and writes a table, JSON lines and SVG plots.
+//! See `docs/bench.md`.
+
+mod bfs;
+mod original;
+mod plots;
+pub mod record;
+
+use std::fs::{File, OpenOptions};
+use std::io::{IsTerminal, Write};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use atos::{Gpu, QueueMode, Strategy, WorkerKind};
+use clap::{Args, ValueEnum};
+use indicatif::{ProgressBar, ProgressDrawTarget, ProgressStyle};
+
+use original::{OriginalBinary, Verdict};
+use record::{GraphInfo, GraphSignature, Record, Status, median};
+
+/// The test hook that makes every run look wrong (see `docs/bench.md`): after each run, before
+/// verification, one depth is changed.
+const CORRUPT_ENV: &str = "ATOS_BENCH_CORRUPT";
+
+#[derive(Args, Debug)]
+pub struct BenchArgs {
+    /// The app to run.
+    #[arg(long, value_enum, default_value = "bfs")]
+    app: App,
+    /// A graph: a generator spec (grid:4096x4096, kron:22, er:N,deg=D, geo:N) or a file (.mtx,
+    /// .gr, .acsr, .csr, anything else an edge list). Repeatable.
+    #[arg(long = "graph", required = true, value_name = "SPEC|FILE")]
+    graphs: Vec<String>,
+    /// Strategies, comma-separated: persistent, discrete, bsp [default: persistent].
+    #[arg(long, value_delimiter = ',', value_parser = parse_strategy)]
+    strategy: Vec<Strategy>,
+    /// GPU worker kinds, comma-separated: thread, warp, cta [default: cta]. The CPU executor has
+    /// no worker kinds (recorded as "cpu").
+    #[arg(long, value_delimiter = ',', value_parser = parse_worker)]
+    worker: Vec<WorkerKind>,
+    /// Fetch sizes (items a worker takes at a time), comma-separated [default: 64].
+    #[arg(long, value_delimiter = ',', value_parser = parse_fetch)]
+    fetch: Vec<u32>,
+    /// GPU threads per block (a multiple of 32, at most 1024).
+    #[arg(long, default_value_t = 256, value_parser = parse_block)]
+    block: u32,
+    /// Queue modes, comma-separated: ring, linear [default: ring].
+    #[arg(long, value_delimiter = ',', value_parser = parse_queue)]
+    queue: Vec<QueueMode>,
+    /// Timed runs per configuration (the median is reported).
+    #[arg(long, default_value_t = 5, value_parser = clap::value_parser!(u32).range(1..))]
+    runs: u32,
+    /// Untimed (but verified) runs before the timed ones.
+    #[arg(long, default_value_t = 1)]
+    warmup: u32,
+    /// Source vertex.
+    #[arg(long, default_value_t = 0)]
+    source: u32,
+    /// auto (the GPU if `Gpu::new(0)` works, else the CPU), gpu or cpu.
+    #[arg(long, value_enum, default_value = "auto")]
+    device: DeviceArg,
+    /// CPU executor threads [default: one per CPU].
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..))]
+    cpu_threads: Option<u32>,
+    /// Seconds one run may take (GPU: the kernel is stopped; CPU: checked when it returns;
+    /// originals: the process is killed).
+    #[arg(long, default_value_t = 60.0, value_parser = parse_timeout)]
+    timeout: f64,
+    /// Append one JSON object per configuration to this file.
+    #[arg(long, value_name = "FILE")]
+    out: Option<PathBuf>,
+    /// Write SVG plots into this folder.
+    #[arg(long, value_name = "DIR")]
+    plots: Option<PathBuf>,
+    /// Also run each GPU persistent configuration once sampling tasks done over time.
+    #[arg(long)]
+    timeline: bool,
+    /// Also run the original Atos binaries in DIR (built by
+    /// ../shared/baselines/atos-original.sh build DIR) on every graph.
+    #[arg(long, value_name = "DIR")]
+    compare_original: Option<PathBuf>,
+    /// Idle-poll counts (-i) for the originals: `N,N,...` for every binary or `BINARY=N,...`
+    /// for one; repeatable [default: bfs_warp 1000,40000; bfs_cta_64 30000; bfs_discrete_64 10].
+    #[arg(long = "original-idle", value_name = "[BINARY=]N,...")]
+    original_idle: Vec<String>,
+    /// No progress bar and no notes (the table and failures are still printed).
+    #[arg(long)]
+    quiet: bool,
+}
+
+/// The apps `atos bench` can run. Adding one: a variant here, its input and runners in a
+/// module like `bfs.rs`, an arm in `Prepared`, and its original binaries (if any).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+pub enum App {
+    /// Speculative BFS (depths checked against a plain CPU BFS).
+    Bfs,
+}
+
+impl App {
+    pub fn name(self) -> &'static str {
+        match self {
+            App::Bfs => "bfs",
+        }
+    }
+
+    /// The original Atos binaries for this app (`--compare-original`).
+    pub fn originals(self) -> &'static [OriginalBinary] {
+        match self {
+            App::Bfs => &original::BFS_BINARIES,
+        }
+    }
+
+    fn prepare(self, g: &atos_graph::Csr, source: u32) -> Result<Prepared, String> {
+        match self {
+            App::Bfs => bfs::BfsInput::new(g, source).map(Prepared::Bfs),
+        }
+    }
+}
+
+/// An app's per-graph input (reference answer included).
+enum Prepared {
+    Bfs(bfs::BfsInput),
+}
+
+impl Prepared {
+    fn reached(&self) -> u64 {
+        match self {
+            Prepared::Bfs(b) => b.reached(),
+        }
+    }
+
+    fn max_depth(&self) -> u32 {
+        match self {
+            Prepared::Bfs(b) => b.max_depth(),
+        }
+    }
+
+    fn run_gpu(
+        &self,
+        gpu: &Gpu,
+        g: &atos_graph::Csr,
+        cfg: &Config,
+        opts: &RunOpts,
+        rec: &mut Record,
+    ) -> Result<(), Fail> {
+        match self {
+            Prepared::Bfs(b) => bfs::run_gpu(gpu, b, &g.cols, cfg, opts, rec),
+        }
+    }
+
+    fn gpu_skip_reason(&self, gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
+        match self {
+            Prepared::Bfs(_) => bfs::gpu_skip_reason(gpu, cfg, opts),
+        }
+    }
+
+    fn run_cpu(
+        &self,
+        g: &atos_graph::Csr,
+        cfg: &Config,
+        opts: &RunOpts,
+        rec: &mut Record,
+    ) -> Result<(), Fail> {
+        match self {
+            Prepared::Bfs(b) => bfs::run_cpu(b, &g.cols, cfg, opts, rec),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum DeviceArg {
+    Auto,
+    Gpu,
+    Cpu,
+}
+
+/// One configuration of the cross product (`worker` is `None` on the CPU).
+pub struct Config {
+    pub strategy: Strategy,
+    pub worker: Option<WorkerKind>,
+    pub fetch: u32,
+    pub queue: QueueMode,
+}
+
+/// Settings every configuration shares.
+pub struct RunOpts {
+    pub block: u32,
+    pub runs: usize,
+    pub warmup: usize,
+    pub timeout: Duration,
+    pub timeline: bool,
+    /// `ATOS_BENCH_CORRUPT=1`: change one depth after every run (test hook).
+    pub corrupt: bool,
+    pub cpu_threads: Option<usize>,
+}
+
+/// Why a configuration failed.
+pub struct Fail {
+    pub error: String,
+    pub mismatches: Option<u64>,
+    /// The run timed out on the GPU, which leaves the CUDA context unusable.
+    pub gpu_unusable: bool,
+}
+
+impl Fail {
+    pub fn new(error: String) -> Fail {
+        Fail {
+            error,
+            mismatches: None,
+            gpu_unusable: false,
+        }
+    }
+}
+
+fn parse_strategy(s: &str) -> Result<Strategy, String> {
+    Strategy::parse(s.trim())
+        .ok_or_else(|| format!("unknown strategy `{s}`: use persistent, discrete or bsp"))
+}
+
+fn parse_worker(s: &str) -> Result<WorkerKind, String> {
+    WorkerKind::parse(s.trim())
+        .ok_or_else(|| format!("unknown worker `{s}`: use thread, warp or cta"))
+}
+
+fn parse_fetch(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(f) if f >= 1 => Ok(f),
+        _ => Err(format!("bad fetch `{s}`: use a whole number of at least 1")),
+    }
+}
+
+fn parse_block(s: &str) -> Result<u32, String> {
+    match s.trim().parse::<u32>() {
+        Ok(b) if (32..=1024).contains(&b) && b.is_multiple_of(32) => Ok(b),
+        _ => Err(format!(
+            "bad block size `{s}`: use a multiple of 32 from 32 to 1024"
+        )),
+    }
+}
+
+fn parse_queue(s: &str) -> Result<QueueMode, String> {
+    match s.trim() {
+        "ring" => Ok(QueueMode::Ring),
+        "linear" => Ok(QueueMode::Linear),
+        _ => Err(format!("unknown queue mode `{s}`: use ring or linear")),
+    }
+}
+
+fn parse_timeout(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
+        _ => Err(format!(
+            "bad timeout `{s}`: use a positive number of seconds"
+        )),
+    }
+}
+
+fn dedup<T: PartialEq + Copy>(v: &[T], default: T) -> Vec<T> {
+    let mut out = Vec::new();
+    for &x in v {
+        if !out.contains(&x) {
+            out.push(x);
+        }
+    }
+    if out.is_empty() {
+        out.push(default);
+    }
+    out
+}
+
+enum Device {
+    Gpu(Gpu),
+    Cpu,
+}
+
+/// Progress and notes on stderr.
+struct Ui {
+    bar: ProgressBar,
+    quiet: bool,
+}
+
+impl Ui {
+    fn new(total: u64, quiet: bool) -> Ui {
+        let bar = ProgressBar::new(total);
+        if quiet || !std::io::stderr().is_terminal() {
+            bar.set_draw_target(ProgressDrawTarget::hidden());
+        } else if let Ok(style) =
+            ProgressStyle::with_template("{bar:30.cyan/blue} {pos}/{len} [{elapsed_precise}] {msg}")
+        {
+            bar.set_style(style);
+        }
+        Ui { bar, quiet }
+    }
+
+    fn print(&self, msg: &str) {
+        if self.bar.is_hidden() {
+            eprintln!("{msg}");
+        } else {
+            self.bar.suspend(|| eprintln!("{msg}"));
+        }
+    }
+
+    fn note(&self, msg: &str) {
+        if !self.quiet {
+            self.print(msg);
+        }
+    }
+}
+
+struct Output {
+    file: Option<(PathBuf, File)>,
+}
+
+impl Output {
+    fn open(path: Option<&Path>) -> Result<Output, String> {
+        let Some(path) = path else {
+            return Ok(Output { file: None });
+        };
+        if let Some(parent) = path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            std::fs::create_dir_all(parent)
+                .map_err(|e| format!("creating {}: {e}", parent.display()))?;
+        }
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(|e| format!("opening {}: {e}", path.display()))?;
+        Ok(Output {
+            file: Some((path.to_path_buf(), file)),
+        })
+    }
+
+    fn write(&mut self, rec: &Record) -> Result<(), String> {
+        if let Some((path, file)) = &mut self.file {
+            let line = serde_json::to_string(rec).map_err(|e| e.to_string())?;
+            writeln!(file, "{line}")
+                .and_then(|_| file.flush())
+                .map_err(|e| format!("writing {}: {e}", path.display()))?;
+        }
+        Ok(())
+    }
+}
+
+/// Runs `atos bench`; `Ok(false)` when some atos configuration failed (the exit code is then 1).
+pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
+    let strategies = dedup(&args.strategy, Strategy::Persistent);
+    let workers = dedup(&args.worker, WorkerKind::Cta);
+    let fetches = dedup(&args.fetch, 64);
+    let queues = dedup(&args.queue, QueueMode::Ring);
+    let opts = RunOpts {
+        block: args.block,
+        runs: args.runs as usize,
+        warmup: args.warmup as usize,
+        timeout: Duration::from_secs_f64(args.timeout),
+        timeline: args.timeline,
+        corrupt: std::env::var(CORRUPT_ENV).is_ok_and(|v| !v.is_empty() && v != "0"),
+        cpu_threads: args.cpu_threads.map(|t| t as usize),
+    };
+    let originals = match &args.compare_original {
+        Some(dir) => {
+            if !dir.is_dir() {
+                return Err(format!(
+                    "--compare-original {}: not a folder (build it with ../shared/baselines/atos-original.sh build DIR)",
+                    dir.display()
+                )
+                .into());
+            }
+            original::check_idle_specs(&args.original_idle, args.app.originals())?;
+            args.app.originals().to_vec()
+        }
+        None => {
+            if !args.original_idle.is_empty() {
+                return Err("--original-idle needs --compare-original DIR".into());
+            }
+            Vec::new()
+        }
+    };
+    let mut out = Output::open(args.out.as_deref())?;
+
+    let mut early_notes = Vec::new();
+    let device = match args.device {
+        DeviceArg::Cpu => Device::Cpu,
+        DeviceArg::Gpu => Device::Gpu(Gpu::new(0).map_err(|e| format!("--device gpu: {e}"))?),
+        DeviceArg::Auto => match Gpu::new(0) {
+            Ok(g) => Device::Gpu(g),
+            Err(e) => {
+                early_notes.push(format!("no GPU ({e}): running on the CPU executor"));
+                Device::Cpu
+            }
+        },
+    };
+
+    // The configurations of one graph, in run order.
+    let mut configs = Vec::new();
+    for &strategy in &strategies {
+        for &queue in &queues {
+            match &device {
+                Device::Gpu(_) => {
+                    for &w in &workers {
+                        for &fetch in &fetches {
+                            configs.push(Config {
+                                strategy,
+                                worker: Some(w),
+                                fetch,
+                                queue,
+                            });
+                        }
+                    }
+                }
+                Device::Cpu => {
+                    for &fetch in &fetches {
+                        configs.push(Config {
+                            strategy,
+                            worker: None,
+                            fetch,
+                            queue,
+                        });
+                    }
+                }
+            }
+        }
+    }
+    let gpu_name = match &device {
+        Device::Gpu(g) => Some(g.name().to_string()),
+        Device::Cpu => None,
+    };
+    if matches!(device, Device::Cpu) {
+        if !args.worker.is_empty() {
+            early_notes.push(
+                "--worker does not apply on the CPU executor: one configuration per strategy x fetch x queue (worker \"cpu\")".into(),
+            );
+        }
+        if args.timeline {
+            early_notes.push("--timeline needs the GPU (persistent runs): no timelines".into());
+        }
+    }
+    // The originals that exist, with their idle counts.
+    let mut original_runs: Vec<(OriginalBinary, PathBuf, Vec<u64>)> = Vec::new();
+    if let Some(dir) = &args.compare_original {
+        if gpu_name.is_none() {
+            early_notes.push(
+                "the original binaries run on the GPU while atos runs on the CPU here: their times do not compare".into(),
+            );
+        }
+        for b in &originals {
+            match original::binary_path(dir, b.name) {
+                Some(p) => {
+                    original_runs.push((*b, p, original::idle_counts(&args.original_idle, b)?))
+                }
+                None => early_notes.push(format!(
+                    "original binary {} not found in {}/bin: skipped",
+                    b.name,
+                    dir.display()
+                )),
+            }
+        }
+    }
+    let per_graph = configs.len() as u64
+        + original_runs
+            .iter()
+            .map(|(_, _, idle)| idle.len() as u64)
+            .sum::<u64>();
+    let ui = Ui::new(per_graph * args.graphs.len() as u64, args.quiet);
+    for n in &early_notes {
+        ui.note(n);
+    }
+
+    let slugs = plots::unique_slugs(&args.graphs);
+    let mut records: Vec<Record> = Vec::new();
+    let mut failures = 0usize;
+    let mut gpu_unusable = false;
+    let app = args.app;
+    let cpu_threads = opts.cpu_threads.unwrap_or_else(|| {
+        std::thread::available_parallelism()
+            .map(|n| n.get())
+            .unwrap_or(1)
+    });
+
+    for (spec, slug) in args.graphs.iter().zip(&slugs) {
+        ui.bar.set_message(format!("loading {spec}"));
+        let loaded = atos_graph::load(spec)
+            .map_err(|e| e.to_string())
+            .and_then(|g| app.prepare(&g, args.source).map(|p| (g, p)));
+        let (mut g, prepared) = match loaded {
+            Ok(x) => x,
+            Err(e) => {
+                ui.print(&format!("FAILED {spec}: {e}"));
+                failures += 1;
+                ui.bar.inc(per_graph);
+                continue;
+            }
+        };
+        let info = GraphInfo {
+            spec: spec.clone(),
+            signature: GraphSignature::of(&g),
+            source: args.source,
+            reached: prepared.reached(),
+            max_depth: prepared.max_depth(),
+        };
+        ui.note(&format!(
+            "{spec}: {} vertices, {} directed edges, max degree {}, {} reached from {}",
+            info.signature.vertices,
+            info.signature.edges,
+            info.signature.max_degree,
+            info.reached,
+            args.source
+        ));
+
+        for cfg in &configs {
+            let mut rec = Record::new(&info, "atos", app.name());
+            rec.strategy = cfg.strategy.name().into();
+            rec.worker = cfg.worker.map_or("cpu", |w| w.name()).into();
+            rec.fetch = Some(cfg.fetch);
+            rec.queue = cfg.queue.name().into();
+            rec.runs = opts.runs;
+            rec.warmup = opts.warmup;
+            rec.timeout_s = opts.timeout.as_secs_f64();
+            let label = format!(
+                "{slug} {} {} {}",
+                rec.strategy,
+                rec.worker_fetch(),
+                rec.queue
+            );
+            ui.bar.set_message(label.clone());
+            let result = match &device {
+                Device::Gpu(gpu) => {
+                    rec.executor = "gpu".into();
+                    rec.block = Some(opts.block);
+                    rec.device = gpu.name().into();
+                    if let Some(why) = prepared.gpu_skip_reason(gpu, cfg, &opts) {
+                        rec.skip(why);
+                        Ok(())
+                    } else if gpu_unusable {
+                        Err(Fail::new(
+                            "not run: an earlier run timed out, which leaves the CUDA context unusable".into(),
+                        ))
+                    } else {
+                        prepared.run_gpu(gpu, &g, cfg, &opts, &mut rec)
+                    }
+                }
+                Device::Cpu => {
+                    rec.executor = "cpu".into();
+                    rec.cpu_threads = Some(cpu_threads);
+                    rec.device = format!("CPU ({cpu_threads} threads)");
+                    if cfg.strategy == Strategy::Discrete {
+                        rec.skip(
+                            "the CPU executor has no discrete strategy (a GPU launch scheme); use persistent or bsp".into(),
+                        );
+                        Ok(())
+                    } else {
+                        prepared.run_cpu(&g, cfg, &opts, &mut rec)
+                    }
+                }
+            };
+            match result {
+                Ok(()) if rec.status == Status::Skipped => {}
+                Ok(()) => {
+                    rec.status = Status::Ok;
+                    rec.verified = true;
+                    rec.summarize_times();
+                }
+                Err(f) => {
+                    gpu_unusable |= f.gpu_unusable;
+                    ui.print(&format!("FAILED {label}: {}", f.error));
+                    rec.fail(f.error, f.mismatches);
+                    failures += 1;
+                }
+            }
+            rec.finish();
+            out.write(&rec)?;
+            records.push(rec);
+            ui.bar.inc(1);
+        }
+
+        if !original_runs.is_empty() {
+            let csr_dir = std::env::temp_dir().join(format!("atos-bench-{}", std::process::id()));
+            let csr = csr_dir.join(format!("{slug}.csr"));
+            // The same writer as `atos graph convert <spec> out.csr`; the layout has no weights.
+            let written = std::fs::create_dir_all(&csr_dir)
+                .map_err(|e| e.to_string())
+                .and_then(|()| {
+                    let weights = g.weights.take();
+                    let r =
+                        atos_graph::format::write_file(&g, &csr, Some(atos_graph::Format::AtosCsr));
+                    g.weights = weights;
+                    r.map_err(|e| e.to_string())
+                });
+            if let Err(e) = written {
+                ui.print(&format!(
+                    "FAILED writing {spec} as an Atos .csr for the originals: {e}"
+                ));
+                ui.bar.inc(per_graph - configs.len() as u64);
+            } else {
+                for (bin, path, idles) in &original_runs {
+                    for &idle in idles {
+                        let label = format!("{slug} original {} -i {idle}", bin.name);
+                        ui.bar.set_message(label.clone());
+                        let mut rec = Record::new(&info, "original", app.name());
+                        run_original(
+                            &mut rec,
+                            bin,
+                            path,
+                            &csr,
+                            idle,
+                            &opts,
+                            gpu_name.as_deref().unwrap_or("GPU (not opened by atos)"),
+                        );
+                        if let Some(e) = &rec.error {
+                            ui.note(&format!("original {label}: {e}"));
+                        }
+                        rec.finish();
+                        out.write(&rec)?;
+                        records.push(rec);
+                        ui.bar.inc(1);
+                    }
+                }
+            }
+            let _ = std::fs::remove_file(&csr);
+            let _ = std::fs::remove_dir(&csr_dir);
+        }
+    }
+    ui.bar.finish_and_clear();
+
+    print_table(&records, &args.graphs, &slugs);
+    if let Some(dir) = &args.plots {
+        let graphs: Vec<(String, String)> = args
+            .graphs
+            .iter()
+            .cloned()
+            .zip(slugs.iter().cloned())
+            .collect();
+        match plots::write_all(dir, &graphs, &records) {
+            Ok(files) => ui.note(&format!("{} plots in {}", files.len(), dir.display())),
+            Err(e) => {
+                eprintln!("error: writing plots into {}: {e}", dir.display());
+                failures += 1;
+            }
+        }
+    }
+    if let Some(path) = &args.out {
+        ui.note(&format!(
+            "{} records appended to {}",
+            records.len(),
+            path.display()
+        ));
+    }
+    if failures > 0 {
+        eprintln!(
+            "error: {failures} configuration(s) or graph(s) failed (see the FAILED lines and the records' `error`)"
+        );
+    }
+    Ok(failures == 0)
+}
+
+/// Runs one original binary with one idle count `warmup + runs` times (a process each) and fills
+/// `rec`. Wrong or crashed runs are counted, never timed; the row is `failed` if any run was.
+fn run_original(
+    rec: &mut Record,
+    bin: &OriginalBinary,
+    path: &Path,
+    csr: &Path,
+    idle: u64,
+    opts: &RunOpts,
+    device: &str,
+) {
+    rec.executor = "gpu".into();
+    rec.device = device.into();
+    rec.strategy = bin.strategy.into();
+    rec.worker = bin.worker.into();
+    rec.fetch = bin.fetch;
+    rec.queue = "original".into();
+    rec.binary = Some(bin.name.into());
+    rec.idle = Some(idle);
+    rec.runs = opts.runs;
+    rec.warmup = opts.warmup;
+    rec.timeout_s = opts.timeout.as_secs_f64();
+    let mut wrong = 0u64;
+    let mut crashed = 0u64;
+    let mut first_problem = None;
+    let mut workloads = Vec::new();
+    for i in 0..opts.warmup + opts.runs {
+        let p = original::run_once(path, bin.extra_args, csr, idle, rec.source, opts.timeout);
+        match p.verdict {
+            Verdict::Ok { time_ms } => {
+                if i >= opts.warmup {
+                    rec.times_ms.push(time_ms);
+                }
+                workloads.extend(p.workload.map(|w| w as f64));
+            }
+            Verdict::Wrong { error, shown } => {
+                wrong += 1;
+                first_problem.get_or_insert_with(|| {
+                    format!(
+                        "wrong depths: its validation printed {shown} mismatching depth(s) (it prints at most 10) and an error sum of {}",
+                        error.map_or("?".into(), |e| e.to_string())
+                    )
+                });
+            }
+            Verdict::Crashed { reason } => {
+                crashed += 1;
+                first_problem.get_or_insert(reason);
+            }
+        }
+    }
+    let total = (opts.warmup + opts.runs) as u64;
+    rec.runs_failed = wrong + crashed;
+    rec.summarize_times();
+    if let Some(w) = median(&workloads) {
+        rec.popped = Some(w as u64);
+        rec.workload_ratio = Some(w / rec.reached.max(1) as f64);
+    }
+    if rec.runs_failed == 0 {
+        rec.status = Status::Ok;
+        rec.verified = true;
+    } else {
+        rec.status = Status::Failed;
+        rec.verified = false;
+        rec.error = Some(format!(
+            "{wrong} of {total} runs wrong, {crashed} crashed; first: {}",
+            first_problem.unwrap_or_default()
+        ));
+    }
+}
+
+fn truncate(s: &str, max: usize) -> String {
+    if s.chars().count() <= max {
+        s.to_string()
+    } else {
+        let t: String = s.chars().take(max.saturating_sub(3)).collect();
+        format!("{t}...")
+    }
+}
+
+fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
+    if records.is_empty() {
+        return;
+    }
+    let slug_of = |spec: &str| {
+        graphs
+            .iter()
+            .position(|g| g == spec)
+            .map_or(spec.to_string(), |i| slugs[i].clone())
+    };
+    let header = [
+        "graph",
+        "impl",
+        "strategy",
+        "worker/fetch",
+        "queue",
+        "median ms",
+        "MTEPS",
+        "ratio",
+        "launches",
+        "verdict",
+    ];
+    let rows: Vec<[String; 10]> = records
+        .iter()
+        .map(|r| {
+            let mut wf = r.worker_fetch();
+            if let Some(i) = r.idle {
+                wf = format!("{wf} -i {i}");
+            }
+            let verdict = match r.status {
+                Status::Ok => "ok".to_string(),
+                Status::Skipped => format!("skipped: {}", r.note.as_deref().unwrap_or("")),
+                Status::Failed if r.implementation == "original" => {
+                    format!("WRONG {}/{} runs", r.runs_failed, r.runs + r.warmup)
+                }
+                Status::Failed => format!("FAILED: {}", r.error.as_deref().unwrap_or("")),
+            };
+            let num =
+                |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
+            [
+                slug_of(&r.graph),
+                r.implementation.clone(),
+                r.strategy.clone(),
+                wf,
+                r.queue.clone(),
+                num(r.median_ms, 3),
+                num(r.mteps, 1),
+                num(r.workload_ratio, 3),
+                r.launches.map_or("-".into(), |l| l.to_string()),
+                truncate(&verdict, 70),
+            ]
+        })
+        .collect();
+    let mut widths = header.map(str::len);
+    for row in &rows {
+        for (w, c) in widths.iter_mut().zip(row) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let line = |cells: &[String]| {
+        let mut s = String::new();
+        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
+            let numeric = (5..=8).contains(&i);
+            if i > 0 {
+                s.push_str("  ");
+            }
+            if numeric {
+                s.push_str(&format!("{c:>w$}"));
+            } else if i + 1 == cells.len() {
+                s.push_str(c);
+            } else {
+                s.push_str(&format!("{c:<w$}"));
+            }
+        }
+        println!("{}", s.trim_end());
+    };
+    line(&header.map(String::from));
+    for row in &rows {
+        line(row);
+    }
+}

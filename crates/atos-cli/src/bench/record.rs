@@ -1,0 +1,282 @@
+//! One JSON line per configuration (`docs/bench.md` documents every field).
+
+use std::time::{Duration, SystemTime, UNIX_EPOCH};
+
+use serde::{Deserialize, Serialize};
+
+/// The record format's version: bump it when a field changes meaning or type.
+pub const SCHEMA: u32 = 1;
+
+/// What a configuration's result depends on in the input, so that a later `auto` mode can pick
+/// the best configuration measured on a graph of the same shape.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct GraphSignature {
+    pub vertices: u64,
+    /// Directed entries (an undirected edge counts twice).
+    pub edges: u64,
+    pub max_degree: u64,
+    pub avg_degree: f64,
+}
+
+impl GraphSignature {
+    pub fn of(g: &atos_graph::Csr) -> GraphSignature {
+        let n = g.num_vertices() as u64;
+        let max_degree = g.offsets.windows(2).map(|w| w[1] - w[0]).max().unwrap_or(0);
+        GraphSignature {
+            vertices: n,
+            edges: g.num_edges() as u64,
+            max_degree,
+            avg_degree: g.num_edges() as f64 / n.max(1) as f64,
+        }
+    }
+}
+
+/// How a configuration ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Status {
+    /// Every run (warm-up included) finished and matched the CPU reference.
+    Ok,
+    /// A run failed or gave a wrong answer: no time is reported for it.
+    Failed,
+    /// Not run on this device (`note` says why); not a failure.
+    Skipped,
+}
+
+/// One configuration of one app on one graph.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+pub struct Record {
+    pub schema: u32,
+    /// `atos` (this crate's executors) or `original` (the original Atos binaries).
+    #[serde(rename = "impl")]
+    pub implementation: String,
+    pub app: String,
+    /// The graph as given on the command line (spec or path).
+    pub graph: String,
+    pub graph_signature: GraphSignature,
+    pub vertices: u64,
+    pub edges: u64,
+    pub source: u32,
+    /// Vertices the reference reaches from `source`.
+    pub reached: u64,
+    /// The largest finite reference depth.
+    pub max_depth: u32,
+    /// `gpu` or `cpu`.
+    pub executor: String,
+    /// The device's name as the run reported it ("NVIDIA H100 80GB HBM3", "CPU (2 threads)").
+    pub device: String,
+    pub strategy: String,
+    /// `thread`, `warp`, `cta`, or `cpu` for the CPU executor.
+    pub worker: String,
+    pub fetch: Option<u32>,
+    /// Threads per block (GPU only).
+    pub block: Option<u32>,
+    /// `ring`, `linear`, or `original` for the original binaries' own queue.
+    pub queue: String,
+    pub cpu_threads: Option<usize>,
+    /// Original rows: the binary's file name and its idle-poll count (`-i`).
+    pub binary: Option<String>,
+    pub idle: Option<u64>,
+    pub runs: usize,
+    pub warmup: usize,
+    pub status: Status,
+    /// True only when every run, warm-up included, matched the reference.
+    pub verified: bool,
+    pub error: Option<String>,
+    pub note: Option<String>,
+    /// Depths that differ from the reference in the failing run (atos rows).
+    pub mismatches: Option<u64>,
+    /// Runs that failed or were wrong (atos stops at the first; original rows count them all).
+    pub runs_failed: u64,
+    /// Timed runs that passed, in run order (`Stats::time`: CUDA events on the GPU).
+    pub times_ms: Vec<f64>,
+    pub median_ms: Option<f64>,
+    pub min_ms: Option<f64>,
+    /// Million traversed edges per second: `edges / median`.
+    pub mteps: Option<f64>,
+    /// Tasks processed per reached vertex (1.0: no speculation wasted).
+    pub workload_ratio: Option<f64>,
+    pub popped: Option<u64>,
+    pub pushed: Option<u64>,
+    pub queue_peak: Option<u64>,
+    pub launches: Option<u64>,
+    pub levels: Option<u64>,
+    /// GPU launch shape: [blocks, threads per block].
+    pub grid: Option<[u32; 2]>,
+    /// Median host wall time of the timed GPU runs (launches, polls and waits).
+    pub wall_ms: Option<f64>,
+    pub upload_ms: Option<f64>,
+    pub uploaded_bytes: Option<u64>,
+    pub compile_ms: Option<f64>,
+    /// `Memory`, `Disk` or `Compiled` (where the CUBIN came from).
+    pub compile_origin: Option<String>,
+    /// `--timeline`: (microseconds since the launch, tasks done), at most 500 points.
+    pub timeline: Option<Vec<(f64, u64)>>,
+    pub timeout_s: f64,
+    /// Unix seconds when the configuration finished.
+    pub timestamp: u64,
+    pub atos_version: String,
+}
+
+impl Record {
+    /// A record with the graph's fields filled and nothing measured yet.
+    pub fn new(graph: &GraphInfo, implementation: &str, app: &str) -> Record {
+        Record {
+            schema: SCHEMA,
+            implementation: implementation.into(),
+            app: app.into(),
+            graph: graph.spec.clone(),
+            graph_signature: graph.signature.clone(),
+            vertices: graph.signature.vertices,
+            edges: graph.signature.edges,
+            source: graph.source,
+            reached: graph.reached,
+            max_depth: graph.max_depth,
+            executor: String::new(),
+            device: String::new(),
+            strategy: String::new(),
+            worker: String::new(),
+            fetch: None,
+            block: None,
+            queue: String::new(),
+            cpu_threads: None,
+            binary: None,
+            idle: None,
+            runs: 0,
+            warmup: 0,
+            status: Status::Ok,
+            verified: false,
+            error: None,
+            note: None,
+            mismatches: None,
+            runs_failed: 0,
+            times_ms: Vec::new(),
+            median_ms: None,
+            min_ms: None,
+            mteps: None,
+            workload_ratio: None,
+            popped: None,
+            pushed: None,
+            queue_peak: None,
+            launches: None,
+            levels: None,
+            grid: None,
+            wall_ms: None,
+            upload_ms: None,
+            uploaded_bytes: None,
+            compile_ms: None,
+            compile_origin: None,
+            timeline: None,
+            timeout_s: 0.0,
+            timestamp: 0,
+            atos_version: env!("CARGO_PKG_VERSION").into(),
+        }
+    }
+
+    /// Marks the record failed: no time is reported, whatever runs passed before.
+    pub fn fail(&mut self, error: String, mismatches: Option<u64>) {
+        self.status = Status::Failed;
+        self.verified = false;
+        self.error = Some(error);
+        self.mismatches = mismatches;
+        self.runs_failed = self.runs_failed.max(1);
+        self.times_ms.clear();
+        self.median_ms = None;
+        self.min_ms = None;
+        self.mteps = None;
+        self.timeline = None;
+    }
+
+    pub fn skip(&mut self, note: String) {
+        self.status = Status::Skipped;
+        self.verified = false;
+        self.note = Some(note);
+    }
+
+    /// Fills median, min and MTEPS from `times_ms` (nothing when it is empty).
+    pub fn summarize_times(&mut self) {
+        self.median_ms = median(&self.times_ms);
+        self.min_ms = self.times_ms.iter().copied().reduce(f64::min);
+        self.mteps = self
+            .median_ms
+            .filter(|&m| m > 0.0)
+            .map(|m| self.edges as f64 / (m / 1e3) / 1e6);
+    }
+
+    pub fn finish(&mut self) {
+        self.timestamp = SystemTime::now()
+            .duration_since(UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs());
+    }
+
+    /// `warp/64`, `cpu/8`, `cta` (original rows without a fetch).
+    pub fn worker_fetch(&self) -> String {
+        match self.fetch {
+            Some(f) => format!("{}/{f}", self.worker),
+            None => self.worker.clone(),
+        }
+    }
+}
+
+/// What every record of a graph shares.
+pub struct GraphInfo {
+    pub spec: String,
+    pub signature: GraphSignature,
+    pub source: u32,
+    pub reached: u64,
+    pub max_depth: u32,
+}
+
+/// The median (mean of the middle two for an even count); `None` for no values.
+pub fn median(values: &[f64]) -> Option<f64> {
+    if values.is_empty() {
+        return None;
+    }
+    let mut v = values.to_vec();
+    v.sort_by(f64::total_cmp);
+    let m = v.len() / 2;
+    Some(if v.len() % 2 == 1 {
+        v[m]
+    } else {
+        (v[m - 1] + v[m]) / 2.0
+    })
+}
+
+pub fn ms(d: Duration) -> f64 {
+    d.as_secs_f64() * 1e3
+}
+
+/// At most `max` points of `points`, evenly spaced, keeping the first and the last.
+pub fn downsample<T: Copy>(points: &[T], max: usize) -> Vec<T> {
+    if points.len() <= max || max < 2 {
+        return points.to_vec();
+    }
+    let last = points.len() - 1;
+    (0..max)
+        .map(|i| points[i * last / (max - 1)])
+        .collect::<Vec<_>>()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn medians() {
+        assert_eq!(median(&[]), None);
+        assert_eq!(median(&[3.0]), Some(3.0));
+        assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
+        assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    }
+
+    #[test]
+    fn downsampling_keeps_the_ends() {
+        let v: Vec<u32> = (0..1000).collect();
+        let d = downsample(&v, 500);
+        assert_eq!(d.len(), 500);
+        assert_eq!(d[0], 0);
+        assert_eq!(*d.last().unwrap(), 999);
+        assert!(d.windows(2).all(|w| w[0] < w[1]));
+        assert_eq!(downsample(&v[..10], 500).len(), 10);
+    }
+}

@@ -1,0 +1,535 @@
+//! `atos bench` on the CPU executor: records with every schema field, plots, verification
+//! failures reported as failures (the `ATOS_BENCH_CORRUPT` hook), skipped configurations, bad
+//! input, and the original-Atos comparison against stand-in binaries.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+struct Out {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+fn atos_env(args: &[&str], env: &[(&str, &str)]) -> Out {
+    let mut cmd = Command::new(env!("CARGO_BIN_EXE_atos"));
+    cmd.args(args).env_remove("ATOS_BENCH_CORRUPT");
+    for (k, v) in env {
+        cmd.env(k, v);
+    }
+    let out = cmd.output().unwrap();
+    Out {
+        code: out.status.code(),
+        stdout: String::from_utf8_lossy(&out.stdout).into_owned(),
+        stderr: String::from_utf8_lossy(&out.stderr).into_owned(),
+    }
+}
+
+fn atos(args: &[&str]) -> Out {
+    atos_env(args, &[])
+}
+
+fn temp_dir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("atos-bench-test-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+fn records(path: &Path) -> Vec<Value> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap_or_else(|e| panic!("{e}: {l}")))
+        .collect()
+}
+
+#[derive(Clone, Copy)]
+enum Kind {
+    Int,
+    Num,
+    Str,
+    Bool,
+    Array,
+    Object,
+}
+
+fn has_kind(v: &Value, k: Kind) -> bool {
+    match k {
+        Kind::Int => v.is_u64(),
+        Kind::Num => v.is_number(),
+        Kind::Str => v.is_string(),
+        Kind::Bool => v.is_boolean(),
+        Kind::Array => v.is_array(),
+        Kind::Object => v.is_object(),
+    }
+}
+
+/// Every field of schema 1: name, type, nullable.
+const SCHEMA: &[(&str, Kind, bool)] = &[
+    ("schema", Kind::Int, false),
+    ("impl", Kind::Str, false),
+    ("app", Kind::Str, false),
+    ("graph", Kind::Str, false),
+    ("graph_signature", Kind::Object, false),
+    ("vertices", Kind::Int, false),
+    ("edges", Kind::Int, false),
+    ("source", Kind::Int, false),
+    ("reached", Kind::Int, false),
+    ("max_depth", Kind::Int, false),
+    ("executor", Kind::Str, false),
+    ("device", Kind::Str, false),
+    ("strategy", Kind::Str, false),
+    ("worker", Kind::Str, false),
+    ("fetch", Kind::Int, true),
+    ("block", Kind::Int, true),
+    ("queue", Kind::Str, false),
+    ("cpu_threads", Kind::Int, true),
+    ("binary", Kind::Str, true),
+    ("idle", Kind::Int, true),
+    ("runs", Kind::Int, false),
+    ("warmup", Kind::Int, false),
+    ("status", Kind::Str, false),
+    ("verified", Kind::Bool, false),
+    ("error", Kind::Str, true),
+    ("note", Kind::Str, true),
+    ("mismatches", Kind::Int, true),
+    ("runs_failed", Kind::Int, false),
+    ("times_ms", Kind::Array, false),
+    ("median_ms", Kind::Num, true),
+    ("min_ms", Kind::Num, true),
+    ("mteps", Kind::Num, true),
+    ("workload_ratio", Kind::Num, true),
+    ("popped", Kind::Int, true),
+    ("pushed", Kind::Int, true),
+    ("queue_peak", Kind::Int, true),
+    ("launches", Kind::Int, true),
+    ("levels", Kind::Int, true),
+    ("grid", Kind::Array, true),
+    ("wall_ms", Kind::Num, true),
+    ("upload_ms", Kind::Num, true),
+    ("uploaded_bytes", Kind::Int, true),
+    ("compile_ms", Kind::Num, true),
+    ("compile_origin", Kind::Str, true),
+    ("timeline", Kind::Array, true),
+    ("timeout_s", Kind::Num, false),
+    ("timestamp", Kind::Int, false),
+    ("atos_version", Kind::Str, false),
+];
+
+fn check_schema(r: &Value) {
+    let obj = r.as_object().expect("a record is an object");
+    for &(name, kind, nullable) in SCHEMA {
+        let v = obj
+            .get(name)
+            .unwrap_or_else(|| panic!("field `{name}` missing: {r}"));
+        assert!(
+            has_kind(v, kind) || (nullable && v.is_null()),
+            "field `{name}` has the wrong type: {v} in {r}"
+        );
+    }
+    assert_eq!(obj.len(), SCHEMA.len(), "unexpected fields in {r}");
+    assert_eq!(r["schema"], 1);
+    assert_eq!(r["atos_version"], env!("CARGO_PKG_VERSION"));
+    let sig = &r["graph_signature"];
+    for f in ["vertices", "edges", "max_degree"] {
+        assert!(sig[f].is_u64(), "graph_signature.{f}: {r}");
+    }
+    assert!(sig["avg_degree"].is_number(), "{r}");
+    assert_eq!(sig["vertices"], r["vertices"]);
+    assert_eq!(sig["edges"], r["edges"]);
+    assert!(
+        r["times_ms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(Value::is_number)
+    );
+}
+
+#[test]
+fn cpu_run_writes_verified_records_and_plots() {
+    let dir = temp_dir("cpu");
+    let out = dir.join("tmp.jsonl");
+    let plots = dir.join("plots");
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--graph",
+        "grid:16x16",
+        "--graph",
+        "kron:8",
+        "--strategy",
+        "persistent,bsp",
+        "--fetch",
+        "1,8",
+        "--runs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--plots",
+        plots.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    // The table: one line per configuration after the header.
+    assert!(o.stdout.starts_with("graph"), "{}", o.stdout);
+    assert_eq!(o.stdout.lines().count(), 1 + 8, "{}", o.stdout);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 2 * 2 * 2);
+    for r in &recs {
+        check_schema(r);
+        assert_eq!(r["impl"], "atos");
+        assert_eq!(r["app"], "bfs");
+        assert_eq!(r["executor"], "cpu");
+        assert_eq!(r["worker"], "cpu");
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["verified"], true, "{r}");
+        assert!(r["error"].is_null());
+        assert_eq!(r["runs"], 2);
+        assert_eq!(r["warmup"], 1);
+        let times: Vec<f64> = r["times_ms"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| t.as_f64().unwrap())
+            .collect();
+        assert_eq!(times.len(), 2);
+        let (median, min) = (
+            r["median_ms"].as_f64().unwrap(),
+            r["min_ms"].as_f64().unwrap(),
+        );
+        assert!(min <= median && times.iter().all(|&t| t >= min), "{r}");
+        let mteps = r["mteps"].as_f64().unwrap();
+        let expect = r["edges"].as_f64().unwrap() / (median / 1e3) / 1e6;
+        assert!((mteps - expect).abs() <= 1e-9 * expect.max(1.0), "{r}");
+        assert!(r["workload_ratio"].as_f64().unwrap() >= 1.0, "{r}");
+        if r["strategy"] == "bsp" {
+            assert_eq!(
+                r["levels"].as_u64().unwrap(),
+                r["max_depth"].as_u64().unwrap() + 1,
+                "{r}"
+            );
+        }
+    }
+    let grid = recs.iter().find(|r| r["graph"] == "grid:16x16").unwrap();
+    assert_eq!(grid["vertices"], 256);
+    assert_eq!(grid["max_depth"], 30);
+    assert_eq!(grid["graph_signature"]["max_degree"], 4);
+
+    let mut svgs: Vec<String> = std::fs::read_dir(&plots)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .collect();
+    svgs.sort();
+    for slug in ["grid-16x16", "kron-8"] {
+        for kind in ["heatmap-persistent", "heatmap-bsp", "best"] {
+            let name = format!("{slug}-{kind}.svg");
+            assert!(svgs.contains(&name), "{name} missing from {svgs:?}");
+        }
+    }
+    for f in &svgs {
+        assert!(f.ends_with(".svg"), "{f}");
+        let text = std::fs::read_to_string(plots.join(f)).unwrap();
+        assert!(!text.is_empty(), "{f} is empty");
+        let head = text.trim_start();
+        assert!(
+            head.starts_with("<svg") || head.starts_with("<?xml"),
+            "{f}: {}",
+            &head[..head.len().min(80)]
+        );
+    }
+    // A second run appends.
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--graph",
+        "grid:16x16",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    assert!(o.stderr.is_empty(), "--quiet printed: {}", o.stderr);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 9);
+    assert_eq!(recs[8]["fetch"], 64);
+    assert_eq!(recs[8]["strategy"], "persistent");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_wrong_answer_is_a_failure_not_a_time() {
+    let dir = temp_dir("corrupt");
+    let out = dir.join("c.jsonl");
+    let o = atos_env(
+        &[
+            "bench",
+            "--device",
+            "cpu",
+            "--graph",
+            "grid:16x16",
+            "--strategy",
+            "persistent,bsp",
+            "--runs",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ],
+        &[("ATOS_BENCH_CORRUPT", "1")],
+    );
+    assert_ne!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    assert!(o.stderr.contains("FAILED"), "{}", o.stderr);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 2);
+    for r in &recs {
+        check_schema(r);
+        assert_eq!(r["status"], "failed", "{r}");
+        assert_eq!(r["verified"], false);
+        assert!(r["median_ms"].is_null() && r["min_ms"].is_null() && r["mteps"].is_null());
+        assert_eq!(r["times_ms"].as_array().unwrap().len(), 0);
+        assert_eq!(r["mismatches"], 1);
+        let err = r["error"].as_str().unwrap();
+        assert!(
+            err.contains("1 of 256 depths differ from the CPU reference"),
+            "{err}"
+        );
+    }
+    assert!(o.stdout.contains("FAILED"), "{}", o.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn discrete_on_the_cpu_is_skipped_with_a_reason() {
+    let dir = temp_dir("discrete");
+    let out = dir.join("d.jsonl");
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--graph",
+        "kron:8",
+        "--strategy",
+        "discrete,persistent",
+        "--runs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 2);
+    check_schema(&recs[0]);
+    assert_eq!(recs[0]["strategy"], "discrete");
+    assert_eq!(recs[0]["status"], "skipped");
+    assert_eq!(recs[0]["verified"], false);
+    assert!(recs[0]["error"].is_null());
+    assert!(recs[0]["median_ms"].is_null());
+    assert!(
+        recs[0]["note"].as_str().unwrap().contains("discrete"),
+        "{}",
+        recs[0]
+    );
+    assert_eq!(recs[1]["status"], "ok");
+    assert!(o.stdout.contains("skipped"), "{}", o.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_input_is_refused_clearly() {
+    let cases: &[(&[&str], i32, &str)] = &[
+        (
+            &["--strategy", "persistent,nope"],
+            2,
+            "unknown strategy `nope`: use persistent, discrete or bsp",
+        ),
+        (
+            &["--worker", "gpu"],
+            2,
+            "unknown worker `gpu`: use thread, warp or cta",
+        ),
+        (&["--fetch", "0"], 2, "bad fetch `0`"),
+        (&["--queue", "heap"], 2, "unknown queue mode `heap`"),
+        (&["--block", "100"], 2, "multiple of 32"),
+        (&["--runs", "0"], 2, "--runs"),
+        (&["--app", "sssp"], 2, "sssp"),
+        (&["--source", "999"], 1, "source 999 is not a vertex"),
+        (
+            &["--original-idle", "5"],
+            1,
+            "--original-idle needs --compare-original",
+        ),
+        (
+            &["--compare-original", "/nonexistent/atos-orig"],
+            1,
+            "not a folder",
+        ),
+    ];
+    for (extra, code, msg) in cases {
+        let mut args = vec!["bench", "--device", "cpu", "--graph", "grid:4x4"];
+        args.extend_from_slice(extra);
+        let o = atos(&args);
+        assert_eq!(o.code, Some(*code), "{args:?}: {}", o.stderr);
+        assert!(o.stderr.contains(msg), "{args:?}: {}", o.stderr);
+    }
+    let o = atos(&["bench", "--device", "cpu", "--graph", "grid:3x"]);
+    assert_eq!(o.code, Some(1));
+    assert!(o.stderr.contains("bad graph spec"), "{}", o.stderr);
+    let o = atos(&["bench", "--device", "cpu"]);
+    assert_eq!(o.code, Some(2), "--graph is required: {}", o.stderr);
+}
+
+/// Stand-ins for the original binaries, printing what the original test drivers print.
+#[cfg(unix)]
+#[test]
+fn originals_are_run_parsed_and_never_timed_when_wrong() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = temp_dir("orig");
+    let bin = dir.join("orig/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = dir.join("args.log");
+    // Checks it got an existing, non-empty .csr and -rounds 1, logs its arguments.
+    let prelude = format!(
+        r#"#!/bin/sh
+echo "$(basename "$0") $*" >> "{log}"
+csr=""; rounds=""
+while [ $# -gt 0 ]; do
+  case "$1" in -f) csr="$2";; -rounds) rounds="$2";; esac
+  shift
+done
+[ -s "$csr" ] || {{ echo "no csr file: $csr" >&2; exit 3; }}
+[ "$rounds" = 1 ] || {{ echo "rounds $rounds" >&2; exit 3; }}
+"#,
+        log = log.display()
+    );
+    let scripts = [
+        (
+            "bfs_cta_64",
+            "echo 'num of block: 528  num of threads per block: 256'
+echo 'Time: 1.25'
+echo 'Ave. Time: 1.25'
+echo 'Ave. Workload(vertices): 70'
+echo 'enqueued nodes: 0'
+echo 'ERROR between CPU and GPU implimentation: 0'
+",
+        ),
+        (
+            "bfs_warp",
+            "echo 'Ave. Time: 0.5'
+echo 'Ave. Workload(vertices): 60'
+echo 'h_depth[63]: 14  bfs.depth[63]: 65'
+echo 'enqueued nodes: 0'
+echo 'ERROR between CPU and GPU implimentation: 51'
+",
+        ),
+        (
+            "bfs_discrete_64",
+            "echo 'Time: 2.0'
+echo \"Cuda error in file 'bfs_cta_discrete.cuh' in line 90 : an illegal memory access was encountered.\" >&2
+exit 1
+",
+        ),
+    ];
+    for (name, body) in scripts {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("{prelude}{body}")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let out = dir.join("o.jsonl");
+    let plots = dir.join("plots");
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--graph",
+        "grid:8x8",
+        "--runs",
+        "2",
+        "--warmup",
+        "0",
+        "--compare-original",
+        dir.join("orig").to_str().unwrap(),
+        "--original-idle",
+        "bfs_warp=5",
+        "--out",
+        out.to_str().unwrap(),
+        "--plots",
+        plots.to_str().unwrap(),
+    ]);
+    // The originals' wrong answers are reported, but only atos failures fail the command.
+    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 4, "{recs:?}");
+    recs.iter().for_each(check_schema);
+    assert_eq!(recs[0]["impl"], "atos");
+    let by_bin = |name: &str| {
+        recs.iter()
+            .find(|r| r["binary"] == name)
+            .unwrap_or_else(|| panic!("no {name} record"))
+    };
+    let cta = by_bin("bfs_cta_64");
+    assert_eq!(cta["impl"], "original");
+    assert_eq!(cta["idle"], 30000);
+    assert_eq!(cta["status"], "ok", "{cta}");
+    assert_eq!(cta["verified"], true);
+    assert_eq!(cta["times_ms"], serde_json::json!([1.25, 1.25]));
+    assert_eq!(cta["median_ms"], 1.25);
+    assert_eq!(cta["popped"], 70);
+    assert_eq!(cta["queue"], "original");
+    let warp = by_bin("bfs_warp");
+    assert_eq!(warp["idle"], 5);
+    assert_eq!(warp["status"], "failed");
+    assert_eq!(warp["verified"], false);
+    assert_eq!(warp["runs_failed"], 2);
+    assert!(warp["median_ms"].is_null());
+    assert_eq!(warp["times_ms"].as_array().unwrap().len(), 0);
+    assert!(
+        warp["error"]
+            .as_str()
+            .unwrap()
+            .contains("2 of 2 runs wrong"),
+        "{warp}"
+    );
+    let discrete = by_bin("bfs_discrete_64");
+    assert_eq!(discrete["idle"], 10);
+    assert_eq!(discrete["strategy"], "discrete");
+    assert_eq!(discrete["verified"], false);
+    assert!(discrete["median_ms"].is_null());
+    let err = discrete["error"].as_str().unwrap();
+    assert!(
+        err.contains("2 crashed") && err.contains("illegal memory access"),
+        "{err}"
+    );
+
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert_eq!(calls.lines().count(), 6, "{calls}");
+    assert!(
+        calls
+            .lines()
+            .filter(|l| l.starts_with("bfs_warp"))
+            .all(|l| l.contains("-i 5") && l.contains("-o 2") && l.contains("-r 0")),
+        "{calls}"
+    );
+    assert!(
+        calls.contains("bfs_cta_64 -f ") && calls.contains("-i 30000"),
+        "{calls}"
+    );
+    // The temporary .csr is gone.
+    let csr = calls.split_whitespace().nth(2).unwrap();
+    assert!(
+        csr.ends_with("grid-8x8.csr") && !Path::new(csr).exists(),
+        "{csr}"
+    );
+    let best = std::fs::read_to_string(plots.join("grid-8x8-best.svg")).unwrap();
+    assert!(best.contains("original bfs_cta_64"), "{best}");
+    assert!(o.stdout.contains("WRONG 2/2 runs"), "{}", o.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
