@@ -6,7 +6,7 @@
 use std::time::Duration;
 
 use atos::apps::bfs::{self, Executor, bfs as bfs_task};
-use atos::{CpuExecutor, Gpu, Program, QueueMode, WorkerKind};
+use atos::{CpuExecutor, Gpu, Program, QueueMode, Strategy, WorkerKind};
 use clap::Parser;
 
 #[derive(Parser)]
@@ -34,6 +34,9 @@ struct Args {
     /// Queue mode: ring (slots reused) or linear (one slot per push).
     #[arg(long, default_value = "ring")]
     queue: String,
+    /// persistent, discrete (GPU only) or bsp (level by level).
+    #[arg(long, default_value = "persistent")]
+    strategy: String,
 }
 
 fn queue_mode(name: &str) -> Result<QueueMode, String> {
@@ -42,6 +45,10 @@ fn queue_mode(name: &str) -> Result<QueueMode, String> {
         "linear" => Ok(QueueMode::Linear),
         other => Err(format!("unknown --queue `{other}`: use ring or linear")),
     }
+}
+
+fn cpu_strategy_name(r: &bfs::BfsRun) -> &'static str {
+    r.stats.strategy.name()
 }
 
 fn main() {
@@ -53,6 +60,12 @@ fn main() {
 
 fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
     let mode = queue_mode(&args.queue)?;
+    let strategy = Strategy::parse(&args.strategy).ok_or_else(|| {
+        format!(
+            "unknown --strategy `{}`: use persistent, discrete or bsp",
+            args.strategy
+        )
+    })?;
     let workers: Vec<WorkerKind> = match args.worker.as_str() {
         "all" => vec![WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta],
         w => vec![
@@ -72,7 +85,12 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
         },
         d => return Err(format!("unknown device `{d}`: use auto, gpu or cpu").into()),
     };
-    let cpu = CpuExecutor::new();
+    let cpu = CpuExecutor::new().strategy(if gpu.is_none() && strategy == Strategy::Discrete {
+        println!("discrete launches are a GPU scheme: the CPU runs level by level (bsp) instead\n");
+        Strategy::Bsp
+    } else {
+        strategy
+    });
     for spec in &args.graphs {
         let g = atos_graph::load(spec)?;
         if args.source as usize >= g.num_vertices() {
@@ -103,6 +121,7 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
                     program = Program::new(gpu, bfs_task::Task)
                         .worker(worker)
                         .fetch(fetch)
+                        .strategy(strategy)
                         .timeout(Duration::from_secs(60))
                         .build()?;
                     Executor::Gpu(&program)
@@ -129,9 +148,9 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             times.sort_by(f64::total_cmp);
             let median = times[times.len() / 2];
             let label = if gpu.is_some() {
-                format!("{worker:?}/fetch {fetch}")
+                format!("{worker:?}/fetch {fetch} {}", strategy.name())
             } else {
-                "cpu".to_string()
+                format!("cpu {}", cpu_strategy_name(&r))
             };
             println!(
                 "  {label:<16} {:>9.3} ms  {:>8.1} MTEPS  workload ratio {:.3}  depths verified  [{}]",

@@ -39,7 +39,7 @@ pub use atos_codegen::{KernelSpec, Strategy, TaskSpec, WorkerKind};
 /// Everything a task file needs: `use atos::prelude::*;`.
 pub mod prelude {
     pub use crate::{
-        AtomicArray, Atomics, CpuExecutor, Gpu, Program, Queue, QueueMode, Seeds, Slice,
+        AtomicArray, Atomics, CpuExecutor, Gpu, Program, Queue, QueueMode, Seeds, Slice, Strategy,
         WorkerKind, lanes,
     };
 }
