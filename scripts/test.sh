@@ -5,6 +5,9 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
 lib="$(scripts/nvrtc-env.sh)"
 export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+# Every generated kernel goes through NVRTC in the tests: no CUBIN from an earlier run's disk
+# cache (the cache's own tests point it at temporary folders).
+export ATOS_CACHE_DIR=off
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
 if cargo nextest --version >/dev/null 2>&1; then
