@@ -27,8 +27,12 @@ use crate::names::sanitize;
 use crate::typeck::Typed;
 use crate::unit::{KernelSpec, TaskSpec, held_per_thread, worker_type};
 
-/// Shared memory a balanced batch's frames and starts may take per block.
-pub const BALANCE_BUDGET_BYTES: usize = 24 * 1024;
+/// Static shared memory a block may declare (CUDA's limit without opt-in).
+pub const SHARED_LIMIT_BYTES: usize = 48 * 1024;
+
+/// Shared memory kept for the kernel's small fixed allocations (broadcast slots, a push
+/// flush's base and flag, a scan's warp sums).
+pub const SHARED_FIXED_BYTES: usize = 2 * 1024;
 
 /// The parts of a task body of the balanced shape.
 pub struct BalancedShape<'a> {
@@ -105,8 +109,15 @@ fn frame(task: &FnIr, shape: &BalancedShape<'_>, typed: &Typed) -> Option<Vec<Me
 }
 
 /// Whether `task` runs balanced under `ts` in `spec`: a warp or CTA worker fetching more than
-/// one item, the balanced shape with an unsigned loop, and frames that fit the shared budget.
-pub fn runs_balanced(task: &FnIr, typed: &Typed, ts: &TaskSpec, spec: &KernelSpec) -> bool {
+/// one item, the balanced shape with an unsigned loop, and slots that fit in `budget` (the
+/// block's shared memory still free; what the slots take is subtracted from it).
+pub fn runs_balanced(
+    task: &FnIr,
+    typed: &Typed,
+    ts: &TaskSpec,
+    spec: &KernelSpec,
+    budget: &mut usize,
+) -> bool {
     if !spec.balance || ts.fetch < 2 || matches!(ts.worker, WorkerKind::Thread) {
         return false;
     }
@@ -116,9 +127,13 @@ pub fn runs_balanced(task: &FnIr, typed: &Typed, ts: &TaskSpec, spec: &KernelSpe
     let Some(members) = frame(task, &shape, typed) else {
         return false;
     };
-    // Each member padded to 8 bytes at most, plus the start per thread.
-    let bytes = (members.len() * 8 + 8) * spec.block_size as usize;
-    bytes <= BALANCE_BUDGET_BYTES
+    // Each member padded to 8 bytes at most, plus the start per thread and the warp sums.
+    let bytes = (members.len() * 8 + 8) * spec.block_size as usize + 32 * 8;
+    if bytes > *budget {
+        return false;
+    }
+    *budget -= bytes;
+    true
 }
 
 /// The name of the generated batch function of `task`.

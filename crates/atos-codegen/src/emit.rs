@@ -166,17 +166,19 @@ impl<'a> Emitter<'a> {
                 let (var, ty) = (var.to_string(), ty.cuda_name());
                 let lo_v = self.expr(lo);
                 let hi_v = self.expr(hi);
+                let start = self.temp("start");
                 let end = self.temp("end");
-                // Rust evaluates the bounds once; so does the generated loop.
+                // Rust evaluates the bounds once, `lo` first; so does the generated loop.
                 self.line("{", l);
                 self.indent += 1;
+                self.line(&format!("const {ty} {start} = {lo_v};"), 0);
                 self.line(&format!("const {ty} {end} = {hi_v};"), 0);
                 let header = if *lanes {
                     format!(
-                        "for ({ty} {var} = {lo_v} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"
+                        "for ({ty} {var} = {start} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"
                     )
                 } else {
-                    format!("for ({ty} {var} = {lo_v}; {var} < {end}; ++{var}) {{")
+                    format!("for ({ty} {var} = {start}; {var} < {end}; ++{var}) {{")
                 };
                 self.line(&header, 0);
                 let was = self.in_lanes;

@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::fmt::Write;
 
-use crate::balance::{batch_fn_name, emit_batch_fn, runs_balanced};
+use crate::balance::{
+    SHARED_FIXED_BYTES, SHARED_LIMIT_BYTES, batch_fn_name, emit_batch_fn, runs_balanced,
+};
 use crate::emit::{Emitter, OUT};
 use crate::error::CodegenError;
 use crate::ir::*;
@@ -257,6 +259,15 @@ pub fn generate_unit(
     }
 
     let mut balanced = Vec::new();
+    // Static shared memory left for balanced batches after the CTA push stages.
+    let stages = match group {
+        WorkerKind::Cta => {
+            let per_item: usize = state.queues().map(|q| q.elem.size_bytes()).sum();
+            spec.cta_stage_capacity(state) as usize * per_item
+        }
+        _ => 0,
+    };
+    let mut budget = SHARED_LIMIT_BYTES.saturating_sub(stages + SHARED_FIXED_BYTES);
     for ((task, ts), planned) in tasks.iter().zip(&spec.tasks).zip(&plan.tasks) {
         let attrs = task.task_attrs().expect("planned tasks are tasks");
         let state_param = sanitize(&attrs.state_param);
@@ -274,8 +285,8 @@ pub fn generate_unit(
             worker_type(ts.worker),
             em.finish()
         );
-        let is_balanced =
-            matches!(planned.source, Source::Queue { .. }) && runs_balanced(task, &typed, ts, spec);
+        let is_balanced = matches!(planned.source, Source::Queue { .. })
+            && runs_balanced(task, &typed, ts, spec, &mut budget);
         if is_balanced {
             emit_batch_fn(&mut out, task, &typed, state, &state_param, spec, ts);
         }

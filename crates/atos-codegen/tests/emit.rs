@@ -134,9 +134,33 @@ fn loop_bounds_are_evaluated_once() {
     let body = task_body("for i in 0..s.hits.fetch_add(v, 1) { s.work.push(i); }");
     assert_eq!(body.matches("atomic_fetch_add").count(), 1, "{body}");
     assert!(
-        body.contains("const uint32_t atos_end1 = worker.uniform([&]() { return atos::atomic_fetch_add(&s.hits[v], 1u); });"),
+        body.contains("const uint32_t atos_end2 = worker.uniform([&]() { return atos::atomic_fetch_add(&s.hits[v], 1u); });"),
         "{body}"
     );
+    // `lo` before `hi`, as Rust evaluates a range (the CPU executor runs the Rust).
+    let body =
+        task_body("for i in lanes(s.hits.fetch_add(v, 1)..s.hits.load(v)) { s.work.push(i); }");
+    let lo = body.find("const uint32_t atos_start1 =").expect("lo first");
+    let hi = body.find("const uint32_t atos_end2 =").expect("then hi");
+    assert!(
+        lo < hi && body[lo..hi].contains("atomic_fetch_add"),
+        "{body}"
+    );
+}
+
+/// A balanced task whose slots would not fit beside the CTA push stage in 48 KiB of static
+/// shared memory runs item by item; a smaller block fits.
+#[test]
+fn balanced_batches_stay_within_static_shared_memory() {
+    let src = "fn t(v: u32, s: &S) { let a = s.hits.load(v); let b = a + 1; let c = b + 2; \
+               let d = c + 3; let e = d + 4; let f = e + 5; \
+               for i in lanes(0..s.limit) { s.hits.store(i, a + b + c + d + e + f + v); } }";
+    let ir = lower_task_source("worker = \"cta\", fetch = 64", src).unwrap();
+    for (block, balanced) in [(1024, false), (256, true)] {
+        let spec = KernelSpec::single(WorkerKind::Cta, 64, block);
+        let unit = generate_unit(&[&ir], &[], &state(), &spec).unwrap();
+        assert_eq!(unit.contains("void t_batch("), balanced, "block {block}");
+    }
 }
 
 #[test]

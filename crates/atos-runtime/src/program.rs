@@ -95,29 +95,34 @@ pub(crate) fn check_seed_room(
     Ok(())
 }
 
+/// What an idle hook over each field would sweep: a scalar's value, an array's length (0 for
+/// queues).
+pub(crate) fn field_values(fields: &[FieldRef<'_>]) -> Vec<u64> {
+    fields
+        .iter()
+        .map(|f| match f {
+            FieldRef::Scalar(bits) => *bits,
+            FieldRef::Slice { len, .. } => *len as u64,
+            FieldRef::Atomics(a) => a.len() as u64,
+            FieldRef::Queue(_) => 0,
+        })
+        .collect()
+}
+
 /// Largest range an idle hook may sweep (the sweep cursor keeps the index in 40 bits, with
 /// room for every group's window past the end).
 pub const MAX_IDLE_RANGE: u64 = 1 << 36;
 
 /// The number of indices the idle hook sweeps (0 without a hook), checked against its index
 /// type and the cursor's width.
-pub(crate) fn idle_range(
-    plan: &Plan,
-    irs: &[&FnIr],
-    fields: &[FieldRef<'_>],
-) -> Result<u64, RunError> {
+pub(crate) fn idle_range(plan: &Plan, irs: &[&FnIr], values: &[u64]) -> Result<u64, RunError> {
     let Some(hook) = plan.idle() else {
         return Ok(0);
     };
     let Source::Idle { range_field } = plan.tasks[hook].source else {
         return Ok(0);
     };
-    let range = match &fields[range_field] {
-        FieldRef::Scalar(bits) => *bits,
-        FieldRef::Slice { len, .. } => *len as u64,
-        FieldRef::Atomics(a) => a.len() as u64,
-        FieldRef::Queue(_) => 0,
-    };
+    let range = values[range_field];
     let index = irs[hook].params[0].ty;
     let most = match index {
         atos_codegen::Scalar::U32 => 1u64 << 32,

@@ -13,7 +13,9 @@ use atos_codegen::layout::{IDLE_SWEEP_SHIFT, control as ctl, status};
 use atos_codegen::{Plan, Strategy};
 
 use crate::error::RunError;
-use crate::program::{Seeds, check_seed_room, idle_range, plan_of, queue_fields, seeds_per_queue};
+use crate::program::{
+    Seeds, check_seed_room, field_values, idle_range, plan_of, queue_fields, seeds_per_queue,
+};
 use crate::state::State;
 use crate::stats::{QueueStats, Stats};
 use crate::task::{Task, TaskSet};
@@ -98,7 +100,7 @@ impl CpuExecutor {
         let seeds = seeds_per_queue(&plan, seeds)?;
         let capacities: Vec<u64> = hosts.iter().map(|h| h.capacity()).collect();
         check_seed_room(&plan, &capacities, &seeds)?;
-        let range = idle_range(&plan, &irs, &fields)?;
+        let range = idle_range(&plan, &irs, &field_values(&fields))?;
         let total_seeds: u64 = seeds.iter().map(|s| s.len() as u64).sum();
 
         let control = Arc::new(Control::new());

@@ -40,8 +40,8 @@ pub struct DeviceState<'s> {
     /// Control block, then each queue's counters: one buffer, read back with one copy.
     pub(crate) control: u64,
     pub(crate) queues: Vec<QueueBuf>,
-    /// Indices the idle hook sweeps (0 without one), set by the program that uploaded it.
-    pub(crate) idle_range: u64,
+    /// Per field, what an idle hook over it sweeps (`program::field_values`).
+    pub(crate) field_values: Vec<u64>,
     atomics: Vec<AtomicBuf<'s>>,
     /// Owns every allocation above.
     _buffers: Vec<CudaSlice<u8>>,
@@ -150,7 +150,7 @@ impl<'s> DeviceState<'s> {
             packed,
             control,
             queues,
-            idle_range: 0,
+            field_values: crate::program::field_values(&fields),
             atomics,
             _buffers: buffers,
             upload_time: t0.elapsed(),
@@ -252,8 +252,10 @@ impl<'s> DeviceState<'s> {
         let at = self.control
             + (ctl::BYTES + q * qc::BYTES + qc::WINDOW_NEXT * atos_codegen::layout::LINE_BYTES)
                 as u64;
-        // SAFETY: `at` is a word of queue q's counters inside the control buffer; a pageable
-        // source is staged before the call returns.
+        // SAFETY: `at` is a word of queue q's counters inside the control buffer, which
+        // `self` owns; a pageable source is staged before the call returns. The driver calls
+        // it only on a stream with nothing in flight (a finished level, or a free lane), so
+        // the staging never waits for a running launch.
         unsafe { result::memcpy_htod_async(at, &lo.to_le_bytes(), stream.cu_stream()) }
             .map_err(driver_err("setting a window"))
     }

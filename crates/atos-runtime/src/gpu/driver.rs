@@ -169,23 +169,10 @@ impl Driver<'_> {
         n.div_ceil(per_block.max(1)).clamp(1, u64::from(cap.max(1))) as u32
     }
 
-    /// The windowed host loop. Returns (launches, levels, sweeps). On an error (a timeout)
-    /// it waits for the launches in flight, which always end (a window is finite), so the
-    /// state's memory is not freed under them and the context stays usable.
+    /// The windowed host loop. Returns (launches, levels, sweeps). A timeout returns at once,
+    /// as for a persistent launch: a launch that never ends (a task that spins) cannot be
+    /// waited for, and the context cannot be used after it.
     fn windowed(
-        &self,
-        dev: &DeviceState<'_>,
-        main: &Arc<CudaStream>,
-        deadline: Option<(Instant, Duration)>,
-    ) -> Result<(u64, u64, u64), GpuError> {
-        let result = self.windowed_loop(dev, main, deadline);
-        if result.is_err() {
-            let _ = self.gpu.ctx().synchronize();
-        }
-        result
-    }
-
-    fn windowed_loop(
         &self,
         dev: &DeviceState<'_>,
         main: &Arc<CudaStream>,

@@ -258,11 +258,8 @@ impl<P: TaskSet> Program<P> {
     /// Copies `state` to the device once; runs on it with [`run_on`](Self::run_on) reset what
     /// runs mutate and leave the rest in place.
     pub fn upload<'s>(&self, state: &'s P::State<'_>) -> Result<DeviceState<'s>, RunError> {
-        let range = idle_range(&self.plan, &P::irs(), &state.fields())?;
         let stream = self.stream()?;
-        let mut dev = DeviceState::upload(&self.gpu, &stream, state)?;
-        dev.idle_range = range;
-        Ok(dev)
+        DeviceState::upload(&self.gpu, &stream, state)
     }
 
     /// Runs on an uploaded state from `seeds` for the first task. The `Atomics` fields start
@@ -292,7 +289,9 @@ impl<P: TaskSet> Program<P> {
         let seeds = seeds_per_queue(&self.plan, seeds)?;
         let capacities: Vec<u64> = dev.queues.iter().map(|q| q.capacity).collect();
         check_seed_room(&self.plan, &capacities, &seeds)?;
-        let range = dev.idle_range;
+        // This program's hook over the uploaded values (a device state may serve several
+        // programs over one state type).
+        let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
         let stream = self.stream()?;
         dev.reset(&stream, &seeds)?;
         let run = super::driver::Driver {

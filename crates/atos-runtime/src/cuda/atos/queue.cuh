@@ -235,7 +235,7 @@ __device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
 // accounts for them as claimed (`avail`, then `start`, as `claim` does). The handed-out items
 // are a prefix of the queue, so an item a push waits for (below `start`) is always held by a
 // claimer that copies it out without waiting. The host hands out windows of published items
-// only, and the launch boundary makes their stores visible.
+// only.
 template <class T>
 __device__ __forceinline__ uint32_t take_window(const QueueRef<T>& q, uint32_t want, u64 hi, u64& base) {
     QueueCounters* c = q.counters;
@@ -245,6 +245,10 @@ __device__ __forceinline__ uint32_t take_window(const QueueRef<T>& q, uint32_t w
     uint32_t n = (uint32_t)(hi - b < want ? hi - b : want);
     if (q.ring()) atomicAdd(&c->avail.value, (u64)(-(long long)n));
     atomicAdd(&c->start.value, (u64)n);
+    // Acquire: a discrete window may have been published by a launch still running on another
+    // queue's stream (no launch boundary between them); its writers released `end` after their
+    // slot stores, and the host read `end` before this launch.
+    fence_acq_rel();
     base = b;
     return n;
 }
