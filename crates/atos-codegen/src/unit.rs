@@ -74,7 +74,15 @@ pub struct KernelSpec {
     /// Persistent CTA groups keep up to a batch of their own pushes to the queue they serve
     /// and run it next, without a round trip through the queue; on by default.
     pub keep: bool,
+    /// Persistent kernels: a group that found nothing naps this many nanoseconds, doubling
+    /// up to 256x while it stays idle (`ATOS_IDLE_NAP_NS` in worker.cuh). Default 32: on an
+    /// H100, 256 and 1024 were no faster for CTA workers and slower on road graphs
+    /// (`docs/results/2026-11-22-strategies-h100.md`).
+    pub idle_nap_ns: u32,
 }
+
+/// The default [`KernelSpec::idle_nap_ns`].
+pub const IDLE_NAP_NS: u32 = 32;
 
 impl KernelSpec {
     /// The tasks' own attribute values, 256 threads per block, persistent.
@@ -94,6 +102,7 @@ impl KernelSpec {
             strategy: Strategy::Persistent,
             balance: true,
             keep: true,
+            idle_nap_ns: IDLE_NAP_NS,
         }
     }
 
@@ -105,6 +114,7 @@ impl KernelSpec {
             strategy: Strategy::Persistent,
             balance: true,
             keep: true,
+            idle_nap_ns: IDLE_NAP_NS,
         }
     }
 
@@ -235,6 +245,11 @@ pub fn generate_unit(
     );
     out.push_str(
         "// Comments `// line N` point at the Rust source line each statement came from.\n",
+    );
+    let _ = writeln!(
+        out,
+        "#ifndef ATOS_IDLE_NAP_NS\n#define ATOS_IDLE_NAP_NS {}u\n#endif",
+        spec.idle_nap_ns
     );
     out.push_str("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n\n");
     emit_state_struct(&mut out, state);

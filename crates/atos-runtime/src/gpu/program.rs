@@ -117,6 +117,12 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
+    /// Persistent kernels: the first idle nap in nanoseconds (default 32; see `KernelSpec`).
+    pub fn idle_nap_ns(mut self, ns: u32) -> Self {
+        self.spec.idle_nap_ns = ns;
+        self
+    }
+
     /// Load-balanced batches for tasks of the balanced shape (default on; see docs/runtime.md).
     pub fn balance(mut self, on: bool) -> Self {
         self.spec.balance = on;
