@@ -278,28 +278,37 @@ impl CpuRun<'_> {
             levels += 1;
             on_threads(&|| {
                 let mut batch = Vec::new();
-                loop {
-                    let mut worked = false;
-                    for task in 0..self.plan.tasks.len() {
-                        let Some(q) = self.plan.queue_of(task) else {
-                            continue;
-                        };
-                        let queue = &self.queues[q];
-                        let n = queue.claim_below(self.fetches[task], windows[q], &mut batch);
-                        if n > 0 {
-                            for bits in &batch {
-                                P::call(task, *bits, state);
-                            }
-                            queue.complete(n);
-                            worked = true;
-                        }
-                    }
-                    if !worked {
-                        return;
-                    }
-                }
+                while self.serve_round::<P>(state, &mut batch, |q, queue, fetch, out| {
+                    queue.claim_below(fetch, windows[q], out)
+                }) {}
             });
         }
+    }
+
+    /// One round over every queue: each task's queue is claimed from with `claim` (queue
+    /// index, queue, fetch, batch) and the claimed items run. Whether any ran.
+    fn serve_round<P: TaskSet>(
+        &self,
+        state: &P::State<'_>,
+        batch: &mut Vec<u64>,
+        claim: impl Fn(usize, &CpuQueue, u64, &mut Vec<u64>) -> u64,
+    ) -> bool {
+        let mut worked = false;
+        for task in 0..self.plan.tasks.len() {
+            let Some(q) = self.plan.queue_of(task) else {
+                continue;
+            };
+            let queue = &self.queues[q];
+            let n = claim(q, queue, self.fetches[task], batch);
+            if n > 0 {
+                for bits in batch.iter() {
+                    P::call(task, *bits, state);
+                }
+                queue.complete(n);
+                worked = true;
+            }
+        }
+        worked
     }
 
     /// The persistent loop of `worker.cuh`, for one thread.
@@ -308,21 +317,9 @@ impl CpuRun<'_> {
         let mut idle = 0u32;
         let all = QueueSet(self.queues);
         loop {
-            let mut worked = false;
-            for task in 0..self.plan.tasks.len() {
-                let Some(q) = self.plan.queue_of(task) else {
-                    continue;
-                };
-                let queue = &self.queues[q];
-                let n = queue.claim(self.fetches[task], &mut batch);
-                if n > 0 {
-                    for bits in &batch {
-                        P::call(task, *bits, state);
-                    }
-                    queue.complete(n);
-                    worked = true;
-                }
-            }
+            let worked = self.serve_round::<P>(state, &mut batch, |_, queue, fetch, out| {
+                queue.claim(fetch, out)
+            });
             if worked {
                 idle = 0;
                 continue;
