@@ -59,6 +59,10 @@ pub struct TaskSpec {
 /// Shared memory all of a CTA group's push stages may take together.
 pub const STAGE_BUDGET_BYTES: usize = 32 * 1024;
 
+/// Largest fetch size a task attribute or a spec may ask for: a group grabs at most this many
+/// items per queue reservation.
+pub const MAX_FETCH: u32 = 1 << 16;
+
 /// Most claimed items one thread holds while its worker runs them (see `QueueServer`).
 pub const MAX_HELD_PER_THREAD: u32 = 64;
 
@@ -157,7 +161,7 @@ impl KernelSpec {
         }
         for (t, name) in self.tasks.iter().zip(task_names) {
             let threads = self.worker_threads(t.worker);
-            let most = (MAX_HELD_PER_THREAD * threads).min(crate::lower::MAX_FETCH);
+            let most = (MAX_HELD_PER_THREAD * threads).min(MAX_FETCH);
             if t.fetch == 0 || t.fetch > most {
                 return Err(CodegenError::Spec(format!(
                     "task `{name}`: fetch {} must be between 1 and {most} for {} workers of {threads} thread(s) (each thread holds at most {MAX_HELD_PER_THREAD} claimed items)",

@@ -2,6 +2,7 @@
 //! snapshots (`insta`). The NVRTC compile of these units is in the root crate's tests.
 
 use atos_codegen::*;
+use atos_frontend::{lower_device_source, lower_idle_source, lower_task_source};
 
 fn state() -> StateDesc {
     let f = |name: &str, kind, elem| FieldDesc {

@@ -15,7 +15,7 @@ use syn::spanned::Spanned;
 /// Generates a module of the same name holding `Task`, the handle executors take.
 #[proc_macro_attribute]
 pub fn task(attr: TokenStream, item: TokenStream) -> TokenStream {
-    task_like(attr, item, atos_codegen::parse_task_args)
+    task_like(attr, item, atos_frontend::parse_task_args)
 }
 
 /// Marks an idle hook: `#[atos::idle(range = "n", worker = "warp", fetch = 32)]
@@ -24,20 +24,20 @@ pub fn task(attr: TokenStream, item: TokenStream) -> TokenStream {
 /// nothing else runs. Generates `<fn name>::Task`, added to a program like any task.
 #[proc_macro_attribute]
 pub fn idle(attr: TokenStream, item: TokenStream) -> TokenStream {
-    task_like(attr, item, atos_codegen::parse_idle_args)
+    task_like(attr, item, atos_frontend::parse_idle_args)
 }
 
 fn task_like(
     attr: TokenStream,
     item: TokenStream,
-    parse: fn(TokenStream2) -> syn::Result<atos_codegen::TaskArgs>,
+    parse: fn(TokenStream2) -> syn::Result<atos_frontend::TaskArgs>,
 ) -> TokenStream {
     let item2: TokenStream2 = item.clone().into();
     let func = match syn::parse::<syn::ItemFn>(item) {
         Ok(f) => f,
         Err(e) => return with_error(item2, e),
     };
-    let lowered = parse(attr.into()).and_then(|args| atos_codegen::lower_task(args, &func));
+    let lowered = parse(attr.into()).and_then(|args| atos_frontend::lower_task(args, &func));
     match lowered {
         Ok(ir) => task_output(&func, &ir).into(),
         Err(e) => with_error(quote!(#func), e),
@@ -59,7 +59,7 @@ pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(f) => f,
         Err(e) => return with_error(item2, e),
     };
-    match atos_codegen::lower_device_fn(&func) {
+    match atos_frontend::lower_device_fn(&func) {
         Ok(ir) => device_output(&func, &ir).into(),
         Err(e) => with_error(quote!(#func), e),
     }

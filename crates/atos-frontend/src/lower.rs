@@ -9,7 +9,8 @@ use proc_macro2::Span;
 use syn::spanned::Spanned;
 use syn::{Error, Result};
 
-use crate::ir::*;
+use atos_codegen::ir::*;
+use atos_codegen::unit::MAX_FETCH;
 
 /// Arguments of `#[atos::task(...)]` or `#[atos::idle(...)]`, already validated.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -18,9 +19,6 @@ pub struct TaskArgs {
     pub fetch: u32,
     pub source: ItemSource,
 }
-
-/// Largest fetch size accepted: a group grabs at most this many items per queue reservation.
-pub const MAX_FETCH: u32 = 1 << 16;
 
 impl Default for TaskArgs {
     fn default() -> Self {
