@@ -40,6 +40,33 @@ fn bfs_cuda_balanced_and_windowed() {
     assert!(src.contains("atos::each_item"));
 }
 
+/// The one-line ways to see a task's CUDA without a GPU.
+#[test]
+fn cuda_of_a_task_in_one_line() {
+    let own = atos::cuda::<bfs::Task>().unwrap();
+    assert!(
+        own.contains("`bfs` (warp, fetch 1)"),
+        "the task's own attributes"
+    );
+    let cta = atos::cuda_source::<bfs::Task>(
+        &atos::spec_of::<bfs::Task>()
+            .worker(WorkerKind::Cta)
+            .fetch(64)
+            .strategy(Strategy::Bsp),
+    )
+    .unwrap();
+    assert!(cta.contains("`bfs` (cta, fetch 64); block = 256, strategy = bsp"));
+    assert_eq!(
+        cta,
+        atos::cuda_source::<bfs::Task>(&{
+            let mut s = spec(WorkerKind::Cta, 64);
+            s.strategy = Strategy::Bsp;
+            s
+        })
+        .unwrap()
+    );
+}
+
 #[test]
 fn features_cuda_per_worker() {
     for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {

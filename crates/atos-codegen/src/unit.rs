@@ -122,6 +122,30 @@ impl KernelSpec {
         }
     }
 
+    /// Every task on `worker` (chainable: `spec.worker(WorkerKind::Cta).fetch(64)`).
+    pub fn worker(mut self, worker: WorkerKind) -> KernelSpec {
+        self.tasks.iter_mut().for_each(|t| t.worker = worker);
+        self
+    }
+
+    /// Every task fetching `fetch` items at a time.
+    pub fn fetch(mut self, fetch: u32) -> KernelSpec {
+        self.tasks.iter_mut().for_each(|t| t.fetch = fetch);
+        self
+    }
+
+    /// Threads per block.
+    pub fn block(mut self, threads: u32) -> KernelSpec {
+        self.block_size = threads;
+        self
+    }
+
+    /// How the kernel is driven.
+    pub fn strategy(mut self, strategy: Strategy) -> KernelSpec {
+        self.strategy = strategy;
+        self
+    }
+
     /// Threads of one worker of `kind` under this spec.
     pub fn worker_threads(&self, kind: WorkerKind) -> u32 {
         match kind {

@@ -16,7 +16,7 @@ pub use arrays::{AtomicArray, Atomics, Queue, QueueMode, Slice, lanes};
 pub use cpu::CpuExecutor;
 pub use elem::{AtomicElem, AtomicInt, Elem, IndexArg, QueueItem};
 pub use error::RunError;
-pub use gpu::program::cuda_source;
+pub use gpu::program::{cuda, cuda_source, spec_of};
 pub use gpu::{DeviceState, Gpu, GpuError, Program, ProgramBuilder};
 pub use program::Seeds;
 pub use state::{FieldInfo, FieldRef, State, StateField, check};

@@ -45,6 +45,19 @@ pub struct Program<P: TaskSet> {
     _tasks: PhantomData<P>,
 }
 
+/// The spec a program of `P` starts from: each task's own `worker` and `fetch`, 256 threads
+/// per block, persistent. Chain changes: `spec_of::<bfs::Task>().fetch(64)`.
+pub fn spec_of<P: TaskSet>() -> KernelSpec {
+    KernelSpec::for_tasks(&P::irs())
+}
+
+/// The CUDA the task set `P` becomes with its own attributes, no GPU needed:
+/// `println!("{}", atos::cuda::<bfs::Task>()?)`. For another specialization,
+/// [`cuda_source`] with [`spec_of`].
+pub fn cuda<P: TaskSet>() -> Result<String, atos_codegen::CodegenError> {
+    cuda_source::<P>(&spec_of::<P>())
+}
+
 /// Generates the CUDA translation unit for the task set `P` under `spec` (what NVRTC compiles).
 pub fn cuda_source<P: TaskSet>(spec: &KernelSpec) -> Result<String, atos_codegen::CodegenError> {
     let deps: Vec<_> = P::device_fns().into_iter().cloned().collect();
