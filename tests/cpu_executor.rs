@@ -226,6 +226,34 @@ fn a_panicking_task_stops_the_run_with_an_error() {
     }
 }
 
+#[atos::state]
+pub struct Count<'a> {
+    pub count: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+/// Unsuffixed literals take their type from use, index included (`fetch_add(0, 1)`).
+#[atos::task]
+fn tally(v: u32, s: &Count) {
+    s.count.fetch_add(0, 1);
+    if v > 0 {
+        s.work.push(v - 1);
+    }
+}
+
+#[test]
+fn an_unsuffixed_literal_index_compiles_and_runs() {
+    let count = AtomicArray::<u32>::filled(1, 0);
+    let state = Count {
+        count: count.view(),
+        work: Queue::with_capacity(4),
+    };
+    CpuExecutor::new().run(tally::Task, &state, &[9]).unwrap();
+    assert_eq!(count.to_vec(), vec![10]);
+    let src = atos::cuda::<tally::Task>().unwrap();
+    assert!(src.contains("atomic_fetch_add(&s.count[0], 1u)"), "{src}");
+}
+
 #[test]
 #[should_panic(expected = "Queue::push called outside a run")]
 fn pushing_outside_a_run_panics_with_an_explanation() {

@@ -78,6 +78,12 @@ impl IndexArg for usize {
         self
     }
 }
+/// An unsuffixed literal index (`s.count.fetch_add(0, 1)`) is an `i32` to rustc.
+impl IndexArg for i32 {
+    fn to_usize(self) -> usize {
+        usize::try_from(self).unwrap_or_else(|_| panic!("index {self} is negative"))
+    }
+}
 
 /// Element types of `Atomics` arrays: load, store, add, sub, swap, compare-and-swap.
 pub trait AtomicElem: Elem {
