@@ -232,10 +232,13 @@ pub struct Count<'a> {
     pub work: Queue<'a, u32>,
 }
 
-/// Unsuffixed literals take their type from use, index included (`fetch_add(0, 1)`).
+/// Unsuffixed literals take their type from use, index included (`fetch_add(0, 1)`);
+/// `std::cmp::min` and `u64::from` are device code too.
 #[atos::task]
 fn tally(v: u32, s: &Count) {
     s.count.fetch_add(0, 1);
+    let wide = u64::from(std::cmp::min(v, 1));
+    s.count.fetch_add(0, (wide * 0) as u32);
     if v > 0 {
         s.work.push(v - 1);
     }
@@ -252,6 +255,7 @@ fn an_unsuffixed_literal_index_compiles_and_runs() {
     assert_eq!(count.to_vec(), vec![10]);
     let src = atos::cuda::<tally::Task>().unwrap();
     assert!(src.contains("atomic_fetch_add(&s.count[0], 1u)"), "{src}");
+    assert!(src.contains("uint64_t wide = ((uint64_t)atos::min(v, 1u));"), "{src}");
 }
 
 #[test]

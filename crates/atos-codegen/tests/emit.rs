@@ -430,3 +430,17 @@ fn a_two_queue_program_with_an_idle_hook_gets_one_kernel() {
         assert!(unit.contains(needle), "missing `{needle}` in\n{unit}");
     }
 }
+
+#[test]
+fn std_cmp_min_max_and_from_conversions() {
+    let body = task_body(
+        "let a = std::cmp::min(v, s.limit); let b = core::cmp::max(a, 3); let w = u64::from(b); s.out.store(v, i64::from(w as u32));",
+    );
+    assert!(
+        body.contains("uint32_t a = atos::min(v, s.limit);"),
+        "{body}"
+    );
+    assert!(body.contains("uint32_t b = atos::max(a, 3u);"), "{body}");
+    assert!(body.contains("uint64_t w = ((uint64_t)b);"), "{body}");
+    assert!(body.contains("((int64_t)((uint32_t)w))"), "{body}");
+}

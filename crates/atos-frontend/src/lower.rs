@@ -1026,6 +1026,45 @@ impl Lowerer {
             .last()
             .map(|s| s.ident.to_string())
             .unwrap_or_default();
+        let segs: Vec<String> = p
+            .path
+            .segments
+            .iter()
+            .map(|s| s.ident.to_string())
+            .collect();
+        // `std::cmp::min(a, b)` / `cmp::max(a, b)`: the same as `a.min(b)` / `a.max(b)`.
+        if segs.len() >= 2 && segs[segs.len() - 2] == "cmp" && (name == "min" || name == "max") {
+            if c.args.len() != 2 {
+                return Err(Error::new(
+                    c.span(),
+                    format!("`cmp::{name}` takes 2 arguments"),
+                ));
+            }
+            return Ok(ExprKind::MinMax {
+                max: name == "max",
+                a: Box::new(self.expr(&c.args[0])?),
+                b: Box::new(self.expr(&c.args[1])?),
+            });
+        }
+        // `u64::from(x)`: rustc admits only lossless conversions, which a cast computes.
+        if segs.len() == 2 && name == "from" {
+            let Some(to) = Scalar::from_rust_name(&segs[0]) else {
+                return Err(Error::new(
+                    p.span(),
+                    format!(
+                        "`{}::from` is not supported in device code; `from` converts between scalar types (`u64::from(x)`), or use an `as` cast",
+                        segs[0]
+                    ),
+                ));
+            };
+            if c.args.len() != 1 {
+                return Err(Error::new(
+                    c.span(),
+                    format!("`{}::from` takes 1 argument", segs[0]),
+                ));
+            }
+            return Ok(ExprKind::Cast(Box::new(self.expr(&c.args[0])?), to));
+        }
         if name == "lanes" && p.path.segments.len() == 1 {
             return Err(Error::new(
                 c.span(),
