@@ -238,7 +238,7 @@ pub struct Count<'a> {
 fn tally(v: u32, s: &Count) {
     s.count.fetch_add(0, 1);
     let wide = u64::from(std::cmp::min(v, 1));
-    s.count.fetch_add(0, (wide * 0) as u32);
+    s.count.fetch_add(0, (wide / 2) as u32);
     if v > 0 {
         s.work.push(v - 1);
     }
