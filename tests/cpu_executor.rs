@@ -255,7 +255,10 @@ fn an_unsuffixed_literal_index_compiles_and_runs() {
     assert_eq!(count.to_vec(), vec![10]);
     let src = atos::cuda::<tally::Task>().unwrap();
     assert!(src.contains("atomic_fetch_add(&s.count[0], 1u)"), "{src}");
-    assert!(src.contains("uint64_t wide = ((uint64_t)atos::min(v, 1u));"), "{src}");
+    assert!(
+        src.contains("uint64_t wide = ((uint64_t)atos::min(v, 1u));"),
+        "{src}"
+    );
 }
 
 #[test]
