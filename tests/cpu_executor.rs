@@ -7,7 +7,7 @@ use atos::RunError;
 use atos::apps::bfs::{self, Executor};
 use atos::prelude::*;
 use atos_graph::Csr;
-use common::features::{Features, collatz_steps, features};
+use common::features::{Features, bits_and_floats, collatz_steps, features};
 
 fn bfs_on(g: &Csr, source: u32, cpu: &CpuExecutor, mode: QueueMode) -> bfs::BfsRun {
     let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
@@ -100,7 +100,7 @@ fn every_feature_computes_what_the_rust_says() {
         let w = weights[v as usize % weights.len()];
         assert_eq!(
             sums.to_vec()[v as usize],
-            i64::from((w * 3 - 7).min(100)) - 1,
+            i64::from((w * 3 - 7).min(100)) - 1 + bits_and_floats(v, 3.0),
             "sums[{v}]"
         );
         assert_eq!(

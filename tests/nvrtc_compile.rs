@@ -120,3 +120,30 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<(spread::Task, rescan::Task)>();
     check::<chain::Task>();
 }
+
+/// Every scalar method of the operation table has its device function, and the feature task
+/// calls every one of them (so the NVRTC compile above and the GPU suite's comparison with the
+/// CPU executor cover them all).
+#[test]
+fn every_scalar_method_has_its_device_function_and_a_use() {
+    let headers = atos::headers::device_headers();
+    let prelude = &headers
+        .iter()
+        .find(|(n, _)| n.ends_with("prelude.cuh"))
+        .expect("the prelude")
+        .1;
+    let features = atos::cuda::<features::Task>().unwrap();
+    for m in atos::codegen::ops::METHODS {
+        assert!(
+            prelude.contains(&format!(" {}(", m.cuda)),
+            "`{}`: no `atos::{}` in prelude.cuh",
+            m.name,
+            m.cuda
+        );
+        assert!(
+            features.contains(&format!("atos::{}(", m.cuda)),
+            "`{}` is not exercised by tests/common/features.rs",
+            m.name
+        );
+    }
+}

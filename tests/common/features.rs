@@ -29,6 +29,27 @@ pub fn collatz_steps(start: u64) -> u32 {
     steps
 }
 
+/// The scalar methods of `ops::METHODS` and `std` helpers, folded into one number.
+#[atos::device]
+pub fn bits_and_floats(v: u32, x: f32) -> i64 {
+    let wide = u64::from(v) * 2654435761;
+    let bits = v.count_ones()
+        + wide.leading_zeros()
+        + v.trailing_zeros()
+        + (v as i32).wrapping_mul(-7).count_ones()
+        + (wide as i64).trailing_zeros();
+    let w = v.wrapping_sub(1000).wrapping_add(v.wrapping_mul(3));
+    let f = (x * v as f32).sqrt().mul_add(0.25, -(x.abs()));
+    let g = (x * 1.5 + 0.1) * (v as f32 + 0.3);
+    bits as i64
+        + (w >> 20) as i64
+        + (f * 8.0) as i64
+        + (g * 1000.0) as i64
+        + std::cmp::max(v, 7) as i64
+        + f.min(2.5) as i64
+        + (g - 40.0).max(f) as i64
+}
+
 /// Each task `v` records facts about itself and pushes `2v+1`, `2v+2` below `limit`: a binary
 /// tree, so every vertex below `limit` is visited exactly once.
 #[atos::task(worker = "warp", fetch = 2)]
@@ -36,6 +57,7 @@ pub fn features(v: u32, s: &Features) {
     let w = s.weights[v % s.weights.len() as u32];
     let clamped = clamp_to(w * 3 - 7, 100);
     s.sums.fetch_add(v, clamped as i64 - 1);
+    s.sums.fetch_add(v, bits_and_floats(v, s.scale));
     let steps = collatz_steps(v as u64 + 1);
     s.flags.store(v, steps);
     s.mass.fetch_add(v, s.scale * 0.5);

@@ -313,9 +313,10 @@ impl<'a> Emitter<'a> {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 format!("{}({})", sanitize(func), args.join(", "))
             }
-            ExprKind::MinMax { max, a, b } => {
-                let (sa, sb) = (self.expr(a), self.expr(b));
-                format!("atos::{}({sa}, {sb})", if *max { "max" } else { "min" })
+            ExprKind::Method { name, args } => {
+                let decl = crate::ops::method(name).expect("the type checker admits table methods");
+                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                format!("atos::{}({})", decl.cuda, args.join(", "))
             }
             ExprKind::If { cond, then, els } => {
                 let (c, t, f) = (self.expr(cond), self.expr(then), self.expr(els));

@@ -263,10 +263,10 @@ pub enum ExprKind {
         func: String,
         args: Vec<Expr>,
     },
-    MinMax {
-        max: bool,
-        a: Box<Expr>,
-        b: Box<Expr>,
+    /// `x.name(args..)`: a scalar method of `ops::METHODS` (`args[0]` is the receiver).
+    Method {
+        name: String,
+        args: Vec<Expr>,
     },
     If {
         cond: Box<Expr>,
@@ -464,13 +464,13 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
             | ExprKind::Field { .. } => {}
             ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => expr(a, f),
             ExprKind::Index { index, .. } => expr(index, f),
-            ExprKind::Binary(_, a, b) | ExprKind::MinMax { a, b, .. } => {
+            ExprKind::Binary(_, a, b) => {
                 expr(a, f);
                 expr(b, f);
             }
-            ExprKind::Atomic { args, .. } | ExprKind::Call { args, .. } => {
-                args.iter().for_each(|a| expr(a, f))
-            }
+            ExprKind::Atomic { args, .. }
+            | ExprKind::Call { args, .. }
+            | ExprKind::Method { args, .. } => args.iter().for_each(|a| expr(a, f)),
             ExprKind::If { cond, then, els } => {
                 expr(cond, f);
                 expr(then, f);

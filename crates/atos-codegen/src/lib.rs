@@ -11,6 +11,7 @@ pub mod error;
 pub mod ir;
 pub mod layout;
 pub mod names;
+pub mod ops;
 pub mod plan;
 pub mod typeck;
 pub mod unit;

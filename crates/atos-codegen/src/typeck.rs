@@ -408,11 +408,33 @@ impl<'a> Checker<'a> {
                     None => self.fresh(Kind::Any),
                 }
             }
-            ExprKind::MinMax { a, b, .. } => {
-                let (va, vb) = (self.expr(a)?, self.expr(b)?);
-                self.unify(va, vb)?;
-                self.constrain(va, Kind::Num)?;
-                va
+            ExprKind::Method { name, args } => {
+                let decl = crate::ops::method(name).ok_or_else(|| {
+                    self.err(format!(
+                        "method `{name}` is not supported in device code; scalar methods: {}",
+                        crate::ops::method_names()
+                    ))
+                })?;
+                if args.len() != decl.args + 1 {
+                    return Err(self.err(format!("`{name}` takes {} argument(s)", decl.args)));
+                }
+                let recv = self.expr(&args[0])?;
+                for a in &args[1..] {
+                    let v = self.expr(a)?;
+                    self.unify(recv, v)?;
+                }
+                self.constrain(
+                    recv,
+                    match decl.receivers {
+                        crate::ops::Receivers::Num => Kind::Num,
+                        crate::ops::Receivers::Int => Kind::Int,
+                        crate::ops::Receivers::Float => Kind::Float,
+                    },
+                )?;
+                match decl.returns {
+                    crate::ops::Returns::Same => recv,
+                    crate::ops::Returns::U32 => self.known(Scalar::U32),
+                }
             }
             ExprKind::If { cond, then, els } => {
                 let c = self.expr(cond)?;

@@ -990,19 +990,24 @@ impl Lowerer {
             let args = m.args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
             return Ok(ExprKind::Atomic { field, op, args });
         }
-        if (method == "min" || method == "max") && m.args.len() == 1 {
-            let a = self.expr(&m.receiver)?;
-            let b = self.expr(&m.args[0])?;
-            return Ok(ExprKind::MinMax {
-                max: method == "max",
-                a: Box::new(a),
-                b: Box::new(b),
-            });
+        if let Some(decl) = atos_codegen::ops::method(&method) {
+            if m.args.len() != decl.args {
+                return Err(Error::new(
+                    m.span(),
+                    format!("`{method}` takes {} argument(s)", decl.args),
+                ));
+            }
+            let mut args = vec![self.expr(&m.receiver)?];
+            for a in &m.args {
+                args.push(self.expr(a)?);
+            }
+            return Ok(ExprKind::Method { name: method, args });
         }
         Err(Error::new(
             m.method.span(),
             format!(
-                "method `{method}` is not supported in device code; on scalars use `a.min(b)`, `a.max(b)`, operators and `as` casts"
+                "method `{method}` is not supported in device code; scalar methods: {}, operators and `as` casts",
+                atos_codegen::ops::method_names()
             ),
         ))
     }
@@ -1040,10 +1045,9 @@ impl Lowerer {
                     format!("`cmp::{name}` takes 2 arguments"),
                 ));
             }
-            return Ok(ExprKind::MinMax {
-                max: name == "max",
-                a: Box::new(self.expr(&c.args[0])?),
-                b: Box::new(self.expr(&c.args[1])?),
+            return Ok(ExprKind::Method {
+                name,
+                args: vec![self.expr(&c.args[0])?, self.expr(&c.args[1])?],
             });
         }
         // `u64::from(x)`: rustc admits only lossless conversions, which a cast computes.

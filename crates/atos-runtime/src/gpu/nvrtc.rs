@@ -73,6 +73,9 @@ pub fn options(arch: (i32, i32)) -> Vec<String> {
         format!("--gpu-architecture=sm_{}{}", arch.0, arch.1),
         "--std=c++17".into(),
         "--device-int128".into(),
+        // Rust rounds `a * b + c` twice; NVRTC would fuse it into one FMA by default, and the
+        // GPU would compute something the CPU executor does not. `mul_add` fuses explicitly.
+        "--fmad=false".into(),
     ]
 }
 

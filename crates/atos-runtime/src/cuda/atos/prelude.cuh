@@ -58,6 +58,31 @@ __device__ __forceinline__ float max(float a, float b) { return fmaxf(a, b); }
 __device__ __forceinline__ double min(double a, double b) { return fmin(a, b); }
 __device__ __forceinline__ double max(double a, double b) { return fmax(a, b); }
 
+// Bit counts (Rust's `count_ones`, `leading_zeros`, `trailing_zeros`: u32 results; all
+// zeros gives the type's width).
+template <class T> __device__ __forceinline__ uint32_t count_ones(T x) {
+    typedef typename Unsigned<T>::type U;
+    return sizeof(T) == 8 ? (uint32_t)__popcll((unsigned long long)(U)x) : (uint32_t)__popc((unsigned)(U)x);
+}
+template <class T> __device__ __forceinline__ uint32_t leading_zeros(T x) {
+    typedef typename Unsigned<T>::type U;
+    return sizeof(T) == 8 ? (uint32_t)__clzll((long long)(U)x) : (uint32_t)__clz((int)(U)x);
+}
+template <class T> __device__ __forceinline__ uint32_t trailing_zeros(T x) {
+    typedef typename Unsigned<T>::type U;
+    if ((U)x == 0) return (uint32_t)(sizeof(T) * 8);
+    return sizeof(T) == 8 ? (uint32_t)(__ffsll((long long)(U)x) - 1) : (uint32_t)(__ffs((int)(U)x) - 1);
+}
+
+// Float methods, as Rust computes them: `abs` clears the sign, `sqrt` is correctly rounded,
+// `mul_add` is one fused rounding.
+__device__ __forceinline__ float fabs_of(float x) { return fabsf(x); }
+__device__ __forceinline__ double fabs_of(double x) { return fabs(x); }
+__device__ __forceinline__ float sqrt_of(float x) { return __fsqrt_rn(x); }
+__device__ __forceinline__ double sqrt_of(double x) { return __dsqrt_rn(x); }
+__device__ __forceinline__ float mul_add(float a, float b, float c) { return __fmaf_rn(a, b, c); }
+__device__ __forceinline__ double mul_add(double a, double b, double c) { return __fma_rn(a, b, c); }
+
 // `x as i32` from a float saturates and maps NaN to 0 in Rust.
 template <class T, class F> __device__ __forceinline__ T cast_sat(F x) {
     if (x != x) return (T)0;
