@@ -345,7 +345,7 @@ fn features_and_stress(
     )
     .collect();
     let mut rng = SplitMix64(2026);
-    let (mut ok, mut wrong, mut errors) = (0, 0, 0);
+    let mut tally = Tally::default();
     let t0 = Instant::now();
     for i in 0..args.stress {
         let (name, g) = &small[i % small.len()];
@@ -371,35 +371,26 @@ fn features_and_stress(
         let p = program(gpu, programs, c, Duration::from_secs(10));
         let reference = atos_graph::reference::bfs::bfs_depths(g, source);
         let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
-        match bfs::run(
+        let outcome = bfs::run(
             &Executor::Gpu(p),
             &g.offsets_u32().unwrap(),
             &g.cols,
             source,
             cap,
             mode,
-        ) {
-            Ok(r) if r.depths == reference => ok += 1,
-            Ok(_) => {
-                wrong += 1;
-                println!("  WRONG: {name} {c:?}/{mode:?} source {source}");
-            }
-            Err(RunError::Gpu(atos::GpuError::Timeout { .. })) => {
-                println!("  HANG: {name} {c:?}/{mode:?} source {source}");
-                hang_exit();
-            }
-            Err(e) => {
-                errors += 1;
-                println!("  ERROR: {name} {c:?}/{mode:?}: {e}");
-            }
-        }
+        )
+        .map(|r| r.depths == reference);
+        tally.record(outcome, &format!("{name} {c:?}/{mode:?} source {source}"));
     }
     println!(
-        "stress: {ok} correct, {wrong} wrong, 0 hangs, {errors} errors, {} configurations compiled, {:.1} s",
+        "stress: {} correct, {} wrong, 0 hangs, {} errors, {} configurations compiled, {:.1} s",
+        tally.ok,
+        tally.wrong,
+        tally.errors,
         programs.len(),
         t0.elapsed().as_secs_f64()
     );
-    failures += wrong + errors;
+    failures += tally.failures();
 
     // ---- 4. overflow ----
     println!("\n== queue overflow ==");
@@ -774,7 +765,7 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     .collect();
     let refs: Vec<Vec<u32>> = graphs.iter().map(dijkstra_u32).collect();
     let mut rng = SplitMix64(808);
-    let (mut ok, mut wrong, mut errors) = (0usize, 0usize, 0usize);
+    let mut tally = Tally::default();
     let mut by_case = [0usize; 4];
     let t0 = Instant::now();
     let mut compiled: HashMap<(Option<WorkerKind>, u32, Option<u32>, Strategy), GpuPrograms> =
@@ -797,24 +788,13 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
             wname(w),
             strategy.name()
         );
-        match stress_case(ps, which, &graphs[gi], &refs[gi], seed) {
-            Ok(true) => ok += 1,
-            Ok(false) => {
-                wrong += 1;
-                println!("  WRONG: {what}");
-            }
-            Err(RunError::Gpu(atos::GpuError::Timeout { .. })) => {
-                println!("  HANG: {what}");
-                hang_exit();
-            }
-            Err(e) => {
-                errors += 1;
-                println!("  ERROR: {what}: {e}");
-            }
-        }
+        tally.record(stress_case(ps, which, &graphs[gi], &refs[gi], seed), &what);
     }
     println!(
-        "program stress: {ok} correct, {wrong} wrong, 0 hangs, {errors} errors ({}), {} configurations compiled, {:.1} s",
+        "program stress: {} correct, {} wrong, 0 hangs, {} errors ({}), {} configurations compiled, {:.1} s",
+        tally.ok,
+        tally.wrong,
+        tally.errors,
         CASES
             .iter()
             .zip(by_case)
@@ -824,7 +804,40 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         compiled.len() * 4,
         t0.elapsed().as_secs_f64()
     );
-    failures + wrong + errors
+    failures + tally.failures()
+}
+
+/// Counts of a stress loop: each run is correct, wrong or an error; a timeout ends the suite.
+#[derive(Default)]
+struct Tally {
+    ok: usize,
+    wrong: usize,
+    errors: usize,
+}
+
+impl Tally {
+    /// Records one run's outcome (`Ok(true)`: the result was right), described by `what`.
+    fn record(&mut self, outcome: Result<bool, RunError>, what: &str) {
+        match outcome {
+            Ok(true) => self.ok += 1,
+            Ok(false) => {
+                self.wrong += 1;
+                println!("  WRONG: {what}");
+            }
+            Err(RunError::Gpu(atos::GpuError::Timeout { .. })) => {
+                println!("  HANG: {what}");
+                hang_exit();
+            }
+            Err(e) => {
+                self.errors += 1;
+                println!("  ERROR: {what}: {e}");
+            }
+        }
+    }
+
+    fn failures(&self) -> usize {
+        self.wrong + self.errors
+    }
 }
 
 /// A kernel that timed out leaves the GPU context unusable: nothing after it can run.

@@ -110,6 +110,20 @@ fn every_feature_computes_what_the_rust_says() {
         );
         assert_eq!(mass.to_vec()[v as usize], 1.5, "mass[{v}]");
     }
+    // The feature task's `v * 0.1 + 0.7` would give other sums if a compiler fused it into an
+    // FMA (NVRTC does by default; atos compiles with --fmad=false): the GPU comparison of the
+    // sums in gpu_suite can see a fused GPU.
+    let fused_differs = (0..20_000u32)
+        .filter(|&v| {
+            let unfused = v as f32 * 0.1 + 0.7;
+            let fused = (v as f32).mul_add(0.1, 0.7);
+            (unfused * 65536.0) as i64 != (fused * 65536.0) as i64
+        })
+        .count();
+    assert!(
+        fused_differs > 100,
+        "only {fused_differs} tasks would see an FMA"
+    );
 }
 
 /// The overflow a BFS run must end with: (capacity, needed, the error's text).

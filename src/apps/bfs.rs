@@ -55,14 +55,7 @@ impl BfsRun {
 
     /// Number of vertices whose depth differs from `reference`.
     pub fn mismatches(&self, reference: &[u32]) -> usize {
-        if self.depths.len() != reference.len() {
-            return self.depths.len().max(reference.len());
-        }
-        self.depths
-            .iter()
-            .zip(reference)
-            .filter(|(a, b)| a != b)
-            .count()
+        mismatches(&self.depths, reference)
     }
 
     /// Tasks processed per vertex reached (1.0 = no speculation wasted; the papers' ratio).
@@ -77,6 +70,38 @@ pub enum Executor<'p> {
     Gpu(&'p crate::Program<bfs::Task>),
 }
 
+/// Number of vertices whose depth differs from `reference` (every vertex when the lengths
+/// differ).
+pub fn mismatches(depths: &[u32], reference: &[u32]) -> usize {
+    if depths.len() != reference.len() {
+        return depths.len().max(reference.len());
+    }
+    depths.iter().zip(reference).filter(|(a, b)| a != b).count()
+}
+
+/// Depths before a run from `source`: 0 there, unreached elsewhere.
+pub fn initial_depths(vertices: usize, source: u32) -> crate::AtomicArray<u32> {
+    let depth = crate::AtomicArray::filled(vertices, UNREACHED);
+    depth.view().store(source, 0);
+    depth
+}
+
+/// The BFS state over a CSR, its depths and a queue of `mode` and `capacity`.
+pub fn state<'a>(
+    offsets: &'a [u32],
+    cols: &'a [u32],
+    depth: &'a crate::AtomicArray<u32>,
+    capacity: u64,
+    mode: QueueMode,
+) -> BfsState<'a> {
+    BfsState {
+        offsets: Slice::new(offsets),
+        cols: Slice::new(cols),
+        depth: depth.view(),
+        work: Queue::new(mode, capacity),
+    }
+}
+
 /// BFS from `source` over the CSR `offsets`/`cols` with a queue of `mode` and `capacity`.
 pub fn run(
     exec: &Executor,
@@ -86,15 +111,8 @@ pub fn run(
     capacity: u64,
     mode: QueueMode,
 ) -> Result<BfsRun, crate::RunError> {
-    let n = offsets.len().saturating_sub(1);
-    let depth = crate::AtomicArray::filled(n, UNREACHED);
-    depth.view().store(source, 0);
-    let state = BfsState {
-        offsets: Slice::new(offsets),
-        cols: Slice::new(cols),
-        depth: depth.view(),
-        work: Queue::new(mode, capacity),
-    };
+    let depth = initial_depths(offsets.len().saturating_sub(1), source);
+    let state = state(offsets, cols, &depth, capacity, mode);
     let stats = match exec {
         Executor::Cpu(cpu) => cpu.run(bfs::Task, &state, &[source])?,
         Executor::Gpu(program) => program.run(&state, &[source])?,

@@ -40,11 +40,13 @@ pub fn bits_and_floats(v: u32, x: f32) -> i64 {
         + (wide as i64).trailing_zeros();
     let w = v.wrapping_sub(1000).wrapping_add(v.wrapping_mul(3));
     let f = (x * v as f32).sqrt().mul_add(0.25, -(x.abs()));
-    let g = (x * 1.5 + 0.1) * (v as f32 + 0.3);
+    // `a * b + c` with an inexact product: fused and unfused results differ for many `v`, and
+    // `* 65536.0` (exact) keeps the last bits visible (see `every_feature_computes_what_the_rust_says`).
+    let g = v as f32 * 0.1 + 0.7;
     bits as i64
         + (w >> 20) as i64
         + (f * 8.0) as i64
-        + (g * 1000.0) as i64
+        + (g * 65536.0) as i64
         + std::cmp::max(v, 7) as i64
         + f.min(2.5) as i64
         + (g - 40.0).max(f) as i64

@@ -3,8 +3,8 @@
 
 use std::time::Duration;
 
-use atos::apps::bfs::{self, BfsState, Executor, UNREACHED, bfs as bfs_task};
-use atos::{AtomicArray, CpuExecutor, Gpu, Program, Queue, Slice, Stats, Strategy};
+use atos::apps::bfs::{self, Executor, UNREACHED, bfs as bfs_task};
+use atos::{CpuExecutor, Gpu, Program, Stats, Strategy};
 
 use super::record::{Record, downsample, median, ms};
 use super::{Config, Fail, RunOpts};
@@ -53,15 +53,7 @@ impl BfsInput {
     }
 
     fn verify(&self, depths: &[u32], run: &str) -> Result<(), Fail> {
-        let bad = if depths.len() == self.reference.len() {
-            depths
-                .iter()
-                .zip(&self.reference)
-                .filter(|(a, b)| a != b)
-                .count()
-        } else {
-            depths.len().max(self.reference.len())
-        };
+        let bad = bfs::mismatches(depths, &self.reference);
         if bad == 0 {
             return Ok(());
         }
@@ -151,15 +143,8 @@ pub fn run_gpu(
     rec.compile_origin = Some(format!("{origin:?}"));
     rec.device = gpu.name().to_string();
 
-    let n = input.reference.len();
-    let depth = AtomicArray::<u32>::filled(n, UNREACHED);
-    depth.view().store(input.source, 0);
-    let state = BfsState {
-        offsets: Slice::new(&input.offsets),
-        cols: Slice::new(cols),
-        depth: depth.view(),
-        work: Queue::new(cfg.queue, input.capacity),
-    };
+    let depth = bfs::initial_depths(input.reference.len(), input.source);
+    let state = bfs::state(&input.offsets, cols, &depth, input.capacity, cfg.queue);
     let mut dev = program
         .upload(&state)
         .map_err(|e| run_failed(e, "uploading the state"))?;

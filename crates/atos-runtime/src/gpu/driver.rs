@@ -338,70 +338,69 @@ fn wait(event: &CudaEvent, deadline: Option<(Instant, Duration)>) -> Result<(), 
     }
 }
 
-/// A run's stats from its counters, or the overflow it hit.
-#[allow(clippy::too_many_arguments)]
-pub(crate) fn stats(
-    plan: &Plan,
-    spec: &KernelSpec,
-    gpu: &Gpu,
-    dev: &DeviceState<'_>,
-    seeds: &[Vec<u64>],
-    counters: &Counters,
-    outcome: Outcome,
-    grid: u32,
-) -> Result<Stats, RunError> {
-    let mut queue_stats = Vec::new();
-    let mut overflow: Option<(usize, u64)> = None;
-    for (i, (q, c)) in dev.queues.iter().zip(&counters.queues).enumerate() {
-        let seeded = seeds[i].len() as u64;
-        if c[qc::NEEDED] > 0 && overflow.is_none_or(|(_, n)| c[qc::NEEDED] > n) {
-            overflow = Some((i, c[qc::NEEDED]));
+impl Driver<'_> {
+    /// A run's stats from its counters, or the overflow it hit.
+    pub(crate) fn stats(
+        &self,
+        dev: &DeviceState<'_>,
+        seeds: &[Vec<u64>],
+        counters: &Counters,
+        outcome: Outcome,
+    ) -> Result<Stats, RunError> {
+        let (plan, spec, gpu, grid) = (self.plan, self.spec, self.gpu, self.grid);
+        let mut queue_stats = Vec::new();
+        let mut overflow: Option<(usize, u64)> = None;
+        for (i, (q, c)) in dev.queues.iter().zip(&counters.queues).enumerate() {
+            let seeded = seeds[i].len() as u64;
+            if c[qc::NEEDED] > 0 && overflow.is_none_or(|(_, n)| c[qc::NEEDED] > n) {
+                overflow = Some((i, c[qc::NEEDED]));
+            }
+            queue_stats.push(QueueStats {
+                name: plan.queues[i].clone(),
+                capacity: q.capacity,
+                seeded,
+                popped: c[qc::DONE],
+                pushed: c[qc::END_ALLOC] - seeded + c[qc::KEPT],
+                // A linear queue's peak is every push (no extra atomic on its hot path).
+                peak: if q.linear {
+                    c[qc::END_ALLOC]
+                } else {
+                    c[qc::PEAK]
+                },
+            });
         }
-        queue_stats.push(QueueStats {
-            name: plan.queues[i].clone(),
-            capacity: q.capacity,
-            seeded,
-            popped: c[qc::DONE],
-            pushed: c[qc::END_ALLOC] - seeded + c[qc::KEPT],
-            // A linear queue's peak is every push (no extra atomic on its hot path).
-            peak: if q.linear {
-                c[qc::END_ALLOC]
+        if counters.control[ctl::STATUS] != status::OK {
+            let (i, needed) = overflow.unwrap_or((0, 0));
+            return Err(RunError::overflow(
+                &plan.queues[i],
+                dev.queues[i].capacity,
+                needed,
+            ));
+        }
+        let persistent = spec.strategy == Strategy::Persistent;
+        Ok(Stats {
+            device: gpu.name().to_string(),
+            time: Duration::from_secs_f64(outcome.ms / 1e3),
+            time_is_gpu_events: true,
+            seeded: 0,
+            popped: 0,
+            pushed: 0,
+            queue_peak: 0,
+            queues: queue_stats,
+            idle_sweeps: if persistent {
+                counters.control[ctl::IDLE_SWEEPS]
             } else {
-                c[qc::PEAK]
+                outcome.sweeps.saturating_sub(1)
             },
-        });
+            workers: spec.groups(grid),
+            grid: Some((grid, spec.block_size)),
+            strategy: spec.strategy,
+            launches: outcome.launches,
+            levels: outcome.levels,
+            wall: Some(outcome.wall),
+            upload: None,
+            timeline: (!outcome.timeline.is_empty()).then_some(outcome.timeline),
+        }
+        .totals())
     }
-    if counters.control[ctl::STATUS] != status::OK {
-        let (i, needed) = overflow.unwrap_or((0, 0));
-        return Err(RunError::overflow(
-            &plan.queues[i],
-            dev.queues[i].capacity,
-            needed,
-        ));
-    }
-    let persistent = spec.strategy == Strategy::Persistent;
-    Ok(Stats {
-        device: gpu.name().to_string(),
-        time: Duration::from_secs_f64(outcome.ms / 1e3),
-        time_is_gpu_events: true,
-        seeded: 0,
-        popped: 0,
-        pushed: 0,
-        queue_peak: 0,
-        queues: queue_stats,
-        idle_sweeps: if persistent {
-            counters.control[ctl::IDLE_SWEEPS]
-        } else {
-            outcome.sweeps.saturating_sub(1)
-        },
-        workers: spec.groups(grid),
-        grid: Some((grid, spec.block_size)),
-        strategy: spec.strategy,
-        launches: outcome.launches,
-        levels: outcome.levels,
-        wall: Some(outcome.wall),
-        upload: None,
-        timeline: (!outcome.timeline.is_empty()).then_some(outcome.timeline),
-    }
-    .totals())
 }

@@ -325,9 +325,7 @@ impl<P: TaskSet> Program<P> {
         };
         let outcome = run.run(dev, &stream)?;
         let counters = dev.read_counters(&stream)?;
-        super::driver::stats(
-            &self.plan, &self.spec, &self.gpu, dev, &seeds, &counters, outcome, self.grid,
-        )
+        run.stats(dev, &seeds, &counters, outcome)
     }
 
     fn stream(&self) -> Result<Arc<CudaStream>, RunError> {
