@@ -662,6 +662,8 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         failures += 1;
     }
 
+    failures += device_state_reuse(gpu);
+
     println!(
         "\n== programs: GPU vs CPU reference, every worker kind (own = the tasks' attributes) =="
     );
@@ -805,6 +807,78 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         t0.elapsed().as_secs_f64()
     );
     failures + tally.failures()
+}
+
+/// A state uploaded once and run many times: BFS from several sources on one upload (new
+/// initial depths through `reload_atomics`, each run reset on the device), and a device state
+/// uploaded by a program without the idle hook, run twice by the program with it (the hook's
+/// range comes from the running program). Returns the failures.
+fn device_state_reuse(gpu: &Gpu) -> usize {
+    use programs::*;
+    println!("\n== device state reuse: one upload, many runs ==");
+    let mut failures = 0;
+    let g = atos_graph::load("kron:14,seed=9").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let n = g.num_vertices();
+    let depth = bfs::initial_depths(n, 0);
+    let cap = bfs::default_queue_capacity(n, g.num_edges());
+    let state = bfs::state(&offsets, &g.cols, &depth, cap, QueueMode::Ring);
+    let p = Program::new(gpu, bfs_task::Task)
+        .worker(WorkerKind::Cta)
+        .fetch(64)
+        .timeout(Duration::from_secs(10))
+        .build()
+        .unwrap();
+    let mut dev = p.upload(&state).unwrap();
+    let mut line = String::from("  bfs sources");
+    for source in [0u32, 5, 77, 5] {
+        depth.fill(bfs::UNREACHED);
+        depth.view().store(source, 0);
+        let ok = dev
+            .reload_atomics()
+            .and_then(|_| p.run_on(&mut dev, &[source]))
+            .and_then(|_| dev.read_back())
+            .map(|_| depth.to_vec() == atos_graph::reference::bfs::bfs_depths(&g, source));
+        match ok {
+            Ok(true) => line += &format!(" {source}: ok"),
+            other => {
+                failures += 1;
+                line += &format!(" {source}: WRONG {:?}", other.err().map(|e| e.to_string()));
+            }
+        }
+    }
+    println!("{line}");
+    let no_hook = build(gpu, spread::Task, None, 256, None, Strategy::Persistent);
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        let with_hook = build(gpu, (spread::Task, rescan::Task), None, 256, None, strategy);
+        let init: Vec<u64> = (0..n as u64).map(|i| (i * 7919) % 1000).collect();
+        let mut sweeps = Vec::new();
+        let result = residual_run(&g, &init, 64, &[], |s, seeds| {
+            let mut dev = no_hook.upload(s)?;
+            let first = with_hook.run_on(&mut dev, seeds)?;
+            sweeps.push(first.idle_sweeps + 1);
+            let second = with_hook.run_on(&mut dev, seeds)?;
+            sweeps.push(second.idle_sweeps + 1);
+            dev.read_back()?;
+            Ok(second)
+        });
+        let verdict = match &result {
+            Ok((m, r, st)) => match residual_check(&init, m, r, 64) {
+                Ok(()) if st.popped > 0 => "ok".to_string(),
+                Ok(()) => "WRONG: the hook never ran".to_string(),
+                Err(e) => format!("WRONG: {e}"),
+            },
+            Err(e) => format!("ERROR: {e}"),
+        };
+        if verdict != "ok" {
+            failures += 1;
+        }
+        println!(
+            "  idle hook on a state uploaded without one, {}, run twice (sweeps {sweeps:?}): {verdict}",
+            strategy.name()
+        );
+    }
+    failures
 }
 
 /// Counts of a stress loop: each run is correct, wrong or an error; a timeout ends the suite.

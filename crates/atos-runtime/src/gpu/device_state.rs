@@ -170,7 +170,12 @@ impl<'s> DeviceState<'s> {
 
     /// Takes the host `Atomics` values as the ones every later run starts from (after the host
     /// changed them, e.g. a new BFS source).
-    pub fn reload_atomics(&mut self, stream: &Arc<CudaStream>) -> Result<(), RunError> {
+    pub fn reload_atomics(&mut self) -> Result<(), RunError> {
+        let stream = self
+            .gpu
+            .ctx()
+            .new_stream()
+            .map_err(driver_err("creating a stream"))?;
         for a in &self.atomics {
             let data = a.host.read_bytes();
             // SAFETY: `pristine` is a live allocation of `a.bytes` bytes owned by `_buffers`.
