@@ -146,37 +146,21 @@ mod programs;
 #[path = "../tests/common/features.rs"]
 mod features;
 
-/// Runs the feature task over a 20 000-task binary tree; returns (sums, flags, mass bits).
+/// Runs the feature task over a 20 000-task binary tree; returns every array it writes, as bits.
 fn features_run(
     program: Option<&Program<features::features::Task>>,
-) -> (Vec<i64>, Vec<u32>, Vec<u32>) {
-    use atos::{AtomicArray, Queue, Slice};
+) -> Vec<(&'static str, Vec<u64>)> {
     let weights: Vec<i32> = (0..97).map(|i| (i * 37 % 211) - 100).collect();
     let limit = 20_000u32;
-    let sums = AtomicArray::<i64>::filled(limit as usize, 0);
-    let flags = AtomicArray::<u32>::filled(limit as usize, 0);
-    let mass = AtomicArray::<f32>::filled(limit as usize, 0.0);
-    let state = features::Features {
-        weights: Slice::new(&weights),
-        sums: sums.view(),
-        flags: flags.view(),
-        mass: mass.view(),
-        work: Queue::with_capacity(u64::from(limit)),
-        limit,
-        scale: 3.0,
-    };
-    let stats = match program {
-        Some(p) => p.run(&state, &[0]).unwrap(),
+    let run = features::FeatureRun::new(weights, limit);
+    let popped = run.run(|state| match program {
+        Some(p) => p.run(state, &[0]).unwrap(),
         None => atos::CpuExecutor::new()
-            .run(features::features::Task, &state, &[0])
+            .run(features::features::Task, state, &[0])
             .unwrap(),
-    };
-    assert_eq!(stats.popped, u64::from(limit));
-    (
-        sums.to_vec(),
-        flags.to_vec(),
-        mass.to_vec().iter().map(|m| m.to_bits()).collect(),
-    )
+    });
+    assert_eq!(popped, u64::from(limit));
+    run.bits()
 }
 
 fn main() {
@@ -306,14 +290,26 @@ fn features_and_stress(
             .build()
             .unwrap();
         let gpu_result = features_run(Some(&p));
-        let same = gpu_result == cpu_result;
+        let differ: Vec<String> = cpu_result
+            .iter()
+            .zip(&gpu_result)
+            .filter(|(c, g)| c != g)
+            .map(|((name, c), (_, g))| {
+                let n = c.iter().zip(g).filter(|(a, b)| a != b).count();
+                format!("{name} ({n} elements)")
+            })
+            .collect();
+        let same = differ.is_empty();
         println!(
             "  {}: {}",
             w.name(),
             if same {
-                "identical to the CPU executor"
+                format!(
+                    "all {} arrays identical to the CPU executor",
+                    cpu_result.len()
+                )
             } else {
-                "DIFFERENT"
+                format!("DIFFERENT: {}", differ.join(", "))
             }
         );
         if !same {

@@ -7,7 +7,7 @@ use atos::RunError;
 use atos::apps::bfs::{self, Executor};
 use atos::prelude::*;
 use atos_graph::Csr;
-use common::features::{Features, bits_and_floats, collatz_steps, features};
+use common::features::{FeatureRun, bits_and_floats, collatz_steps, features};
 
 fn bfs_on(g: &Csr, source: u32, cpu: &CpuExecutor, mode: QueueMode) -> bfs::BfsRun {
     let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
@@ -79,36 +79,67 @@ fn bfs_matches_reference_on_shared_data() {
 fn every_feature_computes_what_the_rust_says() {
     let weights: Vec<i32> = vec![5, -40, 1000, 0, 33];
     let limit = 500u32;
-    let sums = AtomicArray::<i64>::filled(limit as usize, 0);
-    let flags = AtomicArray::<u32>::filled(limit as usize, 0);
-    let mass = AtomicArray::<f32>::filled(limit as usize, 0.0);
-    let state = Features {
-        weights: Slice::new(&weights),
-        sums: sums.view(),
-        flags: flags.view(),
-        mass: mass.view(),
-        work: Queue::with_capacity(limit as u64),
-        limit,
-        scale: 3.0,
-    };
-    let stats = CpuExecutor::new()
-        .threads(3)
-        .run(features::Task, &state, &[0])
-        .unwrap();
-    assert_eq!(stats.popped, u64::from(limit));
+    let run = FeatureRun::new(weights.clone(), limit);
+    let popped = run.run(|state| {
+        CpuExecutor::new()
+            .threads(3)
+            .run(features::Task, state, &[0])
+            .unwrap()
+    });
+    assert_eq!(popped, u64::from(limit));
+    let (sums, flags, mass) = (run.sums.to_vec(), run.flags.to_vec(), run.mass.to_vec());
     for v in 0..limit {
         let w = weights[v as usize % weights.len()];
         assert_eq!(
-            sums.to_vec()[v as usize],
+            sums[v as usize],
             i64::from((w * 3 - 7).min(100)) - 1 + bits_and_floats(v, 3.0),
             "sums[{v}]"
         );
         assert_eq!(
-            flags.to_vec()[v as usize],
+            flags[v as usize],
             collatz_steps(u64::from(v) + 1) | (15 << 16),
             "flags[{v}]"
         );
-        assert_eq!(mass.to_vec()[v as usize], 1.5, "mass[{v}]");
+        assert_eq!(mass[v as usize], 1.5, "mass[{v}]");
+    }
+    // Float min/max over all tasks (NaN ignored), bool or/xor, narrow adds and maxes.
+    let extremes = run.extremes.to_vec();
+    for k in 0..8u32 {
+        let x = |v: u32| f64::from(v % 97) * 0.37 - 11.0;
+        let of_k = (0..limit).filter(|v| v % 8 == k);
+        assert_eq!(
+            extremes[k as usize],
+            of_k.clone().map(x).fold(f64::MAX, f64::min)
+        );
+        // Tasks with v % 5 == 0 offer NaN, which fetch_max ignores.
+        let max = of_k.filter(|v| v % 5 != 0).map(x).fold(f64::MIN, f64::max);
+        assert_eq!(extremes[8 + k as usize], max);
+    }
+    let marks = run.marks.to_vec();
+    for (i, &mark) in marks.iter().enumerate() {
+        let or = (0..limit).any(|v| v as usize / 2 == i && v % 3 == 0);
+        let xor = (0..limit).filter(|&v| v as usize / 2 + 1 == i).count() % 2 == 1;
+        assert_eq!(mark, or ^ xor, "marks[{i}]");
+    }
+    let code = |v: u32| run.codes[(v % run.codes.len() as u32) as usize];
+    let narrow = |v: u32| code(v).wrapping_mul(3).wrapping_add(3) << 3;
+    let small = run.small.to_vec();
+    let tiny = run.tiny.to_vec();
+    for i in 0..limit {
+        let add = (0..limit).filter(|v| v / 3 == i).fold(7u16, |acc, v| {
+            acc.wrapping_add(
+                u16::from(narrow(v))
+                    .wrapping_mul(300)
+                    .wrapping_add(code(v).leading_zeros() as u16),
+            )
+        });
+        assert_eq!(small[i as usize], add, "small[{i}]");
+        let max = (0..limit)
+            .filter(|v| v / 4 == i)
+            .map(|v| (narrow(v) ^ v as u8).max(code(v) >> 1))
+            .max()
+            .unwrap_or(0);
+        assert_eq!(tiny[i as usize], max, "tiny[{i}]");
     }
     // The feature task's `v * 0.1 + 0.7` would give other sums if a compiler fused it into an
     // FMA (NVRTC does by default; atos compiles with --fmad=false): the GPU comparison of the

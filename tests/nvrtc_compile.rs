@@ -147,3 +147,46 @@ fn every_scalar_method_has_its_device_function_and_a_use() {
         );
     }
 }
+
+/// Every `ops::ATOMICS` entry has its device function for every element type it admits, and
+/// no more: a kernel calling each (entry, type) pair compiles, and a call for a type the entry
+/// does not admit would have no CPU counterpart (the runtime's `atomic_table` test checks the
+/// CPU side of the same table).
+#[test]
+fn every_atomic_entry_compiles_for_every_element_type_it_admits() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    use atos::codegen::Scalar;
+    let mut src = String::from("#include <atos/prelude.cuh>\n\n");
+    let mut calls = 0;
+    for (i, ty) in Scalar::ALL.iter().enumerate() {
+        let t = ty.cuda_name();
+        src.push_str(&format!(
+            "extern \"C\" __global__ void every_atomic_{i}({t}* p, {t} a, {t} b, {t}* out) {{\n"
+        ));
+        for d in atos::codegen::ops::ATOMICS {
+            if !d.elems.take(*ty) {
+                continue;
+            }
+            let values = ["a", "b"][..d.values].join(", ");
+            let args = if values.is_empty() {
+                "p + threadIdx.x".to_string()
+            } else {
+                format!("p + threadIdx.x, {values}")
+            };
+            if d.returns_previous {
+                src.push_str(&format!(
+                    "    out[threadIdx.x] = atos::{}({args});\n",
+                    d.cuda
+                ));
+            } else {
+                src.push_str(&format!("    atos::{}({args});\n", d.cuda));
+            }
+            calls += 1;
+        }
+        src.push_str("}\n");
+    }
+    assert!(calls >= 60, "only {calls} (entry, type) pairs");
+    compile_clean(&src);
+}

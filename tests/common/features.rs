@@ -5,12 +5,91 @@ use atos::prelude::*;
 #[atos::state]
 pub struct Features<'a> {
     pub weights: Slice<'a, i32>,
+    pub codes: Slice<'a, u8>,
     pub sums: Atomics<'a, i64>,
     pub flags: Atomics<'a, u32>,
     pub mass: Atomics<'a, f32>,
+    /// `[0, 8)`: float `fetch_min`s, `[8, 16)`: float `fetch_max`s.
+    pub extremes: Atomics<'a, f64>,
+    pub marks: Atomics<'a, bool>,
+    pub small: Atomics<'a, u16>,
+    pub tiny: Atomics<'a, u8>,
     pub work: Queue<'a, u32>,
     pub limit: u32,
     pub scale: f32,
+    pub shift: u8,
+}
+
+/// The arrays a feature run writes, and the run itself (on whichever executor `run` uses).
+pub struct FeatureRun {
+    pub weights: Vec<i32>,
+    pub codes: Vec<u8>,
+    pub sums: AtomicArray<i64>,
+    pub flags: AtomicArray<u32>,
+    pub mass: AtomicArray<f32>,
+    pub extremes: AtomicArray<f64>,
+    pub marks: AtomicArray<bool>,
+    pub small: AtomicArray<u16>,
+    pub tiny: AtomicArray<u8>,
+    pub limit: u32,
+}
+
+impl FeatureRun {
+    pub fn new(weights: Vec<i32>, limit: u32) -> FeatureRun {
+        let n = limit as usize;
+        FeatureRun {
+            weights,
+            codes: (0..61u32).map(|i| (i * 97 % 256) as u8).collect(),
+            sums: AtomicArray::filled(n, 0),
+            flags: AtomicArray::filled(n, 0),
+            mass: AtomicArray::filled(n, 0.0),
+            extremes: AtomicArray::from_vec(
+                (0..16)
+                    .map(|i| if i < 8 { f64::MAX } else { f64::MIN })
+                    .collect(),
+            ),
+            marks: AtomicArray::filled(n, false),
+            small: AtomicArray::filled(n, 7),
+            tiny: AtomicArray::filled(n, 0),
+            limit,
+        }
+    }
+
+    /// Runs the feature task from vertex 0 with `run`; returns how many tasks it popped.
+    pub fn run(&self, run: impl FnOnce(&Features) -> atos::Stats) -> u64 {
+        let state = Features {
+            weights: Slice::new(&self.weights),
+            codes: Slice::new(&self.codes),
+            sums: self.sums.view(),
+            flags: self.flags.view(),
+            mass: self.mass.view(),
+            extremes: self.extremes.view(),
+            marks: self.marks.view(),
+            small: self.small.view(),
+            tiny: self.tiny.view(),
+            work: Queue::with_capacity(u64::from(self.limit)),
+            limit: self.limit,
+            scale: 3.0,
+            shift: 3,
+        };
+        run(&state).popped
+    }
+
+    /// Every written array as bit patterns, named, for an exact CPU/GPU comparison.
+    pub fn bits(&self) -> Vec<(&'static str, Vec<u64>)> {
+        fn b<T: atos::AtomicElem>(a: &AtomicArray<T>) -> Vec<u64> {
+            a.to_vec().into_iter().map(atos::Elem::to_bits).collect()
+        }
+        vec![
+            ("sums", b(&self.sums)),
+            ("flags", b(&self.flags)),
+            ("mass", b(&self.mass)),
+            ("extremes", b(&self.extremes)),
+            ("marks", b(&self.marks)),
+            ("small", b(&self.small)),
+            ("tiny", b(&self.tiny)),
+        ]
+    }
 }
 
 #[atos::device]
@@ -43,7 +122,17 @@ pub fn bits_and_floats(v: u32, x: f32) -> i64 {
     // `a * b + c` with an inexact product: fused and unfused results differ for many `v`, and
     // `* 65536.0` (exact) keeps the last bits visible (see `every_feature_computes_what_the_rust_says`).
     let g = v as f32 * 0.1 + 0.7;
+    let h = x as f64 * f64::EPSILON * 4.0e15 + f64::MIN_POSITIVE;
+    let big = f > f32::MAX;
+    let capped = if big || f < f32::MIN {
+        0.0
+    } else {
+        f.min(f32::INFINITY)
+    };
+    let capped = capped.max(f32::NEG_INFINITY);
     bits as i64
+        + (h * 1000.0) as i64
+        + capped as i64
         + (w >> 20) as i64
         + (f * 8.0) as i64
         + (g * 65536.0) as i64
@@ -67,6 +156,24 @@ pub fn features(v: u32, s: &Features) {
         let bit = 1u32 << i;
         s.flags.fetch_or(v, bit << 16);
     }
+    // Float min/max, bool and narrow atomics: each element's operations commute, so the
+    // result does not depend on the order tasks run in.
+    let x = (v % 97) as f64 * 0.37 - 11.0;
+    s.extremes.fetch_min(v % 8, x);
+    s.extremes
+        .fetch_max(8 + v % 8, if v % 5 == 0 { f64::NAN } else { x });
+    s.marks.fetch_or(v / 2, v % 3 == 0);
+    s.marks.fetch_xor(v / 2 + 1, true);
+    let code = s.codes[v % s.codes.len() as u32];
+    let narrow: u8 = code.wrapping_mul(3).wrapping_add(s.shift) << s.shift;
+    s.small.fetch_add(
+        v / 3,
+        u16::from(narrow)
+            .wrapping_mul(300)
+            .wrapping_add(code.leading_zeros() as u16),
+    );
+    s.tiny.fetch_max(v / 4, narrow ^ (v as u8));
+    s.tiny.fetch_max(v / 4, code >> 1);
     if s.flags.load(v) >> 16 != 15 {
         return;
     }

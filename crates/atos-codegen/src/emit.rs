@@ -105,10 +105,19 @@ impl<'a> Emitter<'a> {
                 };
                 self.line(&format!("{name} = {text};"), l);
             }
-            StmtKind::Expr(e) => {
-                let e = self.expr(e);
-                self.line(&format!("{e};"), l);
-            }
+            StmtKind::Expr(e) => match &e.kind {
+                // An effect that returns nothing (`store`) runs once per worker, on the leader.
+                ExprKind::Atomic { field, op, args }
+                    if !crate::ops::atomic(op).is_some_and(|d| d.returns_previous) =>
+                {
+                    let text = self.on_leader_if_uniform(|em| em.atomic_call(field, op, args));
+                    self.line(&format!("{};", self.leader_stmt(text)), l);
+                }
+                _ => {
+                    let e = self.expr(e);
+                    self.line(&format!("{e};"), l);
+                }
+            },
             StmtKind::Block(b) => {
                 self.line("{", l);
                 self.nested(b);
@@ -207,21 +216,6 @@ impl<'a> Emitter<'a> {
                 });
                 self.line(&format!("{};", self.leader_stmt(text)), l);
             }
-            StmtKind::AtomicStore {
-                field,
-                index,
-                value,
-            } => {
-                let text = self.on_leader_if_uniform(|em| {
-                    let (i, v) = (em.expr(index), em.expr(value));
-                    format!(
-                        "atos::atomic_store(&{}.{}[{i}], {v})",
-                        em.state(),
-                        sanitize(field)
-                    )
-                });
-                self.line(&format!("{};", self.leader_stmt(text)), l);
-            }
         }
     }
 
@@ -293,22 +287,16 @@ impl<'a> Emitter<'a> {
             ExprKind::Field { field } => format!("{}.{}", self.state(), sanitize(field)),
             ExprKind::Atomic { field, op, args } => {
                 let uniform = self.is_uniform_context();
-                let text = self.on_leader_if_uniform(|em| {
-                    let mut parts = vec![format!(
-                        "&{}.{}[{}]",
-                        em.state(),
-                        sanitize(field),
-                        em.expr(&args[0])
-                    )];
-                    parts.extend(args[1..].iter().map(|a| em.expr(a)));
-                    format!("atos::atomic_{}({})", op.method(), parts.join(", "))
-                });
+                let text = self.on_leader_if_uniform(|em| em.atomic_call(field, op, args));
                 if uniform {
                     format!("worker.uniform([&]() {{ return {text}; }})")
                 } else {
                     text
                 }
             }
+            ExprKind::FloatConst { name, ty } => crate::ops::float_const(name)
+                .expect("the front end admits table constants")
+                .cuda(*ty),
             ExprKind::Call { func, args } => {
                 let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
                 format!("{}({})", sanitize(func), args.join(", "))
@@ -325,6 +313,19 @@ impl<'a> Emitter<'a> {
         }
     }
 
+    /// `atos::<cuda>(&state.field[index], values..)` for an `ops::ATOMICS` entry.
+    fn atomic_call(&mut self, field: &str, op: &str, args: &[Expr]) -> String {
+        let decl = crate::ops::atomic(op).expect("the type checker admits table atomics");
+        let mut parts = vec![format!(
+            "&{}.{}[{}]",
+            self.state(),
+            sanitize(field),
+            self.expr(&args[0])
+        )];
+        parts.extend(args[1..].iter().map(|a| self.expr(a)));
+        format!("atos::{}({})", decl.cuda, parts.join(", "))
+    }
+
     /// `a op b` where `a` has type `ta` (the operands' common type; for shifts, the result's).
     fn binary(&self, op: BinOp, a: &str, b: &str, ta: Scalar) -> String {
         use BinOp::*;
@@ -336,6 +337,9 @@ impl<'a> Emitter<'a> {
                     _ => "wmul",
                 };
                 format!("atos::{f}({a}, {b})")
+            }
+            Add | Sub | Mul if ta.is_narrow() => {
+                format!("(({})({a} {} {b}))", ta.cuda_name(), op.cuda_token())
             }
             Div if ta.is_int() => format!("atos::div({a}, {b})"),
             Rem if ta.is_int() => format!("atos::rem({a}, {b})"),
@@ -355,6 +359,7 @@ impl<'a> Emitter<'a> {
 
 fn int_literal(value: u128, ty: Scalar) -> String {
     match ty {
+        Scalar::U8 | Scalar::U16 => format!("(({}){value}u)", ty.cuda_name()),
         Scalar::U32 => format!("{value}u"),
         Scalar::I32 if value <= i32::MAX as u128 => format!("{value}"),
         Scalar::I32 => format!("((int32_t){value}u)"),

@@ -11,6 +11,8 @@ use serde::{Deserialize, Serialize};
 #[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
 pub enum Scalar {
     Bool,
+    U8,
+    U16,
     U32,
     I32,
     U64,
@@ -20,11 +22,14 @@ pub enum Scalar {
 }
 
 impl Scalar {
-    pub const ALL_RUST_NAMES: &'static str = "bool, u32, i32, u64, i64, usize, isize, f32, f64";
+    pub const ALL_RUST_NAMES: &'static str =
+        "bool, u8, u16, u32, i32, u64, i64, usize, isize, f32, f64";
 
     pub fn from_rust_name(name: &str) -> Option<Scalar> {
         Some(match name {
             "bool" => Scalar::Bool,
+            "u8" => Scalar::U8,
+            "u16" => Scalar::U16,
             "u32" => Scalar::U32,
             "i32" => Scalar::I32,
             "u64" | "usize" => Scalar::U64,
@@ -38,6 +43,8 @@ impl Scalar {
     pub fn rust_name(self) -> &'static str {
         match self {
             Scalar::Bool => "bool",
+            Scalar::U8 => "u8",
+            Scalar::U16 => "u16",
             Scalar::U32 => "u32",
             Scalar::I32 => "i32",
             Scalar::U64 => "u64",
@@ -50,6 +57,8 @@ impl Scalar {
     pub fn cuda_name(self) -> &'static str {
         match self {
             Scalar::Bool => "bool",
+            Scalar::U8 => "uint8_t",
+            Scalar::U16 => "uint16_t",
             Scalar::U32 => "uint32_t",
             Scalar::I32 => "int32_t",
             Scalar::U64 => "uint64_t",
@@ -60,8 +69,29 @@ impl Scalar {
     }
 
     pub fn is_int(self) -> bool {
-        matches!(self, Scalar::U32 | Scalar::I32 | Scalar::U64 | Scalar::I64)
+        matches!(
+            self,
+            Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::I32 | Scalar::U64 | Scalar::I64
+        )
     }
+
+    /// Narrower than C++'s `int`: arithmetic promotes, so results are cast back to wrap.
+    pub fn is_narrow(self) -> bool {
+        matches!(self, Scalar::U8 | Scalar::U16)
+    }
+
+    /// Every scalar, in declaration order.
+    pub const ALL: [Scalar; 9] = [
+        Scalar::Bool,
+        Scalar::U8,
+        Scalar::U16,
+        Scalar::U32,
+        Scalar::I32,
+        Scalar::U64,
+        Scalar::I64,
+        Scalar::F32,
+        Scalar::F64,
+    ];
 
     pub fn is_signed_int(self) -> bool {
         matches!(self, Scalar::I32 | Scalar::I64)
@@ -73,7 +103,8 @@ impl Scalar {
 
     pub fn size_bytes(self) -> usize {
         match self {
-            Scalar::Bool => 1,
+            Scalar::Bool | Scalar::U8 => 1,
+            Scalar::U16 => 2,
             Scalar::U32 | Scalar::I32 | Scalar::F32 => 4,
             Scalar::U64 | Scalar::I64 | Scalar::F64 => 8,
         }
@@ -209,12 +240,6 @@ pub enum StmtKind {
         field: String,
         item: Expr,
     },
-    /// `state.field.store(index, value)`.
-    AtomicStore {
-        field: String,
-        index: Expr,
-        value: Expr,
-    },
 }
 
 /// Every expression carries an id, unique within its function, that the type checker keys on.
@@ -254,10 +279,17 @@ pub enum ExprKind {
     Field {
         field: String,
     },
+    /// `state.field.op(index, values..)` on an `Atomics` field: an entry of `ops::ATOMICS`
+    /// (`args[0]` is the index).
     Atomic {
         field: String,
-        op: AtomicOp,
+        op: String,
         args: Vec<Expr>,
+    },
+    /// `f32::INFINITY` and the other entries of `ops::FLOAT_CONSTS`.
+    FloatConst {
+        name: String,
+        ty: Scalar,
     },
     Call {
         func: String,
@@ -343,77 +375,6 @@ impl BinOp {
     }
 }
 
-/// Read-modify-write operations on an `Atomics` field; each returns the previous value.
-#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
-pub enum AtomicOp {
-    Load,
-    FetchAdd,
-    FetchSub,
-    FetchMin,
-    FetchMax,
-    FetchAnd,
-    FetchOr,
-    FetchXor,
-    Swap,
-    CompareAndSwap,
-}
-
-impl AtomicOp {
-    pub const METHODS: &'static str = "load, store, fetch_add, fetch_sub, fetch_min, fetch_max, fetch_and, fetch_or, fetch_xor, swap, compare_and_swap, len";
-
-    pub fn from_method(name: &str) -> Option<AtomicOp> {
-        Some(match name {
-            "load" => AtomicOp::Load,
-            "fetch_add" => AtomicOp::FetchAdd,
-            "fetch_sub" => AtomicOp::FetchSub,
-            "fetch_min" => AtomicOp::FetchMin,
-            "fetch_max" => AtomicOp::FetchMax,
-            "fetch_and" => AtomicOp::FetchAnd,
-            "fetch_or" => AtomicOp::FetchOr,
-            "fetch_xor" => AtomicOp::FetchXor,
-            "swap" => AtomicOp::Swap,
-            "compare_and_swap" => AtomicOp::CompareAndSwap,
-            _ => return None,
-        })
-    }
-
-    pub fn method(self) -> &'static str {
-        match self {
-            AtomicOp::Load => "load",
-            AtomicOp::FetchAdd => "fetch_add",
-            AtomicOp::FetchSub => "fetch_sub",
-            AtomicOp::FetchMin => "fetch_min",
-            AtomicOp::FetchMax => "fetch_max",
-            AtomicOp::FetchAnd => "fetch_and",
-            AtomicOp::FetchOr => "fetch_or",
-            AtomicOp::FetchXor => "fetch_xor",
-            AtomicOp::Swap => "swap",
-            AtomicOp::CompareAndSwap => "compare_and_swap",
-        }
-    }
-
-    /// Number of value arguments after the index.
-    pub fn value_args(self) -> usize {
-        match self {
-            AtomicOp::Load => 0,
-            AtomicOp::CompareAndSwap => 2,
-            _ => 1,
-        }
-    }
-
-    /// Whether the GPU supports this operation on elements of `ty`.
-    pub fn supported_on(self, ty: Scalar) -> bool {
-        use AtomicOp::*;
-        match self {
-            Load | Swap => ty != Scalar::Bool,
-            FetchAdd | FetchSub => ty != Scalar::Bool,
-            FetchMin | FetchMax => ty.is_int(),
-            FetchAnd | FetchOr | FetchXor => ty.is_int(),
-            CompareAndSwap => ty.is_int() || ty.is_float(),
-        }
-    }
-}
-
 /// The layout of an `#[atos::state]` struct, in declaration order.
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
 pub struct StateDesc {
@@ -461,6 +422,7 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
             | ExprKind::Bool(_)
             | ExprKind::Var(_)
             | ExprKind::Len { .. }
+            | ExprKind::FloatConst { .. }
             | ExprKind::Field { .. } => {}
             ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => expr(a, f),
             ExprKind::Index { index, .. } => expr(index, f),
@@ -503,10 +465,6 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
             StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}
             StmtKind::Return(Some(e)) => expr(e, f),
             StmtKind::Push { item, .. } => expr(item, f),
-            StmtKind::AtomicStore { index, value, .. } => {
-                expr(index, f);
-                expr(value, f);
-            }
         }
     }
 }

@@ -1,13 +1,18 @@
-//! Scalar methods of the device subset, declared once: the Rust method name, its arguments, the
-//! receiver types it takes, its result, and the CUDA function (in `atos/prelude.cuh`) that
-//! computes what the Rust method computes. The front end lowers `x.name(..)` through this
-//! table, the type checker types it, the emitter prints `atos::<cuda>(x, ..)`; the CPU executor
-//! runs the Rust method itself. Tests check that every entry has its CUDA function and that
-//! GPU and CPU agree (`tests/common/features.rs`, `gpu_suite`).
+//! The operations of the device subset, declared once each: scalar methods (`x.min(y)`),
+//! `Atomics` methods (`s.depth.fetch_min(v, d)`) and named constants (`f32::INFINITY`).
+//!
+//! An entry gives the Rust name, its arguments, the types it takes, its result, and the CUDA
+//! function (in `atos/prelude.cuh`) that computes what the Rust operation computes. The front
+//! end lowers calls through these tables, the type checker types them, the emitter prints
+//! `atos::<cuda>(..)`; the CPU executor runs the Rust method itself (std's for scalars,
+//! `atos_runtime::Atomics`' for atomics). Tests hold the three together: every entry's CUDA
+//! function compiles for every type it admits (`tests/nvrtc_compile.rs`), every atomic entry
+//! exists on the CPU `Atomics` for every type it admits (`atos-runtime`'s `atomic_table` test),
+//! and GPU and CPU agree on a program using them all (`tests/common/features.rs`, `gpu_suite`).
 
 use crate::ir::Scalar;
 
-/// Which receivers a method takes.
+/// Which types an operation takes (the receiver of a method, the element of an `Atomics`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Receivers {
     /// Any integer or float.
@@ -16,6 +21,34 @@ pub enum Receivers {
     Int,
     /// `f32` / `f64`.
     Float,
+    /// Integers and `bool` (bitwise operations).
+    Bits,
+    /// Every scalar.
+    Any,
+}
+
+impl Receivers {
+    /// Whether a value of type `ty` is taken.
+    pub fn take(self, ty: Scalar) -> bool {
+        match self {
+            Num => ty.is_int() || ty.is_float(),
+            Int => ty.is_int(),
+            Float => ty.is_float(),
+            Bits => ty.is_int() || ty == Scalar::Bool,
+            Any => true,
+        }
+    }
+
+    /// In words, for error messages.
+    pub fn describe(self) -> &'static str {
+        match self {
+            Num => "integers and floats",
+            Int => "integers",
+            Float => "`f32` and `f64`",
+            Bits => "integers and `bool`",
+            Any => "every scalar type",
+        }
+    }
 }
 
 /// What a method returns.
@@ -90,10 +123,130 @@ pub fn method_names() -> String {
 impl MethodDecl {
     /// Whether a receiver of type `ty` may call it.
     pub fn takes(&self, ty: Scalar) -> bool {
-        match self.receivers {
-            Num => ty.is_int() || ty.is_float(),
-            Int => ty.is_int(),
-            Float => ty.is_float(),
+        self.receivers.take(ty)
+    }
+}
+
+/// One method of `Atomics<T>`: `s.field.name(index, values..)`.
+#[derive(Clone, Copy, Debug)]
+pub struct AtomicDecl {
+    pub name: &'static str,
+    /// Value arguments after the index (each of the element type).
+    pub values: usize,
+    /// The element types it is defined for, on the CPU (`Atomics<T>`) and the GPU alike.
+    pub elems: Receivers,
+    /// Returns the element's previous value (`false`: returns nothing, a statement).
+    pub returns_previous: bool,
+    /// The device function in namespace `atos`, taking the element's address first.
+    pub cuda: &'static str,
+}
+
+const fn a(name: &'static str, values: usize, elems: Receivers, cuda: &'static str) -> AtomicDecl {
+    AtomicDecl {
+        name,
+        values,
+        elems,
+        returns_previous: true,
+        cuda,
+    }
+}
+
+/// Every `Atomics` method device code may call. Each is relaxed and device-scoped; the
+/// read-modify-writes return the previous value, as `std::sync::atomic` does.
+pub const ATOMICS: &[AtomicDecl] = &[
+    a("load", 0, Any, "atomic_load"),
+    AtomicDecl {
+        returns_previous: false,
+        ..a("store", 1, Any, "atomic_store")
+    },
+    a("swap", 1, Any, "atomic_swap"),
+    a("compare_and_swap", 2, Any, "atomic_compare_and_swap"),
+    a("fetch_add", 1, Num, "atomic_fetch_add"),
+    a("fetch_sub", 1, Num, "atomic_fetch_sub"),
+    a("fetch_min", 1, Num, "atomic_fetch_min"),
+    a("fetch_max", 1, Num, "atomic_fetch_max"),
+    a("fetch_and", 1, Bits, "atomic_fetch_and"),
+    a("fetch_or", 1, Bits, "atomic_fetch_or"),
+    a("fetch_xor", 1, Bits, "atomic_fetch_xor"),
+];
+
+/// The `Atomics` method called `name`.
+pub fn atomic(name: &str) -> Option<&'static AtomicDecl> {
+    ATOMICS.iter().find(|d| d.name == name)
+}
+
+/// The `Atomics` method names, for error messages.
+pub fn atomic_names() -> String {
+    ATOMICS
+        .iter()
+        .map(|d| format!("`{}`", d.name))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+/// A named constant `T::NAME` of a float type, with its value in each width (exact: the
+/// emitter writes the bits).
+#[derive(Clone, Copy, Debug)]
+pub struct FloatConst {
+    pub name: &'static str,
+    pub f32: f32,
+    pub f64: f64,
+}
+
+/// Every float constant device code may name (`f32::INFINITY`, `f64::EPSILON`, ...). The
+/// integer `T::MAX` / `T::MIN` are folded to literals by the front end.
+pub const FLOAT_CONSTS: &[FloatConst] = &[
+    FloatConst {
+        name: "INFINITY",
+        f32: f32::INFINITY,
+        f64: f64::INFINITY,
+    },
+    FloatConst {
+        name: "NEG_INFINITY",
+        f32: f32::NEG_INFINITY,
+        f64: f64::NEG_INFINITY,
+    },
+    FloatConst {
+        name: "NAN",
+        f32: f32::NAN,
+        f64: f64::NAN,
+    },
+    FloatConst {
+        name: "EPSILON",
+        f32: f32::EPSILON,
+        f64: f64::EPSILON,
+    },
+    FloatConst {
+        name: "MAX",
+        f32: f32::MAX,
+        f64: f64::MAX,
+    },
+    FloatConst {
+        name: "MIN",
+        f32: f32::MIN,
+        f64: f64::MIN,
+    },
+    FloatConst {
+        name: "MIN_POSITIVE",
+        f32: f32::MIN_POSITIVE,
+        f64: f64::MIN_POSITIVE,
+    },
+];
+
+/// The float constant called `name`.
+pub fn float_const(name: &str) -> Option<&'static FloatConst> {
+    FLOAT_CONSTS.iter().find(|c| c.name == name)
+}
+
+impl FloatConst {
+    /// The constant as a CUDA expression of type `ty` (`f32` or `f64`), bit-exact.
+    pub fn cuda(&self, ty: Scalar) -> String {
+        match ty {
+            Scalar::F32 => format!("__uint_as_float({:#010x}u)", self.f32.to_bits()),
+            _ => format!(
+                "__longlong_as_double((long long){:#018x}ull)",
+                self.f64.to_bits()
+            ),
         }
     }
 }

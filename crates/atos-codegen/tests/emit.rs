@@ -214,15 +214,26 @@ fn unsupported_atomic_on_float_is_a_clear_error() {
     });
     let ir = lower_task_source(
         "",
-        "fn t(v: u32, s: &S) { let r = s.rank.fetch_min(v, 1.0); }",
+        "fn t(v: u32, s: &S) { let r = s.rank.fetch_or(v, 1.0); }",
     )
     .unwrap();
     let err = generate_unit(&[&ir], &[], &st, &KernelSpec::for_tasks(&[&ir]))
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("`fetch_min` on `Atomics<f32>` has no GPU atomic instruction"),
+        err.contains("`fetch_or` on `Atomics<f32>` (field `rank`) is not supported: it is defined for integers and `bool`"),
         "{err}"
+    );
+    // Float min/max are table entries now.
+    let ir = lower_task_source(
+        "",
+        "fn t(v: u32, s: &S) { let r = s.rank.fetch_min(v, f32::INFINITY); }",
+    )
+    .unwrap();
+    let cuda = generate_unit(&[&ir], &[], &st, &KernelSpec::for_tasks(&[&ir])).unwrap();
+    assert!(
+        cuda.contains("atos::atomic_fetch_min(&s.rank[v], __uint_as_float(0x7f800000u))"),
+        "{cuda}"
     );
 }
 

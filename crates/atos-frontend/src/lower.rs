@@ -723,27 +723,53 @@ impl Lowerer {
         })?;
         no_turbofish(m)?;
         let name = m.method.to_string();
-        let want = if name == "push" { 1 } else { 2 };
+        if name == "store" {
+            return Ok(StmtKind::Expr(self.atomic_call(field, m)?));
+        }
+        if m.args.len() != 1 {
+            return Err(Error::new(m.span(), "`push` takes 1 argument"));
+        }
+        Ok(StmtKind::Push {
+            field,
+            item: self.expr(&m.args[0])?,
+        })
+    }
+
+    /// `s.field.op(index, values..)`: an entry of `ops::ATOMICS`.
+    fn atomic_call(&mut self, field: String, m: &syn::ExprMethodCall) -> Result<Expr> {
+        let method = m.method.to_string();
+        let decl = atos_codegen::ops::atomic(&method).ok_or_else(|| {
+            let hint = if method.starts_with("compare_exchange") {
+                format!(
+                    "; write `s.{field}.compare_and_swap(i, current, new)`, which returns the previous value: the exchange happened when it equals `current`"
+                )
+            } else {
+                String::new()
+            };
+            Error::new(
+                m.method.span(),
+                format!(
+                    "`{method}` is not an `Atomics` method in device code; supported: {}, `len`, and `push` on queues{hint}",
+                    atos_codegen::ops::atomic_names()
+                ),
+            )
+        })?;
+        let want = 1 + decl.values;
         if m.args.len() != want {
             return Err(Error::new(
                 m.span(),
-                format!("`{name}` takes {want} argument(s)"),
+                format!(
+                    "`{method}` takes {want} argument(s): the index, then {} value(s)",
+                    decl.values
+                ),
             ));
         }
-        let args: Vec<Expr> = m.args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
-        let mut args = args.into_iter();
-        Ok(if name == "push" {
-            StmtKind::Push {
-                field,
-                item: args.next().unwrap(),
-            }
-        } else {
-            StmtKind::AtomicStore {
-                field,
-                index: args.next().unwrap(),
-                value: args.next().unwrap(),
-            }
-        })
+        let args = m.args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
+        Ok(self.expr_node(ExprKind::Atomic {
+            field,
+            op: method,
+            args,
+        }))
     }
 
     /// `Some(field)` when `e` is `state.field`.
@@ -944,11 +970,26 @@ impl Lowerer {
         {
             return Ok(int_limit(ty, segs[1] == "MAX", self));
         }
+        if segs.len() == 2
+            && let Some(ty) = Scalar::from_rust_name(&segs[0])
+            && ty.is_float()
+            && atos_codegen::ops::float_const(&segs[1]).is_some()
+        {
+            return Ok(ExprKind::FloatConst {
+                name: segs[1].clone(),
+                ty,
+            });
+        }
         Err(Error::new(
             p.span(),
             format!(
-                "`{}` cannot be used in device code: only locals, parameters, state fields and integer `T::MAX`/`T::MIN` can be named; pass host values through a scalar state field",
-                segs.join("::")
+                "`{}` cannot be used in device code: only locals, parameters, state fields, integer `T::MAX`/`T::MIN` and the float constants {} can be named; pass host values through a scalar state field",
+                segs.join("::"),
+                atos_codegen::ops::FLOAT_CONSTS
+                    .iter()
+                    .map(|c| format!("`{}`", c.name))
+                    .collect::<Vec<_>>()
+                    .join(", ")
             ),
         ))
     }
@@ -971,24 +1012,7 @@ impl Lowerer {
                     ),
                 ));
             }
-            let op = AtomicOp::from_method(&method).ok_or_else(|| {
-                Error::new(
-                    m.method.span(),
-                    format!(
-                        "unsupported method `{method}` on a state field; supported: {}, push",
-                        AtomicOp::METHODS
-                    ),
-                )
-            })?;
-            let want = 1 + op.value_args();
-            if m.args.len() != want {
-                return Err(Error::new(
-                    m.span(),
-                    format!("`{method}` takes {want} argument(s)"),
-                ));
-            }
-            let args = m.args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
-            return Ok(ExprKind::Atomic { field, op, args });
+            return Ok(self.atomic_call(field, m)?.kind);
         }
         if let Some(decl) = atos_codegen::ops::method(&method) {
             if m.args.len() != decl.args {
@@ -1003,6 +1027,9 @@ impl Lowerer {
             }
             return Ok(ExprKind::Method { name: method, args });
         }
+        // The receiver's own refusal (`s.f.compare_exchange(..)` under `.is_ok()`) names the
+        // construct to change; report it first.
+        self.expr(&m.receiver)?;
         Err(Error::new(
             m.method.span(),
             format!(

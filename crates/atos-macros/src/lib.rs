@@ -225,18 +225,12 @@ fn source_check(
             let unknown = format!(
                 "atos: task `{task}` pops queue `{queue}`, but `{state}` has no `Queue` field of that name"
             );
-            let arms = [
-                ("Bool", "bool"),
-                ("U32", "u32"),
-                ("I32", "i32"),
-                ("U64", "u64"),
-                ("I64", "i64"),
-                ("F32", "f32"),
-                ("F64", "f64"),
-            ]
-            .iter()
+            let arms = atos_codegen::Scalar::ALL
+                .iter()
+                .map(|s| (format!("{s:?}"), s.rust_name()))
             .map(|(variant, rust)| {
                 let v = format_ident!("{}", variant);
+
                 let msg = format!(
                     "atos: task `{task}` takes `{item_name}` items but {which} holds `{rust}`: make the task's item type the queue's element type"
                 );

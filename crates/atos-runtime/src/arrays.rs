@@ -8,7 +8,7 @@ use std::ops::Range;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
 use crate::cpu::queue::CpuQueue;
-use crate::elem::{AtomicElem, AtomicInt, Elem, IndexArg, QueueItem};
+use crate::elem::{AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, QueueItem};
 
 /// A read-only array, shared by every task.
 #[derive(Clone, Copy, Debug)]
@@ -87,12 +87,6 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     pub fn store(&self, i: impl IndexArg, v: T) {
         T::store(&self.cells[i.to_usize()], v)
     }
-    pub fn fetch_add(&self, i: impl IndexArg, v: T) -> T {
-        T::fetch_add(&self.cells[i.to_usize()], v)
-    }
-    pub fn fetch_sub(&self, i: impl IndexArg, v: T) -> T {
-        T::fetch_sub(&self.cells[i.to_usize()], v)
-    }
     pub fn swap(&self, i: impl IndexArg, v: T) -> T {
         T::swap(&self.cells[i.to_usize()], v)
     }
@@ -102,13 +96,26 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     }
 }
 
-impl<T: AtomicInt> Atomics<'_, T> {
+/// The methods of `ops::ATOMICS` defined for numbers (integers and floats).
+impl<T: AtomicNum> Atomics<'_, T> {
+    pub fn fetch_add(&self, i: impl IndexArg, v: T) -> T {
+        T::fetch_add(&self.cells[i.to_usize()], v)
+    }
+    pub fn fetch_sub(&self, i: impl IndexArg, v: T) -> T {
+        T::fetch_sub(&self.cells[i.to_usize()], v)
+    }
+    /// Float elements: the smaller of the two, ignoring a NaN operand (`f32::min`).
     pub fn fetch_min(&self, i: impl IndexArg, v: T) -> T {
         T::fetch_min(&self.cells[i.to_usize()], v)
     }
+    /// Float elements: the larger of the two, ignoring a NaN operand (`f32::max`).
     pub fn fetch_max(&self, i: impl IndexArg, v: T) -> T {
         T::fetch_max(&self.cells[i.to_usize()], v)
     }
+}
+
+/// The methods of `ops::ATOMICS` defined for integers and `bool`.
+impl<T: AtomicBits> Atomics<'_, T> {
     pub fn fetch_and(&self, i: impl IndexArg, v: T) -> T {
         T::fetch_and(&self.cells[i.to_usize()], v)
     }

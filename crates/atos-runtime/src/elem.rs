@@ -1,6 +1,9 @@
 //! Element types that can live in state arrays, queues and scalar fields.
 
-use std::sync::atomic::{AtomicI32, AtomicI64, AtomicU32, AtomicU64, Ordering};
+use std::sync::atomic::{
+    AtomicBool, AtomicI32, AtomicI64, AtomicU8, AtomicU16, AtomicU32, AtomicU64, AtomicUsize,
+    Ordering,
+};
 
 use atos_codegen::Scalar;
 
@@ -20,7 +23,7 @@ macro_rules! elem_int {
         }
     )*};
 }
-elem_int!(u32 => U32, i32 => I32, u64 => U64, i64 => I64, usize => U64);
+elem_int!(u8 => U8, u16 => U16, u32 => U32, i32 => I32, u64 => U64, i64 => I64, usize => U64);
 
 impl Elem for f32 {
     const SCALAR: Scalar = Scalar::F32;
@@ -85,22 +88,28 @@ impl IndexArg for i32 {
     }
 }
 
-/// Element types of `Atomics` arrays: load, store, add, sub, swap, compare-and-swap.
+/// Element types of `Atomics` arrays, with the operations every element type has: load,
+/// store, swap, compare-and-swap (`ops::ATOMICS` entries of `Receivers::Any`).
 pub trait AtomicElem: Elem {
     type Cell: Send + Sync;
     fn new_cell(v: Self) -> Self::Cell;
     fn load(c: &Self::Cell) -> Self;
     fn store(c: &Self::Cell, v: Self);
-    fn fetch_add(c: &Self::Cell, v: Self) -> Self;
-    fn fetch_sub(c: &Self::Cell, v: Self) -> Self;
     fn swap(c: &Self::Cell, v: Self) -> Self;
     fn compare_and_swap(c: &Self::Cell, current: Self, new: Self) -> Self;
 }
 
-/// Integer `Atomics` elements additionally support min, max and bitwise operations.
-pub trait AtomicInt: AtomicElem {
+/// Numeric `Atomics` elements (integers and floats): add, sub, min, max
+/// (`Receivers::Num` entries). Float min/max ignore a NaN operand, as `f32::min` does.
+pub trait AtomicNum: AtomicElem {
+    fn fetch_add(c: &Self::Cell, v: Self) -> Self;
+    fn fetch_sub(c: &Self::Cell, v: Self) -> Self;
     fn fetch_min(c: &Self::Cell, v: Self) -> Self;
     fn fetch_max(c: &Self::Cell, v: Self) -> Self;
+}
+
+/// Integer and `bool` `Atomics` elements: and, or, xor (`Receivers::Bits` entries).
+pub trait AtomicBits: AtomicElem {
     fn fetch_and(c: &Self::Cell, v: Self) -> Self;
     fn fetch_or(c: &Self::Cell, v: Self) -> Self;
     fn fetch_xor(c: &Self::Cell, v: Self) -> Self;
@@ -110,43 +119,55 @@ pub trait AtomicInt: AtomicElem {
 // task completion themselves.
 const ORD: Ordering = Ordering::Relaxed;
 
-macro_rules! atomic_int {
+macro_rules! atomic_any {
     ($($t:ty => $cell:ty),*) => {$(
         impl AtomicElem for $t {
             type Cell = $cell;
             fn new_cell(v: Self) -> Self::Cell { <$cell>::new(v) }
             fn load(c: &Self::Cell) -> Self { c.load(ORD) }
             fn store(c: &Self::Cell, v: Self) { c.store(v, ORD) }
-            fn fetch_add(c: &Self::Cell, v: Self) -> Self { c.fetch_add(v, ORD) }
-            fn fetch_sub(c: &Self::Cell, v: Self) -> Self { c.fetch_sub(v, ORD) }
             fn swap(c: &Self::Cell, v: Self) -> Self { c.swap(v, ORD) }
             fn compare_and_swap(c: &Self::Cell, current: Self, new: Self) -> Self {
                 match c.compare_exchange(current, new, ORD, ORD) { Ok(v) | Err(v) => v }
             }
         }
-        impl AtomicInt for $t {
-            fn fetch_min(c: &Self::Cell, v: Self) -> Self { c.fetch_min(v, ORD) }
-            fn fetch_max(c: &Self::Cell, v: Self) -> Self { c.fetch_max(v, ORD) }
+        impl AtomicBits for $t {
             fn fetch_and(c: &Self::Cell, v: Self) -> Self { c.fetch_and(v, ORD) }
             fn fetch_or(c: &Self::Cell, v: Self) -> Self { c.fetch_or(v, ORD) }
             fn fetch_xor(c: &Self::Cell, v: Self) -> Self { c.fetch_xor(v, ORD) }
         }
     )*};
 }
-atomic_int!(u32 => AtomicU32, i32 => AtomicI32, u64 => AtomicU64, i64 => AtomicI64);
+atomic_any!(
+    bool => AtomicBool,
+    u8 => AtomicU8,
+    u16 => AtomicU16,
+    u32 => AtomicU32,
+    i32 => AtomicI32,
+    u64 => AtomicU64,
+    i64 => AtomicI64,
+    usize => AtomicUsize
+);
+
+macro_rules! atomic_int_num {
+    ($($t:ty),*) => {$(
+        impl AtomicNum for $t {
+            fn fetch_add(c: &Self::Cell, v: Self) -> Self { c.fetch_add(v, ORD) }
+            fn fetch_sub(c: &Self::Cell, v: Self) -> Self { c.fetch_sub(v, ORD) }
+            fn fetch_min(c: &Self::Cell, v: Self) -> Self { c.fetch_min(v, ORD) }
+            fn fetch_max(c: &Self::Cell, v: Self) -> Self { c.fetch_max(v, ORD) }
+        }
+    )*};
+}
+atomic_int_num!(u8, u16, u32, i32, u64, i64, usize);
 
 macro_rules! atomic_float {
-    ($($t:ty => $cell:ty, $bits:ty),*) => {$(
+    ($($t:ty => $cell:ty),*) => {$(
         impl AtomicElem for $t {
             type Cell = $cell;
             fn new_cell(v: Self) -> Self::Cell { <$cell>::new(v.to_bits()) }
             fn load(c: &Self::Cell) -> Self { <$t>::from_bits(c.load(ORD)) }
             fn store(c: &Self::Cell, v: Self) { c.store(v.to_bits(), ORD) }
-            fn fetch_add(c: &Self::Cell, v: Self) -> Self {
-                let prev = c.fetch_update(ORD, ORD, |b| Some((<$t>::from_bits(b) + v).to_bits())).unwrap();
-                <$t>::from_bits(prev)
-            }
-            fn fetch_sub(c: &Self::Cell, v: Self) -> Self { Self::fetch_add(c, -v) }
             fn swap(c: &Self::Cell, v: Self) -> Self { <$t>::from_bits(c.swap(v.to_bits(), ORD)) }
             fn compare_and_swap(c: &Self::Cell, current: Self, new: Self) -> Self {
                 match c.compare_exchange(current.to_bits(), new.to_bits(), ORD, ORD) {
@@ -154,6 +175,123 @@ macro_rules! atomic_float {
                 }
             }
         }
+        impl AtomicNum for $t {
+            fn fetch_add(c: &Self::Cell, v: Self) -> Self { update(c, |x: $t| x + v) }
+            fn fetch_sub(c: &Self::Cell, v: Self) -> Self { update(c, |x: $t| x - v) }
+            fn fetch_min(c: &Self::Cell, v: Self) -> Self { update(c, |x: $t| x.min(v)) }
+            fn fetch_max(c: &Self::Cell, v: Self) -> Self { update(c, |x: $t| x.max(v)) }
+        }
     )*};
 }
-atomic_float!(f32 => AtomicU32, u32, f64 => AtomicU64, u64);
+atomic_float!(f32 => AtomicU32, f64 => AtomicU64);
+
+/// A float read-modify-write as a compare-and-swap loop on the bits; returns the previous value.
+fn update<T: AtomicElem + PartialEq>(c: &T::Cell, f: impl Fn(T) -> T) -> T {
+    let mut old = T::load(c);
+    loop {
+        let new = f(old);
+        let seen = T::compare_and_swap(c, old, new);
+        if seen.to_bits() == old.to_bits() {
+            return old;
+        }
+        old = seen;
+    }
+}
+
+#[cfg(test)]
+mod atomic_table {
+    //! The CPU side of `ops::ATOMICS`: each entry is a method of `Atomics<T>` for exactly the
+    //! element types its `elems` admits (the NVRTC test checks the device side).
+    use super::*;
+    use crate::arrays::AtomicArray;
+    use atos_codegen::ops::{ATOMICS, Receivers};
+
+    /// Calls every method of the class on a 2-element array of `T`; returns the names called.
+    fn any_ops<T: AtomicElem>(a: T, b: T) -> Vec<&'static str> {
+        let arr = AtomicArray::filled(2, a);
+        let v = arr.view();
+        v.store(1u32, b);
+        assert_eq!(v.load(1u32).to_bits(), b.to_bits());
+        assert_eq!(v.swap(0u32, b).to_bits(), a.to_bits());
+        assert_eq!(v.compare_and_swap(0u32, b, a).to_bits(), b.to_bits());
+        vec!["load", "store", "swap", "compare_and_swap"]
+    }
+    fn num_ops<T: AtomicNum>(a: T, b: T) -> Vec<&'static str> {
+        let v = AtomicArray::filled(1, a);
+        let v = v.view();
+        v.fetch_add(0u32, b);
+        v.fetch_sub(0u32, b);
+        assert_eq!(v.load(0u32).to_bits(), a.to_bits());
+        v.fetch_min(0u32, b);
+        v.fetch_max(0u32, b);
+        vec!["fetch_add", "fetch_sub", "fetch_min", "fetch_max"]
+    }
+    fn bits_ops<T: AtomicBits>(a: T, b: T) -> Vec<&'static str> {
+        let v = AtomicArray::filled(1, a);
+        let v = v.view();
+        v.fetch_and(0u32, b);
+        v.fetch_or(0u32, b);
+        v.fetch_xor(0u32, b);
+        vec!["fetch_and", "fetch_or", "fetch_xor"]
+    }
+
+    #[test]
+    fn every_entry_is_a_cpu_method_for_exactly_the_types_it_admits() {
+        // (type, the classes its CPU `Atomics` implements, the method names they give)
+        let mut cpu: Vec<(Scalar, Vec<Receivers>, Vec<&str>)> = Vec::new();
+        macro_rules! int {
+            ($($t:ty),*) => {$(
+                let mut names = any_ops::<$t>(3, 5);
+                names.extend(num_ops::<$t>(3, 5));
+                names.extend(bits_ops::<$t>(3, 5));
+                cpu.push((<$t>::SCALAR, vec![Receivers::Any, Receivers::Num, Receivers::Bits], names));
+            )*};
+        }
+        int!(u8, u16, u32, i32, u64, i64);
+        for (ty, names) in [
+            (
+                f32::SCALAR,
+                [any_ops(1.5f32, 2.0), num_ops(1.5f32, 2.0)].concat(),
+            ),
+            (
+                f64::SCALAR,
+                [any_ops(1.5f64, 2.0), num_ops(1.5f64, 2.0)].concat(),
+            ),
+        ] {
+            cpu.push((ty, vec![Receivers::Any, Receivers::Num], names));
+        }
+        let names = [any_ops(false, true), bits_ops(false, true)].concat();
+        cpu.push((Scalar::Bool, vec![Receivers::Any, Receivers::Bits], names));
+
+        assert_eq!(
+            cpu.len(),
+            Scalar::ALL.len(),
+            "every scalar has a CPU Atomics"
+        );
+        for (ty, classes, names) in &cpu {
+            for d in ATOMICS {
+                assert_eq!(
+                    d.elems.take(*ty),
+                    names.contains(&d.name),
+                    "`{}` on Atomics<{}>: the table and the CPU disagree",
+                    d.name,
+                    ty.rust_name()
+                );
+                assert_eq!(d.elems.take(*ty), classes.contains(&d.elems));
+            }
+        }
+    }
+
+    #[test]
+    fn float_min_max_ignore_nan_like_std() {
+        let v = AtomicArray::filled(1, f32::NAN);
+        let v = v.view();
+        assert!(v.fetch_min(0u32, 2.0).is_nan());
+        assert_eq!(v.load(0u32), 2.0);
+        v.fetch_max(0u32, f32::NAN);
+        assert_eq!(v.load(0u32), 2.0);
+        v.fetch_min(0u32, -1.0);
+        assert_eq!(v.fetch_max(0u32, 7.0), -1.0);
+        assert_eq!(v.load(0u32), 7.0);
+    }
+}

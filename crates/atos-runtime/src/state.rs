@@ -251,4 +251,4 @@ macro_rules! scalar_field {
         }
     )*};
 }
-scalar_field!(u32, i32, u64, i64, usize, f32, f64, bool);
+scalar_field!(u8, u16, u32, i32, u64, i64, usize, f32, f64, bool);

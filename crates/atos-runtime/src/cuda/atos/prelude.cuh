@@ -2,6 +2,8 @@
 // NVRTC ships no C++ standard library, so the few pieces needed are defined here.
 #pragma once
 
+typedef unsigned char uint8_t;
+typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
 typedef int int32_t;
 typedef unsigned long long uint64_t;
@@ -10,12 +12,16 @@ typedef long long int64_t;
 namespace atos {
 
 template <class T> struct Unsigned;
+template <> struct Unsigned<uint8_t> { typedef uint8_t type; };
+template <> struct Unsigned<uint16_t> { typedef uint16_t type; };
 template <> struct Unsigned<int32_t> { typedef uint32_t type; };
 template <> struct Unsigned<uint32_t> { typedef uint32_t type; };
 template <> struct Unsigned<int64_t> { typedef uint64_t type; };
 template <> struct Unsigned<uint64_t> { typedef uint64_t type; };
 
 template <class T> struct Limits;
+template <> struct Limits<uint8_t> { static __device__ constexpr uint8_t min() { return 0; } static __device__ constexpr uint8_t max() { return 255; } };
+template <> struct Limits<uint16_t> { static __device__ constexpr uint16_t min() { return 0; } static __device__ constexpr uint16_t max() { return 65535; } };
 template <> struct Limits<int32_t> { static __device__ constexpr int32_t min() { return -2147483647 - 1; } static __device__ constexpr int32_t max() { return 2147483647; } };
 template <> struct Limits<uint32_t> { static __device__ constexpr uint32_t min() { return 0u; } static __device__ constexpr uint32_t max() { return 4294967295u; } };
 template <> struct Limits<int64_t> { static __device__ constexpr int64_t min() { return -9223372036854775807ll - 1; } static __device__ constexpr int64_t max() { return 9223372036854775807ll; } };
@@ -66,7 +72,8 @@ template <class T> __device__ __forceinline__ uint32_t count_ones(T x) {
 }
 template <class T> __device__ __forceinline__ uint32_t leading_zeros(T x) {
     typedef typename Unsigned<T>::type U;
-    return sizeof(T) == 8 ? (uint32_t)__clzll((long long)(U)x) : (uint32_t)__clz((int)(U)x);
+    // Narrow types count within their own width: a u8 holding 1 has 7 leading zeros.
+    return sizeof(T) == 8 ? (uint32_t)__clzll((long long)(U)x) : (uint32_t)__clz((int)(U)x) - (uint32_t)(32 - sizeof(T) * 8);
 }
 template <class T> __device__ __forceinline__ uint32_t trailing_zeros(T x) {
     typedef typename Unsigned<T>::type U;
@@ -90,6 +97,9 @@ template <class T, class F> __device__ __forceinline__ T cast_sat(F x) {
     if (x >= (F)Limits<T>::max()) return Limits<T>::max();
     return (T)x;
 }
+
+__device__ __forceinline__ uint32_t bits_of(float x) { return __float_as_uint(x); }
+__device__ __forceinline__ unsigned long long bits_of(double x) { return (unsigned long long)__double_as_longlong(x); }
 
 template <class T> __device__ __forceinline__ T load_volatile(const T* p) { return *(const volatile T*)p; }
 template <class T> __device__ __forceinline__ void store_volatile(T* p, T v) { *(volatile T*)p = v; }
@@ -158,6 +168,62 @@ __device__ __forceinline__ double atomic_compare_and_swap(double* p, double c, d
                                                      (unsigned long long)__double_as_longlong(v)));
 }
 #undef ATOS_U64
+
+// Float min/max (ignoring a NaN operand, as Rust's f32::min does): a compare-and-swap loop on the
+// bits that stops as soon as the stored value would not change.
+template <class T, class F> __device__ __forceinline__ T atomic_update_float(T* p, F f) {
+    T old = load_volatile(p);
+    while (true) {
+        T next = f(old);
+        if (bits_of(next) == bits_of(old)) return old;
+        T seen = atomic_compare_and_swap(p, old, next);
+        if (bits_of(seen) == bits_of(old)) return old;
+        old = seen;
+    }
+}
+__device__ __forceinline__ float atomic_fetch_min(float* p, float v) { return atomic_update_float(p, [v](float x) { return fminf(x, v); }); }
+__device__ __forceinline__ double atomic_fetch_min(double* p, double v) { return atomic_update_float(p, [v](double x) { return fmin(x, v); }); }
+__device__ __forceinline__ float atomic_fetch_max(float* p, float v) { return atomic_update_float(p, [v](float x) { return fmaxf(x, v); }); }
+__device__ __forceinline__ double atomic_fetch_max(double* p, double v) { return atomic_update_float(p, [v](double x) { return fmax(x, v); }); }
+
+// Elements narrower than 32 bits (bool, u8, u16): the hardware has no atomics of their width, so
+// each read-modify-write is a compare-and-swap loop on the aligned 32-bit word holding the element;
+// the other bytes of the word are never changed. Plain loads and stores of a byte are atomic.
+template <class T, class F> __device__ __forceinline__ T atomic_update_narrow(T* p, F f) {
+    unsigned long long addr = (unsigned long long)p;
+    uint32_t* word = (uint32_t*)(addr & ~3ull);
+    uint32_t shift = (uint32_t)(addr & 3ull) * 8u;
+    uint32_t mask = (sizeof(T) == 1 ? 0xffu : 0xffffu) << shift;
+    uint32_t old = load_volatile(word);
+    while (true) {
+        T cur = (T)((old & mask) >> shift);
+        uint32_t next = (old & ~mask) | (((uint32_t)f(cur) << shift) & mask);
+        if (next == old) return cur;
+        uint32_t seen = atomicCAS(word, old, next);
+        if (seen == old) return cur;
+        old = seen;
+    }
+}
+#define ATOS_NARROW_ATOMICS(T)                                                                                      \
+    __device__ __forceinline__ T atomic_swap(T* p, T v) { return atomic_update_narrow(p, [v](T) { return v; }); }  \
+    __device__ __forceinline__ T atomic_compare_and_swap(T* p, T c, T v) {                                          \
+        return atomic_update_narrow(p, [c, v](T x) { return x == c ? v : x; });                                     \
+    }                                                                                                               \
+    __device__ __forceinline__ T atomic_fetch_and(T* p, T v) { return atomic_update_narrow(p, [v](T x) { return (T)(x & v); }); } \
+    __device__ __forceinline__ T atomic_fetch_or(T* p, T v) { return atomic_update_narrow(p, [v](T x) { return (T)(x | v); }); }  \
+    __device__ __forceinline__ T atomic_fetch_xor(T* p, T v) { return atomic_update_narrow(p, [v](T x) { return (T)(x ^ v); }); }
+ATOS_NARROW_ATOMICS(bool)
+ATOS_NARROW_ATOMICS(uint8_t)
+ATOS_NARROW_ATOMICS(uint16_t)
+#undef ATOS_NARROW_ATOMICS
+#define ATOS_NARROW_NUM_ATOMICS(T)                                                                                     \
+    __device__ __forceinline__ T atomic_fetch_add(T* p, T v) { return atomic_update_narrow(p, [v](T x) { return (T)(x + v); }); } \
+    __device__ __forceinline__ T atomic_fetch_sub(T* p, T v) { return atomic_update_narrow(p, [v](T x) { return (T)(x - v); }); } \
+    __device__ __forceinline__ T atomic_fetch_min(T* p, T v) { return atomic_update_narrow(p, [v](T x) { return v < x ? v : x; }); } \
+    __device__ __forceinline__ T atomic_fetch_max(T* p, T v) { return atomic_update_narrow(p, [v](T x) { return x < v ? v : x; }); }
+ATOS_NARROW_NUM_ATOMICS(uint8_t)
+ATOS_NARROW_NUM_ATOMICS(uint16_t)
+#undef ATOS_NARROW_NUM_ATOMICS
 
 __device__ __forceinline__ uint32_t lanemask_lt() {
     uint32_t m;
