@@ -115,6 +115,31 @@ fn every_feature_computes_what_the_rust_says() {
         let max = of_k.filter(|v| v % 5 != 0).map(x).fold(f64::MIN, f64::max);
         assert_eq!(extremes[8 + k as usize], max);
     }
+    // Reductions across lanes: the same loop, sequentially.
+    let reduced = run.reduced.to_vec();
+    for v in 0..limit {
+        let xs: Vec<(u32, i32)> = (0..v % 45)
+            .map(|i| (i, weights[((v + i) % weights.len() as u32) as usize]))
+            .collect();
+        let lo = xs.iter().map(|&(_, x)| x as u32).fold(u32::MAX, u32::min);
+        let hi = xs.iter().map(|&(_, x)| x).fold(0, i32::max);
+        let total: i64 = xs.iter().map(|&(_, x)| i64::from(x)).sum();
+        let big = xs.iter().any(|&(_, x)| x > 90);
+        let all_small = xs.iter().all(|&(_, x)| x < 50);
+        let parity = xs.iter().fold(0, |p, &(i, _)| p ^ i);
+        let half: f32 = xs.iter().map(|&(i, _)| i as f32 * 0.5).sum();
+        let nearest = xs
+            .iter()
+            .map(|&(_, x)| f64::from(x) * 0.3)
+            .fold(f64::INFINITY, f64::min);
+        let facts = total * 3
+            + i64::from(lo % 1000)
+            + i64::from(hi)
+            + i64::from(big) * 7
+            + i64::from(all_small) * 11;
+        let want = facts + i64::from(parity) + half as i64 + (nearest.min(1e6) * 10.0) as i64;
+        assert_eq!(reduced[v as usize], want, "reduced[{v}]");
+    }
     let marks = run.marks.to_vec();
     for (i, &mark) in marks.iter().enumerate() {
         let or = (0..limit).any(|v| v as usize / 2 == i && v % 3 == 0);

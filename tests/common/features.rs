@@ -14,6 +14,8 @@ pub struct Features<'a> {
     pub marks: Atomics<'a, bool>,
     pub small: Atomics<'a, u16>,
     pub tiny: Atomics<'a, u8>,
+    /// What the reductions across lanes give.
+    pub reduced: Atomics<'a, i64>,
     pub work: Queue<'a, u32>,
     pub limit: u32,
     pub scale: f32,
@@ -31,6 +33,7 @@ pub struct FeatureRun {
     pub marks: AtomicArray<bool>,
     pub small: AtomicArray<u16>,
     pub tiny: AtomicArray<u8>,
+    pub reduced: AtomicArray<i64>,
     pub limit: u32,
 }
 
@@ -51,6 +54,7 @@ impl FeatureRun {
             marks: AtomicArray::filled(n, false),
             small: AtomicArray::filled(n, 7),
             tiny: AtomicArray::filled(n, 0),
+            reduced: AtomicArray::filled(n, 0),
             limit,
         }
     }
@@ -67,6 +71,7 @@ impl FeatureRun {
             marks: self.marks.view(),
             small: self.small.view(),
             tiny: self.tiny.view(),
+            reduced: self.reduced.view(),
             work: Queue::with_capacity(u64::from(self.limit)),
             limit: self.limit,
             scale: 3.0,
@@ -88,6 +93,7 @@ impl FeatureRun {
             ("marks", b(&self.marks)),
             ("small", b(&self.small)),
             ("tiny", b(&self.tiny)),
+            ("reduced", b(&self.reduced)),
         ]
     }
 }
@@ -174,6 +180,32 @@ pub fn features(v: u32, s: &Features) {
     );
     s.tiny.fetch_max(v / 4, narrow ^ (v as u8));
     s.tiny.fetch_max(v / 4, code >> 1);
+    // Reductions across lanes, read by uniform code after the loop. The float sum adds
+    // multiples of 0.5 below 2^23, so every order gives the same bits.
+    let mut lo = u32::MAX;
+    let mut hi = 0i32;
+    let mut total = 0i64;
+    let mut big = false;
+    let mut all_small = true;
+    let mut parity = 0u32;
+    let mut half = 0.0f32;
+    let mut nearest = f64::INFINITY;
+    for i in lanes(0..v % 45) {
+        let x = s.weights[(v + i) % s.weights.len() as u32];
+        lo = lo.min(x as u32);
+        hi = std::cmp::max(hi, x);
+        total += x as i64;
+        big |= x > 90;
+        all_small &= x < 50;
+        parity ^= i;
+        half += i as f32 * 0.5;
+        nearest = (x as f64 * 0.3).min(nearest);
+    }
+    let facts = total * 3 + (lo % 1000) as i64 + hi as i64 + big as i64 * 7 + all_small as i64 * 11;
+    s.reduced.store(
+        v,
+        facts + parity as i64 + half as i64 + (nearest.min(1e6) * 10.0) as i64,
+    );
     if s.flags.load(v) >> 16 != 15 {
         return;
     }

@@ -45,9 +45,16 @@ pub struct BalancedShape<'a> {
 /// The balanced shape of `task`'s body, if it has it (types are checked in [`frame`]).
 pub fn balanced_shape(task: &FnIr) -> Option<BalancedShape<'_>> {
     let (last, prefix) = task.body.split_last()?;
-    let StmtKind::For { lanes: true, .. } = &last.kind else {
+    let StmtKind::For {
+        lanes: true, body, ..
+    } = &last.kind
+    else {
         return None;
     };
+    // A reduction's result is read after the loop; a batch that mixes items cannot give one.
+    if !crate::ir::reductions(body).is_empty() {
+        return None;
+    }
     if !prefix
         .iter()
         .all(|s| matches!(s.kind, StmtKind::Let { .. }))

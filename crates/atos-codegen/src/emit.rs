@@ -182,6 +182,31 @@ impl<'a> Emitter<'a> {
                 self.indent += 1;
                 self.line(&format!("const {ty} {start} = {lo_v};"), 0);
                 self.line(&format!("const {ty} {end} = {hi_v};"), 0);
+                // Reductions: each lane accumulates its share from the operation's identity;
+                // after the loop the shares are combined across the worker and with the value
+                // before the loop.
+                let reductions: Vec<(String, Scalar, &str)> = if *lanes {
+                    crate::ir::reductions(body)
+                        .into_iter()
+                        .map(|(_, op, value)| {
+                            (
+                                self.typed.target_name(value).to_string(),
+                                self.typed.ty(value),
+                                crate::ops::reduction(op).cuda,
+                            )
+                        })
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                let mut saved = Vec::new();
+                for (name, ty, functor) in &reductions {
+                    let before = self.temp("before");
+                    let t = ty.cuda_name();
+                    self.line(&format!("const {t} {before} = {name};"), 0);
+                    self.line(&format!("{name} = atos::{functor}::identity<{t}>();"), 0);
+                    saved.push(before);
+                }
                 let header = if *lanes {
                     format!(
                         "for ({ty} {var} = {start} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"
@@ -195,12 +220,26 @@ impl<'a> Emitter<'a> {
                 self.nested(body);
                 self.in_lanes = was;
                 self.line("}", 0);
+                for ((name, _, functor), before) in reductions.iter().zip(&saved) {
+                    self.line(
+                        &format!(
+                            "{name} = atos::{functor}::apply({before}, worker.template reduce<atos::{functor}>({name}));"
+                        ),
+                        0,
+                    );
+                }
                 if *lanes {
                     // Every lane's effects are visible to the uniform code after the loop.
                     self.line("worker.lanes_end();", 0);
                 }
                 self.indent -= 1;
                 self.line("}", 0);
+            }
+            StmtKind::Reduce { op, value, .. } => {
+                let name = self.typed.target_name(value).to_string();
+                let v = self.expr(value);
+                let functor = crate::ops::reduction(*op).cuda;
+                self.line(&format!("{name} = atos::{functor}::apply({name}, {v});"), l);
             }
             StmtKind::Break => self.line("break;", l),
             StmtKind::Continue => self.line("continue;", l),

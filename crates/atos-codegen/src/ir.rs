@@ -235,6 +235,15 @@ pub enum StmtKind {
     Break,
     Continue,
     Return(Option<Expr>),
+    /// Inside a `lanes(..)` loop, a reduction into `target`, a variable declared outside the
+    /// loop (`best = best.min(e)`, `total += e`, `any |= e`): each lane accumulates its share,
+    /// and after the loop `target` holds its value before the loop combined with every lane's
+    /// share, in every lane (`ops::REDUCTIONS`).
+    Reduce {
+        target: String,
+        op: ReduceOp,
+        value: Expr,
+    },
     /// `state.field.push(item)`: worker-aggregated push into a queue field.
     Push {
         field: String,
@@ -305,6 +314,17 @@ pub enum ExprKind {
         then: Box<Expr>,
         els: Box<Expr>,
     },
+}
+
+/// The combining operation of a [`StmtKind::Reduce`].
+#[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Hash, Debug)]
+pub enum ReduceOp {
+    Min,
+    Max,
+    Add,
+    BitAnd,
+    BitOr,
+    BitXor,
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
@@ -443,7 +463,7 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
     for s in stmts {
         match &s.kind {
             StmtKind::Let { init, .. } => expr(init, f),
-            StmtKind::Assign { value, .. } => expr(value, f),
+            StmtKind::Assign { value, .. } | StmtKind::Reduce { value, .. } => expr(value, f),
             StmtKind::Expr(e) => expr(e, f),
             StmtKind::Block(b) | StmtKind::Loop { body: b } => visit_exprs(b, f),
             StmtKind::If { cond, then, els } => {
@@ -467,6 +487,35 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
             StmtKind::Push { item, .. } => expr(item, f),
         }
     }
+}
+
+/// The reductions of a `lanes(..)` loop body: each target once, with its operation and the
+/// value of its first `Reduce` (the type checker keys the target's C++ name on it), in first
+/// appearance order.
+pub fn reductions(body: &[Stmt]) -> Vec<(&str, ReduceOp, &Expr)> {
+    fn walk<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a str, ReduceOp, &'a Expr)>) {
+        for s in stmts {
+            match &s.kind {
+                StmtKind::Reduce { target, op, value } => {
+                    if !out.iter().any(|(t, _, _)| t == target) {
+                        out.push((target, *op, value));
+                    }
+                }
+                StmtKind::Block(b) | StmtKind::Loop { body: b } => walk(b, out),
+                StmtKind::While { body, .. } | StmtKind::For { body, .. } => walk(body, out),
+                StmtKind::If { then, els, .. } => {
+                    walk(then, out);
+                    if let Some(e) = els {
+                        walk(e, out);
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+    let mut out = Vec::new();
+    walk(body, &mut out);
+    out
 }
 
 impl FnIr {

@@ -250,3 +250,74 @@ impl FloatConst {
         }
     }
 }
+
+/// One reduction form of a `lanes(..)` loop (see [`crate::ir::StmtKind::Reduce`]).
+#[derive(Clone, Copy, Debug)]
+pub struct ReduceDecl {
+    pub op: crate::ir::ReduceOp,
+    /// How it is written in Rust, with `x` the target and `e` the lane's value.
+    pub rust: &'static str,
+    pub receivers: Receivers,
+    /// The combining functor in `atos/worker.cuh` (its identity and `apply`).
+    pub cuda: &'static str,
+}
+
+/// Every reduction a `lanes(..)` loop may make into a variable declared before it.
+pub const REDUCTIONS: &[ReduceDecl] = {
+    use crate::ir::ReduceOp as R;
+    &[
+        ReduceDecl {
+            op: R::Min,
+            rust: "x = x.min(e)",
+            receivers: Num,
+            cuda: "ReduceMin",
+        },
+        ReduceDecl {
+            op: R::Max,
+            rust: "x = x.max(e)",
+            receivers: Num,
+            cuda: "ReduceMax",
+        },
+        ReduceDecl {
+            op: R::Add,
+            rust: "x += e",
+            receivers: Num,
+            cuda: "ReduceAdd",
+        },
+        ReduceDecl {
+            op: R::BitAnd,
+            rust: "x &= e",
+            receivers: Bits,
+            cuda: "ReduceAnd",
+        },
+        ReduceDecl {
+            op: R::BitOr,
+            rust: "x |= e",
+            receivers: Bits,
+            cuda: "ReduceOr",
+        },
+        ReduceDecl {
+            op: R::BitXor,
+            rust: "x ^= e",
+            receivers: Bits,
+            cuda: "ReduceXor",
+        },
+    ]
+};
+
+/// The reduction of `op`.
+pub fn reduction(op: crate::ir::ReduceOp) -> &'static ReduceDecl {
+    REDUCTIONS
+        .iter()
+        .find(|d| d.op == op)
+        .expect("every ReduceOp has a table entry")
+}
+
+/// The reduction forms, for error messages.
+pub fn reduction_forms() -> String {
+    REDUCTIONS
+        .iter()
+        .map(|d| format!("`{}`", d.rust))
+        .collect::<Vec<_>>()
+        .join(", ")
+}

@@ -17,6 +17,8 @@ enum Kind {
     Num,
     Int,
     Float,
+    /// An integer or `bool` (bitwise operations).
+    Bits,
     Known(Scalar),
 }
 
@@ -126,7 +128,7 @@ impl<'a> Checker<'a> {
         match self.kind[r] {
             Kind::Known(s) => s,
             Kind::Float => Scalar::F64,
-            Kind::Int | Kind::Num | Kind::Any => Scalar::I32,
+            Kind::Int | Kind::Num | Kind::Bits | Kind::Any => Scalar::I32,
         }
     }
 
@@ -240,6 +242,14 @@ impl<'a> Checker<'a> {
                     }
                     _ => self.unify(tv, vv)?,
                 }
+                self.targets.insert(value.id, cname);
+            }
+            StmtKind::Reduce { target, op, value } => {
+                let (tv, cname) = self.lookup(target)?;
+                let vv = self.expr(value)?;
+                self.unify(tv, vv)?;
+                let decl = crate::ops::reduction(*op);
+                self.constrain(tv, receivers_kind(decl.receivers))?;
                 self.targets.insert(value.id, cname);
             }
             StmtKind::Expr(e) => {
@@ -429,14 +439,7 @@ impl<'a> Checker<'a> {
                     let v = self.expr(a)?;
                     self.unify(recv, v)?;
                 }
-                let kind = match decl.receivers {
-                    crate::ops::Receivers::Num => Kind::Num,
-                    crate::ops::Receivers::Int => Kind::Int,
-                    crate::ops::Receivers::Float => Kind::Float,
-                    // No scalar method takes these yet; a new one needs its own Kind.
-                    crate::ops::Receivers::Bits | crate::ops::Receivers::Any => Kind::Any,
-                };
-                self.constrain(recv, kind)?;
+                self.constrain(recv, receivers_kind(decl.receivers))?;
                 match decl.returns {
                     crate::ops::Returns::Same => recv,
                     crate::ops::Returns::U32 => self.known(Scalar::U32),
@@ -453,6 +456,17 @@ impl<'a> Checker<'a> {
     }
 }
 
+fn receivers_kind(r: crate::ops::Receivers) -> Kind {
+    use crate::ops::Receivers as R;
+    match r {
+        R::Num => Kind::Num,
+        R::Int => Kind::Int,
+        R::Float => Kind::Float,
+        R::Bits => Kind::Bits,
+        R::Any => Kind::Any,
+    }
+}
+
 fn merge(a: Kind, b: Kind) -> Option<Kind> {
     use Kind::*;
     let fits = |k: Kind, s: Scalar| match k {
@@ -460,6 +474,7 @@ fn merge(a: Kind, b: Kind) -> Option<Kind> {
         Num => s.is_int() || s.is_float(),
         Int => s.is_int(),
         Float => s.is_float(),
+        Bits => s.is_int() || s == Scalar::Bool,
         Known(t) => t == s,
     };
     Some(match (a, b) {
@@ -471,6 +486,14 @@ fn merge(a: Kind, b: Kind) -> Option<Kind> {
             }
         }
         (Any, k) | (k, Any) => k,
+        (Bits, Bits) | (Bits, Int) | (Int, Bits) | (Bits, Num) | (Num, Bits) => {
+            if matches!((a, b), (Bits, Bits)) {
+                Bits
+            } else {
+                Int
+            }
+        }
+        (Bits, Float) | (Float, Bits) => return None,
         (Num, k) | (k, Num) => k,
         (Int, Int) => Int,
         (Float, Float) => Float,
@@ -484,6 +507,7 @@ fn show(k: Kind) -> String {
         Kind::Int => "an integer".into(),
         Kind::Float => "a float".into(),
         Kind::Num => "a number".into(),
+        Kind::Bits => "an integer or bool".into(),
         Kind::Any => "a value".into(),
     }
 }

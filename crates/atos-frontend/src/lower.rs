@@ -345,6 +345,9 @@ struct Lowerer {
     lanes_scope: Option<usize>,
     /// Whether the innermost enclosing loop is a `lanes(..)` loop (what `break` would leave).
     innermost_is_lanes: bool,
+    /// Inside a `lanes(..)` loop: reads of variables declared before it, and its reductions.
+    outer_reads: Vec<(String, Span)>,
+    reduced: Vec<(String, ReduceOp, Span)>,
 }
 
 impl Lowerer {
@@ -358,7 +361,103 @@ impl Lowerer {
             ret: None,
             lanes_scope: None,
             innermost_is_lanes: false,
+            outer_reads: Vec::new(),
+            reduced: Vec::new(),
         }
+    }
+
+    /// `Some(name)` when `e` names a variable declared before the enclosing `lanes(..)` loop.
+    fn outer_in_lanes(&self, e: &syn::Expr) -> Option<String> {
+        let syn::Expr::Path(p) = strip_parens(e) else {
+            return None;
+        };
+        let name = p.path.get_ident()?.to_string();
+        let at = self.scopes.iter().rposition(|s| s.contains(&name))?;
+        (at < self.lanes_scope?).then_some(name)
+    }
+
+    /// An assignment inside a `lanes(..)` loop to `target`, declared before it: a reduction
+    /// (`ops::REDUCTIONS`) or an error that lists them.
+    fn reduction(
+        &mut self,
+        target: String,
+        span: Span,
+        op: Option<&syn::BinOp>,
+        rhs: &syn::Expr,
+    ) -> Result<StmtKind> {
+        let is_target = |e: &syn::Expr| matches!(strip_parens(e), syn::Expr::Path(p) if p.path.get_ident().is_some_and(|i| *i == target));
+        let found: Option<(ReduceOp, &syn::Expr)> = match (op, strip_parens(rhs)) {
+            (Some(syn::BinOp::AddAssign(_)), e) => Some((ReduceOp::Add, e)),
+            (Some(syn::BinOp::BitAndAssign(_)), e) => Some((ReduceOp::BitAnd, e)),
+            (Some(syn::BinOp::BitOrAssign(_)), e) => Some((ReduceOp::BitOr, e)),
+            (Some(syn::BinOp::BitXorAssign(_)), e) => Some((ReduceOp::BitXor, e)),
+            (Some(_), _) => None,
+            // `x = x.min(e)` / `x = e.min(x)`.
+            (None, syn::Expr::MethodCall(m))
+                if (m.method == "min" || m.method == "max") && m.args.len() == 1 =>
+            {
+                let op = if m.method == "min" {
+                    ReduceOp::Min
+                } else {
+                    ReduceOp::Max
+                };
+                if is_target(&m.receiver) {
+                    Some((op, &m.args[0]))
+                } else if is_target(&m.args[0]) {
+                    Some((op, &*m.receiver))
+                } else {
+                    None
+                }
+            }
+            // `x = cmp::min(x, e)` / `x = cmp::min(e, x)`.
+            (None, syn::Expr::Call(c)) if c.args.len() == 2 => {
+                let path = match strip_parens(&c.func) {
+                    syn::Expr::Path(p) => path_text(&p.path),
+                    _ => String::new(),
+                };
+                let op = if path.ends_with("cmp::min") {
+                    Some(ReduceOp::Min)
+                } else if path.ends_with("cmp::max") {
+                    Some(ReduceOp::Max)
+                } else {
+                    None
+                };
+                match op {
+                    Some(op) if is_target(&c.args[0]) => Some((op, &c.args[1])),
+                    Some(op) if is_target(&c.args[1]) => Some((op, &c.args[0])),
+                    _ => None,
+                }
+            }
+            _ => None,
+        };
+        let Some((op, value)) = found else {
+            let hint = match strip_parens(rhs) {
+                syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::Or(_)) => {
+                    format!(
+                        "; for \"any\" write `{target} |= e` (it evaluates `e` for every index, as each lane does)"
+                    )
+                }
+                syn::Expr::Binary(b) if matches!(b.op, syn::BinOp::And(_)) => {
+                    format!(
+                        "; for \"all\" write `{target} &= e` (it evaluates `e` for every index, as each lane does)"
+                    )
+                }
+                _ => String::new(),
+            };
+            return Err(Error::new(
+                span,
+                format!(
+                    "`{target}` is declared outside this `lanes(..)` loop, where each lane holds its own share of it: inside the loop it can only be reduced, with one of {} (`x` the variable, `e` the lane's value), and it holds the combined value after the loop; for other updates use an `Atomics` field{hint}",
+                    atos_codegen::ops::reduction_forms()
+                ),
+            ));
+        };
+        self.reduced.push((target.clone(), op, span));
+        Ok(StmtKind::Reduce {
+            target,
+            op,
+            value: self.expr(value)?,
+        })
     }
 
     fn declare(&mut self, name: &str) {
@@ -458,6 +557,16 @@ impl Lowerer {
     fn expr_stmt(&mut self, e: &syn::Expr) -> Result<StmtKind> {
         use syn::Expr as E;
         Ok(match e {
+            E::Assign(a) if self.outer_in_lanes(&a.left).is_some() => {
+                let target = self.outer_in_lanes(&a.left).unwrap();
+                self.reduction(target, a.span(), None, &a.right)?
+            }
+            E::Binary(b)
+                if compound_op(&b.op).is_some() && self.outer_in_lanes(&b.left).is_some() =>
+            {
+                let target = self.outer_in_lanes(&b.left).unwrap();
+                self.reduction(target, b.span(), Some(&b.op), &b.right)?
+            }
             E::Assign(a) => {
                 let target = self.assign_target(&a.left)?;
                 StmtKind::Assign {
@@ -665,6 +774,9 @@ impl Lowerer {
         self.innermost_is_lanes = was;
         self.lanes_scope = outer_lanes;
         self.loop_depth -= 1;
+        if lanes {
+            self.check_reductions()?;
+        }
         Ok(StmtKind::For {
             var,
             lo,
@@ -672,6 +784,34 @@ impl Lowerer {
             lanes,
             body: body?,
         })
+    }
+
+    /// After a `lanes(..)` loop: its reduced variables are not read inside it (a lane would see
+    /// only its share) and each is reduced with one operation.
+    fn check_reductions(&mut self) -> Result<()> {
+        let reads = std::mem::take(&mut self.outer_reads);
+        let reduced = std::mem::take(&mut self.reduced);
+        for (name, op, _) in &reduced {
+            if let Some((_, read)) = reads.iter().find(|(n, _)| n == name) {
+                return Err(Error::new(
+                    *read,
+                    format!(
+                        "`{name}` is reduced across lanes in this `lanes(..)` loop, so inside it each lane holds only its share: read it after the loop, where it holds the combined value"
+                    ),
+                ));
+            }
+            if let Some((_, other, at)) = reduced.iter().find(|(n, o, _)| n == name && o != op) {
+                return Err(Error::new(
+                    *at,
+                    format!(
+                        "`{name}` is reduced with two operations ({} and {}) in one `lanes(..)` loop: use one, or a second variable",
+                        atos_codegen::ops::reduction(*op).rust,
+                        atos_codegen::ops::reduction(*other).rust
+                    ),
+                ));
+            }
+        }
+        Ok(())
     }
 
     fn assign_target(&mut self, e: &syn::Expr) -> Result<String> {
@@ -946,6 +1086,12 @@ impl Lowerer {
         if let Some(id) = p.path.get_ident() {
             let name = id.to_string();
             if self.is_local(&name) {
+                let at = self.scopes.iter().rposition(|s| s.contains(&name));
+                if let (Some(at), Some(lanes)) = (at, self.lanes_scope)
+                    && at < lanes
+                {
+                    self.outer_reads.push((name.clone(), id.span()));
+                }
                 return Ok(ExprKind::Var(name));
             }
             if self.state_param.as_deref() == Some(name.as_str()) {

@@ -101,6 +101,63 @@ template <class T, class F> __device__ __forceinline__ T cast_sat(F x) {
 __device__ __forceinline__ uint32_t bits_of(float x) { return __float_as_uint(x); }
 __device__ __forceinline__ unsigned long long bits_of(double x) { return (unsigned long long)__double_as_longlong(x); }
 
+// ---- reductions across a worker's lanes (ops::REDUCTIONS): an identity and a combine each ----
+template <class T> struct Extremes {
+    static __device__ T top() { return Limits<T>::max(); }
+    static __device__ T bottom() { return Limits<T>::min(); }
+};
+template <> struct Extremes<float> {
+    static __device__ float top() { return __uint_as_float(0x7f800000u); }
+    static __device__ float bottom() { return __uint_as_float(0xff800000u); }
+};
+template <> struct Extremes<double> {
+    static __device__ double top() { return __longlong_as_double(0x7ff0000000000000ll); }
+    static __device__ double bottom() { return __longlong_as_double((long long)0xfff0000000000000ull); }
+};
+template <class T> __device__ __forceinline__ T radd(T a, T b) { return wadd(a, b); }
+__device__ __forceinline__ float radd(float a, float b) { return a + b; }
+__device__ __forceinline__ double radd(double a, double b) { return a + b; }
+template <class T> __device__ __forceinline__ T zero_of() { return (T)0; }
+// -0.0 is the float sum's identity: -0.0 + x == x for every x, +0.0 included.
+template <> __device__ __forceinline__ float zero_of<float>() { return -0.0f; }
+template <> __device__ __forceinline__ double zero_of<double>() { return -0.0; }
+
+struct ReduceMin {
+    template <class T> static __device__ __forceinline__ T identity() { return Extremes<T>::top(); }
+    template <class T> static __device__ __forceinline__ T apply(T a, T b) { return min(a, b); }
+};
+struct ReduceMax {
+    template <class T> static __device__ __forceinline__ T identity() { return Extremes<T>::bottom(); }
+    template <class T> static __device__ __forceinline__ T apply(T a, T b) { return max(a, b); }
+};
+struct ReduceAdd {
+    template <class T> static __device__ __forceinline__ T identity() { return zero_of<T>(); }
+    template <class T> static __device__ __forceinline__ T apply(T a, T b) { return radd(a, b); }
+};
+struct ReduceAnd {
+    template <class T> static __device__ __forceinline__ T identity() { return (T)~(T)0; }
+    template <class T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a & b); }
+};
+template <> __device__ __forceinline__ bool ReduceAnd::identity<bool>() { return true; }
+struct ReduceOr {
+    template <class T> static __device__ __forceinline__ T identity() { return (T)0; }
+    template <class T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a | b); }
+};
+struct ReduceXor {
+    template <class T> static __device__ __forceinline__ T identity() { return (T)0; }
+    template <class T> static __device__ __forceinline__ T apply(T a, T b) { return (T)(a ^ b); }
+};
+
+// Shuffles of any scalar (bool and narrow types travel as int).
+template <class V> __device__ __forceinline__ V shfl_xor(V v, int lane_mask) { return (V)__shfl_xor_sync(0xffffffffu, v, lane_mask); }
+__device__ __forceinline__ bool shfl_xor(bool v, int lane_mask) { return __shfl_xor_sync(0xffffffffu, (int)v, lane_mask) != 0; }
+// Every lane of a full warp gets op over the 32 values (a butterfly: each lane combines the
+// same pairs, and the operations commute, so all lanes hold identical bits).
+template <class Op, class V> __device__ __forceinline__ V warp_reduce(V v) {
+    for (int o = 16; o > 0; o >>= 1) v = Op::apply(v, shfl_xor(v, o));
+    return v;
+}
+
 template <class T> __device__ __forceinline__ T load_volatile(const T* p) { return *(const volatile T*)p; }
 template <class T> __device__ __forceinline__ void store_volatile(T* p, T v) { *(volatile T*)p = v; }
 

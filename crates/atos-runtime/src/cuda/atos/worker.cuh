@@ -37,6 +37,7 @@ struct ThreadWorker {
     template <class F> __device__ void leader_only(F f) const { f(); }
     __device__ void sync() const {}
     __device__ void lanes_end() const {}
+    template <class Op, class V> __device__ V reduce(V v) const { return v; }
     // Item t of this worker's batch: held by lane t % size() in slot t / size().
     template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const { return held[t]; }
 };
@@ -56,6 +57,7 @@ struct WarpWorker {
         if (is_leader()) f();
     }
     __device__ void sync() const { __syncwarp(); }
+    template <class Op, class V> __device__ V reduce(V v) const { return warp_reduce<Op>(v); }
     // __syncwarp orders memory among the warp's threads.
     __device__ void lanes_end() const { __syncwarp(); }
     template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const {
@@ -93,6 +95,18 @@ struct CtaWorker {
         if (is_leader()) f();
     }
     __device__ void sync() const { __syncthreads(); }
+    // Warp butterflies, then every thread combines the warps' results in warp order, so all
+    // threads hold identical bits.
+    template <class Op, class V> __device__ V reduce(V v) const {
+        __shared__ unsigned long long parts[32];
+        v = warp_reduce<Op>(v);
+        if ((threadIdx.x & 31u) == 0) *reinterpret_cast<V*>(&parts[threadIdx.x >> 5]) = v;
+        __syncthreads();
+        V r = *reinterpret_cast<const V*>(&parts[0]);
+        for (uint32_t w = 1; w < (blockDim.x + 31u) / 32u; ++w) r = Op::apply(r, *reinterpret_cast<const V*>(&parts[w]));
+        __syncthreads();
+        return r;
+    }
     // __syncthreads orders global and shared memory among the block's threads.
     __device__ void lanes_end() const { __syncthreads(); }
     template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const {
