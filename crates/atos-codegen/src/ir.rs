@@ -496,10 +496,10 @@ pub fn reductions(body: &[Stmt]) -> Vec<(&str, ReduceOp, &Expr)> {
     fn walk<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a str, ReduceOp, &'a Expr)>) {
         for s in stmts {
             match &s.kind {
-                StmtKind::Reduce { target, op, value } => {
-                    if !out.iter().any(|(t, _, _)| t == target) {
-                        out.push((target, *op, value));
-                    }
+                StmtKind::Reduce { target, op, value }
+                    if !out.iter().any(|(t, _, _)| t == target) =>
+                {
+                    out.push((target, *op, value));
                 }
                 StmtKind::Block(b) | StmtKind::Loop { body: b } => walk(b, out),
                 StmtKind::While { body, .. } | StmtKind::For { body, .. } => walk(body, out),
