@@ -147,6 +147,27 @@ pub fn bits_and_floats(v: u32, x: f32) -> i64 {
         + (g - 40.0).max(f) as i64
 }
 
+/// A device function taking the state, called from a `lanes` loop (each lane's effect its own).
+#[atos::device]
+pub fn set_flag(s: &Features, v: u32, i: u32) {
+    let bit = 1u32 << i;
+    s.flags.fetch_or(v, bit << 16);
+}
+
+/// A device function taking the state, called from uniform code (its pushes run once).
+#[atos::device]
+pub fn push_children(s: &Features, v: u32) -> u32 {
+    let mut pushed = 0u32;
+    for child in 1..3 {
+        let c = 2 * v + child;
+        if c < s.limit {
+            s.work.push(c);
+            pushed += 1;
+        }
+    }
+    pushed
+}
+
 /// Each task `v` records facts about itself and pushes `2v+1`, `2v+2` below `limit`: a binary
 /// tree, so every vertex below `limit` is visited exactly once.
 #[atos::task(worker = "warp", fetch = 2)]
@@ -159,8 +180,7 @@ pub fn features(v: u32, s: &Features) {
     s.flags.store(v, steps);
     s.mass.fetch_add(v, s.scale * 0.5);
     for i in lanes(0..4u32) {
-        let bit = 1u32 << i;
-        s.flags.fetch_or(v, bit << 16);
+        set_flag(s, v, i);
     }
     // Float min/max, bool and narrow atomics: each element's operations commute, so the
     // result does not depend on the order tasks run in.
@@ -209,10 +229,6 @@ pub fn features(v: u32, s: &Features) {
     if s.flags.load(v) >> 16 != 15 {
         return;
     }
-    for child in 1..3 {
-        let c = 2 * v + child;
-        if c < s.limit {
-            s.work.push(c);
-        }
-    }
+    let pushed = push_children(s, v);
+    s.sums.fetch_add(v, pushed as i64 * 1_000_000);
 }

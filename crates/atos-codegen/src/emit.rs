@@ -13,6 +13,11 @@ use crate::typeck::Typed;
 /// Name of the push channels parameter of a generated task function.
 pub(crate) const OUT: &str = "atos_out";
 
+/// Suffixes of the two variants of a device function that takes the state: called from uniform
+/// code (side effects on the leader, results broadcast) or from a lane / the leader (direct).
+pub(crate) const STATE_FN_UNIFORM: &str = "__uniform";
+pub(crate) const STATE_FN_DIRECT: &str = "__direct";
+
 pub(crate) struct Emitter<'a> {
     pub typed: &'a Typed,
     pub state_param: Option<&'a str>,
@@ -336,9 +341,32 @@ impl<'a> Emitter<'a> {
             ExprKind::FloatConst { name, ty } => crate::ops::float_const(name)
                 .expect("the front end admits table constants")
                 .cuda(*ty),
-            ExprKind::Call { func, args } => {
-                let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
-                format!("{}({})", sanitize(func), args.join(", "))
+            ExprKind::Call { func, args } => match args.split_first() {
+                // A function taking the state has a variant per context (`unit.rs`): in uniform
+                // code its effects run on the leader; in a lane, or already on the leader, at once.
+                Some((
+                    Expr {
+                        kind: ExprKind::StateRef,
+                        ..
+                    },
+                    rest,
+                )) => {
+                    let variant = if self.is_uniform_context() {
+                        STATE_FN_UNIFORM
+                    } else {
+                        STATE_FN_DIRECT
+                    };
+                    let mut parts = vec![self.state(), "worker".to_string(), OUT.to_string()];
+                    parts.extend(rest.iter().map(|a| self.expr(a)));
+                    format!("{}{variant}({})", sanitize(func), parts.join(", "))
+                }
+                _ => {
+                    let args: Vec<String> = args.iter().map(|a| self.expr(a)).collect();
+                    format!("{}({})", sanitize(func), args.join(", "))
+                }
+            },
+            ExprKind::StateRef => {
+                unreachable!("the type checker admits the state only as a call argument")
             }
             ExprKind::Method { name, args } => {
                 let decl = crate::ops::method(name).expect("the type checker admits table methods");

@@ -150,6 +150,17 @@ pub struct FnIr {
     pub line: u32,
     /// Names of the device functions this body calls, in first-call order.
     pub calls: Vec<String>,
+    /// A device function that takes the state as its first parameter (`s: &Sssp`): the
+    /// parameter's name and the state type's name. `params` lists the others.
+    #[serde(default)]
+    pub state: Option<StateParam>,
+}
+
+/// The state parameter of a device function.
+#[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
+pub struct StateParam {
+    pub name: String,
+    pub ty: String,
 }
 
 #[derive(Serialize, Deserialize, Clone, PartialEq, Debug)]
@@ -295,6 +306,8 @@ pub enum ExprKind {
         op: String,
         args: Vec<Expr>,
     },
+    /// The state itself, passed to a device function that takes it (`relax(s, u, d)`).
+    StateRef,
     /// `f32::INFINITY` and the other entries of `ops::FLOAT_CONSTS`.
     FloatConst {
         name: String,
@@ -443,6 +456,7 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
             | ExprKind::Var(_)
             | ExprKind::Len { .. }
             | ExprKind::FloatConst { .. }
+            | ExprKind::StateRef
             | ExprKind::Field { .. } => {}
             ExprKind::Unary(_, a) | ExprKind::Cast(a, _) => expr(a, f),
             ExprKind::Index { index, .. } => expr(index, f),

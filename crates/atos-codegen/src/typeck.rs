@@ -59,6 +59,8 @@ impl Typed {
 pub struct Signature {
     pub params: Vec<Scalar>,
     pub ret: Option<Scalar>,
+    /// The state type's name, when the function takes the state first.
+    pub state: Option<String>,
 }
 
 pub struct Checker<'a> {
@@ -408,10 +410,46 @@ impl<'a> Checker<'a> {
                 }
             }
             ExprKind::FloatConst { ty, .. } => self.known(*ty),
+            ExprKind::StateRef => {
+                return Err(self.err(
+                    "the state can only be used through its fields or passed to a device function that takes it",
+                ));
+            }
             ExprKind::Call { func, args } => {
                 let sig = self.sigs.get(func).cloned().ok_or_else(|| {
                     self.err(format!("`{func}` is not a known #[atos::device] function"))
                 })?;
+                let passes_state = matches!(
+                    args.first(),
+                    Some(Expr {
+                        kind: ExprKind::StateRef,
+                        ..
+                    })
+                );
+                let args = match (&sig.state, passes_state) {
+                    (Some(ty), true) => {
+                        let ours = self.state.map(|s| s.name.as_str());
+                        if ours != Some(ty.as_str()) {
+                            return Err(self.err(format!(
+                                "`{func}` takes the state `&{ty}`, but this code's state is {}",
+                                ours.map(|o| format!("`{o}`"))
+                                    .unwrap_or_else(|| "absent".into())
+                            )));
+                        }
+                        &args[1..]
+                    }
+                    (Some(ty), false) => {
+                        return Err(self.err(format!(
+                            "`{func}` takes the state first: call it as `{func}(s, ..)` with this code's `&{ty}`"
+                        )));
+                    }
+                    (None, true) => {
+                        return Err(self.err(format!(
+                            "`{func}` does not take the state: pass only its scalar arguments"
+                        )));
+                    }
+                    (None, false) => &args[..],
+                };
                 if sig.params.len() != args.len() {
                     return Err(self.err(format!("`{func}` takes {} arguments", sig.params.len())));
                 }

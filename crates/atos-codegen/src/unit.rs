@@ -7,7 +7,7 @@ use std::fmt::Write;
 use crate::balance::{
     SHARED_FIXED_BYTES, SHARED_LIMIT_BYTES, batch_fn_name, emit_batch_fn, runs_balanced,
 };
-use crate::emit::{Emitter, OUT};
+use crate::emit::{Emitter, OUT, STATE_FN_DIRECT, STATE_FN_UNIFORM};
 use crate::error::CodegenError;
 use crate::ir::*;
 use crate::names::{NameTable, sanitize};
@@ -251,6 +251,7 @@ pub fn generate_unit(
                 Signature {
                     params: f.params.iter().map(|p| p.ty).collect(),
                     ret: f.ret,
+                    state: f.state.as_ref().map(|s| s.ty.clone()),
                 },
             )
         })
@@ -284,21 +285,38 @@ pub fn generate_unit(
     emit_out_struct(&mut out, state, spec, group);
 
     for f in &ordered {
-        let _ = writeln!(out, "__device__ {};", device_signature(f));
+        for (signature, _) in device_variants(f, state) {
+            let _ = writeln!(out, "{signature};");
+        }
     }
     if !ordered.is_empty() {
         out.push('\n');
     }
     for f in &ordered {
-        let typed = Checker::check(f, None, &sigs, NameTable::default())?;
-        let mut em = Emitter::new(&typed, None);
-        em.block(&f.body);
-        let _ = writeln!(
-            out,
-            "__device__ {} {{\n{}}}\n",
-            device_signature(f),
-            em.finish()
-        );
+        let state_param = f.state.as_ref().map(|p| sanitize(&p.name));
+        if let Some(p) = &f.state
+            && p.ty != state.name
+        {
+            return Err(CodegenError::Type {
+                function: f.name.clone(),
+                line: f.line,
+                message: format!(
+                    "takes the state `&{}`, but the program's state is `{}`",
+                    p.ty, state.name
+                ),
+            });
+        }
+        let names = match &state_param {
+            Some(sp) => NameTable::with_taken(&[sp, "worker", OUT]),
+            None => NameTable::default(),
+        };
+        let typed = Checker::check(f, f.state.as_ref().map(|_| state), &sigs, names)?;
+        for (signature, per_lane) in device_variants(f, state) {
+            let mut em = Emitter::new(&typed, state_param.as_deref());
+            em.set_per_lane(per_lane);
+            em.block(&f.body);
+            let _ = writeln!(out, "{signature} {{\n{}}}\n", em.finish());
+        }
     }
 
     let mut balanced = Vec::new();
@@ -540,6 +558,39 @@ fn emit_state_struct(out: &mut String, state: &StateDesc) {
         state.name,
         state_size(state)
     );
+}
+
+/// The signatures a device function is emitted with, and whether each runs per lane: one for a
+/// scalar function; for one taking the state, a variant for uniform callers and one for lanes
+/// (templates over the worker type, as each task's worker differs).
+fn device_variants(f: &FnIr, state: &StateDesc) -> Vec<(String, bool)> {
+    let Some(sp) = &f.state else {
+        return vec![(format!("__device__ {}", device_signature(f)), false)];
+    };
+    let ret = f.ret.map(|r| r.cuda_name()).unwrap_or("void");
+    let mut params = vec![
+        format!("const {}& {}", state.name, sanitize(&sp.name)),
+        "const W& worker".to_string(),
+        format!("atos_Out& {OUT}"),
+    ];
+    params.extend(
+        f.params
+            .iter()
+            .map(|p| format!("{} {}", p.ty.cuda_name(), sanitize(&p.name))),
+    );
+    [(STATE_FN_UNIFORM, false), (STATE_FN_DIRECT, true)]
+        .into_iter()
+        .map(|(suffix, per_lane)| {
+            (
+                format!(
+                    "template <class W> __device__ {ret} {}{suffix}({})",
+                    sanitize(&f.name),
+                    params.join(", ")
+                ),
+                per_lane,
+            )
+        })
+        .collect()
 }
 
 fn device_signature(f: &FnIr) -> String {

@@ -170,6 +170,7 @@ pub fn lower_task(args: TaskArgs, item: &syn::ItemFn) -> Result<FnIr> {
         body,
         line: line_of(sig.fn_token.span),
         calls: lw.calls,
+        state: None,
     })
 }
 
@@ -181,10 +182,22 @@ pub fn lower_device_fn(item: &syn::ItemFn) -> Result<FnIr> {
         syn::ReturnType::Default => None,
         syn::ReturnType::Type(_, ty) => Some(scalar_type(ty)?),
     };
-    let mut lw = Lowerer::new(None);
+    // A first parameter of reference type is the state (`fn relax(s: &Sssp, ..)`).
+    let takes_state = matches!(
+        sig.inputs.first(),
+        Some(syn::FnArg::Typed(pt)) if matches!(&*pt.ty, syn::Type::Reference(_))
+    );
+    let state = if takes_state {
+        let (name, ty) = state_param(&sig.inputs[0])?;
+        Some(StateParam { name, ty })
+    } else {
+        None
+    };
+    let mut lw = Lowerer::new(state.as_ref().map(|s| s.name.clone()));
+    lw.in_device_fn = true;
     lw.ret = ret;
     let mut params = Vec::new();
-    for input in &sig.inputs {
+    for input in sig.inputs.iter().skip(usize::from(takes_state)) {
         let p = scalar_param(input)?;
         lw.declare(&p.name);
         params.push(p);
@@ -198,6 +211,7 @@ pub fn lower_device_fn(item: &syn::ItemFn) -> Result<FnIr> {
         body,
         line: line_of(sig.fn_token.span),
         calls: lw.calls,
+        state,
     })
 }
 
@@ -268,7 +282,7 @@ fn state_param(arg: &syn::FnArg) -> Result<(String, String)> {
     let wrong = || {
         Error::new(
             pt.ty.span(),
-            "the second task parameter must be a shared reference to an #[atos::state] struct, e.g. `s: &Bfs`",
+            "the state parameter (a task's second, a device function's first) must be a shared reference to an #[atos::state] struct, e.g. `s: &Bfs`",
         )
     };
     let syn::Type::Reference(r) = &*pt.ty else {
@@ -348,6 +362,8 @@ struct Lowerer {
     /// Inside a `lanes(..)` loop: reads of variables declared before it, and its reductions.
     outer_reads: Vec<(String, Span)>,
     reduced: Vec<(String, ReduceOp, Span)>,
+    /// Lowering an `#[atos::device]` function (which runs on one thread: no `lanes` loops).
+    in_device_fn: bool,
 }
 
 impl Lowerer {
@@ -363,6 +379,7 @@ impl Lowerer {
             innermost_is_lanes: false,
             outer_reads: Vec::new(),
             reduced: Vec::new(),
+            in_device_fn: false,
         }
     }
 
@@ -749,7 +766,7 @@ impl Lowerer {
         };
         let lo = self.expr(lo)?;
         let hi = self.expr(hi)?;
-        if lanes && self.state_param.is_none() {
+        if lanes && self.in_device_fn {
             return Err(Error::new(
                 f.expr.span(),
                 "`lanes(..)` loops belong in a task body: a device function runs on one thread; write the `lanes` loop in the task and call the function inside it",
@@ -926,7 +943,7 @@ impl Lowerer {
         let Some(state) = &self.state_param else {
             return Err(Error::new(
                 f.span(),
-                "device functions cannot read the task state; pass the values they need as arguments",
+                "this device function does not take the state: give it the state as its first parameter (`fn f(s: &State, ..)`, called as `f(s, ..)`), or pass the values it needs as arguments",
             ));
         };
         if base != state {
@@ -1252,7 +1269,19 @@ impl Lowerer {
         if !self.calls.contains(&full) {
             self.calls.push(full);
         }
-        let args = c.args.iter().map(|a| self.expr(a)).collect::<Result<_>>()?;
+        let args = c
+            .args
+            .iter()
+            .map(|a| match (strip_parens(a), &self.state_param) {
+                // The state, passed on to a device function that takes it.
+                (syn::Expr::Path(p), Some(state))
+                    if p.path.get_ident().is_some_and(|i| i == state) =>
+                {
+                    Ok(self.expr_node(ExprKind::StateRef))
+                }
+                _ => self.expr(a),
+            })
+            .collect::<Result<_>>()?;
         Ok(ExprKind::Call { func: name, args })
     }
 
