@@ -7,7 +7,7 @@ use atos::RunError;
 use atos::apps::bfs::{self, Executor};
 use atos::prelude::*;
 use atos_graph::Csr;
-use common::features::{FeatureRun, bits_and_floats, collatz_steps, features};
+use common::features::{FeatureRun, bits_and_floats, collatz_steps, features, walks};
 
 fn bfs_on(g: &Csr, source: u32, cpu: &CpuExecutor, mode: QueueMode) -> bfs::BfsRun {
     let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
@@ -121,6 +121,10 @@ fn every_feature_computes_what_the_rust_says() {
         let max = of_k.filter(|v| v % 5 != 0).map(x).fold(f64::MIN, f64::max);
         assert_eq!(extremes[8 + k as usize], max);
     }
+    assert_eq!(
+        walks(6),
+        5_4_2_1_0 + (0..20).step_by(3).filter(|&i| i != 11).sum::<u64>() * 1000 + 4
+    );
     // Reductions across lanes: the same loop, sequentially.
     let reduced = run.reduced.to_vec();
     for v in 0..limit {
@@ -143,7 +147,11 @@ fn every_feature_computes_what_the_rust_says() {
             + i64::from(hi)
             + i64::from(big) * 7
             + i64::from(all_small) * 11;
-        let want = facts + i64::from(parity) + half as i64 + (nearest.min(1e6) * 10.0) as i64;
+        let want = facts
+            + i64::from(parity)
+            + half as i64
+            + (nearest.min(1e6) * 10.0) as i64
+            + walks(v) as i64;
         assert_eq!(reduced[v as usize], want, "reduced[{v}]");
     }
     let marks = run.marks.to_vec();

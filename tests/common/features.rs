@@ -147,6 +147,28 @@ pub fn bits_and_floats(v: u32, x: f32) -> i64 {
         + (g - 40.0).max(f) as i64
 }
 
+/// Reversed and stepped loops (with `continue`), folded into one number.
+#[atos::device]
+pub fn walks(v: u32) -> u64 {
+    let mut order = 0u64;
+    for i in (0..v % 7).rev() {
+        if i == 3 {
+            continue;
+        }
+        order = order * 10 + i as u64;
+    }
+    for i in (v % 3..20u32).step_by(v as usize % 4 + 1) {
+        if i == 11 {
+            continue;
+        }
+        order += i as u64 * 1000;
+    }
+    for i in (4_294_967_290u32..u32::MAX).step_by(4) {
+        order += (i - 4_294_967_290) as u64;
+    }
+    order
+}
+
 /// A device function taking the state, called from a `lanes` loop (each lane's effect its own).
 #[atos::device]
 pub fn set_flag(s: &Features, v: u32, i: u32) {
@@ -224,7 +246,7 @@ pub fn features(v: u32, s: &Features) {
     let facts = total * 3 + (lo % 1000) as i64 + hi as i64 + big as i64 * 7 + all_small as i64 * 11;
     s.reduced.store(
         v,
-        facts + parity as i64 + half as i64 + (nearest.min(1e6) * 10.0) as i64,
+        facts + parity as i64 + half as i64 + (nearest.min(1e6) * 10.0) as i64 + walks(v) as i64,
     );
     if s.flags.load(v) >> 16 != 15 {
         return;

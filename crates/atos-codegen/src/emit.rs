@@ -174,6 +174,8 @@ impl<'a> Emitter<'a> {
                 hi,
                 lanes,
                 body,
+                rev,
+                step,
                 ..
             } => {
                 let (var, ty) = self.typed.binding(lo);
@@ -212,9 +214,22 @@ impl<'a> Emitter<'a> {
                     self.line(&format!("{name} = atos::{functor}::identity<{t}>();"), 0);
                     saved.push(before);
                 }
+                let step_v = step.as_ref().map(|st| self.expr(st));
                 let header = if *lanes {
                     format!(
                         "for ({ty} {var} = {start} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"
+                    )
+                } else if *rev {
+                    // The counter steps down before the body, so `continue` keeps the order.
+                    let at = self.temp("at");
+                    self.line(&format!("{ty} {at} = {end};"), 0);
+                    format!("for ({ty} {var}; {at} > {start} && (({var} = --{at}), true);) {{")
+                } else if let Some(st) = step_v {
+                    // Rust panics on a zero step; the next index never overflows the type.
+                    let by = self.temp("step");
+                    self.line(&format!("const uint64_t {by} = atos::check_step({st});"), 0);
+                    format!(
+                        "for ({ty} {var} = {start}; {var} < {end}; {var} = atos::step_next({var}, {end}, {by})) {{"
                     )
                 } else {
                     format!("for ({ty} {var} = {start}; {var} < {end}; ++{var}) {{")

@@ -242,6 +242,12 @@ pub enum StmtKind {
         hi: Expr,
         lanes: bool,
         body: Vec<Stmt>,
+        /// `(lo..hi).rev()`: from `hi - 1` down to `lo`.
+        #[serde(default)]
+        rev: bool,
+        /// `(lo..hi).step_by(step)`: `lo`, `lo + step`, ... below `hi` (`step` a `usize`).
+        #[serde(default)]
+        step: Option<Box<Expr>>,
     },
     Break,
     Continue,
@@ -491,9 +497,14 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
                 expr(cond, f);
                 visit_exprs(body, f);
             }
-            StmtKind::For { lo, hi, body, .. } => {
+            StmtKind::For {
+                lo, hi, body, step, ..
+            } => {
                 expr(lo, f);
                 expr(hi, f);
+                if let Some(st) = step {
+                    expr(st, f);
+                }
                 visit_exprs(body, f);
             }
             StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}

@@ -273,12 +273,21 @@ impl<'a> Checker<'a> {
             }
             StmtKind::Loop { body } => self.block(body)?,
             StmtKind::For {
-                var, lo, hi, body, ..
+                var,
+                lo,
+                hi,
+                body,
+                step,
+                ..
             } => {
                 let l = self.expr(lo)?;
                 let h = self.expr(hi)?;
                 self.unify(l, h)?;
                 self.constrain(l, Kind::Int)?;
+                if let Some(st) = step {
+                    let sv = self.expr(st)?;
+                    self.constrain(sv, Kind::Known(Scalar::U64))?;
+                }
                 self.scopes.push(HashMap::new());
                 let cname = self.names.bind(var);
                 self.bindings.insert(lo.id, (cname.clone(), l));

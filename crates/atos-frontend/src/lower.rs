@@ -745,11 +745,38 @@ impl Lowerer {
             }
             other => (other, false),
         };
-        let range = strip_parens(range);
+        // `(lo..hi).rev()` and `(lo..hi).step_by(k)` on a plain loop.
+        let mut rev = false;
+        let mut step_expr: Option<&syn::Expr> = None;
+        let mut range = strip_parens(range);
+        if let syn::Expr::MethodCall(m) = range {
+            let ok = match m.method.to_string().as_str() {
+                "rev" if m.args.is_empty() => {
+                    rev = true;
+                    true
+                }
+                "step_by" if m.args.len() == 1 => {
+                    step_expr = Some(&m.args[0]);
+                    true
+                }
+                _ => false,
+            };
+            if !ok || lanes {
+                return Err(Error::new(
+                    m.span(),
+                    if lanes {
+                        "`lanes(..)` takes a plain range `lo..hi`: its lanes already stride over it"
+                    } else {
+                        "device `for` loops iterate over `lo..hi`, `(lo..hi).rev()` or `(lo..hi).step_by(k)` (one of them)"
+                    },
+                ));
+            }
+            range = strip_parens(&m.receiver);
+        }
         let syn::Expr::Range(r) = range else {
             return Err(Error::new(
                 f.expr.span(),
-                "device `for` loops iterate over `lo..hi` or `lanes(lo..hi)`; iterators and collections are host-only",
+                "device `for` loops iterate over `lo..hi`, `(lo..hi).rev()`, `(lo..hi).step_by(k)` or `lanes(lo..hi)`; iterators and collections are host-only",
             ));
         };
         if let syn::RangeLimits::Closed(t) = r.limits {
@@ -766,6 +793,7 @@ impl Lowerer {
         };
         let lo = self.expr(lo)?;
         let hi = self.expr(hi)?;
+        let step = step_expr.map(|e| self.expr(e)).transpose()?.map(Box::new);
         if lanes && self.in_device_fn {
             return Err(Error::new(
                 f.expr.span(),
@@ -800,6 +828,8 @@ impl Lowerer {
             hi,
             lanes,
             body: body?,
+            rev,
+            step,
         })
     }
 

@@ -90,6 +90,18 @@ __device__ __forceinline__ double sqrt_of(double x) { return __dsqrt_rn(x); }
 __device__ __forceinline__ float mul_add(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ double mul_add(double a, double b, double c) { return __fma_rn(a, b, c); }
 
+// `(lo..hi).step_by(k)`: Rust panics on k == 0; the index after `i` is `hi` once the step
+// would reach or pass it, so it never overflows.
+__device__ __forceinline__ uint64_t check_step(uint64_t k) {
+    if (k == 0) __trap();
+    return k;
+}
+template <class T> __device__ __forceinline__ T step_next(T i, T end, uint64_t k) {
+    typedef typename Unsigned<T>::type U;
+    U gap = (U)((U)end - (U)i);
+    return (uint64_t)gap <= k ? end : (T)((U)i + (U)k);
+}
+
 // `x as i32` from a float saturates and maps NaN to 0 in Rust.
 template <class T, class F> __device__ __forceinline__ T cast_sat(F x) {
     if (x != x) return (T)0;
