@@ -8,7 +8,10 @@ pub mod lower;
 
 use atos_codegen::FnIr;
 
-pub use lower::{TaskArgs, lower_device_fn, lower_task, parse_idle_args, parse_task_args};
+pub use lower::{
+    TaskArgs, lower_device_fn, lower_device_fn_spanned, lower_task, lower_task_spanned,
+    parse_idle_args, parse_task_args,
+};
 
 /// Lowers Rust source text of a task function (with its attribute arguments) to IR. Used by
 /// tests and tools that have the source as a string instead of a token stream.

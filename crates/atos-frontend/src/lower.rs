@@ -124,6 +124,12 @@ fn field_name(lit: &syn::LitStr) -> Result<String> {
 
 /// Lowers `#[atos::task]` function `item` into IR.
 pub fn lower_task(args: TaskArgs, item: &syn::ItemFn) -> Result<FnIr> {
+    lower_task_spanned(args, item).map(|(ir, _)| ir)
+}
+
+/// [`lower_task`], with the span of each entry of `FnIr::calls` (its first call), so the macro
+/// can point a call of something that is not an `#[atos::device]` function at the call.
+pub fn lower_task_spanned(args: TaskArgs, item: &syn::ItemFn) -> Result<(FnIr, Vec<Span>)> {
     check_signature_header(&item.sig)?;
     let sig = &item.sig;
     if let syn::ReturnType::Type(_, ty) = &sig.output {
@@ -156,7 +162,8 @@ pub fn lower_task(args: TaskArgs, item: &syn::ItemFn) -> Result<FnIr> {
     let mut lw = Lowerer::new(Some(state_param.clone()));
     lw.declare(&item_param.name);
     let body = lw.block(&item.block, false)?;
-    Ok(FnIr {
+    let spans = std::mem::take(&mut lw.call_spans);
+    let ir = FnIr {
         name: sig.ident.to_string(),
         role: Role::Task(TaskAttrs {
             worker: args.worker,
@@ -171,11 +178,17 @@ pub fn lower_task(args: TaskArgs, item: &syn::ItemFn) -> Result<FnIr> {
         line: line_of(sig.fn_token.span),
         calls: lw.calls,
         state: None,
-    })
+    };
+    Ok((ir, spans))
 }
 
 /// Lowers `#[atos::device]` function `item` into IR.
 pub fn lower_device_fn(item: &syn::ItemFn) -> Result<FnIr> {
+    lower_device_fn_spanned(item).map(|(ir, _)| ir)
+}
+
+/// [`lower_device_fn`], with the span of each entry of `FnIr::calls`.
+pub fn lower_device_fn_spanned(item: &syn::ItemFn) -> Result<(FnIr, Vec<Span>)> {
     check_signature_header(&item.sig)?;
     let sig = &item.sig;
     let ret = match &sig.output {
@@ -203,7 +216,8 @@ pub fn lower_device_fn(item: &syn::ItemFn) -> Result<FnIr> {
         params.push(p);
     }
     let body = lw.block(&item.block, ret.is_some())?;
-    Ok(FnIr {
+    let spans = std::mem::take(&mut lw.call_spans);
+    let ir = FnIr {
         name: sig.ident.to_string(),
         role: Role::Device,
         params,
@@ -212,7 +226,8 @@ pub fn lower_device_fn(item: &syn::ItemFn) -> Result<FnIr> {
         line: line_of(sig.fn_token.span),
         calls: lw.calls,
         state,
-    })
+    };
+    Ok((ir, spans))
 }
 
 fn check_signature_header(sig: &syn::Signature) -> Result<()> {
@@ -353,6 +368,8 @@ struct Lowerer {
     scopes: Vec<HashSet<String>>,
     next_id: u32,
     calls: Vec<String>,
+    /// Where each of `calls` is first called.
+    call_spans: Vec<Span>,
     loop_depth: u32,
     ret: Option<Scalar>,
     /// Index in `scopes` of the innermost `lanes(..)` loop body, if inside one.
@@ -373,6 +390,7 @@ impl Lowerer {
             scopes: vec![HashSet::new()],
             next_id: 0,
             calls: Vec::new(),
+            call_spans: Vec::new(),
             loop_depth: 0,
             ret: None,
             lanes_scope: None,
@@ -1298,6 +1316,7 @@ impl Lowerer {
         let full = path_text(&p.path);
         if !self.calls.contains(&full) {
             self.calls.push(full);
+            self.call_spans.push(p.span());
         }
         let args = c
             .args

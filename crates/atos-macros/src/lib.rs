@@ -37,9 +37,10 @@ fn task_like(
         Ok(f) => f,
         Err(e) => return with_error(item2, e),
     };
-    let lowered = parse(attr.into()).and_then(|args| atos_frontend::lower_task(args, &func));
+    let lowered =
+        parse(attr.into()).and_then(|args| atos_frontend::lower_task_spanned(args, &func));
     match lowered {
-        Ok(ir) => task_output(&func, &ir).into(),
+        Ok((ir, spans)) => task_output(&func, &ir, &spans).into(),
         Err(e) => with_error(quote!(#func), e),
     }
 }
@@ -59,8 +60,8 @@ pub fn device(attr: TokenStream, item: TokenStream) -> TokenStream {
         Ok(f) => f,
         Err(e) => return with_error(item2, e),
     };
-    match atos_frontend::lower_device_fn(&func) {
-        Ok(ir) => device_output(&func, &ir).into(),
+    match atos_frontend::lower_device_fn_spanned(&func) {
+        Ok((ir, spans)) => device_output(&func, &ir, &spans).into(),
         Err(e) => with_error(quote!(#func), e),
     }
 }
@@ -109,12 +110,19 @@ fn embedded_ir(json: &str) -> TokenStream2 {
     }
 }
 
-fn dep_calls(ir: &atos_codegen::FnIr) -> Vec<TokenStream2> {
+/// The calls that collect a function's device functions, each spanned at its call in the user's
+/// code: calling a plain `fn` (no `#[atos::device]`, so no `Device` handle) fails there.
+fn dep_calls(ir: &atos_codegen::FnIr, spans: &[proc_macro2::Span]) -> Vec<TokenStream2> {
     ir.calls
         .iter()
-        .map(|path| {
-            let segs: Vec<syn::Ident> = path.split("::").map(|s| format_ident!("{}", s)).collect();
-            quote!(<#(#segs)::*::Device as ::atos::DeviceFn>::collect(out);)
+        .zip(spans)
+        .map(|(path, span)| {
+            let segs: Vec<syn::Ident> = path
+                .split("::")
+                .map(|s| syn::Ident::new(s, *span))
+                .collect();
+            let device = syn::Ident::new("Device", *span);
+            quote_spanned!(*span=> <#(#segs)::*::#device as ::atos::DeviceFn>::collect(out);)
         })
         .collect()
 }
@@ -137,12 +145,16 @@ fn user_fn(func: &syn::ItemFn) -> TokenStream2 {
     }
 }
 
-fn task_output(func: &syn::ItemFn, ir: &atos_codegen::FnIr) -> TokenStream2 {
+fn task_output(
+    func: &syn::ItemFn,
+    ir: &atos_codegen::FnIr,
+    spans: &[proc_macro2::Span],
+) -> TokenStream2 {
     let name = &func.sig.ident;
     let (mod_vis, item_vis) = handle_vis(&func.vis);
     let json = ir.to_json();
     let ir_fn = embedded_ir(&json);
-    let deps = dep_calls(ir);
+    let deps = dep_calls(ir, spans);
     let item_ty = &match &func.sig.inputs[0] {
         syn::FnArg::Typed(pt) => pt.ty.clone(),
         syn::FnArg::Receiver(_) => unreachable!("lowering rejected receivers"),
@@ -277,11 +289,15 @@ fn state_type_with_lifetime(func: &syn::ItemFn, lifetime: TokenStream2) -> Token
     quote!(#path)
 }
 
-fn device_output(func: &syn::ItemFn, ir: &atos_codegen::FnIr) -> TokenStream2 {
+fn device_output(
+    func: &syn::ItemFn,
+    ir: &atos_codegen::FnIr,
+    spans: &[proc_macro2::Span],
+) -> TokenStream2 {
     let name = &func.sig.ident;
     let (mod_vis, item_vis) = handle_vis(&func.vis);
     let ir_fn = embedded_ir(&ir.to_json());
-    let deps = dep_calls(ir);
+    let deps = dep_calls(ir, spans);
     let func = user_fn(func);
     quote! {
         #func

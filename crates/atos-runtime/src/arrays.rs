@@ -94,35 +94,52 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     pub fn compare_and_swap(&self, i: impl IndexArg, current: T, new: T) -> T {
         T::compare_and_swap(&self.cells[i.to_usize()], current, new)
     }
-}
 
-/// The methods of `ops::ATOMICS` defined for numbers (integers and floats).
-impl<T: AtomicNum> Atomics<'_, T> {
-    pub fn fetch_add(&self, i: impl IndexArg, v: T) -> T {
+    // The numeric and bitwise entries of `ops::ATOMICS`: bounded per method, so a call on an
+    // element type without them is an error naming the operation (the traits'
+    // `on_unimplemented`), at the call.
+    pub fn fetch_add(&self, i: impl IndexArg, v: T) -> T
+    where
+        T: AtomicNum,
+    {
         T::fetch_add(&self.cells[i.to_usize()], v)
     }
-    pub fn fetch_sub(&self, i: impl IndexArg, v: T) -> T {
+    pub fn fetch_sub(&self, i: impl IndexArg, v: T) -> T
+    where
+        T: AtomicNum,
+    {
         T::fetch_sub(&self.cells[i.to_usize()], v)
     }
     /// Float elements: the smaller of the two, ignoring a NaN operand (`f32::min`).
-    pub fn fetch_min(&self, i: impl IndexArg, v: T) -> T {
+    pub fn fetch_min(&self, i: impl IndexArg, v: T) -> T
+    where
+        T: AtomicNum,
+    {
         T::fetch_min(&self.cells[i.to_usize()], v)
     }
     /// Float elements: the larger of the two, ignoring a NaN operand (`f32::max`).
-    pub fn fetch_max(&self, i: impl IndexArg, v: T) -> T {
+    pub fn fetch_max(&self, i: impl IndexArg, v: T) -> T
+    where
+        T: AtomicNum,
+    {
         T::fetch_max(&self.cells[i.to_usize()], v)
     }
-}
-
-/// The methods of `ops::ATOMICS` defined for integers and `bool`.
-impl<T: AtomicBits> Atomics<'_, T> {
-    pub fn fetch_and(&self, i: impl IndexArg, v: T) -> T {
+    pub fn fetch_and(&self, i: impl IndexArg, v: T) -> T
+    where
+        T: AtomicBits,
+    {
         T::fetch_and(&self.cells[i.to_usize()], v)
     }
-    pub fn fetch_or(&self, i: impl IndexArg, v: T) -> T {
+    pub fn fetch_or(&self, i: impl IndexArg, v: T) -> T
+    where
+        T: AtomicBits,
+    {
         T::fetch_or(&self.cells[i.to_usize()], v)
     }
-    pub fn fetch_xor(&self, i: impl IndexArg, v: T) -> T {
+    pub fn fetch_xor(&self, i: impl IndexArg, v: T) -> T
+    where
+        T: AtomicBits,
+    {
         T::fetch_xor(&self.cells[i.to_usize()], v)
     }
 }

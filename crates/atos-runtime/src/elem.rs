@@ -8,6 +8,11 @@ use std::sync::atomic::{
 use atos_codegen::Scalar;
 
 /// A plain scalar the device understands. Its bytes are copied to the GPU as they are.
+#[diagnostic::on_unimplemented(
+    message = "atos: `{Self}` is not a device scalar",
+    label = "not one of bool, u8, u16, u32, i32, u64, i64, usize, f32, f64",
+    note = "state arrays, queues and scalar fields hold device scalars; split a struct into one array per field"
+)]
 pub trait Elem: Copy + Send + Sync + 'static {
     const SCALAR: Scalar;
     fn to_bits(self) -> u64;
@@ -56,6 +61,11 @@ impl Elem for bool {
 }
 
 /// Integer types a queue can hold (the task items).
+#[diagnostic::on_unimplemented(
+    message = "atos: a `Queue` cannot hold `{Self}`",
+    label = "queue items are u32, i32, u64 or i64",
+    note = "encode other items in an integer (e.g. a vertex and a distance packed into a u64)"
+)]
 pub trait QueueItem: Elem {}
 impl QueueItem for u32 {}
 impl QueueItem for i32 {}
@@ -90,6 +100,11 @@ impl IndexArg for i32 {
 
 /// Element types of `Atomics` arrays, with the operations every element type has: load,
 /// store, swap, compare-and-swap (`ops::ATOMICS` entries of `Receivers::Any`).
+#[diagnostic::on_unimplemented(
+    message = "atos: `Atomics<{Self}>` is not supported",
+    label = "`Atomics` elements are bool, u8, u16, u32, i32, u64, i64, usize, f32, f64",
+    note = "see docs/dsl.md (Atomics) for the operations each element type has"
+)]
 pub trait AtomicElem: Elem {
     type Cell: Send + Sync;
     fn new_cell(v: Self) -> Self::Cell;
@@ -101,6 +116,11 @@ pub trait AtomicElem: Elem {
 
 /// Numeric `Atomics` elements (integers and floats): add, sub, min, max
 /// (`Receivers::Num` entries). Float min/max ignore a NaN operand, as `f32::min` does.
+#[diagnostic::on_unimplemented(
+    message = "atos: `fetch_add`, `fetch_sub`, `fetch_min` and `fetch_max` need a numeric element, not `{Self}`",
+    label = "defined for integers and floats",
+    note = "for flags, use `fetch_or` / `fetch_and` on `Atomics<bool>`"
+)]
 pub trait AtomicNum: AtomicElem {
     fn fetch_add(c: &Self::Cell, v: Self) -> Self;
     fn fetch_sub(c: &Self::Cell, v: Self) -> Self;
@@ -109,6 +129,11 @@ pub trait AtomicNum: AtomicElem {
 }
 
 /// Integer and `bool` `Atomics` elements: and, or, xor (`Receivers::Bits` entries).
+#[diagnostic::on_unimplemented(
+    message = "atos: `fetch_and`, `fetch_or` and `fetch_xor` need an integer or bool element, not `{Self}`",
+    label = "defined for integers and bool",
+    note = "for floats, use `fetch_min` / `fetch_max` / `fetch_add`, or `compare_and_swap` in a loop"
+)]
 pub trait AtomicBits: AtomicElem {
     fn fetch_and(c: &Self::Cell, v: Self) -> Self;
     fn fetch_or(c: &Self::Cell, v: Self) -> Self;

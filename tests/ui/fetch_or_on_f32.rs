@@ -1,0 +1,16 @@
+use atos::prelude::*;
+
+#[atos::state]
+pub struct G<'a> {
+    pub cols: Slice<'a, u32>,
+    pub depth: Atomics<'a, u32>,
+    pub rank: Atomics<'a, f32>,
+    pub work: Queue<'a, u32>,
+}
+
+#[atos::task]
+fn t(v: u32, s: &G) {
+    s.rank.fetch_or(v, 1.0);
+}
+
+fn main() {}
