@@ -210,8 +210,9 @@ pub fn features(v: u32, s: &Features) {
     s.extremes.fetch_min(v % 8, x);
     s.extremes
         .fetch_max(8 + v % 8, if v % 5 == 0 { f64::NAN } else { x });
+    // `or` into the first half, `xor` into the second: or and xor on one element do not commute.
     s.marks.fetch_or(v / 2, v % 3 == 0);
-    s.marks.fetch_xor(v / 2 + 1, true);
+    s.marks.fetch_xor(v / 2 + s.limit / 2, v % 3 == 1);
     let code = s.codes[v % s.codes.len() as u32];
     let narrow: u8 = code.wrapping_mul(3).wrapping_add(s.shift) << s.shift;
     s.small.fetch_add(
