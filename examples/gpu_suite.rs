@@ -367,14 +367,22 @@ fn features_and_stress(
         let p = program(gpu, programs, c, Duration::from_secs(10));
         let reference = atos_graph::reference::bfs::bfs_depths(g, source);
         let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
-        let outcome = bfs::run(
-            &Executor::Gpu(p),
-            &g.offsets_u32().unwrap(),
-            &g.cols,
-            source,
-            cap,
-            mode,
-        )
+        let offsets = g.offsets_u32().unwrap();
+        let exec = Executor::Gpu(p);
+        let run = |cap| bfs::run(&exec, &offsets, &g.cols, source, cap, mode);
+        // A linear queue holds every push of the run; speculation on a few workers can push
+        // more than the default covers. The contract is an overflow error naming what is
+        // needed, and a run with that capacity succeeding.
+        let outcome = match run(cap) {
+            Err(RunError::QueueOverflow { needed, .. }) if mode == QueueMode::Linear => {
+                println!(
+                    "  linear overflow at {cap} (needed {needed}+): re-run with {}",
+                    needed * 2
+                );
+                run(needed * 2)
+            }
+            other => other,
+        }
         .map(|r| r.depths == reference);
         tally.record(outcome, &format!("{name} {c:?}/{mode:?} source {source}"));
     }
