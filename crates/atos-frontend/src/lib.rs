@@ -4,14 +4,14 @@
 //! The proc macro calls [`lower_task`] / [`lower_device_fn`] at build time; nothing a user's
 //! binary links depends on this crate, so no Rust parser is compiled into it.
 
+pub mod args;
 pub mod lower;
+pub mod signature;
 
 use atos_codegen::FnIr;
 
-pub use lower::{
-    TaskArgs, lower_device_fn, lower_device_fn_spanned, lower_task, lower_task_spanned,
-    parse_idle_args, parse_task_args,
-};
+pub use args::{TaskArgs, parse_idle_args, parse_task_args};
+pub use lower::{lower_device_fn, lower_device_fn_spanned, lower_task, lower_task_spanned};
 
 /// Lowers Rust source text of a task function (with its attribute arguments) to IR. Used by
 /// tests and tools that have the source as a string instead of a token stream.
