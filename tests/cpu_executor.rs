@@ -92,7 +92,7 @@ fn every_feature_computes_what_the_rust_says() {
         let w = weights[v as usize % weights.len()];
         assert_eq!(
             sums[v as usize],
-            i64::from((w * 3 - 7).min(100)) - 1
+            i64::from((w * 3 - 7).min(100)) - 1 - 5
                 + bits_and_floats(v, 3.0)
                 + [2 * v + 1, 2 * v + 2]
                     .iter()

@@ -200,6 +200,11 @@ pub fn features(v: u32, s: &Features) {
     s.sums.fetch_add(v, bits_and_floats(v, s.scale));
     let steps = collatz_steps(v as u64 + 1);
     s.flags.store(v, steps);
+    // Task `v` owns `flags[v]`: swap, compare-and-swap, sub and and on it are deterministic.
+    let before = s.flags.swap(v, steps + 5);
+    let seen = s.flags.compare_and_swap(v, steps + 5, before);
+    s.flags.fetch_and(v, !(1u32 << 31));
+    s.sums.fetch_sub(v, (seen - before) as i64);
     s.mass.fetch_add(v, s.scale * 0.5);
     for i in lanes(0..4u32) {
         set_flag(s, v, i);

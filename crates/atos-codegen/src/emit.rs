@@ -215,15 +215,16 @@ impl<'a> Emitter<'a> {
                     saved.push(before);
                 }
                 let step_v = step.as_ref().map(|st| self.expr(st));
+                let mut first: Option<String> = None;
                 let header = if *lanes {
                     format!(
                         "for ({ty} {var} = {start} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"
                     )
                 } else if *rev {
-                    // The counter steps down before the body, so `continue` keeps the order.
+                    // The counter steps down at the top of the body, so `continue` keeps the order.
                     let at = self.temp("at");
-                    self.line(&format!("{ty} {at} = {end};"), 0);
-                    format!("for ({ty} {var}; {at} > {start} && (({var} = --{at}), true);) {{")
+                    first = Some(format!("{ty} {var} = --{at};"));
+                    format!("for ({ty} {at} = {end}; {at} > {start};) {{")
                 } else if let Some(st) = step_v {
                     // Rust panics on a zero step; the next index never overflows the type.
                     let by = self.temp("step");
@@ -235,6 +236,11 @@ impl<'a> Emitter<'a> {
                     format!("for ({ty} {var} = {start}; {var} < {end}; ++{var}) {{")
                 };
                 self.line(&header, 0);
+                if let Some(first) = first {
+                    self.indent += 1;
+                    self.line(&first, 0);
+                    self.indent -= 1;
+                }
                 let was = self.in_lanes;
                 self.in_lanes |= *lanes;
                 self.nested(body);

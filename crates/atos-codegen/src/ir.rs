@@ -514,32 +514,36 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
     }
 }
 
+/// Calls `f` on every statement of `stmts`, outer statements before the ones nested in them.
+pub fn visit_stmts<'a>(stmts: &'a [Stmt], f: &mut impl FnMut(&'a Stmt)) {
+    for s in stmts {
+        f(s);
+        match &s.kind {
+            StmtKind::Block(b) | StmtKind::Loop { body: b } => visit_stmts(b, f),
+            StmtKind::While { body, .. } | StmtKind::For { body, .. } => visit_stmts(body, f),
+            StmtKind::If { then, els, .. } => {
+                visit_stmts(then, f);
+                if let Some(e) = els {
+                    visit_stmts(e, f);
+                }
+            }
+            _ => {}
+        }
+    }
+}
+
 /// The reductions of a `lanes(..)` loop body: each target once, with its operation and the
 /// value of its first `Reduce` (the type checker keys the target's C++ name on it), in first
 /// appearance order.
 pub fn reductions(body: &[Stmt]) -> Vec<(&str, ReduceOp, &Expr)> {
-    fn walk<'a>(stmts: &'a [Stmt], out: &mut Vec<(&'a str, ReduceOp, &'a Expr)>) {
-        for s in stmts {
-            match &s.kind {
-                StmtKind::Reduce { target, op, value }
-                    if !out.iter().any(|(t, _, _)| t == target) =>
-                {
-                    out.push((target, *op, value));
-                }
-                StmtKind::Block(b) | StmtKind::Loop { body: b } => walk(b, out),
-                StmtKind::While { body, .. } | StmtKind::For { body, .. } => walk(body, out),
-                StmtKind::If { then, els, .. } => {
-                    walk(then, out);
-                    if let Some(e) = els {
-                        walk(e, out);
-                    }
-                }
-                _ => {}
-            }
+    let mut out: Vec<(&str, ReduceOp, &Expr)> = Vec::new();
+    visit_stmts(body, &mut |s| {
+        if let StmtKind::Reduce { target, op, value } = &s.kind
+            && !out.iter().any(|(t, _, _)| t == target)
+        {
+            out.push((target, *op, value));
         }
-    }
-    let mut out = Vec::new();
-    walk(body, &mut out);
+    });
     out
 }
 
@@ -551,28 +555,31 @@ impl FnIr {
         }
     }
 
-    /// Names of the queue fields this function pushes to, in first-push order.
-    pub fn pushed_queues(&self) -> Vec<String> {
-        fn walk(stmts: &[Stmt], out: &mut Vec<String>) {
-            for s in stmts {
-                match &s.kind {
-                    StmtKind::Push { field, .. } if !out.contains(field) => {
-                        out.push(field.clone());
-                    }
-                    StmtKind::Block(b) | StmtKind::Loop { body: b } => walk(b, out),
-                    StmtKind::While { body, .. } | StmtKind::For { body, .. } => walk(body, out),
-                    StmtKind::If { then, els, .. } => {
-                        walk(then, out);
-                        if let Some(e) = els {
-                            walk(e, out);
-                        }
-                    }
-                    _ => {}
+    /// Names of the queue fields this function pushes to, in first-push order, its own pushes
+    /// and those of the device functions it calls (found in `device_fns` by name), directly or
+    /// not.
+    pub fn pushed_queues(&self, device_fns: &[&FnIr]) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        let mut seen: Vec<&str> = vec![&self.name];
+        let mut todo: Vec<&FnIr> = vec![self];
+        while let Some(f) = todo.pop() {
+            visit_stmts(&f.body, &mut |s| {
+                if let StmtKind::Push { field, .. } = &s.kind
+                    && !out.contains(field)
+                {
+                    out.push(field.clone());
+                }
+            });
+            for call in &f.calls {
+                let name = call.rsplit("::").next().unwrap_or(call);
+                if let Some(callee) = device_fns.iter().find(|d| d.name == name)
+                    && !seen.contains(&name)
+                {
+                    seen.push(&callee.name);
+                    todo.push(callee);
                 }
             }
         }
-        let mut out = Vec::new();
-        walk(&self.body, &mut out);
         out
     }
 

@@ -52,8 +52,13 @@ impl Plan {
     }
 }
 
-/// Resolves and checks the program `tasks` over `state`.
-pub fn plan_program(tasks: &[&FnIr], state: &StateDesc) -> Result<Plan, CodegenError> {
+/// Resolves and checks the program `tasks` over `state`; `device_fns` are the device
+/// functions they call (their pushes count as the caller's).
+pub fn plan_program(
+    tasks: &[&FnIr],
+    device_fns: &[&FnIr],
+    state: &StateDesc,
+) -> Result<Plan, CodegenError> {
     if tasks.is_empty() {
         return Err(CodegenError::Program(
             "a program needs at least one task".into(),
@@ -186,7 +191,9 @@ pub fn plan_program(tasks: &[&FnIr], state: &StateDesc) -> Result<Plan, CodegenE
             )));
         }
         if consumers.is_empty()
-            && let Some(pusher) = tasks.iter().find(|t| t.pushed_queues().contains(name))
+            && let Some(pusher) = tasks
+                .iter()
+                .find(|t| t.pushed_queues(device_fns).contains(name))
         {
             return Err(CodegenError::Program(format!(
                 "task `{}` pushes to queue `{name}`, but no task of this program pops it, so those items would never run: add the task that pops `{name}` to the program",

@@ -533,13 +533,9 @@ fn merge(a: Kind, b: Kind) -> Option<Kind> {
             }
         }
         (Any, k) | (k, Any) => k,
-        (Bits, Bits) | (Bits, Int) | (Int, Bits) | (Bits, Num) | (Num, Bits) => {
-            if matches!((a, b), (Bits, Bits)) {
-                Bits
-            } else {
-                Int
-            }
-        }
+        (Bits, Bits) => Bits,
+        // An integer or bool that is also a number (or an integer): an integer.
+        (Bits, Int | Num) | (Int | Num, Bits) => Int,
         (Bits, Float) | (Float, Bits) => return None,
         (Num, k) | (k, Num) => k,
         (Int, Int) => Int,

@@ -239,7 +239,8 @@ pub fn generate_unit(
     state: &StateDesc,
     spec: &KernelSpec,
 ) -> Result<String, CodegenError> {
-    let plan = plan_program(tasks, state)?;
+    let device_refs: Vec<&FnIr> = device_fns.iter().collect();
+    let plan = plan_program(tasks, &device_refs, state)?;
     let names: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();
     spec.validate(&names)?;
 

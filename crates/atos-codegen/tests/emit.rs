@@ -353,7 +353,7 @@ fn plan_error(tasks: &[(&str, &str)], st: &StateDesc) -> String {
         })
         .collect();
     let refs: Vec<&FnIr> = irs.iter().collect();
-    plan_program(&refs, st).unwrap_err().to_string()
+    plan_program(&refs, &[], st).unwrap_err().to_string()
 }
 
 #[test]
@@ -407,6 +407,45 @@ fn programs_the_executors_would_run_differently_are_refused() {
         &st,
     );
     assert!(err.contains("task `t` is listed twice"), "{err}");
+}
+
+/// Device functions taking the state: their pushes count as the caller's, and their calls are
+/// checked against their signature and the program's state.
+#[test]
+fn device_functions_taking_the_state_are_checked_like_the_task() {
+    let st = two_queue_state();
+    let helper = lower_device_source("fn relay(s: &S, v: u32) { s.far.push(v); }").unwrap();
+    let deeper = lower_device_source("fn outer(s: &S, v: u32) { relay(s, v + 1); }").unwrap();
+    let task =
+        lower_task_source("queue = \"work\"", "fn t(v: u32, s: &S) { outer(s, v); }").unwrap();
+    let err = plan_program(&[&task], &[&helper, &deeper], &st)
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("task `t` pushes to queue `far`, but no task of this program pops it"),
+        "{err}"
+    );
+    // Called without the state, or with it where the function takes none.
+    let spec_of = |t: &FnIr| KernelSpec::for_tasks(&[t]);
+    let helper = lower_device_source("fn relay(s: &S, v: u32) { s.work.push(v); }").unwrap();
+    let bad = lower_task_source("", "fn t(v: u32, s: &S) { relay(v); }").unwrap();
+    let err = generate_unit(&[&bad], &[helper], &state(), &spec_of(&bad))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`relay` takes the state first"), "{err}");
+    let plain = lower_device_source("fn inc(x: u32) -> u32 { x + 1 }").unwrap();
+    let bad = lower_task_source("", "fn t(v: u32, s: &S) { let w = inc(s, v); }").unwrap();
+    let err = generate_unit(&[&bad], &[plain], &state(), &spec_of(&bad))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("`inc` does not take the state"), "{err}");
+    // Another state type than the program's.
+    let other = lower_device_source("fn relay(s: &Other, v: u32) { }").unwrap();
+    let ok_call = lower_task_source("", "fn t(v: u32, s: &S) { relay(s, v); }").unwrap();
+    let err = generate_unit(&[&ok_call], &[other], &state(), &spec_of(&ok_call))
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("takes the state `&Other`"), "{err}");
 }
 
 #[test]

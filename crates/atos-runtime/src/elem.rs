@@ -211,7 +211,7 @@ macro_rules! atomic_float {
 atomic_float!(f32 => AtomicU32, f64 => AtomicU64);
 
 /// A float read-modify-write as a compare-and-swap loop on the bits; returns the previous value.
-fn update<T: AtomicElem + PartialEq>(c: &T::Cell, f: impl Fn(T) -> T) -> T {
+fn update<T: AtomicElem>(c: &T::Cell, f: impl Fn(T) -> T) -> T {
     let mut old = T::load(c);
     loop {
         let new = f(old);

@@ -39,7 +39,7 @@ impl Seeds {
 /// A task set's plan against its state.
 pub(crate) fn plan_of<P: TaskSet>() -> Result<(Plan, Vec<&'static FnIr>), CodegenError> {
     let irs = P::irs();
-    let plan = plan_program(&irs, &<P::State<'_> as State>::desc())?;
+    let plan = plan_program(&irs, &P::device_fns(), &<P::State<'_> as State>::desc())?;
     Ok((plan, irs))
 }
 

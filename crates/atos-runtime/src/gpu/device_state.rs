@@ -179,11 +179,7 @@ impl<'s> DeviceState<'s> {
         for a in &self.atomics {
             let data = a.host.read_bytes();
             // SAFETY: `pristine` is a live allocation of `a.bytes` bytes owned by `_buffers`.
-            unsafe { result::memcpy_htod_async(a.pristine, &data, stream.cu_stream()) }
-                .map_err(driver_err("copying state to the device"))?;
-            stream
-                .synchronize()
-                .map_err(driver_err("copying state to the device"))?;
+            unsafe { copy_in_and_wait(a.pristine, &data, &stream, "copying state to the device") }?;
         }
         Ok(())
     }
@@ -227,22 +223,12 @@ impl<'s> DeviceState<'s> {
                     raw.extend_from_slice(&item.to_le_bytes()[..q.elem_size]);
                 }
                 // SAFETY: the seeds fit the queue (checked by the caller against its capacity,
-                // and the buffer holds at least `capacity` slots); `raw` lives until the
-                // synchronization below.
-                unsafe { result::memcpy_htod_async(q.items, &raw, s) }
-                    .map_err(driver_err("writing the seeds"))?;
-                stream
-                    .synchronize()
-                    .map_err(driver_err("writing the seeds"))?;
+                // and the buffer holds at least `capacity` slots).
+                unsafe { copy_in_and_wait(q.items, &raw, stream, "writing the seeds") }?;
             }
         }
-        // SAFETY: the control buffer holds exactly this many bytes; `block` lives until the
-        // synchronization.
-        unsafe { result::memcpy_htod_async(self.control, &block, s) }
-            .map_err(driver_err("resetting the run counters"))?;
-        stream
-            .synchronize()
-            .map_err(driver_err("resetting the run counters"))?;
+        // SAFETY: the control buffer holds exactly this many bytes.
+        unsafe { copy_in_and_wait(self.control, &block, stream, "resetting the run counters") }?;
         Ok(())
     }
 
@@ -269,11 +255,7 @@ impl<'s> DeviceState<'s> {
     pub(crate) fn read_counters(&self, stream: &Arc<CudaStream>) -> Result<Counters, GpuError> {
         let mut raw = vec![0u8; control_bytes(self.queues.len())];
         // SAFETY: the control buffer holds exactly `raw.len()` bytes.
-        unsafe { result::memcpy_dtoh_async(&mut raw, self.control, stream.cu_stream()) }
-            .map_err(driver_err("reading run counters"))?;
-        stream
-            .synchronize()
-            .map_err(driver_err("reading run counters"))?;
+        unsafe { copy_out_and_wait(&mut raw, self.control, stream, "reading run counters") }?;
         let words = unpack_words(&raw);
         let (control, rest) = words.split_at(ctl::WORDS.len());
         Ok(Counters {
@@ -296,11 +278,7 @@ impl<'s> DeviceState<'s> {
             let mut bytes = vec![0u8; a.bytes];
             if !bytes.is_empty() {
                 // SAFETY: `live` holds `a.bytes` bytes.
-                unsafe { result::memcpy_dtoh_async(&mut bytes, a.live, stream.cu_stream()) }
-                    .map_err(driver_err("copying results back"))?;
-                stream
-                    .synchronize()
-                    .map_err(driver_err("copying results back"))?;
+                unsafe { copy_out_and_wait(&mut bytes, a.live, &stream, "copying results back") }?;
                 a.host.write_bytes(&bytes);
             }
         }
@@ -312,4 +290,38 @@ impl<'s> DeviceState<'s> {
 pub(crate) struct Counters {
     pub control: Vec<u64>,
     pub queues: Vec<Vec<u64>>,
+}
+
+/// Copies `bytes` to device address `at` on `stream` and waits for it, so `bytes` may go as soon
+/// as this returns.
+///
+/// # Safety
+/// `at` must be a live device allocation of at least `bytes.len()` bytes.
+unsafe fn copy_in_and_wait(
+    at: u64,
+    bytes: &[u8],
+    stream: &CudaStream,
+    during: &str,
+) -> Result<(), GpuError> {
+    // SAFETY: the caller guarantees the destination; the wait keeps `bytes` borrowed until the
+    // copy is done.
+    unsafe { result::memcpy_htod_async(at, bytes, stream.cu_stream()) }
+        .map_err(driver_err(during))?;
+    stream.synchronize().map_err(driver_err(during))
+}
+
+/// Copies `bytes.len()` bytes from device address `at` into `bytes` on `stream` and waits.
+///
+/// # Safety
+/// `at` must be a live device allocation of at least `bytes.len()` bytes.
+unsafe fn copy_out_and_wait(
+    bytes: &mut [u8],
+    at: u64,
+    stream: &CudaStream,
+    during: &str,
+) -> Result<(), GpuError> {
+    // SAFETY: as for `copy_in_and_wait`.
+    unsafe { result::memcpy_dtoh_async(bytes, at, stream.cu_stream()) }
+        .map_err(driver_err(during))?;
+    stream.synchronize().map_err(driver_err(during))
 }
