@@ -146,6 +146,56 @@ mod programs;
 #[path = "../tests/common/features.rs"]
 mod features;
 
+#[path = "../tests/common/tuples.rs"]
+mod tuples;
+
+/// Tuple items (3 words, (u32, f32), 16 bytes of mixed widths taken whole) on every worker
+/// kind and strategy: the answers of the CPU references. Returns the failures.
+fn tuple_items(gpu: &Gpu) -> usize {
+    use tuples::*;
+    println!("\n== tuple items: N-Queens, (vertex, f32 distance) SSSP, mixed 16-byte items ==");
+    let graphs: Vec<(&str, Csr)> = ["grid:200x200", "kron:14,seed=7"]
+        .into_iter()
+        .map(|s| (s, atos_graph::load(s).unwrap()))
+        .collect();
+    let mut failures = 0;
+    for strategy in Strategy::ALL {
+        for worker in [None, Some(WorkerKind::Thread), Some(WorkerKind::Warp), Some(WorkerKind::Cta)] {
+            let label = format!(
+                "{}/{}",
+                strategy.name(),
+                worker.map_or("own", WorkerKind::name)
+            );
+            let mut wrong = Vec::new();
+            let queens = build(gpu, place::Task, worker, 256, None, strategy);
+            for n in [6u32, 9, 11] {
+                let got = queens_run(n, |s, seeds| queens.run(s, seeds));
+                if got != queens_reference(n) {
+                    wrong.push(format!("{n} queens {got:?} vs {:?}", queens_reference(n)));
+                }
+            }
+            let sssp = build(gpu, relax_item::Task, worker, 256, None, strategy);
+            for (name, g) in &graphs {
+                if float_sssp_run(g, |s, seeds| sssp.run(s, seeds)) != float_dijkstra(g) {
+                    wrong.push(format!("sssp {name}"));
+                }
+            }
+            let mixed = build(gpu, (count_down::Task, echo::Task), worker, 256, None, strategy);
+            let got = mixed_run(&MIXED_SEEDS, |s, seeds| mixed.run(s, seeds));
+            if got != mixed_reference(&MIXED_SEEDS) {
+                wrong.push(format!("mixed {got:?} vs {:?}", mixed_reference(&MIXED_SEEDS)));
+            }
+            if wrong.is_empty() {
+                println!("  {label}: identical to the references");
+            } else {
+                println!("  {label}: WRONG: {}", wrong.join("; "));
+                failures += 1;
+            }
+        }
+    }
+    failures
+}
+
 /// Runs the feature task over a 20 000-task binary tree; returns every array it writes, as bits.
 fn features_run(
     program: Option<&Program<features::features::Task>>,
@@ -260,6 +310,7 @@ fn main() {
         }
     }
     if !args.bfs_only {
+        failures += tuple_items(&gpu);
         failures += program_model(&gpu, &args);
         failures += features_and_stress(&gpu, &args, &graphs, &configs, &mut programs);
     }

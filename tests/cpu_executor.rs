@@ -205,6 +205,28 @@ fn every_feature_computes_what_the_rust_says() {
 }
 
 /// The overflow a BFS run must end with: (capacity, needed, the error's text).
+#[test]
+fn tuple_items_travel_through_queues_part_for_part() {
+    use common::tuples::*;
+    for threads in [1, 3] {
+        let cpu = CpuExecutor::new().threads(threads);
+        for n in [1, 4, 6, 8] {
+            let (solutions, popped) = queens_run(n, |s, seeds| cpu.run(place::Task, s, seeds));
+            assert_eq!((solutions, popped), queens_reference(n), "{n} queens");
+        }
+        for spec in ["grid:40x40", "kron:10,seed=3"] {
+            let g = atos_graph::load(spec).unwrap();
+            let dist = float_sssp_run(&g, |s, seeds| cpu.run(relax_item::Task, s, seeds));
+            assert_eq!(dist, float_dijkstra(&g), "{spec}");
+        }
+        let got = mixed_run(&MIXED_SEEDS, |s, seeds| {
+            cpu.run((count_down::Task, echo::Task), s, seeds)
+        });
+        assert_eq!(got, mixed_reference(&MIXED_SEEDS));
+    }
+    assert_eq!(queens_reference(8).0, 92);
+}
+
 fn overflow(r: Result<bfs::BfsRun, RunError>) -> (u64, u64, String) {
     match r {
         Err(

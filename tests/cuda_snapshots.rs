@@ -93,3 +93,23 @@ fn program_cuda() {
     let src = atos::cuda_source::<(spread::Task, rescan::Task)>(&bsp).unwrap();
     insta::assert_snapshot!("program_residual_idle_bsp", src);
 }
+
+/// Tuple items: the generated struct, a destructured item in the balanced batch (N-Queens on a
+/// warp fetching 4) and a whole item read by index and pushed whole (two queues of one tuple
+/// type: one struct).
+#[test]
+fn tuple_item_cuda() {
+    use common::tuples::{count_down, echo, place};
+    let irs = <place::Task as atos::TaskSet>::irs();
+    let src = atos::cuda_source::<place::Task>(&KernelSpec::for_tasks(&irs)).unwrap();
+    assert!(
+        src.contains("place_batch"),
+        "the balanced shape with a tuple item"
+    );
+    insta::assert_snapshot!("tuple_queens_warp_balanced", src);
+    let irs = <(count_down::Task, echo::Task) as atos::TaskSet>::irs();
+    let src =
+        atos::cuda_source::<(count_down::Task, echo::Task)>(&KernelSpec::for_tasks(&irs)).unwrap();
+    assert_eq!(src.matches("struct alignas(8) atos_tuple_").count(), 1);
+    insta::assert_snapshot!("tuple_mixed_whole_item", src);
+}

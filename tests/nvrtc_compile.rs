@@ -119,6 +119,11 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<(color::Task, check::Task)>();
     check::<(spread::Task, rescan::Task)>();
     check::<chain::Task>();
+    // Tuple items: 3 words, (u32, f32), and 16 bytes of mixed widths in two queues.
+    use common::tuples::*;
+    check::<place::Task>();
+    check::<relax_item::Task>();
+    check::<(count_down::Task, echo::Task)>();
 }
 
 /// Every scalar method of the operation table has its device function, and the feature task

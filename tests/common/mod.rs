@@ -33,3 +33,4 @@ pub fn within<T: Send + 'static>(
 
 pub mod features;
 pub mod programs;
+pub mod tuples;

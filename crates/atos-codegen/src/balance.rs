@@ -25,7 +25,7 @@ use crate::emit::{Emitter, OUT};
 use crate::ir::*;
 use crate::names::sanitize;
 use crate::typeck::Typed;
-use crate::unit::{KernelSpec, TaskSpec, held_per_thread, worker_type};
+use crate::unit::{KernelSpec, TaskSpec, held_per_thread, item_parts, worker_type};
 
 /// Static shared memory a block may declare (CUDA's limit without opt-in).
 pub const SHARED_LIMIT_BYTES: usize = 48 * 1024;
@@ -94,10 +94,15 @@ fn frame(task: &FnIr, shape: &BalancedShape<'_>, typed: &Typed) -> Option<Vec<Me
             used.push(typed.var_name(e).to_string());
         }
     });
-    let mut members = vec![Member {
-        name: sanitize(&task.params[0].name),
-        ty: task.params[0].ty,
-    }];
+    let mut members: Vec<Member> = task
+        .params
+        .iter()
+        .zip(typed.params())
+        .map(|(p, name)| Member {
+            name: name.clone(),
+            ty: p.ty,
+        })
+        .collect();
     for s in shape.prefix {
         if let StmtKind::Let { init, .. } = &s.kind {
             let (name, ty) = typed.binding(init);
@@ -172,10 +177,6 @@ pub fn emit_batch_fn(
         let _ = writeln!(out, "    {} {};", m.ty.cuda_name(), m.name);
     }
     out.push_str("};\n\n");
-    let item = Member {
-        name: sanitize(&task.params[0].name),
-        ty: task.params[0].ty,
-    };
     let (var, loop_ty) = typed.binding(lo);
     let (var, loop_ty) = (var.to_string(), loop_ty.cuda_name());
     let _ = writeln!(
@@ -187,7 +188,7 @@ pub fn emit_batch_fn(
         out,
         "__device__ __forceinline__ void {}(const {} (&atos_held)[{held}], uint32_t atos_count, const {}& {state_param}, const {worker_type}& worker, atos_Out& {OUT}) {{",
         batch_fn_name(task),
-        item.ty.cuda_name(),
+        task.item_ty().cuda_name(),
         state.name,
     );
     let mut em = Emitter::new(typed, Some(state_param));
@@ -202,11 +203,18 @@ pub fn emit_batch_fn(
     em.raw("uint64_t atos_len = 0;");
     em.raw("if (worker.rank() < atos_n) {");
     em.indent_by(1);
-    em.raw(&format!(
-        "const {} {} = atos_held[atos_k];",
-        item.ty.cuda_name(),
-        item.name
-    ));
+    match item_parts(task, typed, "atos_held[atos_k]") {
+        Some(parts) => {
+            for (name, ty, value) in parts {
+                em.raw(&format!("const {} {name} = {value};", ty.cuda_name()));
+            }
+        }
+        None => em.raw(&format!(
+            "const {} {} = atos_held[atos_k];",
+            task.params[0].ty.cuda_name(),
+            typed.params()[0]
+        )),
+    }
     em.block(shape.prefix);
     let (lo_v, hi_v) = (em.expr(lo), em.expr(hi));
     em.raw(&format!("const {loop_ty} atos_lo = {lo_v};"));

@@ -319,6 +319,11 @@ impl<'a> Emitter<'a> {
             ExprKind::Float { digits, .. } => float_literal(digits, ty),
             ExprKind::Bool(b) => b.to_string(),
             ExprKind::Var(_) => self.typed.var_name(e).to_string(),
+            ExprKind::Tuple(parts) => {
+                let ty = ElemTy::Tuple(parts.iter().map(|p| self.typed.ty(p)).collect());
+                let values: Vec<String> = parts.iter().map(|p| self.expr(p)).collect();
+                format!("{}{{{}}}", ty.cuda_name(), values.join(", "))
+            }
             ExprKind::Unary(op, a) => {
                 let inner = self.expr(a);
                 match (op, ty) {

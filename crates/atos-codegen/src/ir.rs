@@ -6,6 +6,8 @@
 
 use serde::{Deserialize, Serialize};
 
+pub use crate::item::ElemTy;
+
 /// Scalar types the device code understands. `usize`/`isize` map to 64 bits (the width they
 /// have on every host atos supports), so a task means the same thing on CPU and GPU.
 #[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Hash, Debug, PartialOrd, Ord)]
@@ -101,7 +103,7 @@ impl Scalar {
         matches!(self, Scalar::F32 | Scalar::F64)
     }
 
-    pub fn size_bytes(self) -> usize {
+    pub const fn size_bytes(self) -> usize {
         match self {
             Scalar::Bool | Scalar::U8 => 1,
             Scalar::U16 => 2,
@@ -179,6 +181,10 @@ pub struct TaskAttrs {
     pub state_param: String,
     /// Where the task's items come from.
     pub source: ItemSource,
+    /// The item is a tuple: `FnIr::params` are its parts, in order (a tuple pattern's names,
+    /// or `item.0`, `item.1`, .. for a parameter named `item`).
+    #[serde(default)]
+    pub tuple_item: bool,
 }
 
 /// Where a task's items come from.
@@ -333,6 +339,8 @@ pub enum ExprKind {
         then: Box<Expr>,
         els: Box<Expr>,
     },
+    /// `(a, b, ..)`: a tuple item, only as the argument of a push.
+    Tuple(Vec<Expr>),
 }
 
 /// The combining operation of a [`StmtKind::Reduce`].
@@ -425,7 +433,18 @@ pub struct StateDesc {
 pub struct FieldDesc {
     pub name: String,
     pub kind: FieldKind,
-    pub elem: Scalar,
+    /// A scalar, or a tuple of scalars for a queue of tuple items.
+    pub elem: ElemTy,
+}
+
+impl FieldDesc {
+    /// The scalar element of a `Slice`, `Atomics` or scalar field (only queues hold tuples).
+    pub fn scalar(&self) -> Scalar {
+        match &self.elem {
+            ElemTy::Scalar(s) => *s,
+            ElemTy::Tuple(parts) => parts[0],
+        }
+    }
 }
 
 #[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
@@ -472,7 +491,8 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
             }
             ExprKind::Atomic { args, .. }
             | ExprKind::Call { args, .. }
-            | ExprKind::Method { args, .. } => args.iter().for_each(|a| expr(a, f)),
+            | ExprKind::Method { args, .. }
+            | ExprKind::Tuple(args) => args.iter().for_each(|a| expr(a, f)),
             ExprKind::If { cond, then, els } => {
                 expr(cond, f);
                 expr(then, f);
@@ -552,6 +572,14 @@ impl FnIr {
         match &self.role {
             Role::Task(t) => Some(t),
             Role::Device => None,
+        }
+    }
+
+    /// A task's item type: its one parameter's scalar, or the tuple of its parameters.
+    pub fn item_ty(&self) -> ElemTy {
+        match self.task_attrs() {
+            Some(a) if a.tuple_item => ElemTy::Tuple(self.params.iter().map(|p| p.ty).collect()),
+            _ => ElemTy::Scalar(self.params[0].ty),
         }
     }
 

@@ -9,6 +9,7 @@ pub mod balance;
 mod emit;
 pub mod error;
 pub mod ir;
+pub mod item;
 pub mod layout;
 pub mod names;
 pub mod ops;

@@ -138,9 +138,11 @@ impl NameTable {
     }
 }
 
-/// Maps a Rust identifier to a legal, non-reserved C++ identifier.
+/// Maps a Rust identifier to a legal, non-reserved C++ identifier. A tuple item's part
+/// (`item.0`) becomes `item_0`.
 pub fn sanitize(rust_name: &str) -> String {
-    let name = rust_name.trim_start_matches("r#");
+    let dotted = rust_name.replace('.', "_");
+    let name = dotted.trim_start_matches("r#");
     if RESERVED.contains(&name)
         || name.starts_with("__")
         || name.starts_with("atos_")

@@ -93,7 +93,7 @@ pub fn plan_program(
                 task.name
             )));
         }
-        let item = task.params[0].ty;
+        let item = task.item_ty();
         let source = match &attrs.source {
             ItemSource::Queue(named) => {
                 let (queue, (field, desc)) = match named {
@@ -123,9 +123,9 @@ pub fn plan_program(
                 if item != desc.elem {
                     return Err(CodegenError::ItemMismatch {
                         task: task.name.clone(),
-                        item: item.rust_name().into(),
+                        item: item.rust_name(),
                         queue: desc.name.clone(),
-                        elem: desc.elem.rust_name().into(),
+                        elem: desc.elem.rust_name(),
                     });
                 }
                 Source::Queue { field, queue }
@@ -143,7 +143,7 @@ pub fn plan_program(
                         ))
                     })?;
                 let fits = match f.kind {
-                    FieldKind::Scalar => matches!(f.elem, Scalar::U32 | Scalar::U64),
+                    FieldKind::Scalar => matches!(f.scalar(), Scalar::U32 | Scalar::U64),
                     FieldKind::Slice | FieldKind::Atomics => true,
                     FieldKind::Queue => false,
                 };

@@ -32,9 +32,16 @@ pub struct Typed {
     uses: HashMap<u32, String>,
     /// Assignment target, keyed by the assigned value's expr id.
     targets: HashMap<u32, String>,
+    /// The C++ name of each parameter, in order.
+    params: Vec<String>,
 }
 
 impl Typed {
+    /// The C++ names of the function's parameters, in order.
+    pub fn params(&self) -> &[String] {
+        &self.params
+    }
+
     pub fn ty(&self, e: &Expr) -> Scalar {
         self.expr_types.get(&e.id).copied().unwrap_or(Scalar::I32)
     }
@@ -99,13 +106,17 @@ impl<'a> Checker<'a> {
             targets: HashMap::new(),
             line: func.line,
         };
+        let mut params = Vec::new();
         for p in &func.params {
             let v = c.fresh(Kind::Known(p.ty));
             let cname = c.names.bind(&p.name);
+            params.push(cname.clone());
             c.scopes[0].insert(p.name.clone(), (v, cname));
         }
         c.block(&func.body)?;
-        Ok(c.finish())
+        let mut typed = c.finish();
+        typed.params = params;
+        Ok(typed)
     }
 
     fn finish(mut self) -> Typed {
@@ -310,8 +321,28 @@ impl<'a> Checker<'a> {
             },
             StmtKind::Push { field, item } => {
                 let f = self.field(field, &[FieldKind::Queue])?;
-                let v = self.expr(item)?;
-                self.constrain(v, Kind::Known(f.elem))?;
+                match (&f.elem, &item.kind) {
+                    (ElemTy::Scalar(s), _) => {
+                        let v = self.expr(item)?;
+                        self.constrain(v, Kind::Known(*s))?;
+                    }
+                    (ElemTy::Tuple(parts), ExprKind::Tuple(values))
+                        if parts.len() == values.len() =>
+                    {
+                        for (p, e) in parts.iter().zip(values) {
+                            let v = self.expr(e)?;
+                            self.constrain(v, Kind::Known(*p))?;
+                        }
+                    }
+                    (t, _) => {
+                        return Err(self.err(format!(
+                            "queue `{field}` holds `{}` items: push a tuple of {} values, e.g. `s.{field}.push(({}))`",
+                            t.rust_name(),
+                            t.parts().len(),
+                            (0..t.parts().len()).map(|k| format!("x{k}")).collect::<Vec<_>>().join(", ")
+                        )));
+                    }
+                }
             }
         }
         Ok(())
@@ -375,7 +406,7 @@ impl<'a> Checker<'a> {
                 let f = self.field(field, &[FieldKind::Slice])?;
                 let i = self.expr(index)?;
                 self.constrain(i, Kind::Int)?;
-                self.known(f.elem)
+                self.known(f.scalar())
             }
             ExprKind::Len { field } => {
                 self.field(field, &[FieldKind::Slice, FieldKind::Atomics])?;
@@ -383,20 +414,21 @@ impl<'a> Checker<'a> {
             }
             ExprKind::Field { field } => {
                 let f = self.field(field, &[FieldKind::Scalar])?;
-                self.known(f.elem)
+                self.known(f.scalar())
             }
             ExprKind::Atomic { field, op, args } => {
                 let f = self.field(field, &[FieldKind::Atomics])?;
+                let elem = f.scalar();
                 let decl = crate::ops::atomic(op).ok_or_else(|| {
                     self.err(format!(
                         "`{op}` is not an `Atomics` method; supported: {}",
                         crate::ops::atomic_names()
                     ))
                 })?;
-                if !decl.elems.take(f.elem) {
+                if !decl.elems.take(elem) {
                     return Err(self.err(format!(
                         "`{op}` on `Atomics<{}>` (field `{field}`) is not supported: it is defined for {}",
-                        f.elem.rust_name(),
+                        elem.rust_name(),
                         decl.elems.describe()
                     )));
                 }
@@ -410,15 +442,20 @@ impl<'a> Checker<'a> {
                 self.constrain(i, Kind::Int)?;
                 for a in &args[1..] {
                     let v = self.expr(a)?;
-                    self.constrain(v, Kind::Known(f.elem))?;
+                    self.constrain(v, Kind::Known(elem))?;
                 }
                 if decl.returns_previous {
-                    self.known(f.elem)
+                    self.known(elem)
                 } else {
                     self.fresh(Kind::Any)
                 }
             }
             ExprKind::FloatConst { ty, .. } => self.known(*ty),
+            ExprKind::Tuple(_) => {
+                return Err(self.err(
+                    "a tuple is only a queue item: push it (`s.queue.push((a, b))`) or read the task item's parts",
+                ));
+            }
             ExprKind::StateRef => {
                 return Err(self.err(
                     "the state can only be used through its fields or passed to a device function that takes it",

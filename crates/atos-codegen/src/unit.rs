@@ -12,7 +12,7 @@ use crate::error::CodegenError;
 use crate::ir::*;
 use crate::names::{NameTable, sanitize};
 use crate::plan::{Plan, Source, plan_program};
-use crate::typeck::{Checker, Signature};
+use crate::typeck::{Checker, Signature, Typed};
 
 /// How the scheduler drives the tasks.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
@@ -282,6 +282,7 @@ pub fn generate_unit(
         spec.idle_nap_ns
     );
     out.push_str("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n\n");
+    emit_tuple_structs(&mut out, state);
     emit_state_struct(&mut out, state);
     emit_out_struct(&mut out, state, spec, group);
 
@@ -336,13 +337,21 @@ pub fn generate_unit(
         let names = NameTable::with_taken(&[&state_param, "worker", OUT]);
         let typed = Checker::check(task, Some(state), &sigs, names)?;
         let mut em = Emitter::new(&typed, Some(&state_param));
+        let item = match item_parts(task, &typed, TUPLE_ITEM) {
+            Some(parts) => {
+                for (name, ty, value) in parts {
+                    em.raw(&format!("{} {name} = {value};", ty.cuda_name()));
+                }
+                TUPLE_ITEM.to_string()
+            }
+            None => typed.params()[0].clone(),
+        };
         em.block(&task.body);
         let _ = writeln!(
             out,
-            "__device__ __forceinline__ void {}({} {}, const {}& {state_param}, const {}& worker, atos_Out& {OUT}) {{\n{}}}\n",
+            "__device__ __forceinline__ void {}({} {item}, const {}& {state_param}, const {}& worker, atos_Out& {OUT}) {{\n{}}}\n",
             sanitize(&task.name),
-            task.params[0].ty.cuda_name(),
-            sanitize(&task.params[0].name),
+            task.item_ty().cuda_name(),
             state.name,
             worker_type(ts.worker),
             em.finish()
@@ -457,7 +466,7 @@ fn emit_kernel(
             "    const auto worker{i} = {}::make();",
             worker_type(ts.worker)
         );
-        let item = task.params[0].ty.cuda_name();
+        let item = task.item_ty().cuda_name();
         let name = sanitize(&task.name);
         match &planned.source {
             Source::Queue { field, .. } => {
@@ -528,6 +537,44 @@ fn emit_kernel(
         format!("atos::run_persistent({})", args.join(", "))
     };
     let _ = writeln!(out, "    {args};\n}}");
+}
+
+/// The C++ name of a tuple item parameter (a name no Rust binding is given).
+pub(crate) const TUPLE_ITEM: &str = "atos_item";
+
+/// A tuple-item task's parts as locals: C++ name, type and value read from the tuple `item`
+/// (`None` for a scalar item, which is the parameter itself).
+pub(crate) fn item_parts(
+    task: &FnIr,
+    typed: &Typed,
+    item: &str,
+) -> Option<Vec<(String, Scalar, String)>> {
+    if !task.task_attrs().is_some_and(|a| a.tuple_item) {
+        return None;
+    }
+    Some(
+        task.params
+            .iter()
+            .zip(typed.params())
+            .enumerate()
+            .map(|(k, (p, name))| (name.clone(), p.ty, format!("{item}.f{k}")))
+            .collect(),
+    )
+}
+
+/// One struct per tuple item type the state's queues hold (see `item.rs`).
+fn emit_tuple_structs(out: &mut String, state: &StateDesc) {
+    let mut seen: Vec<&ElemTy> = Vec::new();
+    for q in state.queues() {
+        if seen.contains(&&q.elem) {
+            continue;
+        }
+        seen.push(&q.elem);
+        if let Some(def) = q.elem.cuda_struct() {
+            out.push_str(&def);
+            out.push('\n');
+        }
+    }
 }
 
 fn emit_state_struct(out: &mut String, state: &StateDesc) {

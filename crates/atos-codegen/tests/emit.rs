@@ -5,10 +5,10 @@ use atos_codegen::*;
 use atos_frontend::{lower_device_source, lower_idle_source, lower_task_source};
 
 fn state() -> StateDesc {
-    let f = |name: &str, kind, elem| FieldDesc {
+    let f = |name: &str, kind, elem: Scalar| FieldDesc {
         name: name.into(),
         kind,
-        elem,
+        elem: elem.into(),
     };
     StateDesc {
         name: "S".into(),
@@ -210,7 +210,7 @@ fn unsupported_atomic_on_float_is_a_clear_error() {
     st.fields.push(FieldDesc {
         name: "rank".into(),
         kind: FieldKind::Atomics,
-        elem: Scalar::F32,
+        elem: Scalar::F32.into(),
     });
     let ir = lower_task_source(
         "",
@@ -336,7 +336,7 @@ fn two_queue_state() -> StateDesc {
     st.fields.push(FieldDesc {
         name: "far".into(),
         kind: FieldKind::Queue,
-        elem: Scalar::U32,
+        elem: Scalar::U32.into(),
     });
     st
 }

@@ -11,8 +11,8 @@ use syn::{Error, Result};
 
 use crate::args::TaskArgs;
 use crate::signature::{
-    check_signature_header, ident_pattern, line_of, path_text, scalar_param, scalar_type,
-    state_param,
+    check_signature_header, ident_pattern, item_param, line_of, path_text, scalar_param,
+    scalar_type, state_param,
 };
 use atos_codegen::ir::*;
 
@@ -23,9 +23,9 @@ pub fn lower_task(args: TaskArgs, item: &syn::ItemFn) -> Result<FnIr> {
 
 /// [`lower_task`], with the span of each entry of `FnIr::calls` (its first call), so the macro
 /// can point a call of something that is not an `#[atos::device]` function at the call.
-pub fn lower_task_spanned(args: TaskArgs, item: &syn::ItemFn) -> Result<(FnIr, Vec<Span>)> {
-    check_signature_header(&item.sig)?;
-    let sig = &item.sig;
+pub fn lower_task_spanned(args: TaskArgs, item_fn: &syn::ItemFn) -> Result<(FnIr, Vec<Span>)> {
+    check_signature_header(&item_fn.sig)?;
+    let sig = &item_fn.sig;
     if let syn::ReturnType::Type(_, ty) = &sig.output {
         return Err(Error::new(
             ty.span(),
@@ -39,23 +39,31 @@ pub fn lower_task_spanned(args: TaskArgs, item: &syn::ItemFn) -> Result<(FnIr, V
         ));
     }
     let mut inputs = sig.inputs.iter();
-    let item_param = scalar_param(inputs.next().unwrap())?;
-    if args.source.is_idle() && !matches!(item_param.ty, Scalar::U32 | Scalar::U64) {
+    let item = item_param(inputs.next().unwrap())?;
+    if args.source.is_idle()
+        && (item.tuple || !matches!(item.params[0].ty, Scalar::U32 | Scalar::U64))
+    {
         return Err(Error::new(
             sig.inputs[0].span(),
             "an idle hook's first parameter is the index it checks: `u32` or `u64`",
         ));
     }
-    if !item_param.ty.is_int() {
+    if !item.tuple && !item.params[0].ty.is_int() {
         return Err(Error::new(
             sig.inputs[0].span(),
-            "the task item must be an integer (u32, i32, u64, i64): it is what the queue holds",
+            "the task item must be an integer (u32, i32, u64, i64) or a tuple of scalars, e.g. `(v, d): (u32, f32)`: it is what the queue holds",
         ));
     }
     let (state_param, state_type) = state_param(inputs.next().unwrap())?;
     let mut lw = Lowerer::new(Some(state_param.clone()));
-    lw.declare(&item_param.name);
-    let body = lw.block(&item.block, false)?;
+    for p in &item.params {
+        lw.declare(&p.name);
+    }
+    if let Some(whole) = &item.whole {
+        lw.declare(whole);
+        lw.tuple_item = Some((whole.clone(), item.params.len()));
+    }
+    let body = lw.block(&item_fn.block, false)?;
     let spans = std::mem::take(&mut lw.call_spans);
     let ir = FnIr {
         name: sig.ident.to_string(),
@@ -65,8 +73,9 @@ pub fn lower_task_spanned(args: TaskArgs, item: &syn::ItemFn) -> Result<(FnIr, V
             state_type,
             state_param,
             source: args.source,
+            tuple_item: item.tuple,
         }),
-        params: vec![item_param],
+        params: item.params,
         ret: None,
         body,
         line: line_of(sig.fn_token.span),
@@ -142,6 +151,9 @@ struct Lowerer {
     reduced: Vec<(String, ReduceOp, Span)>,
     /// Lowering an `#[atos::device]` function (which runs on one thread: no `lanes` loops).
     in_device_fn: bool,
+    /// A task item taken whole as a tuple (`item: (u32, f32)`): its name and part count. Its
+    /// parts are the variables `item.0`, `item.1`, ..
+    tuple_item: Option<(String, usize)>,
 }
 
 impl Lowerer {
@@ -159,7 +171,41 @@ impl Lowerer {
             outer_reads: Vec::new(),
             reduced: Vec::new(),
             in_device_fn: false,
+            tuple_item: None,
         }
+    }
+
+    /// `Some(parts)` when `e` names the whole tuple item (not shadowed).
+    fn whole_tuple_item(&self, e: &syn::Expr) -> Option<(String, usize)> {
+        let (name, n) = self.tuple_item.as_ref()?;
+        let syn::Expr::Path(p) = strip_parens(e) else {
+            return None;
+        };
+        let id = p.path.get_ident()?;
+        let at = self
+            .scopes
+            .iter()
+            .rposition(|s| s.contains(&id.to_string()))?;
+        (*id == name && at == 0).then(|| (name.clone(), *n))
+    }
+
+    /// A push's argument: a tuple of values or the whole tuple item become `ExprKind::Tuple`.
+    fn push_item(&mut self, e: &syn::Expr) -> Result<Expr> {
+        if let syn::Expr::Tuple(t) = strip_parens(e) {
+            let parts = t
+                .elems
+                .iter()
+                .map(|p| self.expr(p))
+                .collect::<Result<_>>()?;
+            return Ok(self.expr_node(ExprKind::Tuple(parts)));
+        }
+        if let Some((name, n)) = self.whole_tuple_item(e) {
+            let parts = (0..n)
+                .map(|k| self.expr_node(ExprKind::Var(format!("{name}.{k}"))))
+                .collect();
+            return Ok(self.expr_node(ExprKind::Tuple(parts)));
+        }
+        self.expr(e)
     }
 
     /// `Some(name)` when `e` names a variable declared before the enclosing `lanes(..)` loop.
@@ -697,7 +743,7 @@ impl Lowerer {
         }
         Ok(StmtKind::Push {
             field,
-            item: self.expr(&m.args[0])?,
+            item: self.push_item(&m.args[0])?,
         })
     }
 
@@ -813,6 +859,25 @@ impl Lowerer {
                     index: Box::new(self.expr(&i.index)?),
                 }
             }
+            E::Field(f) if self.whole_tuple_item(&f.base).is_some() => {
+                let (name, n) = self
+                    .whole_tuple_item(&f.base)
+                    .expect("checked by the guard");
+                match &f.member {
+                    syn::Member::Unnamed(k) if (k.index as usize) < n => {
+                        ExprKind::Var(format!("{name}.{}", k.index))
+                    }
+                    other => {
+                        return Err(Error::new(
+                            other.span(),
+                            format!(
+                                "`{name}` is a tuple of {n} parts: read them as `{name}.0` to `{name}.{}`",
+                                n - 1
+                            ),
+                        ));
+                    }
+                }
+            }
             E::Field(f) => {
                 let field = self.state_field(e)?.ok_or_else(|| {
                     Error::new(
@@ -859,7 +924,7 @@ impl Lowerer {
             E::Tuple(t) => {
                 return Err(Error::new(
                     t.span(),
-                    "tuples are not supported in device code; use separate variables",
+                    "tuples are only task items in device code: push one (`s.queue.push((a, b))`) or read the item's parts; elsewhere use separate variables",
                 ));
             }
             E::Array(a) => {
@@ -911,6 +976,15 @@ impl Lowerer {
         }
         if let Some(id) = p.path.get_ident() {
             let name = id.to_string();
+            if let Some((_, n)) = self.whole_tuple_item(&syn::Expr::Path(p.clone())) {
+                return Err(Error::new(
+                    id.span(),
+                    format!(
+                        "`{name}` is the task's tuple item: read its parts as `{name}.0` to `{name}.{}`, or push it whole (`s.queue.push({name})`)",
+                        n - 1
+                    ),
+                ));
+            }
             if self.is_local(&name) {
                 let at = self.scopes.iter().rposition(|s| s.contains(&name));
                 if let (Some(at), Some(lanes)) = (at, self.lanes_scope)

@@ -6,6 +6,7 @@ use syn::spanned::Spanned;
 use syn::{Error, Result};
 
 use atos_codegen::ir::*;
+use atos_codegen::item::{MAX_ITEM_BYTES, MAX_TUPLE_PARTS, tuple_layout};
 
 pub(crate) fn check_signature_header(sig: &syn::Signature) -> Result<()> {
     if let Some(t) = &sig.constness {
@@ -57,6 +58,129 @@ pub(crate) fn scalar_param(arg: &syn::FnArg) -> Result<Param> {
             name: ident_pattern(&pt.pat)?,
             ty: scalar_type(&pt.ty)?,
         }),
+    }
+}
+
+/// A task's item parameter: a scalar (`v: u32`), or a tuple, destructured (`(v, d): (u32, f32)`)
+/// or named (`item: (u32, f32)`, read as `item.0`, `item.1`).
+pub(crate) struct ItemParam {
+    /// The scalar, or the tuple's parts in order (a named tuple's parts are `item.0`, ..).
+    pub params: Vec<Param>,
+    pub tuple: bool,
+    /// A named tuple's name.
+    pub whole: Option<String>,
+}
+
+pub(crate) fn item_param(arg: &syn::FnArg) -> Result<ItemParam> {
+    let syn::FnArg::Typed(pt) = arg else {
+        return Err(Error::new(
+            arg.span(),
+            "a task cannot take `self`; write `fn task(v: u32, s: &State)`",
+        ));
+    };
+    let syn::Type::Tuple(tt) = &*pt.ty else {
+        return Ok(ItemParam {
+            params: vec![Param {
+                name: ident_pattern(&pt.pat)?,
+                ty: scalar_type(&pt.ty)?,
+            }],
+            tuple: false,
+            whole: None,
+        });
+    };
+    let parts = tt
+        .elems
+        .iter()
+        .map(scalar_type)
+        .collect::<Result<Vec<Scalar>>>()?;
+    match parts.len() {
+        0 => {
+            return Err(Error::new(
+                tt.span(),
+                "a task item cannot be `()`: the item is what the queue holds, e.g. `v: u32`",
+            ));
+        }
+        1 => {
+            return Err(Error::new(
+                tt.span(),
+                format!(
+                    "a one-part tuple item is just its part: write `{}`",
+                    parts[0].rust_name()
+                ),
+            ));
+        }
+        n if n > MAX_TUPLE_PARTS => {
+            return Err(Error::new(
+                tt.span(),
+                format!(
+                    "a tuple item has at most {MAX_TUPLE_PARTS} parts (this one has {n}): pack small parts into one integer, or keep what does not travel with the item in a state array"
+                ),
+            ));
+        }
+        _ => {}
+    }
+    let size = tuple_layout(&parts).size as usize;
+    if size > MAX_ITEM_BYTES {
+        return Err(Error::new(
+            tt.span(),
+            format!(
+                "a tuple item is at most {MAX_ITEM_BYTES} bytes, and `{}` takes {size} with its padding: use narrower parts, or keep what does not travel with the item in a state array",
+                ElemTy::Tuple(parts).rust_name()
+            ),
+        ));
+    }
+    match &*pt.pat {
+        syn::Pat::Tuple(pat) => {
+            if pat.elems.len() != parts.len() {
+                return Err(Error::new(
+                    pat.span(),
+                    format!(
+                        "the pattern names {} parts but the item type has {}",
+                        pat.elems.len(),
+                        parts.len()
+                    ),
+                ));
+            }
+            let params = pat
+                .elems
+                .iter()
+                .zip(&parts)
+                .enumerate()
+                .map(|(k, (p, ty))| {
+                    let name = match p {
+                        syn::Pat::Wild(_) => format!("unused.{k}"),
+                        other => ident_pattern(other)?,
+                    };
+                    Ok(Param { name, ty: *ty })
+                })
+                .collect::<Result<Vec<_>>>()?;
+            Ok(ItemParam {
+                params,
+                tuple: true,
+                whole: None,
+            })
+        }
+        other => {
+            let whole = ident_pattern(other).map_err(|_| {
+                Error::new(
+                    other.span(),
+                    "a tuple item is taken by name (`item: (u32, f32)`) or as a tuple of names (`(v, d): (u32, f32)`)",
+                )
+            })?;
+            let params = parts
+                .iter()
+                .enumerate()
+                .map(|(k, ty)| Param {
+                    name: format!("{whole}.{k}"),
+                    ty: *ty,
+                })
+                .collect();
+            Ok(ItemParam {
+                params,
+                tuple: true,
+                whole: Some(whole),
+            })
+        }
     }
 }
 

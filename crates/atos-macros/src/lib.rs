@@ -246,12 +246,15 @@ fn source_check(
                 let msg = format!(
                     "atos: task `{task}` takes `{item_name}` items but {which} holds `{rust}`: make the task's item type the queue's element type"
                 );
-                quote_spanned!(span=> ::atos::codegen::Scalar::#v => ::std::panic!("{}", #msg),)
+                quote_spanned!(span=> ::std::option::Option::Some(::atos::codegen::Scalar::#v) => ::std::panic!("{}", #msg),)
             });
+            let tuple_msg = format!(
+                "atos: task `{task}` takes `{item_name}` items but {which} holds another tuple type: make the task's item type the queue's element type"
+            );
             quote_spanned! {span=>
                 const _: () = match ::atos::check::queue_check::<#state_static>(
                     #queue,
-                    <#item_ty as ::atos::Elem>::SCALAR,
+                    <#item_ty as ::atos::QueueItem>::PARTS,
                 ) {
                     ::atos::check::QueueCheck::Ok => {}
                     ::atos::check::QueueCheck::NoQueue => ::std::panic!("{}", #no_queue),
@@ -259,6 +262,7 @@ fn source_check(
                     ::atos::check::QueueCheck::Unknown => ::std::panic!("{}", #unknown),
                     ::atos::check::QueueCheck::Mismatch(holds) => match holds {
                         #(#arms)*
+                        ::std::option::Option::None => ::std::panic!("{}", #tuple_msg),
                     },
                 };
             }
@@ -364,7 +368,7 @@ fn state_output(st: &syn::ItemStruct) -> syn::Result<TokenStream2> {
                 ::atos::FieldInfo {
                     name: #names,
                     kind: <#types as ::atos::StateField>::KIND,
-                    elem: <#types as ::atos::StateField>::ELEM,
+                    parts: <#types as ::atos::StateField>::PARTS,
                 }
             ),*];
             fn fields(&self) -> ::std::vec::Vec<::atos::FieldRef<'_>> {

@@ -277,7 +277,7 @@ impl<T: QueueItem> Queue<'_, T> {
         );
         // SAFETY: the executor binds the queue before starting workers and unbinds it only
         // after every worker has joined, so the pointer is live for every push.
-        unsafe { &*q }.push(item.to_bits());
+        unsafe { &*q }.push(item.to_item_bits());
     }
 
     pub(crate) fn bind(&self, q: &CpuQueue) -> bool {

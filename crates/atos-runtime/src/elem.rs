@@ -6,6 +6,7 @@ use std::sync::atomic::{
 };
 
 use atos_codegen::Scalar;
+use atos_codegen::item::{ElemTy, MAX_ITEM_BYTES, tuple_layout};
 
 /// A plain scalar the device understands. Its bytes are copied to the GPU as they are.
 #[diagnostic::on_unimplemented(
@@ -60,17 +61,82 @@ impl Elem for bool {
     }
 }
 
-/// Integer types a queue can hold (the task items).
+/// A task item's device bytes, in the low bytes (little-endian): items are at most
+/// [`atos_codegen::item::MAX_ITEM_BYTES`] bytes.
+pub type ItemBits = u128;
+
+/// Types a queue can hold: the task items. An integer (`u32`, `i32`, `u64`, `i64`), or a tuple
+/// of 2 to 4 device scalars of at most 16 bytes, laid out as `atos_codegen::item` says.
 #[diagnostic::on_unimplemented(
     message = "atos: a `Queue` cannot hold `{Self}`",
-    label = "queue items are u32, i32, u64 or i64",
-    note = "encode other items in an integer (e.g. a vertex and a distance packed into a u64)"
+    label = "queue items are u32, i32, u64, i64, or a tuple of 2 to 4 device scalars (at most 16 bytes)",
+    note = "e.g. `Queue<'a, (u32, f32)>` for a vertex and a distance; the task then takes `(v, d): (u32, f32)`"
 )]
-pub trait QueueItem: Elem {}
-impl QueueItem for u32 {}
-impl QueueItem for i32 {}
-impl QueueItem for u64 {}
-impl QueueItem for i64 {}
+pub trait QueueItem: Copy + Send + Sync + 'static {
+    /// The item's scalars: one for an integer, each part of a tuple in order.
+    const PARTS: &'static [Scalar];
+    /// The item's device bytes.
+    fn to_item_bits(self) -> ItemBits;
+    fn from_item_bits(bits: ItemBits) -> Self;
+    /// Bytes one item takes in a queue slot.
+    fn item_size() -> usize {
+        ElemTy::from_parts(Self::PARTS).size_bytes()
+    }
+}
+
+macro_rules! queue_scalar {
+    ($($t:ty),*) => {$(
+        impl QueueItem for $t {
+            const PARTS: &'static [Scalar] = &[<$t as Elem>::SCALAR];
+            fn to_item_bits(self) -> ItemBits {
+                ItemBits::from(Elem::to_bits(self))
+            }
+            fn from_item_bits(bits: ItemBits) -> Self {
+                <$t as Elem>::from_bits(bits as u64)
+            }
+        }
+    )*};
+}
+queue_scalar!(u32, i32, u64, i64);
+
+macro_rules! queue_tuple {
+    ($($p:ident $k:tt),*) => {
+        impl<$($p: Elem),*> QueueItem for ($($p,)*) {
+            const PARTS: &'static [Scalar] = {
+                assert!(
+                    tuple_layout(&[$($p::SCALAR),*]).size as usize <= MAX_ITEM_BYTES,
+                    "atos: a tuple item is at most 16 bytes (e.g. (u64, u64) or (u32, u32, u32, u32))"
+                );
+                &[$($p::SCALAR),*]
+            };
+            fn to_item_bits(self) -> ItemBits {
+                let at = tuple_layout(Self::PARTS).offsets;
+                let mut bits: ItemBits = 0;
+                $(bits |= ItemBits::from(part_bits(ItemBits::from(self.$k.to_bits()), 0, $p::SCALAR)) << (8 * at[$k]);)*
+                bits
+            }
+            fn from_item_bits(bits: ItemBits) -> Self {
+                let at = tuple_layout(Self::PARTS).offsets;
+                ($($p::from_bits(part_bits(bits, at[$k], $p::SCALAR)),)*)
+            }
+        }
+    };
+}
+queue_tuple!(A 0, B 1);
+queue_tuple!(A 0, B 1, C 2);
+queue_tuple!(A 0, B 1, C 2, D 3);
+
+/// The bits of the part of type `s` at byte `offset` of an item (a signed part's `to_bits` is
+/// sign-extended: only its own width is kept).
+fn part_bits(bits: ItemBits, offset: u32, s: Scalar) -> u64 {
+    let width = 8 * s.size_bytes() as u32;
+    let mask = if width == 64 {
+        u64::MAX
+    } else {
+        (1u64 << width) - 1
+    };
+    (bits >> (8 * offset)) as u64 & mask
+}
 
 /// An integer that can index a state array: `u32`, `u64` or `usize`.
 pub trait IndexArg: Copy {

@@ -14,7 +14,7 @@ pub mod task;
 
 pub use arrays::{AtomicArray, Atomics, Queue, QueueMode, Slice, lanes};
 pub use cpu::CpuExecutor;
-pub use elem::{AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, QueueItem};
+pub use elem::{AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, ItemBits, QueueItem};
 pub use error::RunError;
 pub use gpu::program::{cuda, cuda_source, spec_of};
 pub use gpu::{DeviceState, Gpu, GpuError, Program, ProgramBuilder};

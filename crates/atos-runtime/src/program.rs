@@ -3,7 +3,7 @@
 
 use atos_codegen::{CodegenError, FnIr, Plan, Source, plan_program};
 
-use crate::elem::Elem;
+use crate::elem::{ItemBits, QueueItem};
 use crate::error::RunError;
 use crate::state::{FieldRef, QueueHost, State};
 use crate::task::{Task, TaskSet};
@@ -12,7 +12,7 @@ use crate::task::{Task, TaskSet};
 /// vertices in the queue `color` pops.
 #[derive(Clone, Debug, Default)]
 pub struct Seeds {
-    by_task: Vec<(&'static str, Vec<u64>)>,
+    by_task: Vec<(&'static str, Vec<ItemBits>)>,
 }
 
 impl Seeds {
@@ -27,7 +27,7 @@ impl Seeds {
 
     pub(crate) fn add_for<T: Task>(mut self, items: &[T::Item]) -> Seeds {
         let name = T::ir().name.as_str();
-        let bits = items.iter().map(|i| i.to_bits());
+        let bits = items.iter().map(|i| i.to_item_bits());
         match self.by_task.iter_mut().find(|(n, _)| *n == name) {
             Some((_, v)) => v.extend(bits),
             None => self.by_task.push((name, bits.collect())),
@@ -44,7 +44,7 @@ pub(crate) fn plan_of<P: TaskSet>() -> Result<(Plan, Vec<&'static FnIr>), Codege
 }
 
 /// Seeds as bits per queue index.
-pub(crate) fn seeds_per_queue(plan: &Plan, seeds: &Seeds) -> Result<Vec<Vec<u64>>, RunError> {
+pub(crate) fn seeds_per_queue(plan: &Plan, seeds: &Seeds) -> Result<Vec<Vec<ItemBits>>, RunError> {
     let mut out = vec![Vec::new(); plan.queues.len()];
     for (name, items) in &seeds.by_task {
         let task = plan.tasks.iter().find(|t| t.name == *name).ok_or_else(|| {
@@ -85,7 +85,7 @@ pub(crate) fn queue_fields<'s>(fields: &[FieldRef<'s>]) -> Vec<&'s dyn QueueHost
 pub(crate) fn check_seed_room(
     plan: &Plan,
     capacities: &[u64],
-    seeds: &[Vec<u64>],
+    seeds: &[Vec<ItemBits>],
 ) -> Result<(), RunError> {
     for ((name, &capacity), s) in plan.queues.iter().zip(capacities).zip(seeds) {
         if s.len() as u64 > capacity {

@@ -1,6 +1,6 @@
 //! How a state struct and its fields describe themselves to the executors.
 
-use atos_codegen::{FieldDesc, FieldKind, Scalar, StateDesc};
+use atos_codegen::{ElemTy, FieldDesc, FieldKind, Scalar, StateDesc};
 
 use crate::arrays::{Atomics, Queue, Slice};
 use crate::cpu::queue::CpuQueue;
@@ -11,7 +11,8 @@ use crate::elem::{AtomicElem, Elem, QueueItem};
 pub struct FieldInfo {
     pub name: &'static str,
     pub kind: FieldKind,
-    pub elem: Scalar,
+    /// The element's scalars: one, or a queue's tuple item parts.
+    pub parts: &'static [Scalar],
 }
 
 /// Implemented by `#[atos::state]` for the user's struct.
@@ -29,7 +30,7 @@ pub trait State: Sync {
                 .map(|f| FieldDesc {
                     name: f.name.to_string(),
                     kind: f.kind,
-                    elem: f.elem,
+                    elem: ElemTy::from_parts(f.parts),
                 })
                 .collect(),
         }
@@ -52,8 +53,8 @@ pub mod check {
         Several,
         /// The named field does not exist or is not a `Queue`.
         Unknown,
-        /// The queue holds items of this type instead.
-        Mismatch(Scalar),
+        /// The queue holds items of another type: this scalar, or a tuple (`None`).
+        Mismatch(Option<Scalar>),
     }
 
     const fn same(a: &str, b: &str) -> bool {
@@ -75,12 +76,22 @@ pub mod check {
         matches!(f.kind, FieldKind::Queue)
     }
 
-    const fn same_scalar(a: Scalar, b: Scalar) -> bool {
-        a as u8 == b as u8
+    const fn same_parts(a: &[Scalar], b: &[Scalar]) -> bool {
+        if a.len() != b.len() {
+            return false;
+        }
+        let mut i = 0;
+        while i < a.len() {
+            if a[i] as u8 != b[i] as u8 {
+                return false;
+            }
+            i += 1;
+        }
+        true
     }
 
     /// Checks that a task taking `item`s can pop queue `queue` of `S` (`""`: the only queue).
-    pub const fn queue_check<S: State>(queue: &str, item: Scalar) -> QueueCheck {
+    pub const fn queue_check<S: State>(queue: &str, item: &[Scalar]) -> QueueCheck {
         let fields = S::FIELDS;
         let mut found: Option<usize> = None;
         let mut queues = 0;
@@ -102,8 +113,11 @@ pub mod check {
         }
         match found {
             None => QueueCheck::Unknown,
-            Some(i) if same_scalar(fields[i].elem, item) => QueueCheck::Ok,
-            Some(i) => QueueCheck::Mismatch(fields[i].elem),
+            Some(i) if same_parts(fields[i].parts, item) => QueueCheck::Ok,
+            Some(i) => match fields[i].parts {
+                [one] => QueueCheck::Mismatch(Some(*one)),
+                _ => QueueCheck::Mismatch(None),
+            },
         }
     }
 
@@ -114,7 +128,7 @@ pub mod check {
         while i < fields.len() {
             if same(fields[i].name, range) {
                 return match fields[i].kind {
-                    FieldKind::Scalar => matches!(fields[i].elem, Scalar::U32 | Scalar::U64),
+                    FieldKind::Scalar => matches!(fields[i].parts, [Scalar::U32 | Scalar::U64]),
                     FieldKind::Slice | FieldKind::Atomics => true,
                     FieldKind::Queue => false,
                 };
@@ -161,13 +175,14 @@ pub trait QueueHost: Sync {
 )]
 pub trait StateField {
     const KIND: FieldKind;
-    const ELEM: Scalar;
+    /// The element's scalars (one, or a queue's tuple item parts).
+    const PARTS: &'static [Scalar];
     fn field_ref(&self) -> FieldRef<'_>;
 }
 
 impl<T: Elem> StateField for Slice<'_, T> {
     const KIND: FieldKind = FieldKind::Slice;
-    const ELEM: Scalar = T::SCALAR;
+    const PARTS: &'static [Scalar] = &[T::SCALAR];
     fn field_ref(&self) -> FieldRef<'_> {
         let s = self.as_slice();
         // SAFETY: `Elem` types are plain scalars without padding; viewing them as bytes is sound.
@@ -183,7 +198,7 @@ impl<T: Elem> StateField for Slice<'_, T> {
 
 impl<T: AtomicElem> StateField for Atomics<'_, T> {
     const KIND: FieldKind = FieldKind::Atomics;
-    const ELEM: Scalar = T::SCALAR;
+    const PARTS: &'static [Scalar] = &[T::SCALAR];
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Atomics(self)
     }
@@ -216,7 +231,7 @@ impl<T: AtomicElem> AtomicHost for Atomics<'_, T> {
 
 impl<T: QueueItem> StateField for Queue<'_, T> {
     const KIND: FieldKind = FieldKind::Queue;
-    const ELEM: Scalar = T::SCALAR;
+    const PARTS: &'static [Scalar] = T::PARTS;
     fn field_ref(&self) -> FieldRef<'_> {
         FieldRef::Queue(self)
     }
@@ -230,7 +245,7 @@ impl<T: QueueItem> QueueHost for Queue<'_, T> {
         Queue::is_linear(self)
     }
     fn elem_size(&self) -> usize {
-        T::SCALAR.size_bytes()
+        T::item_size()
     }
     fn bind(&self, q: &CpuQueue) -> bool {
         Queue::bind(self, q)
@@ -244,7 +259,7 @@ macro_rules! scalar_field {
     ($($t:ty),*) => {$(
         impl StateField for $t {
             const KIND: FieldKind = FieldKind::Scalar;
-            const ELEM: Scalar = <$t as Elem>::SCALAR;
+            const PARTS: &'static [Scalar] = &[<$t as Elem>::SCALAR];
             fn field_ref(&self) -> FieldRef<'_> {
                 FieldRef::Scalar(Elem::to_bits(*self))
             }

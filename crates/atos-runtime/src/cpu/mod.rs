@@ -12,6 +12,7 @@ use std::time::{Duration, Instant};
 use atos_codegen::layout::{IDLE_SWEEP_SHIFT, control as ctl, status};
 use atos_codegen::{Plan, Strategy};
 
+use crate::elem::ItemBits;
 use crate::error::RunError;
 use crate::program::{
     Seeds, check_seed_room, field_values, idle_range, plan_of, queue_fields, seeds_per_queue,
@@ -111,7 +112,9 @@ impl CpuExecutor {
         let queues: Vec<CpuQueue> = hosts
             .iter()
             .zip(&seeds)
-            .map(|(h, s)| CpuQueue::new(h.capacity(), h.linear(), s, control.clone()))
+            .map(|(h, s)| {
+                CpuQueue::new(h.capacity(), h.linear(), h.elem_size(), s, control.clone())
+            })
             .collect();
         for (i, (h, q)) in hosts.iter().zip(&queues).enumerate() {
             if !h.bind(q) {
@@ -262,7 +265,7 @@ impl CpuRun<'_> {
                             return;
                         }
                         for i in lo..(lo + self.fetches[hook]).min(self.range) {
-                            P::call(hook, i, state);
+                            P::call(hook, ItemBits::from(i), state);
                         }
                     }
                 });
@@ -290,8 +293,8 @@ impl CpuRun<'_> {
     fn serve_round<P: TaskSet>(
         &self,
         state: &P::State<'_>,
-        batch: &mut Vec<u64>,
-        claim: impl Fn(usize, &CpuQueue, u64, &mut Vec<u64>) -> u64,
+        batch: &mut Vec<ItemBits>,
+        claim: impl Fn(usize, &CpuQueue, u64, &mut Vec<ItemBits>) -> u64,
     ) -> bool {
         let mut worked = false;
         for task in 0..self.plan.tasks.len() {
@@ -333,7 +336,7 @@ impl CpuRun<'_> {
                 }
                 if let Some((lo, n)) = self.grab_window(self.fetches[hook]) {
                     for i in lo..lo + n {
-                        P::call(hook, i, state);
+                        P::call(hook, ItemBits::from(i), state);
                     }
                     let finished = self.control.word(ctl::IDLE_FINISHED).fetch_add(n, AcqRel) + n;
                     if finished == self.range {

@@ -9,6 +9,7 @@ use std::sync::atomic::{AtomicU64, fence};
 use atos_codegen::layout::{self, control as ctl, queue_counters as qc};
 
 use crate::arrays::ring_slots;
+use crate::elem::ItemBits;
 
 #[repr(align(128))]
 #[derive(Default)]
@@ -46,7 +47,9 @@ impl Default for Control {
 }
 
 pub struct CpuQueue {
+    /// `words` words per slot: an item's bits, low word first.
     items: Vec<AtomicU64>,
+    words: usize,
     mask: u64,
     linear: bool,
     capacity: u64,
@@ -64,16 +67,26 @@ pub struct QueueTotals {
 }
 
 impl CpuQueue {
-    /// A ring for `capacity` alive items (or a linear queue for `capacity` pushes) holding
-    /// `seeds` (at most `capacity` of them).
-    pub fn new(capacity: u64, linear: bool, seeds: &[u64], control: Arc<Control>) -> CpuQueue {
+    /// A ring for `capacity` alive items (or a linear queue for `capacity` pushes) of
+    /// `item_bytes` bytes each, holding `seeds` (at most `capacity` of them).
+    pub fn new(
+        capacity: u64,
+        linear: bool,
+        item_bytes: usize,
+        seeds: &[ItemBits],
+        control: Arc<Control>,
+    ) -> CpuQueue {
+        let words = item_bytes.div_ceil(8).max(1);
         let slots = if linear {
             capacity.max(1)
         } else {
             ring_slots(capacity)
         };
         let q = CpuQueue {
-            items: (0..slots).map(|_| AtomicU64::new(0)).collect(),
+            items: (0..slots as usize * words)
+                .map(|_| AtomicU64::new(0))
+                .collect(),
+            words,
             // A linear queue never wraps: items past the capacity are refused before writing.
             mask: if linear { u64::MAX } else { slots - 1 },
             linear,
@@ -81,8 +94,8 @@ impl CpuQueue {
             counters: std::array::from_fn(|_| Line::default()),
             control,
         };
-        for (slot, s) in q.items.iter().zip(seeds) {
-            slot.store(*s, Relaxed);
+        for (i, s) in seeds.iter().enumerate() {
+            q.store_item(i as u64, *s);
         }
         let n = seeds.len() as u64;
         for c in [
@@ -100,6 +113,25 @@ impl CpuQueue {
 
     fn c(&self, i: usize) -> &AtomicU64 {
         &self.counters[i].0
+    }
+
+    /// Writes item number `i` into its slot (relaxed: the counters publish it).
+    fn store_item(&self, i: u64, bits: ItemBits) {
+        let at = (i & self.mask) as usize * self.words;
+        for (w, slot) in self.items[at..at + self.words].iter().enumerate() {
+            slot.store((bits >> (64 * w)) as u64, Relaxed);
+        }
+    }
+
+    /// Reads item number `i` from its slot (relaxed: the counters published it).
+    fn load_item(&self, i: u64) -> ItemBits {
+        let at = (i & self.mask) as usize * self.words;
+        self.items[at..at + self.words]
+            .iter()
+            .enumerate()
+            .fold(0, |bits, (w, slot)| {
+                bits | ItemBits::from(slot.load(Relaxed)) << (64 * w)
+            })
     }
 
     /// Raises `prefix` to `v`; a ring's `end` credits what it newly published to `avail`.
@@ -185,12 +217,12 @@ impl CpuQueue {
     }
 
     /// Enqueues one item (a task body's `push`).
-    pub fn push(&self, item: u64) {
+    pub fn push(&self, item: ItemBits) {
         let base = self.c(qc::END_ALLOC).fetch_add(1, AcqRel);
         if !self.make_room(base, 1) {
             return;
         }
-        self.items[(base & self.mask) as usize].store(item, Relaxed);
+        self.store_item(base, item);
         // Release (in complete_range's RMWs): the store above comes before the item is counted.
         self.complete_range(qc::END_COUNT, qc::END_MAX, qc::END, base, 1);
     }
@@ -286,22 +318,22 @@ impl CpuQueue {
 
     /// Claims up to `max_n` written items and copies them into `out` (cleared first), then
     /// frees their slots. Returns how many were claimed.
-    pub fn claim(&self, max_n: u64, out: &mut Vec<u64>) -> u64 {
+    pub fn claim(&self, max_n: u64, out: &mut Vec<ItemBits>) -> u64 {
         self.claim_from(self.take(max_n), out)
     }
 
     /// [`claim`](Self::claim) limited to items below `hi` (a bulk-synchronous level).
-    pub fn claim_below(&self, max_n: u64, hi: u64, out: &mut Vec<u64>) -> u64 {
+    pub fn claim_below(&self, max_n: u64, hi: u64, out: &mut Vec<ItemBits>) -> u64 {
         self.claim_from(self.take_below(max_n, hi), out)
     }
 
-    fn claim_from(&self, taken: Option<(u64, u64)>, out: &mut Vec<u64>) -> u64 {
+    fn claim_from(&self, taken: Option<(u64, u64)>, out: &mut Vec<ItemBits>) -> u64 {
         out.clear();
         let Some((s, n)) = taken else {
             return 0;
         };
         // Acquire on `end`/`avail` above makes these items' stores visible.
-        out.extend((s..s + n).map(|i| self.items[(i & self.mask) as usize].load(Relaxed)));
+        out.extend((s..s + n).map(|i| self.load_item(i)));
         if !self.linear {
             // Release: the loads above come before the slots are counted free.
             self.complete_range(qc::READ_COUNT, qc::READ_MAX, qc::READ_END, s, n);

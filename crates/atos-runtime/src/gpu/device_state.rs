@@ -11,6 +11,7 @@ use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, result};
 
 use super::{Gpu, GpuError, driver_err};
 use crate::arrays::ring_slots;
+use crate::elem::ItemBits;
 use crate::error::RunError;
 use crate::state::{AtomicHost, FieldRef, State};
 
@@ -188,7 +189,7 @@ impl<'s> DeviceState<'s> {
     pub(crate) fn reset(
         &self,
         stream: &Arc<CudaStream>,
-        seeds: &[Vec<u64>],
+        seeds: &[Vec<ItemBits>],
     ) -> Result<(), GpuError> {
         let s = stream.cu_stream();
         for a in &self.atomics {

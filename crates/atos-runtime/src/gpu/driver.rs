@@ -17,6 +17,7 @@ use cudarc::driver::{CudaEvent, CudaStream, sys};
 
 use super::device_state::{Counters, DeviceState};
 use super::{Gpu, GpuError, driver_err};
+use crate::elem::ItemBits;
 use crate::error::RunError;
 use crate::stats::{QueueStats, Stats};
 
@@ -343,7 +344,7 @@ impl Driver<'_> {
     pub(crate) fn stats(
         &self,
         dev: &DeviceState<'_>,
-        seeds: &[Vec<u64>],
+        seeds: &[Vec<ItemBits>],
         counters: &Counters,
         outcome: Outcome,
     ) -> Result<Stats, RunError> {

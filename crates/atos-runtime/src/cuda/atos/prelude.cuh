@@ -173,6 +173,45 @@ template <class Op, class V> __device__ __forceinline__ V warp_reduce(V v) {
 template <class T> __device__ __forceinline__ T load_volatile(const T* p) { return *(const volatile T*)p; }
 template <class T> __device__ __forceinline__ void store_volatile(T* p, T v) { *(volatile T*)p = v; }
 
+// ---- task items: a scalar, or a generated tuple struct (aligned to 4 or 8 bytes, at most 16;
+// see atos-codegen's item.rs). They are copied in words of their alignment: C++ has no
+// volatile struct copy and no struct shuffle. A u32 or u64 item is one word, as a scalar is.
+template <bool WIDE> struct ItemWord { typedef uint32_t type; };
+template <> struct ItemWord<true> { typedef unsigned long long type; };
+template <class T> struct ItemWords {
+    typedef typename ItemWord<(alignof(T) >= 8)>::type W;
+    static constexpr uint32_t N = sizeof(T) / sizeof(W);
+    static_assert(sizeof(T) % sizeof(W) == 0 && sizeof(T) <= 16, "task items are at most 16 bytes, in whole words");
+};
+template <class T> __device__ __forceinline__ void store_item(T* p, const T& v) {
+    typedef typename ItemWords<T>::W W;
+    W w[ItemWords<T>::N];
+    memcpy(w, &v, sizeof(T));
+    volatile W* dst = reinterpret_cast<volatile W*>(p);
+#pragma unroll
+    for (uint32_t i = 0; i < ItemWords<T>::N; ++i) dst[i] = w[i];
+}
+template <class T> __device__ __forceinline__ T load_item(const T* p) {
+    typedef typename ItemWords<T>::W W;
+    W w[ItemWords<T>::N];
+    const volatile W* src = reinterpret_cast<const volatile W*>(p);
+#pragma unroll
+    for (uint32_t i = 0; i < ItemWords<T>::N; ++i) w[i] = src[i];
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+}
+template <class T> __device__ __forceinline__ T shfl_item(uint32_t mask, const T& v, int lane) {
+    typedef typename ItemWords<T>::W W;
+    W w[ItemWords<T>::N];
+    memcpy(w, &v, sizeof(T));
+#pragma unroll
+    for (uint32_t i = 0; i < ItemWords<T>::N; ++i) w[i] = __shfl_sync(mask, w[i], lane);
+    T r;
+    memcpy(&r, w, sizeof(T));
+    return r;
+}
+
 // ---- Atomics<T> operations: each returns the previous value, like Rust's fetch_* ----
 template <class T> __device__ __forceinline__ T atomic_load(T* p) { return load_volatile(p); }
 template <class T> __device__ __forceinline__ void atomic_store(T* p, T v) { store_volatile(p, v); }

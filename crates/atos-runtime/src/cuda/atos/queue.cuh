@@ -182,7 +182,7 @@ __device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control*
     ok = __shfl_sync(mask, ok, leader);
     __syncwarp(mask);  // the leader's acquire (room for an earlier lap) orders our stores too
     if (ok) {
-        store_volatile(q.slot(base + rank), item);
+        store_item(q.slot(base + rank), item);
         fence_release();  // the slot store comes before the leader's publication
     }
     __syncwarp(mask);

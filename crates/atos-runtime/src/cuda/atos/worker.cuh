@@ -61,17 +61,17 @@ struct WarpWorker {
     // __syncwarp orders memory among the warp's threads.
     __device__ void lanes_end() const { __syncwarp(); }
     template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const {
-        return __shfl_sync(0xffffffffu, held[t / 32u], t & 31u);
+        return shfl_item(0xffffffffu, held[t / 32u], t & 31u);
     }
 };
 
 struct CtaWorker {
-    unsigned long long* slot;  // shared broadcast slot
+    unsigned long long* slot;  // shared broadcast slot: a scalar, or an item of up to 16 bytes
 
     static __device__ CtaWorker make() {
-        __shared__ unsigned long long slot;
+        __shared__ unsigned long long slot[2];
         CtaWorker w;
-        w.slot = &slot;
+        w.slot = slot;
         return w;
     }
     __device__ uint32_t size() const { return blockDim.x; }
@@ -110,7 +110,7 @@ struct CtaWorker {
     // __syncthreads orders global and shared memory among the block's threads.
     __device__ void lanes_end() const { __syncthreads(); }
     template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const {
-        static_assert(sizeof(T) <= sizeof(unsigned long long), "items are scalars");
+        static_assert(sizeof(T) <= 2 * sizeof(unsigned long long), "items are at most 16 bytes");
         if (threadIdx.x == t % blockDim.x) *reinterpret_cast<T*>(slot) = held[t / blockDim.x];
         __syncthreads();
         T r = *reinterpret_cast<const T*>(slot);
@@ -192,7 +192,7 @@ struct StagedPusher {
         __syncthreads();
         u64 base = base_shared;
         if (ok_shared) {
-            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_volatile(q.slot(base + i), stage[i]);
+            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_item(q.slot(base + i), stage[i]);
             fence_release();  // the slot stores come before the leader's publication
         }
         __syncthreads();
@@ -323,7 +323,7 @@ struct QueueServer {
         T held[K];
         for (uint32_t k = 0; k < K; ++k) {
             uint32_t t = worker.rank() + k * size;
-            if (t < count) held[k] = load_volatile(q.slot(base + lo + t));
+            if (t < count) held[k] = load_item(q.slot(base + lo + t));
         }
         g.sync();
         // The group's last thread releases the slots (its atomics overlap the first items'
