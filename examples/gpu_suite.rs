@@ -32,6 +32,9 @@ struct Args {
     /// Only the BFS timing table (for side-by-side runs against other builds).
     #[arg(long)]
     bfs_only: bool,
+    /// Only the DSL checks: tuple items and faults (checked mode), then exit.
+    #[arg(long)]
+    dsl_only: bool,
     /// BFS table rows to run (`worker/fetch`, comma-separated); default: all.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
@@ -149,6 +152,133 @@ mod features;
 #[path = "../tests/common/tuples.rs"]
 mod tuples;
 
+#[path = "../tests/common/faults.rs"]
+mod faults;
+
+/// Checked mode: each fault reported with its function, line and Rust's message, on every
+/// worker kind; no false fault (the feature task's arrays equal the CPU executor's with checks
+/// on); division by zero reported unchecked too; and what checking costs BFS. Returns the
+/// failures.
+fn faults(gpu: &Gpu, graphs: &[(String, Csr)]) -> usize {
+    use faults::*;
+    println!("\n== faults: checked arithmetic and indices report the Rust line ==");
+    let mut failures = 0;
+    let mut fail = |what: String| {
+        println!("  WRONG: {what}");
+        failures += 1;
+    };
+    let clean: Vec<u32> = values()
+        .iter()
+        .map(|x| x.wrapping_mul(1000) + (x >> 1))
+        .collect();
+    for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+        for checked in [true, false] {
+            let p = Program::new(gpu, faulty::Task)
+                .worker(worker)
+                .checked(checked)
+                .timeout(Duration::from_secs(10))
+                .build()
+                .unwrap();
+            let label = format!(
+                "{}/{}",
+                worker.name(),
+                if checked { "checked" } else { "unchecked" }
+            );
+            let mut expect = vec![(2u32, "div", Some("attempt to divide by zero"))];
+            if checked {
+                expect.push((0, "mul", Some("attempt to multiply with overflow")));
+                expect.push((1, "index", Some("index out of bounds")));
+                expect.push((3, "neg-sub-shift", None));
+            }
+            for (mode, marker, message) in expect {
+                match faulty_run(mode, |s, seeds| p.run(s, seeds)).0 {
+                    Err(RunError::Fault {
+                        function,
+                        line,
+                        message: m,
+                    }) if function == "faulty"
+                        && line == line_of(marker)
+                        && message.is_none_or(|want| m == want) =>
+                    {
+                        println!("  {label} mode {mode}: {m} in `{function}` at line {line}");
+                    }
+                    other => fail(format!("{label} mode {mode}: {other:?}")),
+                }
+            }
+            let (r, out) = faulty_run(4, |s, seeds| p.run(s, seeds));
+            if r.is_err() || out != clean {
+                fail(format!("{label} mode 4 (no fault): {:?}", r.err()));
+            }
+            if !checked {
+                let (r, out) = faulty_run(0, |s, seeds| p.run(s, seeds));
+                let wrapped: Vec<u32> = values().iter().map(|x| x.wrapping_mul(1000)).collect();
+                if r.is_err() || out != wrapped {
+                    fail(format!(
+                        "{label} mode 0 wraps as a release build: {:?}",
+                        r.err()
+                    ));
+                }
+            }
+        }
+        let p = Program::new(gpu, features::features::Task)
+            .worker(worker)
+            .checked(true)
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap();
+        if features_run(Some(&p)) == features_run(None) {
+            println!(
+                "  {}: feature task checked: identical to the CPU executor",
+                worker.name()
+            );
+        } else {
+            fail(format!("{}: feature task checked differs", worker.name()));
+        }
+    }
+    // What checking costs: BFS, warp/32, checked vs unchecked, medians of 5 after a warm-up.
+    for (name, g) in graphs {
+        let offsets = g.offsets_u32().unwrap();
+        let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+        let mut ms = Vec::new();
+        for checked in [false, true] {
+            let p = Program::new(gpu, bfs_task::Task)
+                .worker(WorkerKind::Warp)
+                .fetch(32)
+                .checked(checked)
+                .timeout(Duration::from_secs(30))
+                .build()
+                .unwrap();
+            let mut times = Vec::new();
+            for i in 0..6 {
+                let r = bfs::run(
+                    &Executor::Gpu(&p),
+                    &offsets,
+                    &g.cols,
+                    0,
+                    cap,
+                    QueueMode::Ring,
+                )
+                .unwrap();
+                if i == 0 && r.depths != atos_graph::reference::bfs::bfs_depths(g, 0) {
+                    fail(format!("bfs {name} checked={checked}: wrong depths"));
+                }
+                if i > 0 {
+                    times.push(r.stats.time.as_secs_f64() * 1e3);
+                }
+            }
+            times.sort_by(f64::total_cmp);
+            ms.push(times[times.len() / 2]);
+        }
+        println!(
+            "  bfs {name} warp/32: unchecked {:.2} ms, checked {:.2} ms ({:.2}x)",
+            ms[0],
+            ms[1],
+            ms[1] / ms[0]
+        );
+    }
+    failures
+}
+
 /// Tuple items (3 words, (u32, f32), 16 bytes of mixed widths taken whole) on every worker
 /// kind and strategy: the answers of the CPU references. Returns the failures.
 fn tuple_items(gpu: &Gpu) -> usize {
@@ -160,7 +290,12 @@ fn tuple_items(gpu: &Gpu) -> usize {
         .collect();
     let mut failures = 0;
     for strategy in Strategy::ALL {
-        for worker in [None, Some(WorkerKind::Thread), Some(WorkerKind::Warp), Some(WorkerKind::Cta)] {
+        for worker in [
+            None,
+            Some(WorkerKind::Thread),
+            Some(WorkerKind::Warp),
+            Some(WorkerKind::Cta),
+        ] {
             let label = format!(
                 "{}/{}",
                 strategy.name(),
@@ -180,10 +315,20 @@ fn tuple_items(gpu: &Gpu) -> usize {
                     wrong.push(format!("sssp {name}"));
                 }
             }
-            let mixed = build(gpu, (count_down::Task, echo::Task), worker, 256, None, strategy);
+            let mixed = build(
+                gpu,
+                (count_down::Task, echo::Task),
+                worker,
+                256,
+                None,
+                strategy,
+            );
             let got = mixed_run(&MIXED_SEEDS, |s, seeds| mixed.run(s, seeds));
             if got != mixed_reference(&MIXED_SEEDS) {
-                wrong.push(format!("mixed {got:?} vs {:?}", mixed_reference(&MIXED_SEEDS)));
+                wrong.push(format!(
+                    "mixed {got:?} vs {:?}",
+                    mixed_reference(&MIXED_SEEDS)
+                ));
             }
             if wrong.is_empty() {
                 println!("  {label}: identical to the references");
@@ -309,8 +454,14 @@ fn main() {
             }
         }
     }
+    if args.dsl_only {
+        failures += tuple_items(&gpu) + faults(&gpu, &graphs);
+        println!("\nSUMMARY: {} failures", failures);
+        std::process::exit(if failures == 0 { 0 } else { 1 });
+    }
     if !args.bfs_only {
         failures += tuple_items(&gpu);
+        failures += faults(&gpu, &graphs);
         failures += program_model(&gpu, &args);
         failures += features_and_stress(&gpu, &args, &graphs, &configs, &mut programs);
     }

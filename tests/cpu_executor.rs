@@ -227,6 +227,37 @@ fn tuple_items_travel_through_queues_part_for_part() {
     assert_eq!(queens_reference(8).0, 92);
 }
 
+/// The CPU executor runs the Rust itself: a debug build panics where the checked GPU mode
+/// faults (the GPU side is in gpu_suite), a release build wraps as the unchecked GPU mode does;
+/// division by zero and a bad index panic in both.
+#[test]
+fn faults_panic_as_rust_does() {
+    use common::faults::*;
+    let cpu = CpuExecutor::new().threads(2);
+    let panicked = |mode| match faulty_run(mode, |s, seeds| cpu.run(faulty::Task, s, seeds)).0 {
+        Err(RunError::TaskPanicked { message }) => Some(message),
+        Ok(_) => None,
+        Err(e) => panic!("mode {mode}: {e}"),
+    };
+    let debug = cfg!(debug_assertions);
+    let mul = panicked(0);
+    assert_eq!(mul.is_some(), debug, "{mul:?}");
+    if let Some(m) = mul {
+        assert!(m.contains("attempt to multiply with overflow"), "{m}");
+    }
+    assert!(panicked(1).unwrap().contains("index out of bounds"));
+    assert!(panicked(2).unwrap().contains("attempt to divide by zero"));
+    assert_eq!(panicked(3).is_some(), debug);
+    assert_eq!(panicked(4), None);
+    let (_, out) = faulty_run(4, |s, seeds| cpu.run(faulty::Task, s, seeds));
+    let want: Vec<u32> = values()
+        .iter()
+        .map(|x| x.wrapping_mul(1000) + (x >> 1))
+        .collect();
+    assert_eq!(out, want);
+    assert!(line_of("mul") < line_of("index") && line_of("index") < line_of("div"));
+}
+
 fn overflow(r: Result<bfs::BfsRun, RunError>) -> (u64, u64, String) {
     match r {
         Err(
@@ -367,7 +398,8 @@ fn an_unsuffixed_literal_index_compiles_and_runs() {
     };
     CpuExecutor::new().run(tally::Task, &state, &[9]).unwrap();
     assert_eq!(count.to_vec(), vec![10]);
-    let src = atos::cuda::<tally::Task>().unwrap();
+    let src =
+        atos::cuda_source::<tally::Task>(&atos::spec_of::<tally::Task>().checked(false)).unwrap();
     assert!(src.contains("atomic_fetch_add(&s.count[0], 1u)"), "{src}");
     assert!(
         src.contains("uint64_t wide = ((uint64_t)atos::min(v, 1u));"),

@@ -7,8 +7,15 @@ use atos::apps::bfs::bfs;
 use atos::codegen::{KernelSpec, Strategy, WorkerKind};
 use common::features::features;
 
+/// Unchecked (a release build's default), so the snapshots do not depend on the test profile;
+/// `checked_cuda` shows the checked mode.
 fn spec(worker: WorkerKind, fetch: u32) -> KernelSpec {
-    KernelSpec::single(worker, fetch, 256)
+    KernelSpec::single(worker, fetch, 256).checked(false)
+}
+
+/// A program's own spec, unchecked.
+fn unchecked<P: atos::TaskSet>() -> KernelSpec {
+    atos::spec_of::<P>().checked(false)
 }
 
 #[test]
@@ -49,7 +56,7 @@ fn cuda_of_a_task_in_one_line() {
         "the task's own attributes"
     );
     let cta = atos::cuda_source::<bfs::Task>(
-        &atos::spec_of::<bfs::Task>()
+        &unchecked::<bfs::Task>()
             .worker(WorkerKind::Cta)
             .fetch(64)
             .strategy(Strategy::Bsp),
@@ -80,15 +87,17 @@ fn features_cuda_per_worker() {
 #[test]
 fn program_cuda() {
     use common::programs::{check, color, rescan, spread};
-    let irs = <(color::Task, check::Task) as atos::TaskSet>::irs();
     let src =
-        atos::cuda_source::<(color::Task, check::Task)>(&KernelSpec::for_tasks(&irs)).unwrap();
+        atos::cuda_source::<(color::Task, check::Task)>(&unchecked::<(color::Task, check::Task)>())
+            .unwrap();
     insta::assert_snapshot!("program_colour_check", src);
-    let irs = <(spread::Task, rescan::Task) as atos::TaskSet>::irs();
-    let src =
-        atos::cuda_source::<(spread::Task, rescan::Task)>(&KernelSpec::for_tasks(&irs)).unwrap();
+    let src = atos::cuda_source::<(spread::Task, rescan::Task)>(&unchecked::<(
+        spread::Task,
+        rescan::Task,
+    )>())
+    .unwrap();
     insta::assert_snapshot!("program_residual_idle", src);
-    let mut bsp = KernelSpec::for_tasks(&irs);
+    let mut bsp = unchecked::<(spread::Task, rescan::Task)>();
     bsp.strategy = Strategy::Bsp;
     let src = atos::cuda_source::<(spread::Task, rescan::Task)>(&bsp).unwrap();
     insta::assert_snapshot!("program_residual_idle_bsp", src);
@@ -100,16 +109,45 @@ fn program_cuda() {
 #[test]
 fn tuple_item_cuda() {
     use common::tuples::{count_down, echo, place};
-    let irs = <place::Task as atos::TaskSet>::irs();
-    let src = atos::cuda_source::<place::Task>(&KernelSpec::for_tasks(&irs)).unwrap();
+    let src = atos::cuda_source::<place::Task>(&unchecked::<place::Task>()).unwrap();
     assert!(
         src.contains("place_batch"),
         "the balanced shape with a tuple item"
     );
     insta::assert_snapshot!("tuple_queens_warp_balanced", src);
-    let irs = <(count_down::Task, echo::Task) as atos::TaskSet>::irs();
-    let src =
-        atos::cuda_source::<(count_down::Task, echo::Task)>(&KernelSpec::for_tasks(&irs)).unwrap();
+    let src = atos::cuda_source::<(count_down::Task, echo::Task)>(&unchecked::<(
+        count_down::Task,
+        echo::Task,
+    )>())
+    .unwrap();
     assert_eq!(src.matches("struct alignas(8) atos_tuple_").count(), 1);
     insta::assert_snapshot!("tuple_mixed_whole_item", src);
+}
+
+/// Checked mode: overflow-checked arithmetic, bounds-checked indices, each with its site (the
+/// function's number, the Rust line, the fault); division faults in both modes.
+#[test]
+fn checked_cuda() {
+    use atos::codegen::faults::{Fault, decode, site};
+    use common::faults::{faulty, line_of};
+    let checked =
+        atos::cuda_source::<faulty::Task>(&unchecked::<faulty::Task>().checked(true)).unwrap();
+    insta::assert_snapshot!("faulty_checked", checked);
+    let names = vec!["faulty".to_string()];
+    for (marker, fault) in [
+        ("mul", Fault::MulOverflow),
+        ("index", Fault::IndexOutOfBounds),
+        ("div", Fault::DivByZero),
+    ] {
+        let word = site(0, line_of(marker), fault);
+        assert!(checked.contains(&format!("{word}ull")), "{marker}");
+        assert_eq!(decode(word, &names).unwrap().line, line_of(marker));
+    }
+    let plain = atos::cuda_source::<faulty::Task>(&unchecked::<faulty::Task>()).unwrap();
+    assert!(!plain.contains("checked_") && !plain.contains("atos::at("));
+    let div = site(0, line_of("div"), Fault::DivByZero);
+    assert!(
+        plain.contains(&format!("{div}ull")),
+        "division is checked in both modes"
+    );
 }

@@ -38,6 +38,9 @@ fn specs() -> Vec<KernelSpec> {
             s.strategy = strategy;
             out.push(s);
         }
+        // The other checking mode than this build's default (tests run both ways in CI: debug
+        // builds check by default).
+        out.push(KernelSpec::single(worker, 64, 256).checked(!atos::codegen::CHECKED_BY_DEFAULT));
         // Block 1024: the push stages and the balanced slots share 48 KiB of static shared
         // memory (a balanced task that would not fit runs item by item).
         for balance in [true, false] {
@@ -112,6 +115,7 @@ fn multi_task_programs_compile_for_every_worker_kind() {
         let irs = P::irs();
         for spec in variants(irs.len(), KernelSpec::for_tasks(&irs)) {
             compile_clean(&atos::cuda_source::<P>(&spec).unwrap());
+            compile_clean(&atos::cuda_source::<P>(&spec.checked(false)).unwrap());
         }
     }
     check::<flag::Task>();
@@ -124,6 +128,7 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<place::Task>();
     check::<relax_item::Task>();
     check::<(count_down::Task, echo::Task)>();
+    check::<common::faults::faulty::Task>();
 }
 
 /// Every scalar method of the operation table has its device function, and the feature task

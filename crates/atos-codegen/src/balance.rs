@@ -154,9 +154,11 @@ pub fn batch_fn_name(task: &FnIr) -> String {
 }
 
 /// Emits the frame struct and `<task>_batch` for a task that [`runs_balanced`].
+#[allow(clippy::too_many_arguments)]
 pub fn emit_batch_fn(
     out: &mut String,
     task: &FnIr,
+    fn_index: u32,
     typed: &Typed,
     state: &StateDesc,
     state_param: &str,
@@ -192,6 +194,7 @@ pub fn emit_batch_fn(
         state.name,
     );
     let mut em = Emitter::new(typed, Some(state_param));
+    em.set_sites(fn_index, spec.checked);
     em.set_per_lane(true);
     em.raw(&format!(
         "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"

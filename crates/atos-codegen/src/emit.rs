@@ -1,11 +1,13 @@
 //! Typed IR -> readable CUDA C++.
 //!
 //! Rust semantics are kept explicit: signed arithmetic wraps through `atos::wadd`/`wsub`/...,
-//! integer division checks for zero, shifts mask their amount, and float->int casts saturate,
-//! so no C++ promotion or undefined behaviour changes what a task computes.
+//! integer division faults on zero, shifts mask their amount, and float->int casts saturate,
+//! so no C++ promotion or undefined behaviour changes what a task computes. In checked mode
+//! (`KernelSpec::checked`, as a debug build) overflow and indices fault instead (`faults.rs`).
 
 use std::fmt::Write;
 
+use crate::faults::Fault;
 use crate::ir::*;
 use crate::names::sanitize;
 use crate::typeck::Typed;
@@ -28,6 +30,11 @@ pub(crate) struct Emitter<'a> {
     in_lanes: bool,
     /// Inside a leader-only lambda: nested side effects are already on the leader.
     on_leader: bool,
+    /// Fault sites (`faults.rs`): this function's number, whether overflow and indices are
+    /// checked, and the source line of the statement being emitted.
+    fn_index: u32,
+    checked: bool,
+    line: u32,
 }
 
 impl<'a> Emitter<'a> {
@@ -40,6 +47,37 @@ impl<'a> Emitter<'a> {
             temps: 0,
             in_lanes: false,
             on_leader: false,
+            fn_index: 0,
+            checked: false,
+            line: 0,
+        }
+    }
+
+    /// Numbers this function's fault sites and turns overflow and index checks on or off.
+    pub fn set_sites(&mut self, fn_index: u32, checked: bool) {
+        self.fn_index = fn_index;
+        self.checked = checked;
+    }
+
+    /// The site word of `fault` at the current statement, as a C++ literal.
+    fn site(&self, fault: Fault) -> String {
+        format!(
+            "{}ull",
+            crate::faults::site(self.fn_index, self.line, fault)
+        )
+    }
+
+    /// `&state.field[index]`, bounds-checked in checked mode.
+    fn element(&mut self, field: &str, index: &Expr) -> String {
+        let i = self.expr(index);
+        let (st, f) = (self.state(), sanitize(field));
+        if self.checked {
+            format!(
+                "atos::at({st}.{f}, {st}.{f}_len, {i}, {})",
+                self.site(Fault::IndexOutOfBounds)
+            )
+        } else {
+            format!("&{st}.{f}[{i}]")
         }
     }
 
@@ -91,6 +129,13 @@ impl<'a> Emitter<'a> {
     }
 
     fn stmt(&mut self, s: &Stmt) {
+        let outer = self.line;
+        self.line = s.line;
+        self.stmt_at_line(s);
+        self.line = outer;
+    }
+
+    fn stmt_at_line(&mut self, s: &Stmt) {
         let l = s.line;
         match &s.kind {
             StmtKind::Let { init, .. } => {
@@ -228,7 +273,11 @@ impl<'a> Emitter<'a> {
                 } else if let Some(st) = step_v {
                     // Rust panics on a zero step; the next index never overflows the type.
                     let by = self.temp("step");
-                    self.line(&format!("const uint64_t {by} = atos::check_step({st});"), 0);
+                    let site = self.site(Fault::StepZero);
+                    self.line(
+                        &format!("const uint64_t {by} = atos::check_step({st}, {site});"),
+                        0,
+                    );
                     format!(
                         "for ({ty} {var} = {start}; {var} < {end}; {var} = atos::step_next({var}, {end}, {by})) {{"
                     )
@@ -327,6 +376,10 @@ impl<'a> Emitter<'a> {
             ExprKind::Unary(op, a) => {
                 let inner = self.expr(a);
                 match (op, ty) {
+                    (UnOp::Neg, t) if t.is_signed_int() && self.checked => format!(
+                        "atos::checked_neg({inner}, {})",
+                        self.site(Fault::NegOverflow)
+                    ),
                     (UnOp::Neg, t) if t.is_signed_int() => format!("atos::wneg({inner})"),
                     (UnOp::Neg, _) => format!("(-{inner})"),
                     (UnOp::Not, Scalar::Bool) => format!("(!{inner})"),
@@ -348,6 +401,9 @@ impl<'a> Emitter<'a> {
                 } else {
                     format!("(({}){inner})", to.cuda_name())
                 }
+            }
+            ExprKind::Index { field, index } if self.checked => {
+                format!("(*{})", self.element(field, index))
             }
             ExprKind::Index { field, index } => {
                 let i = self.expr(index);
@@ -409,12 +465,7 @@ impl<'a> Emitter<'a> {
     /// `atos::<cuda>(&state.field[index], values..)` for an `ops::ATOMICS` entry.
     fn atomic_call(&mut self, field: &str, op: &str, args: &[Expr]) -> String {
         let decl = crate::ops::atomic(op).expect("the type checker admits table atomics");
-        let mut parts = vec![format!(
-            "&{}.{}[{}]",
-            self.state(),
-            sanitize(field),
-            self.expr(&args[0])
-        )];
+        let mut parts = vec![self.element(field, &args[0])];
         parts.extend(args[1..].iter().map(|a| self.expr(a)));
         format!("atos::{}({})", decl.cuda, parts.join(", "))
     }
@@ -423,6 +474,16 @@ impl<'a> Emitter<'a> {
     fn binary(&self, op: BinOp, a: &str, b: &str, ta: Scalar) -> String {
         use BinOp::*;
         match op {
+            Add | Sub | Mul | Shl | Shr if self.checked && ta.is_int() => {
+                let (f, fault) = match op {
+                    Add => ("checked_add", Fault::AddOverflow),
+                    Sub => ("checked_sub", Fault::SubOverflow),
+                    Mul => ("checked_mul", Fault::MulOverflow),
+                    Shl => ("checked_shl", Fault::ShlOverflow),
+                    _ => ("checked_shr", Fault::ShrOverflow),
+                };
+                format!("atos::{f}({a}, {b}, {})", self.site(fault))
+            }
             Add | Sub | Mul if ta.is_signed_int() => {
                 let f = match op {
                     Add => "wadd",
@@ -434,8 +495,16 @@ impl<'a> Emitter<'a> {
             Add | Sub | Mul if ta.is_narrow() => {
                 format!("(({})({a} {} {b}))", ta.cuda_name(), op.cuda_token())
             }
-            Div if ta.is_int() => format!("atos::div({a}, {b})"),
-            Rem if ta.is_int() => format!("atos::rem({a}, {b})"),
+            Div if ta.is_int() => format!(
+                "atos::div({a}, {b}, {}, {})",
+                self.site(Fault::DivByZero),
+                self.site(Fault::DivOverflow)
+            ),
+            Rem if ta.is_int() => format!(
+                "atos::rem({a}, {b}, {}, {})",
+                self.site(Fault::RemByZero),
+                self.site(Fault::RemOverflow)
+            ),
             Rem => format!("atos::frem({a}, {b})"),
             Shl => format!("atos::shl({a}, {b})"),
             Shr => format!("atos::shr({a}, {b})"),

@@ -45,13 +45,14 @@ words!(
 words!(
     /// The run's control block (`atos::Control`), one per run.
     control, "Control", {
-        0 STATUS "status": "0 while healthy; 1 once a push overflowed its queue",
+        0 STATUS "status": "0 while healthy; 1 once a push overflowed its queue; 3 once a task faulted",
         1 STOP "stop": "set by the idle sweep that proved the run finished",
         2 IDLE_CURSOR "idle_cursor": "idle sweep number << 40 | next index handed out in it",
         3 IDLE_FINISHED "idle_finished": "indices of the current sweep whose hook has completed",
         4 IDLE_CLEAN "idle_clean": "1 if nothing was queued or in flight when the current sweep opened",
         5 IDLE_BASE "idle_base": "pushes of the run (all queues) when the current sweep opened",
         6 IDLE_SWEEPS "idle_sweeps": "sweeps opened after the first",
+        7 FAULT "fault": "the first fault's site (faults.rs): function << 40 | line << 8 | fault; 0 if none",
     }
 );
 
@@ -62,6 +63,8 @@ pub mod status {
     pub const OVERFLOW: u64 = 1;
     /// CPU executor only: a task panicked.
     pub const PANICKED: u64 = 2;
+    /// A task faulted (overflow, division by zero, an index out of bounds): see `faults.rs`.
+    pub const FAULT: u64 = 3;
 }
 
 /// Host image of a `words`-word block (queue counters or control block): every word zero but
@@ -132,9 +135,10 @@ pub fn layout_header() -> String {
         window::BYTES
     ));
     out.push_str(&format!(
-        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\n\n}}  // namespace atos\n",
+        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\n\n}}  // namespace atos\n",
         status::OK,
-        status::OVERFLOW
+        status::OVERFLOW,
+        status::FAULT
     ));
     out
 }

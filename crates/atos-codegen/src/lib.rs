@@ -8,6 +8,7 @@
 pub mod balance;
 mod emit;
 pub mod error;
+pub mod faults;
 pub mod ir;
 pub mod item;
 pub mod layout;
@@ -20,4 +21,7 @@ pub mod unit;
 pub use error::CodegenError;
 pub use ir::*;
 pub use plan::{Plan, PlannedTask, Source, plan_program};
-pub use unit::{KernelSpec, MAX_FETCH, Strategy, TaskSpec, field_size, generate_unit, state_size};
+pub use unit::{
+    CHECKED_BY_DEFAULT, KernelSpec, MAX_FETCH, Strategy, TaskSpec, field_size, generate_unit,
+    state_size,
+};

@@ -83,7 +83,14 @@ pub struct KernelSpec {
     /// H100, 256 and 1024 were no faster for CTA workers and slower on road graphs
     /// (`docs/results/2026-11-22-strategies-h100.md`).
     pub idle_nap_ns: u32,
+    /// Check `+ - *`, negation and shifts for overflow and `Slice`/`Atomics` indices against
+    /// their length, reporting the first fault with its Rust line (`faults.rs`), as a debug
+    /// build of the Rust code panics. Default: on in debug builds, off in release builds.
+    pub checked: bool,
 }
+
+/// The default [`KernelSpec::checked`]: whether this build has Rust's debug assertions.
+pub const CHECKED_BY_DEFAULT: bool = cfg!(debug_assertions);
 
 /// The default [`KernelSpec::idle_nap_ns`].
 pub const IDLE_NAP_NS: u32 = 32;
@@ -107,6 +114,7 @@ impl KernelSpec {
             balance: true,
             keep: true,
             idle_nap_ns: IDLE_NAP_NS,
+            checked: CHECKED_BY_DEFAULT,
         }
     }
 
@@ -119,6 +127,7 @@ impl KernelSpec {
             balance: true,
             keep: true,
             idle_nap_ns: IDLE_NAP_NS,
+            checked: CHECKED_BY_DEFAULT,
         }
     }
 
@@ -131,6 +140,12 @@ impl KernelSpec {
     /// Every task fetching `fetch` items at a time.
     pub fn fetch(mut self, fetch: u32) -> KernelSpec {
         self.tasks.iter_mut().for_each(|t| t.fetch = fetch);
+        self
+    }
+
+    /// Checked arithmetic and indices on or off (see [`KernelSpec::checked`]).
+    pub fn checked(mut self, on: bool) -> KernelSpec {
+        self.checked = on;
         self
     }
 
@@ -294,7 +309,9 @@ pub fn generate_unit(
     if !ordered.is_empty() {
         out.push('\n');
     }
-    for f in &ordered {
+    for (k, f) in ordered.iter().enumerate() {
+        // Site numbering (`faults::fault_functions`): the tasks, then these.
+        let fn_index = (tasks.len() + k) as u32;
         let state_param = f.state.as_ref().map(|p| sanitize(&p.name));
         if let Some(p) = &f.state
             && p.ty != state.name
@@ -315,6 +332,7 @@ pub fn generate_unit(
         let typed = Checker::check(f, f.state.as_ref().map(|_| state), &sigs, names)?;
         for (signature, per_lane) in device_variants(f, state) {
             let mut em = Emitter::new(&typed, state_param.as_deref());
+            em.set_sites(fn_index, spec.checked);
             em.set_per_lane(per_lane);
             em.block(&f.body);
             let _ = writeln!(out, "{signature} {{\n{}}}\n", em.finish());
@@ -331,12 +349,16 @@ pub fn generate_unit(
         _ => 0,
     };
     let mut budget = SHARED_LIMIT_BYTES.saturating_sub(stages + SHARED_FIXED_BYTES);
-    for ((task, ts), planned) in tasks.iter().zip(&spec.tasks).zip(&plan.tasks) {
+    for (fn_index, ((task, ts), planned)) in
+        tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate()
+    {
+        let fn_index = fn_index as u32;
         let attrs = task.task_attrs().expect("planned tasks are tasks");
         let state_param = sanitize(&attrs.state_param);
         let names = NameTable::with_taken(&[&state_param, "worker", OUT]);
         let typed = Checker::check(task, Some(state), &sigs, names)?;
         let mut em = Emitter::new(&typed, Some(&state_param));
+        em.set_sites(fn_index, spec.checked);
         let item = match item_parts(task, &typed, TUPLE_ITEM) {
             Some(parts) => {
                 for (name, ty, value) in parts {
@@ -359,7 +381,16 @@ pub fn generate_unit(
         let is_balanced = matches!(planned.source, Source::Queue { .. })
             && runs_balanced(task, &typed, ts, spec, &mut budget);
         if is_balanced {
-            emit_batch_fn(&mut out, task, &typed, state, &state_param, spec, ts);
+            emit_batch_fn(
+                &mut out,
+                task,
+                fn_index,
+                &typed,
+                state,
+                &state_param,
+                spec,
+                ts,
+            );
         }
         balanced.push(is_balanced);
     }
@@ -438,6 +469,7 @@ fn emit_kernel(
         spec.kernel_name(&tasks[0].name),
         state.name
     );
+    out.push_str("    atos::set_fault_control(ctl);\n");
     let _ = writeln!(
         out,
         "    const auto group = {}::make();",
@@ -656,7 +688,7 @@ fn device_signature(f: &FnIr) -> String {
 }
 
 /// Device functions reachable from `tasks`, each once, in first-reached order.
-fn order_device_fns(tasks: &[&FnIr], all: &[FnIr]) -> Result<Vec<FnIr>, CodegenError> {
+pub(crate) fn order_device_fns(tasks: &[&FnIr], all: &[FnIr]) -> Result<Vec<FnIr>, CodegenError> {
     let by_name: HashMap<&str, &FnIr> = all.iter().map(|f| (f.name.as_str(), f)).collect();
     let mut seen: Vec<String> = Vec::new();
     let mut out = Vec::new();

@@ -23,10 +23,20 @@ fn state() -> StateDesc {
     }
 }
 
+/// The unit of one task over [`state`], unchecked.
+fn unit_of(ir: &FnIr) -> Result<String, CodegenError> {
+    generate_unit(
+        &[ir],
+        &[],
+        &state(),
+        &KernelSpec::for_tasks(&[ir]).checked(false),
+    )
+}
+
 fn task_body(body: &str) -> String {
     let src = format!("fn t(v: u32, s: &S) {{ {body} }}");
     let ir = lower_task_source("worker = \"warp\"", &src).unwrap_or_else(|e| panic!("{e}"));
-    let spec = KernelSpec::for_tasks(&[&ir]);
+    let spec = KernelSpec::for_tasks(&[&ir]).checked(false);
     let unit = generate_unit(&[&ir], &[], &state(), &spec).unwrap_or_else(|e| panic!("{e}"));
     let start = unit.find("__device__ __forceinline__ void t(").unwrap();
     let end = unit[start..].find("\n}\n").unwrap() + start + 3;
@@ -50,7 +60,7 @@ fn signed_arithmetic_wraps_and_division_checks() {
     for needle in [
         "atos::wmul(a, 2)",
         "atos::wsub(",
-        "atos::div(a, b)",
+        "atos::div(a, b, ",
         "atos::rem(",
         "atos::wneg(c)",
     ] {
@@ -158,7 +168,7 @@ fn balanced_batches_stay_within_static_shared_memory() {
                for i in lanes(0..s.limit) { s.hits.store(i, a + b + c + d + e + f + v); } }";
     let ir = lower_task_source("worker = \"cta\", fetch = 64", src).unwrap();
     for (block, balanced) in [(1024, false), (256, true)] {
-        let spec = KernelSpec::single(WorkerKind::Cta, 64, block);
+        let spec = KernelSpec::single(WorkerKind::Cta, 64, block).checked(false);
         let unit = generate_unit(&[&ir], &[], &state(), &spec).unwrap();
         assert_eq!(unit.contains("void t_batch("), balanced, "block {block}");
     }
@@ -180,7 +190,13 @@ fn integer_limits_and_min_max() {
 fn device_function_calls_are_emitted_with_prototypes() {
     let helper = lower_device_source("fn twice(x: u32) -> u32 { x * 2 }").unwrap();
     let ir = lower_task_source("", "fn t(v: u32, s: &S) { s.hits.store(v, twice(v)); }").unwrap();
-    let unit = generate_unit(&[&ir], &[helper], &state(), &KernelSpec::for_tasks(&[&ir])).unwrap();
+    let unit = generate_unit(
+        &[&ir],
+        &[helper],
+        &state(),
+        &KernelSpec::for_tasks(&[&ir]).checked(false),
+    )
+    .unwrap();
     assert!(
         unit.contains("__device__ uint32_t twice(uint32_t x);"),
         "{unit}"
@@ -195,7 +211,7 @@ fn device_function_calls_are_emitted_with_prototypes() {
 #[test]
 fn missing_device_function_is_reported() {
     let ir = lower_task_source("", "fn t(v: u32, s: &S) { s.hits.store(v, nope(v)); }").unwrap();
-    let err = generate_unit(&[&ir], &[], &state(), &KernelSpec::for_tasks(&[&ir])).unwrap_err();
+    let err = unit_of(&ir).unwrap_err();
     assert_eq!(
         err,
         CodegenError::MissingDeviceFn {
@@ -217,9 +233,14 @@ fn unsupported_atomic_on_float_is_a_clear_error() {
         "fn t(v: u32, s: &S) { let r = s.rank.fetch_or(v, 1.0); }",
     )
     .unwrap();
-    let err = generate_unit(&[&ir], &[], &st, &KernelSpec::for_tasks(&[&ir]))
-        .unwrap_err()
-        .to_string();
+    let err = generate_unit(
+        &[&ir],
+        &[],
+        &st,
+        &KernelSpec::for_tasks(&[&ir]).checked(false),
+    )
+    .unwrap_err()
+    .to_string();
     assert!(
         err.contains("`fetch_or` on `Atomics<f32>` (field `rank`) is not supported: it is defined for integers and `bool`"),
         "{err}"
@@ -230,7 +251,13 @@ fn unsupported_atomic_on_float_is_a_clear_error() {
         "fn t(v: u32, s: &S) { let r = s.rank.fetch_min(v, f32::INFINITY); }",
     )
     .unwrap();
-    let cuda = generate_unit(&[&ir], &[], &st, &KernelSpec::for_tasks(&[&ir])).unwrap();
+    let cuda = generate_unit(
+        &[&ir],
+        &[],
+        &st,
+        &KernelSpec::for_tasks(&[&ir]).checked(false),
+    )
+    .unwrap();
     assert!(
         cuda.contains("atos::atomic_fetch_min(&s.rank[v], __uint_as_float(0x7f800000u))"),
         "{cuda}"
@@ -240,7 +267,7 @@ fn unsupported_atomic_on_float_is_a_clear_error() {
 #[test]
 fn queue_item_type_must_match_the_task() {
     let ir = lower_task_source("", "fn t(v: u64, s: &S) { }").unwrap();
-    let err = generate_unit(&[&ir], &[], &state(), &KernelSpec::for_tasks(&[&ir])).unwrap_err();
+    let err = unit_of(&ir).unwrap_err();
     assert!(matches!(err, CodegenError::ItemMismatch { .. }), "{err:?}");
 }
 
@@ -426,7 +453,7 @@ fn device_functions_taking_the_state_are_checked_like_the_task() {
         "{err}"
     );
     // Called without the state, or with it where the function takes none.
-    let spec_of = |t: &FnIr| KernelSpec::for_tasks(&[t]);
+    let spec_of = |t: &FnIr| KernelSpec::for_tasks(&[t]).checked(false);
     let helper = lower_device_source("fn relay(s: &S, v: u32) { s.work.push(v); }").unwrap();
     let bad = lower_task_source("", "fn t(v: u32, s: &S) { relay(v); }").unwrap();
     let err = generate_unit(&[&bad], &[helper], &state(), &spec_of(&bad))
@@ -467,7 +494,13 @@ fn a_two_queue_program_with_an_idle_hook_gets_one_kernel() {
     )
     .unwrap();
     let tasks = [&near, &far, &hook];
-    let unit = generate_unit(&tasks, &[], &st, &KernelSpec::for_tasks(&tasks)).unwrap();
+    let unit = generate_unit(
+        &tasks,
+        &[],
+        &st,
+        &KernelSpec::for_tasks(&tasks).checked(false),
+    )
+    .unwrap();
     for needle in [
         "const auto group = atos::CtaWorker::make();",
         "atos::StagedPusher<uint32_t, 1024, 0>::make(state.work, ctl)",
@@ -493,4 +526,59 @@ fn std_cmp_min_max_and_from_conversions() {
     assert!(body.contains("uint32_t b = atos::max(a, 3u);"), "{body}");
     assert!(body.contains("uint64_t w = ((uint64_t)b);"), "{body}");
     assert!(body.contains("((int64_t)((uint32_t)w))"), "{body}");
+}
+
+/// Checked mode: `+ - *`, negation and shifts overflow-checked and indices bounds-checked, each
+/// with a site naming the line; unchecked: wrapping and plain indexing. Division is checked in
+/// both.
+#[test]
+fn checked_mode_checks_arithmetic_and_indices_with_their_line() {
+    use atos_codegen::faults::{Fault, decode, site};
+    let src = "fn t(v: u32, s: &S) {\n    let a = s.vals[v];\n    let b = -(a * 2 + 1) << 3;\n    s.out.store(v, (b / a) as i64);\n}";
+    let ir = lower_task_source("worker = \"warp\"", src).unwrap();
+    let unit = |checked| {
+        generate_unit(
+            &[&ir],
+            &[],
+            &state(),
+            &KernelSpec::for_tasks(&[&ir]).checked(checked),
+        )
+        .unwrap()
+    };
+    let (checked, plain) = (unit(true), unit(false));
+    let line = |l| ir.line + l;
+    for (fault, l, needle) in [
+        (
+            Fault::IndexOutOfBounds,
+            1,
+            "atos::at(s.vals, s.vals_len, v, ",
+        ),
+        (Fault::MulOverflow, 2, "atos::checked_mul(a, 2, "),
+        (Fault::AddOverflow, 2, "atos::checked_add("),
+        (Fault::NegOverflow, 2, "atos::checked_neg("),
+        (Fault::ShlOverflow, 2, "atos::checked_shl("),
+        (Fault::IndexOutOfBounds, 3, "atos::at(s.out, s.out_len, v, "),
+    ] {
+        let word = site(0, line(l), fault);
+        assert!(checked.contains(needle), "{needle}\n{checked}");
+        assert!(
+            checked.contains(&format!("{word}ull")),
+            "{fault:?}\n{checked}"
+        );
+        let at = decode(word, &["t".to_string()]).unwrap();
+        assert_eq!(
+            (at.function.as_str(), at.line, at.fault),
+            ("t", line(l), fault)
+        );
+    }
+    assert!(
+        !plain.contains("checked_") && !plain.contains("atos::at("),
+        "{plain}"
+    );
+    assert!(
+        plain.contains("atos::wmul(a, 2)") && plain.contains("s.vals[v]"),
+        "{plain}"
+    );
+    let div = site(0, line(3), Fault::DivByZero);
+    assert!(checked.contains(&format!("{div}ull")) && plain.contains(&format!("{div}ull")));
 }

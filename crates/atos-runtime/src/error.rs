@@ -24,6 +24,14 @@ pub enum RunError {
     AlreadyRunning { queue: String },
     #[error("{0}")]
     Unsupported(String),
+    #[error(
+        "{message} in `{function}` at line {line} (on the GPU; the run stopped there). A debug build of the task panics the same way on the CPU executor: fix the task, or write `wrapping_*` where wrapping is meant"
+    )]
+    Fault {
+        function: String,
+        line: u32,
+        message: String,
+    },
     #[error("a task panicked: {message}")]
     TaskPanicked { message: String },
     #[error(transparent)]
@@ -31,6 +39,22 @@ pub enum RunError {
 }
 
 impl RunError {
+    /// The error for a device `fault` word (`atos_codegen::faults`).
+    pub(crate) fn fault(word: u64, functions: &[String]) -> RunError {
+        match atos_codegen::faults::decode(word, functions) {
+            Some(site) => RunError::Fault {
+                function: site.function,
+                line: site.line,
+                message: site.fault.message().to_string(),
+            },
+            None => RunError::Fault {
+                function: "an unknown function".into(),
+                line: 0,
+                message: format!("a fault with site word {word:#x}"),
+            },
+        }
+    }
+
     pub(crate) fn overflow(queue: &str, capacity: u64, needed: u64) -> RunError {
         RunError::QueueOverflow {
             queue: queue.to_string(),

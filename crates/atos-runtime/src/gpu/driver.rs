@@ -46,6 +46,8 @@ pub(crate) struct Driver<'a> {
     pub idle_range: u64,
     /// Persistent runs: sample the tasks done this often while the kernel runs.
     pub sample_every: Option<Duration>,
+    /// The unit's functions in fault-site order, to name a fault's function.
+    pub fault_functions: &'a [String],
 }
 
 impl Driver<'_> {
@@ -369,6 +371,12 @@ impl Driver<'_> {
                     c[qc::PEAK]
                 },
             });
+        }
+        if counters.control[ctl::STATUS] == status::FAULT {
+            return Err(RunError::fault(
+                counters.control[ctl::FAULT],
+                self.fault_functions,
+            ));
         }
         if counters.control[ctl::STATUS] != status::OK {
             let (i, needed) = overflow.unwrap_or((0, 0));

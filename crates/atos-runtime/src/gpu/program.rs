@@ -4,6 +4,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
 
+use atos_codegen::faults::fault_functions;
 use atos_codegen::{KernelSpec, Plan, Strategy, WorkerKind, generate_unit};
 use cudarc::driver::{CudaFunction, CudaStream};
 
@@ -42,6 +43,8 @@ pub struct Program<P: TaskSet> {
     compile_log: String,
     compile_time: Duration,
     compile_origin: nvrtc::CacheHit,
+    /// The unit's functions in fault-site order (`atos_codegen::faults`).
+    fault_functions: Vec<String>,
     _tasks: PhantomData<P>,
 }
 
@@ -136,6 +139,15 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
+    /// Checked arithmetic and indices: overflow in `+ - *`, negation and shifts, and `Slice` or
+    /// `Atomics` indices past the length stop the run with [`RunError::Fault`] naming the Rust
+    /// line, as a debug build of the task panics. Default: on in debug builds, off in release
+    /// builds (division by zero is always reported).
+    pub fn checked(mut self, on: bool) -> Self {
+        self.spec.checked = on;
+        self
+    }
+
     /// Load-balanced batches for tasks of the balanced shape (default on; see docs/runtime.md).
     pub fn balance(mut self, on: bool) -> Self {
         self.spec.balance = on;
@@ -205,6 +217,10 @@ impl<P: TaskSet> ProgramBuilder<P> {
             compile_log: compiled.log,
             compile_time: compiled.compile_time,
             compile_origin: compiled.origin,
+            fault_functions: fault_functions(
+                &irs,
+                &P::device_fns().into_iter().cloned().collect::<Vec<_>>(),
+            ),
             _tasks: PhantomData,
         })
     }
@@ -322,6 +338,7 @@ impl<P: TaskSet> Program<P> {
             timeout: self.timeout,
             idle_range: range,
             sample_every: self.sample_every,
+            fault_functions: &self.fault_functions,
         };
         let outcome = run.run(dev, &stream)?;
         let counters = dev.read_counters(&stream)?;

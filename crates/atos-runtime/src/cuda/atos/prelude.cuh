@@ -33,20 +33,6 @@ template <class T> __device__ __forceinline__ T wsub(T a, T b) { typedef typenam
 template <class T> __device__ __forceinline__ T wmul(T a, T b) { typedef typename Unsigned<T>::type U; return (T)((U)a * (U)b); }
 template <class T> __device__ __forceinline__ T wneg(T a) { typedef typename Unsigned<T>::type U; return (T)((U)0 - (U)a); }
 
-// Rust panics on division by zero and on MIN / -1; on the device that is a trap.
-template <class T> __device__ __forceinline__ T div(T a, T b) {
-    if (b == (T)0) __trap();
-    if (Limits<T>::min() != (T)0 && a == Limits<T>::min() && b == (T)-1) __trap();
-    return a / b;
-}
-template <class T> __device__ __forceinline__ T rem(T a, T b) {
-    if (b == (T)0) __trap();
-    if (Limits<T>::min() != (T)0 && a == Limits<T>::min() && b == (T)-1) __trap();
-    return a % b;
-}
-__device__ __forceinline__ float frem(float a, float b) { return fmodf(a, b); }
-__device__ __forceinline__ double frem(double a, double b) { return fmod(a, b); }
-
 // Shift amounts are masked to the width, as `wrapping_shl` does, instead of being undefined.
 template <class T, class S> __device__ __forceinline__ T shl(T a, S s) {
     typedef typename Unsigned<T>::type U;
@@ -55,6 +41,78 @@ template <class T, class S> __device__ __forceinline__ T shl(T a, S s) {
 template <class T, class S> __device__ __forceinline__ T shr(T a, S s) {
     return (T)(a >> ((uint32_t)s & (sizeof(T) * 8 - 1)));
 }
+
+// ---- faults (atos-codegen faults.rs): what Rust panics on, reported with its site (function,
+// line, fault) in the control block; the run stops. Defined in worker.cuh, after Control.
+typedef unsigned long long Site;
+__device__ void fault(Site site);
+
+// Division and remainder by zero, and MIN / -1, always fault (Rust always panics); the result
+// is then 0 and the run stops.
+template <class T> __device__ __forceinline__ bool div_faults(T a, T b, Site zero, Site overflow) {
+    if (b == (T)0) { fault(zero); return true; }
+    if (Limits<T>::min() != (T)0 && a == Limits<T>::min() && b == (T)-1) { fault(overflow); return true; }
+    return false;
+}
+template <class T> __device__ __forceinline__ T div(T a, T b, Site zero, Site overflow) {
+    return div_faults(a, b, zero, overflow) ? (T)0 : (T)(a / b);
+}
+template <class T> __device__ __forceinline__ T rem(T a, T b, Site zero, Site overflow) {
+    return div_faults(a, b, zero, overflow) ? (T)0 : (T)(a % b);
+}
+
+// A checked element pointer (KernelSpec::checked): an index past the length faults and points
+// at a scratch element instead, so the task finishes its item without touching other memory.
+__device__ unsigned long long fault_scratch[2];
+template <class T, class I> __device__ __forceinline__ T* at(T* base, uint64_t len, I i, Site site) {
+    if ((uint64_t)i < len) return base + (uint64_t)i;
+    fault(site);
+    return reinterpret_cast<T*>(fault_scratch);
+}
+
+// Checked arithmetic (KernelSpec::checked, on in debug builds): the wrapped result, and a fault
+// where Rust's debug build panics.
+template <class T> __device__ __forceinline__ T checked_add(T a, T b, Site site) {
+    bool bad = Limits<T>::min() == (T)0 ? a > (T)(Limits<T>::max() - b)
+                                        : (b > (T)0 ? a > (T)(Limits<T>::max() - b) : a < (T)(Limits<T>::min() - b));
+    if (bad) fault(site);
+    return wadd(a, b);
+}
+template <class T> __device__ __forceinline__ T checked_sub(T a, T b, Site site) {
+    bool bad = Limits<T>::min() == (T)0 ? a < b
+                                        : (b < (T)0 ? a > (T)(Limits<T>::max() + b) : a < (T)(Limits<T>::min() + b));
+    if (bad) fault(site);
+    return wsub(a, b);
+}
+template <class T> __device__ __forceinline__ bool mul_overflows(T a, T b) {
+    if (sizeof(T) < 8) {  // the exact product fits 64 bits
+        if (Limits<T>::min() == (T)0) return (uint64_t)a * (uint64_t)b > (uint64_t)Limits<T>::max();
+        long long p = (long long)a * (long long)b;
+        return p < (long long)Limits<T>::min() || p > (long long)Limits<T>::max();
+    }
+    if (Limits<T>::min() == (T)0) return __umul64hi((uint64_t)a, (uint64_t)b) != 0ull;
+    long long lo = (long long)((uint64_t)a * (uint64_t)b);
+    return __mul64hi((long long)a, (long long)b) != (lo < 0 ? -1ll : 0ll);
+}
+template <class T> __device__ __forceinline__ T checked_mul(T a, T b, Site site) {
+    if (mul_overflows(a, b)) fault(site);
+    return wmul(a, b);
+}
+template <class T> __device__ __forceinline__ T checked_neg(T a, Site site) {
+    if (a == Limits<T>::min()) fault(site);
+    return wneg(a);
+}
+// A shift amount of the type's width or more (or negative) overflows.
+template <class T, class S> __device__ __forceinline__ T checked_shl(T a, S s, Site site) {
+    if ((uint64_t)s >= sizeof(T) * 8) fault(site);
+    return shl(a, s);
+}
+template <class T, class S> __device__ __forceinline__ T checked_shr(T a, S s, Site site) {
+    if ((uint64_t)s >= sizeof(T) * 8) fault(site);
+    return shr(a, s);
+}
+__device__ __forceinline__ float frem(float a, float b) { return fmodf(a, b); }
+__device__ __forceinline__ double frem(double a, double b) { return fmod(a, b); }
 
 template <class T> __device__ __forceinline__ T min(T a, T b) { return b < a ? b : a; }
 template <class T> __device__ __forceinline__ T max(T a, T b) { return a < b ? b : a; }
@@ -90,10 +148,13 @@ __device__ __forceinline__ double sqrt_of(double x) { return __dsqrt_rn(x); }
 __device__ __forceinline__ float mul_add(float a, float b, float c) { return __fmaf_rn(a, b, c); }
 __device__ __forceinline__ double mul_add(double a, double b, double c) { return __fma_rn(a, b, c); }
 
-// `(lo..hi).step_by(k)`: Rust panics on k == 0; the index after `i` is `hi` once the step
-// would reach or pass it, so it never overflows.
-__device__ __forceinline__ uint64_t check_step(uint64_t k) {
-    if (k == 0) __trap();
+// `(lo..hi).step_by(k)`: Rust panics on k == 0 (a fault; the loop then runs once); the index
+// after `i` is `hi` once the step would reach or pass it, so it never overflows.
+__device__ __forceinline__ uint64_t check_step(uint64_t k, Site site) {
+    if (k == 0) {
+        fault(site);
+        return ~0ull;
+    }
     return k;
 }
 template <class T> __device__ __forceinline__ T step_next(T i, T end, uint64_t k) {

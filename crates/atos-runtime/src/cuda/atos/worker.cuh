@@ -24,6 +24,20 @@ namespace atos {
 // Every `lanes(..)` loop ends with lanes_end(): a barrier of the worker with the memory
 // ordering that makes each lane's effects visible to the uniform code after the loop.
 
+// The run's control block, for faults raised anywhere in generated code (prelude.cuh,
+// atos-codegen faults.rs): one pointer per block, set by the kernel entry.
+__shared__ Control* fault_control;
+__device__ __forceinline__ void set_fault_control(Control* ctl) {
+    if (threadIdx.x == 0) fault_control = ctl;
+    __syncthreads();
+}
+// The first fault of the run keeps its site; the run stops as on an overflow.
+__device__ void fault(Site site) {
+    Control* c = fault_control;
+    atomicCAS(&c->fault.value, 0ull, site);
+    atomicCAS(&c->status.value, STATUS_OK, STATUS_FAULT);
+}
+
 __device__ __forceinline__ bool shfl0(bool v) { return __shfl_sync(0xffffffffu, (int)v, 0) != 0; }
 template <class V> __device__ __forceinline__ V shfl0(V v) { return __shfl_sync(0xffffffffu, v, 0); }
 
