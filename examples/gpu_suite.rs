@@ -35,6 +35,10 @@ struct Args {
     /// Only the DSL checks: tuple items and faults (checked mode), then exit.
     #[arg(long)]
     dsl_only: bool,
+    /// Only async PageRank (apps::pagerank) on the graphs, every worker kind and strategy,
+    /// checked against power iteration, then exit.
+    #[arg(long)]
+    pagerank_only: bool,
     /// BFS table rows to run (`worker/fetch`, comma-separated); default: all.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
@@ -154,6 +158,86 @@ mod tuples;
 
 #[path = "../tests/common/faults.rs"]
 mod faults;
+
+/// Async PageRank (epsilon 1e-4, damping 0.85) on every graph, per strategy and worker kind:
+/// L1 error against power iteration within the tolerance's bound, time (median of 3 after a
+/// warm-up) and workload (tasks per vertex). Returns the failures.
+fn pagerank_runs(gpu: &Gpu, graphs: &[(String, Csr)]) -> usize {
+    use atos::apps::pagerank::{self, PageRankArrays, Tasks};
+    use atos_graph::reference::pagerank::{PageRankOptions, pagerank_power};
+    let (epsilon, damping) = (1e-4f32, 0.85f32);
+    println!("\n== async PageRank (epsilon {epsilon}, damping {damping}) vs power iteration ==");
+    let mut failures = 0;
+    for (name, g) in graphs {
+        let offsets = g.offsets_u32().unwrap();
+        let exact = pagerank_power(
+            g,
+            PageRankOptions {
+                tolerance: 1e-9,
+                max_iterations: 2000,
+                ..PageRankOptions::default()
+            },
+        );
+        let total: f64 = exact.rank.iter().sum();
+        let bound = pagerank::error_bound(g.num_vertices(), epsilon, damping) + 1e-5 * total;
+        for strategy in Strategy::ALL {
+            for worker in [None, Some(WorkerKind::Warp), Some(WorkerKind::Cta)] {
+                let mut b = Program::new(gpu, Tasks::default())
+                    .strategy(strategy)
+                    .timeout(Duration::from_secs(60));
+                if let Some(w) = worker {
+                    b = b.worker_for(pagerank::push_rank::Task, w);
+                }
+                let p = b.build().unwrap();
+                let mut times = Vec::new();
+                let mut verdict = String::from("ok");
+                let mut work = 0.0;
+                for i in 0..4 {
+                    let arrays = PageRankArrays::new(g.num_vertices(), damping);
+                    let state = arrays.state(&offsets, &g.cols, epsilon, damping);
+                    let seeds = atos::Seeds::new().add(pagerank::push_rank::Task, &arrays.seeds);
+                    let stats = match p.run_seeds(&state, &seeds) {
+                        Ok(s) => s,
+                        Err(e) => {
+                            verdict = format!("ERROR {e}");
+                            break;
+                        }
+                    };
+                    if i == 0 {
+                        let rank = arrays.rank.to_vec();
+                        let l1: f64 = rank
+                            .iter()
+                            .zip(&exact.rank)
+                            .map(|(a, b)| (f64::from(*a) - b).abs())
+                            .sum();
+                        let worst = arrays.residue.to_vec().into_iter().fold(0.0f32, f32::max);
+                        work = stats.popped as f64 / g.num_vertices() as f64;
+                        if l1.is_nan() || l1 > bound || worst > epsilon {
+                            verdict = format!(
+                                "WRONG: L1 {l1:.3e} (bound {bound:.3e}), residue {worst:.2e}"
+                            );
+                        } else {
+                            verdict = format!("ok: L1 {l1:.3e} (bound {bound:.3e})");
+                        }
+                    } else {
+                        times.push(stats.time.as_secs_f64() * 1e3);
+                    }
+                }
+                if !verdict.starts_with("ok") {
+                    failures += 1;
+                }
+                times.sort_by(f64::total_cmp);
+                let ms = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
+                println!(
+                    "  {name:<24} {:<10} {:<5} {ms:>9.2} ms  work {work:.2}  {verdict}",
+                    strategy.name(),
+                    worker.map_or("own", WorkerKind::name)
+                );
+            }
+        }
+    }
+    failures
+}
 
 /// Checked mode: each fault reported with its function, line and Rust's message, on every
 /// worker kind; no false fault (the feature task's arrays equal the CPU executor's with checks
@@ -453,6 +537,11 @@ fn main() {
                 });
             }
         }
+    }
+    if args.pagerank_only {
+        failures += pagerank_runs(&gpu, &graphs);
+        println!("\nSUMMARY: {} failures", failures);
+        std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if args.dsl_only {
         failures += tuple_items(&gpu) + faults(&gpu, &graphs);

@@ -129,6 +129,7 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<relax_item::Task>();
     check::<(count_down::Task, echo::Task)>();
     check::<common::faults::faulty::Task>();
+    check::<atos::apps::pagerank::Tasks>();
 }
 
 /// Every scalar method of the operation table has its device function, and the feature task

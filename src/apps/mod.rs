@@ -2,3 +2,4 @@
 //! helpers to run them on either executor.
 
 pub mod bfs;
+pub mod pagerank;

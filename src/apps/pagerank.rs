@@ -1,0 +1,116 @@
+//! Asynchronous push PageRank (Atos ICPP'22, Algorithm 4).
+//!
+//! Each vertex holds a rank and a residue (`f32`). A task takes its vertex's residue (an atomic
+//! swap to zero), adds it to the rank and pushes `damping * residue / out-degree` to every
+//! neighbour's residue (atomic add). A neighbour whose residue crosses the tolerance `epsilon`
+//! is queued unless it already waits in the queue (a per-vertex flag taken with `swap`, cleared
+//! when its task starts), so a vertex is queued at most once at a time. The idle hook re-scans
+//! the vertices (each idle worker a window of `fetch` of them, the paper's `Check_Size`) and
+//! queues those still above `epsilon`: the run ends exactly when the queue is empty, nothing is
+//! in flight and a full re-scan found nothing, so every residue is at most `epsilon`.
+//!
+//! The model is atos-graph's reference (`reference::pagerank`): ranks are not normalized
+//! (`x[v] = (1 - d) + d * sum of x[u] / outdeg(u)`), every vertex starts with residue `1 - d`,
+//! and a vertex without out-edges keeps what reaches it (its rank flows nowhere), as the
+//! original Atos `pr` does. With every residue at most `epsilon` at the end, the L1 distance
+//! to the exact ranks is at most `n * epsilon / (1 - d)`, plus `f32` rounding.
+
+use crate::{AtomicArray, Atomics, Queue, Slice, lanes};
+
+#[atos::state]
+pub struct PageRankState<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub cols: Slice<'a, u32>,
+    pub rank: Atomics<'a, f32>,
+    pub residue: Atomics<'a, f32>,
+    /// 1 while the vertex waits in `work`.
+    pub queued: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+    pub n: u32,
+    pub epsilon: f32,
+    pub damping: f32,
+}
+
+/// Moves `v`'s residue into its rank and spreads the damped share over its out-edges.
+#[atos::task(worker = "warp", fetch = 1)]
+pub fn push_rank(v: u32, s: &PageRankState) {
+    s.queued.store(v, 0);
+    let r = s.residue.swap(v, 0.0);
+    if r == 0.0 {
+        return;
+    }
+    s.rank.fetch_add(v, r);
+    let lo = s.offsets[v];
+    let hi = s.offsets[v + 1];
+    if hi == lo {
+        return;
+    }
+    let share = s.damping * r / (hi - lo) as f32;
+    for e in lanes(lo..hi) {
+        let u = s.cols[e];
+        let old = s.residue.fetch_add(u, share);
+        if old + share > s.epsilon && s.queued.swap(u, 1) == 0 {
+            s.work.push(u);
+        }
+    }
+}
+
+/// The re-scan: a vertex still above the tolerance and not queued gets a task.
+#[atos::idle(range = "n", worker = "thread", fetch = 64)]
+pub fn rescan(i: u32, s: &PageRankState) {
+    if s.residue.load(i) > s.epsilon && s.queued.swap(i, 1) == 0 {
+        s.work.push(i);
+    }
+}
+
+/// The program: the push task and the re-scan.
+pub type Tasks = (push_rank::Task, rescan::Task);
+
+/// Host arrays of a run: ranks, residues and flags, every vertex seeded.
+pub struct PageRankArrays {
+    pub rank: AtomicArray<f32>,
+    pub residue: AtomicArray<f32>,
+    pub queued: AtomicArray<u32>,
+    pub seeds: Vec<u32>,
+}
+
+impl PageRankArrays {
+    /// Every vertex with residue `1 - damping`, queued.
+    pub fn new(vertices: usize, damping: f32) -> PageRankArrays {
+        PageRankArrays {
+            rank: AtomicArray::filled(vertices, 0.0),
+            residue: AtomicArray::filled(vertices, 1.0 - damping),
+            queued: AtomicArray::filled(vertices, 1),
+            seeds: (0..vertices as u32).collect(),
+        }
+    }
+
+    /// The state over `offsets`/`cols` (a CSR with u32 offsets).
+    pub fn state<'a>(
+        &'a self,
+        offsets: &'a [u32],
+        cols: &'a [u32],
+        epsilon: f32,
+        damping: f32,
+    ) -> PageRankState<'a> {
+        let n = self.rank.len();
+        PageRankState {
+            offsets: Slice::new(offsets),
+            cols: Slice::new(cols),
+            rank: self.rank.view(),
+            residue: self.residue.view(),
+            queued: self.queued.view(),
+            // A vertex waits at most once at a time.
+            work: Queue::with_capacity(n as u64 + 1),
+            n: n as u32,
+            epsilon,
+            damping,
+        }
+    }
+}
+
+/// The L1 bound [`push_rank`] guarantees against the exact ranks, before rounding:
+/// `n * epsilon / (1 - damping)`.
+pub fn error_bound(vertices: usize, epsilon: f32, damping: f32) -> f64 {
+    vertices as f64 * f64::from(epsilon) / (1.0 - f64::from(damping))
+}
