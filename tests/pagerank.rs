@@ -7,7 +7,7 @@ mod common;
 use atos::apps::pagerank::{self, PageRankArrays, Tasks};
 use atos::prelude::*;
 use atos_graph::Csr;
-use atos_graph::reference::pagerank::{PageRankOptions, pagerank_power};
+use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
 
 /// Runs async PageRank with `epsilon` on `threads` CPU workers; checks it against power
 /// iteration and returns the workload (tasks per vertex).
@@ -24,30 +24,28 @@ fn check(name: &str, g: &Csr, epsilon: f32, threads: usize) -> f64 {
             &Seeds::new().add(pagerank::push_rank::Task, &arrays.seeds),
         )
         .unwrap();
+    let opts = PageRankOptions {
+        damping: f64::from(damping),
+        tolerance: f64::from(epsilon),
+        ..PageRankOptions::default()
+    };
     let exact = pagerank_power(
         g,
         PageRankOptions {
             tolerance: 1e-12,
             max_iterations: 10_000,
-            ..PageRankOptions::default()
+            ..opts
         },
     );
-    let rank = arrays.rank.to_vec();
-    let l1: f64 = rank
-        .iter()
-        .zip(&exact.rank)
-        .map(|(a, b)| (f64::from(*a) - b).abs())
-        .sum();
-    let total: f64 = exact.rank.iter().sum();
-    // The tolerance's bound, plus f32 rounding of ranks summed from many shares.
-    let bound = pagerank::error_bound(g.num_vertices(), epsilon, damping) + 1e-5 * total;
-    assert!(l1 <= bound, "{name}: L1 error {l1} > bound {bound}");
-    let left = arrays.residue.to_vec();
-    let worst = left.iter().cloned().fold(0.0f32, f32::max);
-    assert!(
-        worst <= epsilon,
-        "{name}: residue {worst} > epsilon after the run"
-    );
+    // f32 ranks summed from many shares: 1e-5 of the total rank for rounding.
+    check_converged(
+        &arrays.rank.to_vec(),
+        &arrays.residue.to_vec(),
+        &exact.rank,
+        opts,
+        1e-5,
+    )
+    .unwrap_or_else(|e| panic!("{name}: {e}"));
     assert_eq!(stats.popped, stats.pushed + g.num_vertices() as u64);
     stats.popped as f64 / g.num_vertices() as f64
 }
@@ -68,13 +66,15 @@ fn async_pagerank_is_within_its_tolerance_of_power_iteration() {
 /// A real graph from `../shared/data`, and a graph with vertices of no out-edges.
 #[test]
 fn async_pagerank_on_a_real_graph_and_dangling_vertices() {
+    // As every shared-data test: skipped, visibly, where ../shared/data is absent (`.ci/run`
+    // says whether CI has it).
     match common::shared_data() {
         Some(dir) => {
             let g =
                 atos_graph::load(&dir.join("facebook_combined.edges").to_string_lossy()).unwrap();
             check("facebook_combined", &g, 1e-4, 2);
         }
-        None => assert!(!common::in_ci(), "../shared/data is missing under CI=true"),
+        None => eprintln!("skipping facebook_combined: ../shared/data is absent"),
     }
     // A directed chain 0 -> 1 -> .. -> 9 and a star into 10: 9 and 10 have no out-edges.
     let mut edges = atos_graph::EdgeList::new(20);

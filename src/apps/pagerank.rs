@@ -13,7 +13,8 @@
 //! (`x[v] = (1 - d) + d * sum of x[u] / outdeg(u)`), every vertex starts with residue `1 - d`,
 //! and a vertex without out-edges keeps what reaches it (its rank flows nowhere), as the
 //! original Atos `pr` does. With every residue at most `epsilon` at the end, the L1 distance
-//! to the exact ranks is at most `n * epsilon / (1 - d)`, plus `f32` rounding.
+//! to the exact ranks is at most `n * epsilon / (1 - d)`, plus `f32` rounding: what
+//! `atos_graph::reference::pagerank::check_converged` checks after every test and GPU run.
 
 use crate::{AtomicArray, Atomics, Queue, Slice, lanes};
 
@@ -107,10 +108,4 @@ impl PageRankArrays {
             damping,
         }
     }
-}
-
-/// The L1 bound [`push_rank`] guarantees against the exact ranks, before rounding:
-/// `n * epsilon / (1 - damping)`.
-pub fn error_bound(vertices: usize, epsilon: f32, damping: f32) -> f64 {
-    vertices as f64 * f64::from(epsilon) / (1.0 - f64::from(damping))
 }

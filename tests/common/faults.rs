@@ -26,12 +26,42 @@ pub fn faulty(v: u32, s: &Faulty) {
         s.out.store(v, 100 / x); // FAULT:div
     }
     if s.mode == 3 {
-        let y = x as i32;
-        s.out.store(v, (-y - 1) as u32 + (y << 31) as u32); // FAULT:neg-sub-shift
+        let y = i32::MIN.wrapping_add(x as i32).wrapping_sub(1);
+        s.out.store(v, (-y) as u32); // FAULT:neg
     }
     if s.mode == 4 {
         s.out.store(v, x.wrapping_mul(1000) + (x >> 1)); // never faults
     }
+    if s.mode == 5 {
+        s.out.store(v, ((x as i32) - i32::MAX - 3) as u32); // FAULT:sub
+    }
+    if s.mode == 6 {
+        s.out.store(v, x << (x as i32 - 10)); // FAULT:shl
+    }
+    if s.mode == 7 {
+        let k = (x % 16) as u8;
+        s.out.store(v, u32::from((x as u8) >> k)); // FAULT:shr
+    }
+}
+
+/// Every faulting mode: its marker, Rust's panic message, and whether it is an overflow (which
+/// only a debug build, or checked mode, reports).
+pub const FAULTS: [(u32, &str, &str, bool); 7] = [
+    (0, "mul", "attempt to multiply with overflow", true),
+    (1, "index", "index out of bounds", false),
+    (2, "div", "attempt to divide by zero", false),
+    (3, "neg", "attempt to negate with overflow", true),
+    (5, "sub", "attempt to subtract with overflow", true),
+    (6, "shl", "attempt to shift left with overflow", true),
+    (7, "shr", "attempt to shift right with overflow", true),
+];
+
+/// What mode 4 (no fault) writes.
+pub fn clean() -> Vec<u32> {
+    values()
+        .iter()
+        .map(|x| x.wrapping_mul(1000) + (x >> 1))
+        .collect()
 }
 
 /// The 1-based line of this file holding `// FAULT:<marker>`.

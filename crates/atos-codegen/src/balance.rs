@@ -219,6 +219,7 @@ pub fn emit_batch_fn(
         )),
     }
     em.block(shape.prefix);
+    em.set_line(shape.lanes.line);
     let (lo_v, hi_v) = (em.expr(lo), em.expr(hi));
     em.raw(&format!("const {loop_ty} atos_lo = {lo_v};"));
     em.raw(&format!("const {loop_ty} atos_hi = {hi_v};"));

@@ -2,8 +2,9 @@
 //!
 //! Rust semantics are kept explicit: signed arithmetic wraps through `atos::wadd`/`wsub`/...,
 //! integer division faults on zero, shifts mask their amount, and float->int casts saturate,
-//! so no C++ promotion or undefined behaviour changes what a task computes. In checked mode
-//! (`KernelSpec::checked`, as a debug build) overflow and indices fault instead (`faults.rs`).
+//! so no C++ promotion or undefined behaviour changes what a task computes. Indices past the
+//! length fault in every build; in checked mode (`KernelSpec::checked`, as a debug build)
+//! overflow faults too (`faults.rs`).
 
 use std::fmt::Write;
 
@@ -59,6 +60,12 @@ impl<'a> Emitter<'a> {
         self.checked = checked;
     }
 
+    /// The source line the fault sites of scaffolding emitted next name (statements set their
+    /// own).
+    pub fn set_line(&mut self, line: u32) {
+        self.line = line;
+    }
+
     /// The site word of `fault` at the current statement, as a C++ literal.
     fn site(&self, fault: Fault) -> String {
         format!(
@@ -67,18 +74,15 @@ impl<'a> Emitter<'a> {
         )
     }
 
-    /// `&state.field[index]`, bounds-checked in checked mode.
+    /// `state.field[index]`, the index checked against the length (in every build, as Rust
+    /// checks indices).
     fn element(&mut self, field: &str, index: &Expr) -> String {
         let i = self.expr(index);
         let (st, f) = (self.state(), sanitize(field));
-        if self.checked {
-            format!(
-                "atos::at({st}.{f}, {st}.{f}_len, {i}, {})",
-                self.site(Fault::IndexOutOfBounds)
-            )
-        } else {
-            format!("&{st}.{f}[{i}]")
-        }
+        format!(
+            "{st}.{f}[atos::index({i}, {st}.{f}_len, {})]",
+            self.site(Fault::IndexOutOfBounds)
+        )
     }
 
     pub fn finish(self) -> String {
@@ -191,7 +195,9 @@ impl<'a> Emitter<'a> {
                         },
                     ] = e
                     {
+                        let outer = std::mem::replace(&mut self.line, *line);
                         let c = self.expr(cond);
+                        self.line = outer;
                         self.line(&format!("}} else if ({c}) {{"), *line);
                         self.nested(then);
                         els = next.as_deref();
@@ -376,10 +382,18 @@ impl<'a> Emitter<'a> {
             ExprKind::Unary(op, a) => {
                 let inner = self.expr(a);
                 match (op, ty) {
-                    (UnOp::Neg, t) if t.is_signed_int() && self.checked => format!(
-                        "atos::checked_neg({inner}, {})",
-                        self.site(Fault::NegOverflow)
-                    ),
+                    // A negated literal (`i32::MIN` is lowered as `-2147483648`) is a constant:
+                    // rustc rejects one that overflows, so it never panics at run time.
+                    (UnOp::Neg, t)
+                        if t.is_signed_int()
+                            && self.checked
+                            && !matches!(a.kind, ExprKind::Int { .. }) =>
+                    {
+                        format!(
+                            "atos::checked_neg({inner}, {})",
+                            self.site(Fault::NegOverflow)
+                        )
+                    }
                     (UnOp::Neg, t) if t.is_signed_int() => format!("atos::wneg({inner})"),
                     (UnOp::Neg, _) => format!("(-{inner})"),
                     (UnOp::Not, Scalar::Bool) => format!("(!{inner})"),
@@ -402,13 +416,7 @@ impl<'a> Emitter<'a> {
                     format!("(({}){inner})", to.cuda_name())
                 }
             }
-            ExprKind::Index { field, index } if self.checked => {
-                format!("(*{})", self.element(field, index))
-            }
-            ExprKind::Index { field, index } => {
-                let i = self.expr(index);
-                format!("{}.{}[{i}]", self.state(), sanitize(field))
-            }
+            ExprKind::Index { field, index } => self.element(field, index),
             ExprKind::Len { field } => format!("{}.{}_len", self.state(), sanitize(field)),
             ExprKind::Field { field } => format!("{}.{}", self.state(), sanitize(field)),
             ExprKind::Atomic { field, op, args } => {
@@ -465,7 +473,7 @@ impl<'a> Emitter<'a> {
     /// `atos::<cuda>(&state.field[index], values..)` for an `ops::ATOMICS` entry.
     fn atomic_call(&mut self, field: &str, op: &str, args: &[Expr]) -> String {
         let decl = crate::ops::atomic(op).expect("the type checker admits table atomics");
-        let mut parts = vec![self.element(field, &args[0])];
+        let mut parts = vec![format!("&{}", self.element(field, &args[0]))];
         parts.extend(args[1..].iter().map(|a| self.expr(a)));
         format!("atos::{}({})", decl.cuda, parts.join(", "))
     }

@@ -1,16 +1,22 @@
 //! Faults: what Rust panics on (overflow in a debug build; division by zero and out-of-bounds
-//! indices always) caught on the device and reported with the Rust line.
+//! indices in every build) caught on the device and reported with the Rust line.
 //!
 //! A generated operation that can fault gets a *site* code: the function (its index in
 //! [`fault_functions`]), the source line and the [`Fault`]. The device records the first site
 //! that faults in the control block's `fault` word and stops the run (`STATUS_FAULT`); the host
 //! decodes the word into an error naming the function, the line and Rust's own panic message.
 //!
-//! Division and remainder by zero (and `MIN / -1`) and `step_by(0)` are always checked, as Rust
-//! always panics.
-//! With [`crate::KernelSpec::checked`] (on by default in debug builds, as Rust's overflow
-//! checks are) `+ - *`, negation and shifts are checked for overflow too, and `Slice` and
-//! `Atomics` indices against their length.
+//! Division and remainder by zero (and `MIN / -1`), `step_by(0)` and `Slice`/`Atomics` indices
+//! past the length are checked in every build, as Rust checks them in every build. With
+//! [`crate::KernelSpec::checked`] (on when atos is compiled with debug assertions, as in the dev
+//! profile) `+ - *`, negation and shifts are checked for overflow too, as a debug build of the
+//! task panics. Not checked: reductions across `lanes` (`+=` into a variable declared outside
+//! the loop), which combine the lanes' shares in another order than Rust's loop, so where an
+//! intermediate sum overflows differs; they wrap in both modes.
+//!
+//! A site names the line of the statement its operation belongs to (an `else if` condition:
+//! its own line; a `for` or `lanes` loop's bounds: the loop's line), which is the line Rust's
+//! panic names unless the statement spans several lines.
 
 use crate::ir::FnIr;
 
@@ -64,6 +70,20 @@ impl Fault {
             Fault::IndexOutOfBounds => "index out of bounds",
             Fault::StepZero => "assertion failed: step != 0",
         }
+    }
+
+    /// An overflow, which only a debug build (checked mode) reports; the others fault in every
+    /// build.
+    pub fn is_overflow(self) -> bool {
+        matches!(
+            self,
+            Fault::AddOverflow
+                | Fault::SubOverflow
+                | Fault::MulOverflow
+                | Fault::NegOverflow
+                | Fault::ShlOverflow
+                | Fault::ShrOverflow
+        )
     }
 
     fn from_code(code: u8) -> Option<Fault> {

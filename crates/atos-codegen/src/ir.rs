@@ -437,16 +437,6 @@ pub struct FieldDesc {
     pub elem: ElemTy,
 }
 
-impl FieldDesc {
-    /// The scalar element of a `Slice`, `Atomics` or scalar field (only queues hold tuples).
-    pub fn scalar(&self) -> Scalar {
-        match &self.elem {
-            ElemTy::Scalar(s) => *s,
-            ElemTy::Tuple(parts) => parts[0],
-        }
-    }
-}
-
 #[derive(Serialize, Deserialize, Clone, Copy, PartialEq, Eq, Debug)]
 pub enum FieldKind {
     /// Read-only array (`Slice<'a, T>`).
@@ -468,6 +458,42 @@ impl StateDesc {
     pub fn queues(&self) -> impl Iterator<Item = &FieldDesc> {
         self.fields.iter().filter(|f| f.kind == FieldKind::Queue)
     }
+}
+
+/// The device functions `roots` call, directly or not, each once, in first-reached order
+/// (depth first, calls in source order), and the first callee not found in `all` by name.
+pub fn reachable_device_fns<'a>(
+    roots: &[&FnIr],
+    all: &[&'a FnIr],
+) -> (Vec<&'a FnIr>, Option<String>) {
+    let mut out: Vec<&'a FnIr> = Vec::new();
+    let mut missing = None;
+    let mut stack: Vec<&str> = roots
+        .iter()
+        .rev()
+        .flat_map(|r| r.calls.iter().rev())
+        .map(|c| c.rsplit("::").next().unwrap_or(c))
+        .collect();
+    while let Some(name) = stack.pop() {
+        if out.iter().any(|f| f.name == name) {
+            continue;
+        }
+        match all.iter().find(|f| f.name == name) {
+            Some(f) => {
+                out.push(f);
+                stack.extend(
+                    f.calls
+                        .iter()
+                        .rev()
+                        .map(|c| c.rsplit("::").next().unwrap_or(c)),
+                );
+            }
+            None => {
+                missing.get_or_insert_with(|| name.to_string());
+            }
+        }
+    }
+    (out, missing)
 }
 
 /// Calls `f` on every expression of `stmts`, outer expressions before their operands.
@@ -585,12 +611,11 @@ impl FnIr {
 
     /// Names of the queue fields this function pushes to, in first-push order, its own pushes
     /// and those of the device functions it calls (found in `device_fns` by name), directly or
-    /// not.
+    /// not; a callee missing from `device_fns` is reported where the unit is generated.
     pub fn pushed_queues(&self, device_fns: &[&FnIr]) -> Vec<String> {
         let mut out: Vec<String> = Vec::new();
-        let mut seen: Vec<&str> = vec![&self.name];
-        let mut todo: Vec<&FnIr> = vec![self];
-        while let Some(f) = todo.pop() {
+        let (reached, _missing) = reachable_device_fns(&[self], device_fns);
+        for f in std::iter::once(self).chain(reached) {
             visit_stmts(&f.body, &mut |s| {
                 if let StmtKind::Push { field, .. } = &s.kind
                     && !out.contains(field)
@@ -598,15 +623,6 @@ impl FnIr {
                     out.push(field.clone());
                 }
             });
-            for call in &f.calls {
-                let name = call.rsplit("::").next().unwrap_or(call);
-                if let Some(callee) = device_fns.iter().find(|d| d.name == name)
-                    && !seen.contains(&name)
-                {
-                    seen.push(&callee.name);
-                    todo.push(callee);
-                }
-            }
         }
         out
     }

@@ -143,7 +143,7 @@ pub fn plan_program(
                         ))
                     })?;
                 let fits = match f.kind {
-                    FieldKind::Scalar => matches!(f.scalar(), Scalar::U32 | Scalar::U64),
+                    FieldKind::Scalar => matches!(f.elem.scalar(), Some(Scalar::U32 | Scalar::U64)),
                     FieldKind::Slice | FieldKind::Atomics => true,
                     FieldKind::Queue => false,
                 };

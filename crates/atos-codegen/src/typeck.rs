@@ -215,6 +215,17 @@ impl<'a> Checker<'a> {
         Ok(f)
     }
 
+    /// The element type of a `Slice`, `Atomics` or scalar field (only queues hold tuples).
+    fn scalar_field(&self, name: &str, want: &[FieldKind]) -> Result<Scalar, CodegenError> {
+        let f = self.field(name, want)?;
+        f.elem.scalar().ok_or_else(|| {
+            self.err(format!(
+                "field `{name}` holds tuples `{}`: only queues hold tuple items",
+                f.elem.rust_name()
+            ))
+        })
+    }
+
     fn lookup(&self, name: &str) -> Result<(usize, String), CodegenError> {
         self.scopes
             .iter()
@@ -403,22 +414,21 @@ impl<'a> Checker<'a> {
                 self.known(*to)
             }
             ExprKind::Index { field, index } => {
-                let f = self.field(field, &[FieldKind::Slice])?;
+                let elem = self.scalar_field(field, &[FieldKind::Slice])?;
                 let i = self.expr(index)?;
                 self.constrain(i, Kind::Int)?;
-                self.known(f.scalar())
+                self.known(elem)
             }
             ExprKind::Len { field } => {
                 self.field(field, &[FieldKind::Slice, FieldKind::Atomics])?;
                 self.known(Scalar::U64)
             }
             ExprKind::Field { field } => {
-                let f = self.field(field, &[FieldKind::Scalar])?;
-                self.known(f.scalar())
+                let elem = self.scalar_field(field, &[FieldKind::Scalar])?;
+                self.known(elem)
             }
             ExprKind::Atomic { field, op, args } => {
-                let f = self.field(field, &[FieldKind::Atomics])?;
-                let elem = f.scalar();
+                let elem = self.scalar_field(field, &[FieldKind::Atomics])?;
                 let decl = crate::ops::atomic(op).ok_or_else(|| {
                     self.err(format!(
                         "`{op}` is not an `Atomics` method; supported: {}",

@@ -83,13 +83,16 @@ pub struct KernelSpec {
     /// H100, 256 and 1024 were no faster for CTA workers and slower on road graphs
     /// (`docs/results/2026-11-22-strategies-h100.md`).
     pub idle_nap_ns: u32,
-    /// Check `+ - *`, negation and shifts for overflow and `Slice`/`Atomics` indices against
-    /// their length, reporting the first fault with its Rust line (`faults.rs`), as a debug
-    /// build of the Rust code panics. Default: on in debug builds, off in release builds.
+    /// Check `+ - *`, negation and shifts for overflow, reporting the first fault with the line
+    /// of its Rust statement (`faults.rs`), as a debug build of the Rust code panics; sums across
+    /// `lanes` (a reordered reduction) wrap either way. Indices and division are checked in
+    /// every build. Default: [`CHECKED_BY_DEFAULT`].
     pub checked: bool,
 }
 
-/// The default [`KernelSpec::checked`]: whether this build has Rust's debug assertions.
+/// The default [`KernelSpec::checked`]: whether atos itself is compiled with debug assertions
+/// (the dev profile). A profile that turns `overflow-checks` on in release without debug
+/// assertions should set `checked` itself.
 pub const CHECKED_BY_DEFAULT: bool = cfg!(debug_assertions);
 
 /// The default [`KernelSpec::idle_nap_ns`].
@@ -689,26 +692,9 @@ fn device_signature(f: &FnIr) -> String {
 
 /// Device functions reachable from `tasks`, each once, in first-reached order.
 pub(crate) fn order_device_fns(tasks: &[&FnIr], all: &[FnIr]) -> Result<Vec<FnIr>, CodegenError> {
-    let by_name: HashMap<&str, &FnIr> = all.iter().map(|f| (f.name.as_str(), f)).collect();
-    let mut seen: Vec<String> = Vec::new();
-    let mut out = Vec::new();
-    for task in tasks {
-        let mut stack: Vec<String> = task.calls.iter().rev().map(|c| last_segment(c)).collect();
-        while let Some(name) = stack.pop() {
-            if seen.contains(&name) {
-                continue;
-            }
-            let f = by_name
-                .get(name.as_str())
-                .ok_or_else(|| CodegenError::MissingDeviceFn { name: name.clone() })?;
-            seen.push(name);
-            stack.extend(f.calls.iter().rev().map(|c| last_segment(c)));
-            out.push((*f).clone());
-        }
+    let all: Vec<&FnIr> = all.iter().collect();
+    match reachable_device_fns(tasks, &all) {
+        (_, Some(name)) => Err(CodegenError::MissingDeviceFn { name }),
+        (found, None) => Ok(found.into_iter().cloned().collect()),
     }
-    Ok(out)
-}
-
-fn last_segment(path: &str) -> String {
-    path.rsplit("::").next().unwrap_or(path).to_string()
 }

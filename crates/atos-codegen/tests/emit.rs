@@ -33,6 +33,9 @@ fn unit_of(ir: &FnIr) -> Result<String, CodegenError> {
     )
 }
 
+/// The task function `t` of a one-task unit, unchecked and with index checks written back as
+/// plain indexing (`s.f[atos::index(i, s.f_len, site)]` -> `s.f[i]`), for tests about other
+/// things; `checked_mode_checks_arithmetic_and_indices_with_their_line` tests the checks.
 fn task_body(body: &str) -> String {
     let src = format!("fn t(v: u32, s: &S) {{ {body} }}");
     let ir = lower_task_source("worker = \"warp\"", &src).unwrap_or_else(|e| panic!("{e}"));
@@ -40,7 +43,29 @@ fn task_body(body: &str) -> String {
     let unit = generate_unit(&[&ir], &[], &state(), &spec).unwrap_or_else(|e| panic!("{e}"));
     let start = unit.find("__device__ __forceinline__ void t(").unwrap();
     let end = unit[start..].find("\n}\n").unwrap() + start + 3;
-    unit[start..end].to_string()
+    without_index_checks(&unit[start..end])
+}
+
+/// `s.f[atos::index(i, s.f_len, 123ull)]` -> `s.f[i]`.
+fn without_index_checks(text: &str) -> String {
+    const OPEN: &str = "[atos::index(";
+    let mut out = String::new();
+    let mut rest = text;
+    while let Some(at) = rest.find(OPEN) {
+        out.push_str(&rest[..at + 1]);
+        let inner = &rest[at + OPEN.len()..];
+        let close = inner
+            .find("ull)]")
+            .expect("an index check ends with its site");
+        let args = &inner[..close];
+        // `args` = `<index>, s.<field>_len, <site>`: keep the index.
+        let len = args.rfind(", s.").expect("the length argument");
+        out.push_str(&args[..len]);
+        out.push(']');
+        rest = &inner[close + "ull)]".len()..];
+    }
+    out.push_str(rest);
+    out
 }
 
 #[test]
@@ -197,6 +222,7 @@ fn device_function_calls_are_emitted_with_prototypes() {
         &KernelSpec::for_tasks(&[&ir]).checked(false),
     )
     .unwrap();
+    let unit = without_index_checks(&unit);
     assert!(
         unit.contains("__device__ uint32_t twice(uint32_t x);"),
         "{unit}"
@@ -259,7 +285,8 @@ fn unsupported_atomic_on_float_is_a_clear_error() {
     )
     .unwrap();
     assert!(
-        cuda.contains("atos::atomic_fetch_min(&s.rank[v], __uint_as_float(0x7f800000u))"),
+        without_index_checks(&cuda)
+            .contains("atos::atomic_fetch_min(&s.rank[v], __uint_as_float(0x7f800000u))"),
         "{cuda}"
     );
 }
@@ -528,9 +555,8 @@ fn std_cmp_min_max_and_from_conversions() {
     assert!(body.contains("((int64_t)((uint32_t)w))"), "{body}");
 }
 
-/// Checked mode: `+ - *`, negation and shifts overflow-checked and indices bounds-checked, each
-/// with a site naming the line; unchecked: wrapping and plain indexing. Division is checked in
-/// both.
+/// Checked mode: `+ - *`, negation and shifts overflow-checked, each with a site naming the
+/// line; unchecked: wrapping. Division and indices are checked in both.
 #[test]
 fn checked_mode_checks_arithmetic_and_indices_with_their_line() {
     use atos_codegen::faults::{Fault, decode, site};
@@ -551,13 +577,17 @@ fn checked_mode_checks_arithmetic_and_indices_with_their_line() {
         (
             Fault::IndexOutOfBounds,
             1,
-            "atos::at(s.vals, s.vals_len, v, ",
+            "s.vals[atos::index(v, s.vals_len, ",
         ),
         (Fault::MulOverflow, 2, "atos::checked_mul(a, 2, "),
         (Fault::AddOverflow, 2, "atos::checked_add("),
         (Fault::NegOverflow, 2, "atos::checked_neg("),
         (Fault::ShlOverflow, 2, "atos::checked_shl("),
-        (Fault::IndexOutOfBounds, 3, "atos::at(s.out, s.out_len, v, "),
+        (
+            Fault::IndexOutOfBounds,
+            3,
+            "&s.out[atos::index(v, s.out_len, ",
+        ),
     ] {
         let word = site(0, line(l), fault);
         assert!(checked.contains(needle), "{needle}\n{checked}");
@@ -571,14 +601,65 @@ fn checked_mode_checks_arithmetic_and_indices_with_their_line() {
             ("t", line(l), fault)
         );
     }
-    assert!(
-        !plain.contains("checked_") && !plain.contains("atos::at("),
-        "{plain}"
+    assert!(!plain.contains("checked_"), "{plain}");
+    assert!(plain.contains("atos::wmul(a, 2)"), "{plain}");
+    // Division and indices are checked in both modes, as Rust checks them in every build.
+    for (fault, l) in [
+        (Fault::DivByZero, 3),
+        (Fault::IndexOutOfBounds, 1),
+        (Fault::IndexOutOfBounds, 3),
+    ] {
+        let word = site(0, line(l), fault);
+        assert!(plain.contains(&format!("{word}ull")), "{fault:?}\n{plain}");
+    }
+}
+
+/// Sites outside a plain statement name the right line: an `else if` condition its own, the
+/// bounds of a balanced `lanes` loop the loop's; and a negated literal (`i32::MIN`) is a
+/// constant, never a fault.
+#[test]
+fn fault_sites_name_their_own_line() {
+    use atos_codegen::faults::{Fault, site};
+    let checked = |attrs: &str, src: &str| {
+        let ir = lower_task_source(attrs, src).unwrap();
+        let spec = KernelSpec::for_tasks(&[&ir]).checked(true);
+        let unit = generate_unit(&[&ir], &[], &state(), &spec).unwrap();
+        (ir.line, unit)
+    };
+    let (at, unit) = checked(
+        "",
+        "fn t(v: u32, s: &S) {\n    if v > 3 {\n        s.hits.store(v, 1);\n    } else if v + 5 > 7 {\n        s.hits.store(v, 2);\n    }\n}",
     );
-    assert!(
-        plain.contains("atos::wmul(a, 2)") && plain.contains("s.vals[v]"),
-        "{plain}"
+    let else_if = site(0, at + 3, Fault::AddOverflow);
+    assert!(unit.contains(&format!("{else_if}ull")), "{unit}");
+    let (at, unit) = checked(
+        "worker = \"warp\", fetch = 8",
+        "fn t(v: u32, s: &S) {\n    let m = i32::MIN;\n    for e in lanes(s.hits.load(v)..s.hits.load(v + 1)) {\n        s.out.store(e, i64::from(m));\n    }\n}",
     );
-    let div = site(0, line(3), Fault::DivByZero);
-    assert!(checked.contains(&format!("{div}ull")) && plain.contains(&format!("{div}ull")));
+    assert!(unit.contains("t_batch"), "the balanced batch is emitted");
+    assert!(
+        !unit.contains("checked_neg"),
+        "i32::MIN is a constant:\n{unit}"
+    );
+    // The loop bound `v + 1`, in the task function and in its balanced batch.
+    let bound = site(0, at + 2, Fault::AddOverflow);
+    assert_eq!(unit.matches(&format!("{bound}ull")).count(), 2, "{unit}");
+}
+
+/// A fault in a device function names that function: the unit numbers its sites after the
+/// tasks, in the order `faults::fault_functions` gives the host.
+#[test]
+fn a_device_function_fault_names_the_device_function() {
+    use atos_codegen::faults::{Fault, decode, fault_functions, site};
+    let helper =
+        lower_device_source("fn triple(a: u32) -> u32 {\n    let b = a * 3;\n    b\n}").unwrap();
+    let ir = lower_task_source("", "fn t(v: u32, s: &S) { s.hits.store(v, triple(v)); }").unwrap();
+    let spec = KernelSpec::for_tasks(&[&ir]).checked(true);
+    let unit = generate_unit(&[&ir], std::slice::from_ref(&helper), &state(), &spec).unwrap();
+    let names = fault_functions(&[&ir], std::slice::from_ref(&helper));
+    assert_eq!(names, vec!["t".to_string(), "triple".to_string()]);
+    let word = site(1, helper.line + 1, Fault::MulOverflow);
+    assert!(unit.contains(&format!("{word}ull")), "{unit}");
+    let at = decode(word, &names).unwrap();
+    assert_eq!((at.function.as_str(), at.line), ("triple", helper.line + 1));
 }

@@ -24,13 +24,13 @@ pub enum RunError {
     AlreadyRunning { queue: String },
     #[error("{0}")]
     Unsupported(String),
-    #[error(
-        "{message} in `{function}` at line {line} (on the GPU; the run stopped there). A debug build of the task panics the same way on the CPU executor: fix the task, or write `wrapping_*` where wrapping is meant"
-    )]
+    #[error("{message} in `{function}` at line {line} (on the GPU; the run stopped there). {hint}")]
     Fault {
         function: String,
         line: u32,
         message: String,
+        /// What to do: how the CPU executor behaves there, and the fix.
+        hint: String,
     },
     #[error("a task panicked: {message}")]
     TaskPanicked { message: String },
@@ -46,11 +46,17 @@ impl RunError {
                 function: site.function,
                 line: site.line,
                 message: site.fault.message().to_string(),
+                hint: if site.fault.is_overflow() {
+                    "A debug build of the task panics there on the CPU executor too: fix the task, or write `wrapping_*` where wrapping is meant".into()
+                } else {
+                    "Rust panics there in every build, on the CPU executor too: fix the task".into()
+                },
             },
             None => RunError::Fault {
                 function: "an unknown function".into(),
                 line: 0,
                 message: format!("a fault with site word {word:#x}"),
+                hint: "this program could not have written it: please report it".into(),
             },
         }
     }

@@ -52,7 +52,12 @@ pub fn lower_task_spanned(args: TaskArgs, item_fn: &syn::ItemFn) -> Result<(FnIr
             "an idle hook's first parameter is the index it checks: `u32` or `u64`",
         ));
     }
-    if !item.tuple && !item.params[0].ty.is_int() {
+    if !item.tuple
+        && !matches!(
+            item.params[0].ty,
+            Scalar::U32 | Scalar::I32 | Scalar::U64 | Scalar::I64
+        )
+    {
         return Err(Error::new(
             sig.inputs[0].span(),
             "the task item must be an integer (u32, i32, u64, i64) or a tuple of scalars, e.g. `(v, d): (u32, f32)`: it is what the queue holds",

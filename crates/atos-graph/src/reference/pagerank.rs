@@ -170,6 +170,69 @@ pub fn rank_error<T: Copy + Into<f64>>(got: &[T], want: &[f64]) -> Result<RankEr
     Ok(e)
 }
 
+/// What [`check_converged`] measured of a push PageRank answer.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Converged {
+    /// L1 distance to the exact ranks.
+    pub l1: f64,
+    /// What it may be: `n * tolerance / (1 - d)`, plus the rounding slack.
+    pub bound: f64,
+    /// The largest residual left.
+    pub max_residual: f64,
+}
+
+/// Checks an answer of a push PageRank that runs until no residual exceeds `tolerance` (as
+/// [`pagerank_push`] and the Atos `pr` do): every residual left is at most `tolerance`, every
+/// rank is finite, and the L1 distance to `exact` (e.g. [`pagerank_power`] run to a far smaller
+/// tolerance) is at most `n * tolerance / (1 - d)`, the rank those residuals would still add,
+/// plus `slack` times the total rank for rounding (an f32 answer summed from many shares:
+/// 1e-5).
+pub fn check_converged<T: Copy + Into<f64>>(
+    rank: &[T],
+    residual: &[T],
+    exact: &[f64],
+    opts: PageRankOptions,
+    slack: f64,
+) -> Result<Converged, String> {
+    let e = rank_error(rank, exact).map_err(|e| e.to_string())?;
+    let total: f64 = exact.iter().sum();
+    let l1 = e.l1_rel * total;
+    let bound = exact.len() as f64 * opts.tolerance / (1.0 - opts.damping) + slack * total;
+    if let Some((v, r)) = residual
+        .iter()
+        .map(|&r| -> f64 { r.into() })
+        .enumerate()
+        .find(|(_, r)| !r.is_finite())
+    {
+        return Err(format!("residual of vertex {v} is {r}"));
+    }
+    let max_residual = residual.iter().map(|&r| r.into()).fold(0.0f64, f64::max);
+    let c = Converged {
+        l1,
+        bound,
+        max_residual,
+    };
+    if residual.len() != exact.len() {
+        return Err(format!(
+            "{} residuals for {} vertices",
+            residual.len(),
+            exact.len()
+        ));
+    }
+    if max_residual > opts.tolerance {
+        return Err(format!(
+            "a residual of {max_residual:e} is left above the tolerance {:e}: the run ended early",
+            opts.tolerance
+        ));
+    }
+    if l1 > bound {
+        return Err(format!(
+            "L1 distance to the exact ranks {l1:e} exceeds the bound {bound:e}"
+        ));
+    }
+    Ok(c)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -214,5 +277,36 @@ mod tests {
         assert!(rank_error(&push.rank, &want).unwrap().max_abs < 1e-8);
         assert!(rank_error(&[1.0f32, 2.0], &want).is_err());
         assert!(rank_error(&[f32::NAN, 0.0, 0.0, 0.0], &want).is_err());
+    }
+
+    #[test]
+    fn converged_answers_pass_and_early_or_wrong_ones_fail() {
+        let g = generate::from_spec("kron:9").unwrap();
+        let opts = PageRankOptions {
+            tolerance: 1e-4,
+            ..PageRankOptions::default()
+        };
+        let exact = pagerank_power(
+            &g,
+            PageRankOptions {
+                tolerance: 1e-12,
+                ..opts
+            },
+        )
+        .rank;
+        let push = pagerank_push(&g, opts);
+        let none = vec![0.0; exact.len()];
+        let c = check_converged(&push.rank, &none, &exact, opts, 0.0).unwrap();
+        assert!(c.l1 > 0.0 && c.l1 <= c.bound, "{c:?}");
+        // A residual left above the tolerance: the run ended early.
+        let mut left = none.clone();
+        left[3] = 2e-4;
+        assert!(check_converged(&push.rank, &left, &exact, opts, 0.0).is_err());
+        // Ranks off by more than the bound.
+        let off: Vec<f64> = push.rank.iter().map(|r| r * 1.01).collect();
+        assert!(check_converged(&off, &none, &exact, opts, 0.0).is_err());
+        // A NaN residual is no residual at all.
+        left[3] = f64::NAN;
+        assert!(check_converged(&push.rank, &left, &exact, opts, 0.0).is_err());
     }
 }

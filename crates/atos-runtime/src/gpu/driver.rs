@@ -372,7 +372,8 @@ impl Driver<'_> {
                 },
             });
         }
-        if counters.control[ctl::STATUS] == status::FAULT {
+        // A fault first: an overflow that follows it may be its consequence.
+        if counters.control[ctl::FAULT] != 0 {
             return Err(RunError::fault(
                 counters.control[ctl::FAULT],
                 self.fault_functions,

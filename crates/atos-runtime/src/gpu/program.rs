@@ -139,10 +139,10 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
-    /// Checked arithmetic and indices: overflow in `+ - *`, negation and shifts, and `Slice` or
-    /// `Atomics` indices past the length stop the run with [`RunError::Fault`] naming the Rust
-    /// line, as a debug build of the task panics. Default: on in debug builds, off in release
-    /// builds (division by zero is always reported).
+    /// Checked arithmetic: overflow in `+ - *`, negation and shifts stops the run with
+    /// [`RunError::Fault`] naming the Rust line, as a debug build of the task panics. Default:
+    /// on when atos is compiled with debug assertions (the dev profile), off otherwise. Indices,
+    /// division by zero and `step_by(0)` are checked in every build.
     pub fn checked(mut self, on: bool) -> Self {
         self.spec.checked = on;
         self

@@ -61,13 +61,13 @@ template <class T> __device__ __forceinline__ T rem(T a, T b, Site zero, Site ov
     return div_faults(a, b, zero, overflow) ? (T)0 : (T)(a % b);
 }
 
-// A checked element pointer (KernelSpec::checked): an index past the length faults and points
-// at a scratch element instead, so the task finishes its item without touching other memory.
-__device__ unsigned long long fault_scratch[2];
-template <class T, class I> __device__ __forceinline__ T* at(T* base, uint64_t len, I i, Site site) {
-    if ((uint64_t)i < len) return base + (uint64_t)i;
+// A checked index (every build, as Rust checks indices): one past the length faults and reads
+// or writes element 0 instead (every device array holds at least 8 bytes), so the task
+// finishes its item without touching memory outside the array; the run has failed.
+template <class I> __device__ __forceinline__ uint64_t index(I i, uint64_t len, Site site) {
+    if ((uint64_t)i < len) return (uint64_t)i;
     fault(site);
-    return reinterpret_cast<T*>(fault_scratch);
+    return 0;
 }
 
 // Checked arithmetic (KernelSpec::checked, on in debug builds): the wrapped result, and a fault

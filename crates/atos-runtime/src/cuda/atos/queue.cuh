@@ -35,7 +35,7 @@ struct QueueRef {
     T* items;
     QueueCounters* counters;
     u64 capacity;  // ring: most items alive (pushed, not yet claimed) at once; linear: all pushes
-    u64 mask;      // ring: slots - 1 (slots = capacity rounded up to a power of two); or LINEAR
+    u64 mask;      // ring: slots - 1 (slots: a power of two above capacity, see ring_slots); or LINEAR
 
     __device__ bool ring() const { return mask != LINEAR; }
     __device__ T* slot(u64 i) const { return &items[i & mask]; }

@@ -31,7 +31,8 @@ __device__ __forceinline__ void set_fault_control(Control* ctl) {
     if (threadIdx.x == 0) fault_control = ctl;
     __syncthreads();
 }
-// The first fault of the run keeps its site; the run stops as on an overflow.
+// The first fault of the run keeps its site and fails the run: every group stops within 64 of
+// its batches (QueueServer::serve), as after an overflow; the faulting thread finishes its item.
 __device__ void fault(Site site) {
     Control* c = fault_control;
     atomicCAS(&c->fault.value, 0ull, site);
@@ -326,6 +327,7 @@ struct QueueServer {
     Batch batch;
     const Keep* keeper;
     u64 cur = 0, lim = 0;  // linear queues: the leader's reservation
+    uint32_t batches = 0;  // the leader's: batches taken, to poll the run's status now and then
 
     // Runs items [base, base + n) of the queue, taken by the group's leader, then whatever the
     // group keeps of its own pushes.
@@ -367,7 +369,10 @@ struct QueueServer {
         const uint32_t subs = g.size() / worker.size();
         u64 base = 0;
         uint32_t n = 0;
-        if (g.is_leader()) n = q.ring() ? claim(q, FETCH * subs, base) : reserve(q, FETCH * subs, cur, lim, base);
+        // A failed run (overflow, fault) stops within 64 batches of each group even while work
+        // is left: a faulted task may keep pushing. One relaxed load per 64 batches.
+        if (g.is_leader() && !((++batches & 63u) == 0 && ld_relaxed(&fault_control->status.value) != STATUS_OK))
+            n = q.ring() ? claim(q, FETCH * subs, base) : reserve(q, FETCH * subs, cur, lim, base);
         n = g.share(n);
         if (n == 0) return false;
         base = g.share(base);
