@@ -103,6 +103,22 @@ fn program_cuda() {
     insta::assert_snapshot!("program_residual_idle_bsp", src);
 }
 
+/// The PageRank and colouring apps: async PageRank with its idle re-scan, BSP PageRank's
+/// advance and filter as the BSP kernel, and colouring's assign (a reduction in a loop) and
+/// check.
+#[test]
+fn apps_cuda() {
+    use atos::apps::{coloring, pagerank, pagerank_bsp};
+    let src = atos::cuda_source::<pagerank::Tasks>(&unchecked::<pagerank::Tasks>()).unwrap();
+    insta::assert_snapshot!("app_pagerank_async", src);
+    let mut bsp = unchecked::<pagerank_bsp::Tasks>();
+    bsp.strategy = Strategy::Bsp;
+    let src = atos::cuda_source::<pagerank_bsp::Tasks>(&bsp).unwrap();
+    insta::assert_snapshot!("app_pagerank_bsp", src);
+    let src = atos::cuda_source::<coloring::Tasks>(&unchecked::<coloring::Tasks>()).unwrap();
+    insta::assert_snapshot!("app_coloring", src);
+}
+
 /// Tuple items: the generated struct, a destructured item in the balanced batch (N-Queens on a
 /// warp fetching 4) and a whole item read by index and pushed whole (two queues of one tuple
 /// type: one struct).

@@ -130,6 +130,8 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<(count_down::Task, echo::Task)>();
     check::<common::faults::faulty::Task>();
     check::<atos::apps::pagerank::Tasks>();
+    check::<atos::apps::pagerank_bsp::Tasks>();
+    check::<atos::apps::coloring::Tasks>();
 }
 
 /// Every scalar method of the operation table has its device function, and the feature task

@@ -1,31 +1,68 @@
-//! Asynchronous push PageRank on the CPU executor: within the bound its tolerance guarantees
-//! of power iteration, on generated graphs and a real one, with the run's exact end (no
-//! residue above the tolerance left).
+//! PageRank on the CPU executor, asynchronous (`apps::pagerank`, Algorithm 4) and
+//! bulk-synchronous (`apps::pagerank_bsp`, Algorithm 3), persistent and BSP strategies: within
+//! the bound its tolerance guarantees of power iteration, on generated graphs and a real one,
+//! with the run's exact end (no residue above the tolerance left).
 
 mod common;
 
-use atos::apps::pagerank::{self, PageRankArrays, Tasks};
+use atos::apps::{pagerank, pagerank_bsp};
 use atos::prelude::*;
 use atos_graph::Csr;
 use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
 
-/// Runs async PageRank with `epsilon` on `threads` CPU workers; checks it against power
-/// iteration and returns the workload (tasks per vertex).
-fn check(name: &str, g: &Csr, epsilon: f32, threads: usize) -> f64 {
-    let damping = 0.85f32;
+const DAMPING: f32 = 0.85;
+
+/// Which program.
+#[derive(Clone, Copy, Debug)]
+enum Form {
+    Async,
+    Bsp,
+}
+
+/// Runs `form` with `epsilon` on `threads` CPU workers under `strategy`; checks the ranks
+/// against power iteration and returns the workload (vertex tasks per vertex) and the BSP
+/// levels.
+fn check(
+    name: &str,
+    g: &Csr,
+    form: Form,
+    strategy: Strategy,
+    epsilon: f32,
+    threads: usize,
+) -> (f64, u64) {
+    let n = g.num_vertices();
     let offsets = g.offsets_u32().unwrap();
-    let arrays = PageRankArrays::new(g.num_vertices(), damping);
-    let state = arrays.state(&offsets, &g.cols, epsilon, damping);
-    let stats = CpuExecutor::new()
-        .threads(threads)
-        .run_seeds(
-            Tasks::default(),
-            &state,
-            &Seeds::new().add(pagerank::push_rank::Task, &arrays.seeds),
-        )
-        .unwrap();
+    let cpu = CpuExecutor::new().threads(threads).strategy(strategy);
+    let (rank, residue, stats, vertex_tasks) = match form {
+        Form::Async => {
+            let a = pagerank::PageRankArrays::new(n, DAMPING);
+            let state = a.state(&offsets, &g.cols, epsilon, DAMPING);
+            let seeds = Seeds::new().add(pagerank::push_rank::Task, &a.seeds);
+            let stats = cpu
+                .run_seeds(pagerank::Tasks::default(), &state, &seeds)
+                .unwrap();
+            // Seeds and pushes are all push_rank tasks.
+            assert_eq!(stats.popped, stats.pushed + n as u64, "{name}");
+            let tasks = stats.popped;
+            (a.rank.to_vec(), a.residue.to_vec(), stats, tasks)
+        }
+        Form::Bsp => {
+            let a = pagerank_bsp::PageRankBspArrays::new(n, DAMPING);
+            let state = a.state(&offsets, &g.cols, epsilon, DAMPING);
+            let seeds = Seeds::new().add(pagerank_bsp::advance::Task, &a.seeds);
+            let stats = cpu
+                .run_seeds(pagerank_bsp::Tasks::default(), &state, &seeds)
+                .unwrap();
+            assert!(
+                a.incoming.to_vec().iter().all(|&x| x == 0.0),
+                "{name}: shares left"
+            );
+            let advances = stats.queue("frontier").unwrap().popped;
+            (a.rank.to_vec(), a.residue.to_vec(), stats, advances)
+        }
+    };
     let opts = PageRankOptions {
-        damping: f64::from(damping),
+        damping: f64::from(DAMPING),
         tolerance: f64::from(epsilon),
         ..PageRankOptions::default()
     };
@@ -38,41 +75,69 @@ fn check(name: &str, g: &Csr, epsilon: f32, threads: usize) -> f64 {
         },
     );
     // f32 ranks summed from many shares: 1e-5 of the total rank for rounding.
-    check_converged(
-        &arrays.rank.to_vec(),
-        &arrays.residue.to_vec(),
-        &exact.rank,
-        opts,
-        1e-5,
-    )
-    .unwrap_or_else(|e| panic!("{name}: {e}"));
-    assert_eq!(stats.popped, stats.pushed + g.num_vertices() as u64);
-    stats.popped as f64 / g.num_vertices() as f64
+    check_converged(&rank, &residue, &exact.rank, opts, 1e-5)
+        .unwrap_or_else(|e| panic!("{name} {form:?} {strategy:?}: {e}"));
+    (vertex_tasks as f64 / n as f64, stats.levels)
 }
 
 #[test]
-fn async_pagerank_is_within_its_tolerance_of_power_iteration() {
+fn pagerank_is_within_its_tolerance_of_power_iteration() {
     for spec in ["grid:30x30", "kron:10,seed=4", "er:2000,deg=8,seed=2"] {
         let g = atos_graph::load(spec).unwrap();
-        for threads in [1, 3] {
-            for epsilon in [1e-3f32, 1e-5] {
-                let work = check(spec, &g, epsilon, threads);
+        for epsilon in [1e-3f32, 1e-5] {
+            for threads in [1, 3] {
+                let (work, _) = check(
+                    spec,
+                    &g,
+                    Form::Async,
+                    Strategy::Persistent,
+                    epsilon,
+                    threads,
+                );
                 assert!(work >= 1.0, "every vertex runs at least once");
+                check(spec, &g, Form::Async, Strategy::Bsp, epsilon, threads);
+                let (work, levels) = check(spec, &g, Form::Bsp, Strategy::Bsp, epsilon, threads);
+                assert!(work >= 1.0);
+                // Advance and filter levels alternate; the last filter level pushes nothing.
+                assert_eq!(levels % 2, 0, "{spec}: {levels} levels");
+                check(spec, &g, Form::Bsp, Strategy::Persistent, epsilon, threads);
             }
         }
     }
 }
 
+/// The synchronous iteration does more vertex tasks than the asynchronous one, which lets a
+/// vertex absorb what arrives while it waits (the reason Algorithm 4 exists).
+#[test]
+fn bsp_pagerank_processes_more_vertices_than_async() {
+    let g = atos_graph::load("kron:11,seed=3").unwrap();
+    let (async_work, _) = check("kron:11", &g, Form::Async, Strategy::Persistent, 1e-5, 1);
+    let (bsp_work, levels) = check("kron:11", &g, Form::Bsp, Strategy::Bsp, 1e-5, 1);
+    assert!(
+        bsp_work > async_work,
+        "BSP {bsp_work:.2} vs async {async_work:.2} per vertex"
+    );
+    assert!(levels > 4, "{levels}");
+}
+
 /// A real graph from `../shared/data`, and a graph with vertices of no out-edges.
 #[test]
-fn async_pagerank_on_a_real_graph_and_dangling_vertices() {
+fn pagerank_on_a_real_graph_and_dangling_vertices() {
     // As every shared-data test: skipped, visibly, where ../shared/data is absent (`.ci/run`
     // says whether CI has it).
     match common::shared_data() {
         Some(dir) => {
             let g =
                 atos_graph::load(&dir.join("facebook_combined.edges").to_string_lossy()).unwrap();
-            check("facebook_combined", &g, 1e-4, 2);
+            check(
+                "facebook_combined",
+                &g,
+                Form::Async,
+                Strategy::Persistent,
+                1e-4,
+                2,
+            );
+            check("facebook_combined", &g, Form::Bsp, Strategy::Bsp, 1e-4, 2);
         }
         None => eprintln!("skipping facebook_combined: ../shared/data is absent"),
     }
@@ -83,5 +148,8 @@ fn async_pagerank_on_a_real_graph_and_dangling_vertices() {
     let (g, _) = edges
         .into_csr(atos_graph::BuildOptions::directed())
         .unwrap();
-    check("chain and star", &g, 1e-6, 2);
+    for form in [Form::Async, Form::Bsp] {
+        check("chain and star", &g, form, Strategy::Bsp, 1e-6, 2);
+        check("chain and star", &g, form, Strategy::Persistent, 1e-6, 2);
+    }
 }

@@ -2,4 +2,6 @@
 //! helpers to run them on either executor.
 
 pub mod bfs;
+pub mod coloring;
 pub mod pagerank;
+pub mod pagerank_bsp;
