@@ -35,10 +35,6 @@ struct Args {
     /// Only the DSL checks: tuple items and faults (checked mode), then exit.
     #[arg(long)]
     dsl_only: bool,
-    /// Only async PageRank (apps::pagerank) on the graphs, every worker kind and strategy,
-    /// checked against power iteration, then exit.
-    #[arg(long)]
-    pagerank_only: bool,
     /// BFS table rows to run (`worker/fetch`, comma-separated); default: all.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
@@ -158,97 +154,6 @@ mod tuples;
 
 #[path = "../tests/common/faults.rs"]
 mod faults;
-
-/// Async PageRank (epsilon 1e-4, damping 0.85) on every graph, per strategy and worker kind:
-/// L1 error against power iteration within the tolerance's bound, time (median of 3 after a
-/// warm-up) and workload (tasks per vertex). Returns the failures.
-fn pagerank_runs(gpu: &Gpu, graphs: &[(String, Csr)]) -> usize {
-    use atos::apps::pagerank::{self, PageRankArrays, Tasks};
-    use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
-    let (epsilon, damping) = (1e-4f32, 0.85f32);
-    println!("\n== async PageRank (epsilon {epsilon}, damping {damping}) vs power iteration ==");
-    let mut failures = 0;
-    for (name, g) in graphs {
-        let offsets = g.offsets_u32().unwrap();
-        let opts = PageRankOptions {
-            damping: f64::from(damping),
-            tolerance: f64::from(epsilon),
-            ..PageRankOptions::default()
-        };
-        let exact = pagerank_power(
-            g,
-            PageRankOptions {
-                tolerance: 1e-9,
-                max_iterations: 2000,
-                ..opts
-            },
-        );
-        for strategy in Strategy::ALL {
-            // `push_rank` is declared warp: its own attributes, then thread and CTA workers.
-            for worker in [None, Some(WorkerKind::Thread), Some(WorkerKind::Cta)] {
-                let mut b = Program::new(gpu, Tasks::default())
-                    .strategy(strategy)
-                    .timeout(Duration::from_secs(60));
-                if let Some(w) = worker {
-                    b = b.worker_for(pagerank::push_rank::Task, w);
-                }
-                let p = b.build().unwrap();
-                assert!(p.compile_log().is_empty(), "NVRTC: {}", p.compile_log());
-                let mut times = Vec::new();
-                let mut verdict = String::from("ok");
-                let mut work = 0.0;
-                // Every run checked (the first is the warm-up, not timed).
-                for i in 0..4 {
-                    let arrays = PageRankArrays::new(g.num_vertices(), damping);
-                    let state = arrays.state(&offsets, &g.cols, epsilon, damping);
-                    let seeds = atos::Seeds::new().add(pagerank::push_rank::Task, &arrays.seeds);
-                    let stats = match p.run_seeds(&state, &seeds) {
-                        Ok(s) => s,
-                        Err(RunError::Gpu(e @ atos::gpu::GpuError::Timeout { .. })) => {
-                            println!("  {name} {}: {e}", strategy.name());
-                            hang_exit()
-                        }
-                        Err(e) => {
-                            verdict = format!("ERROR {e}");
-                            break;
-                        }
-                    };
-                    work = stats.popped as f64 / g.num_vertices() as f64;
-                    match check_converged(
-                        &arrays.rank.to_vec(),
-                        &arrays.residue.to_vec(),
-                        &exact.rank,
-                        opts,
-                        1e-5,
-                    ) {
-                        Ok(c) if i == 0 => {
-                            verdict = format!("ok: L1 {:.3e} (bound {:.3e})", c.l1, c.bound)
-                        }
-                        Ok(_) => {}
-                        Err(e) => {
-                            verdict = format!("WRONG (run {i}): {e}");
-                            break;
-                        }
-                    }
-                    if i > 0 {
-                        times.push(stats.time.as_secs_f64() * 1e3);
-                    }
-                }
-                if !verdict.starts_with("ok") {
-                    failures += 1;
-                }
-                times.sort_by(f64::total_cmp);
-                let ms = times.get(times.len() / 2).copied().unwrap_or(f64::NAN);
-                println!(
-                    "  {name:<24} {:<10} {:<5} {ms:>9.2} ms  work {work:.2}  {verdict}",
-                    strategy.name(),
-                    worker.map_or("own", WorkerKind::name)
-                );
-            }
-        }
-    }
-    failures
-}
 
 /// Checked mode: each fault reported with its function, line and Rust's message, on every
 /// worker kind; no false fault (the feature task's arrays equal the CPU executor's with checks
@@ -541,11 +446,6 @@ fn main() {
                 });
             }
         }
-    }
-    if args.pagerank_only {
-        failures += pagerank_runs(&gpu, &graphs);
-        println!("\nSUMMARY: {} failures", failures);
-        std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if args.dsl_only {
         failures += tuple_items(&gpu) + faults(&gpu, &graphs);

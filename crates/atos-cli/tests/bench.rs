@@ -67,7 +67,7 @@ fn has_kind(v: &Value, k: Kind) -> bool {
     }
 }
 
-/// Every field of schema 1: name, type, nullable.
+/// Every field of schema 2: name, type, nullable.
 const SCHEMA: &[(&str, Kind, bool)] = &[
     ("schema", Kind::Int, false),
     ("impl", Kind::Str, false),
@@ -114,6 +114,11 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("compile_ms", Kind::Num, true),
     ("compile_origin", Kind::Str, true),
     ("timeline", Kind::Array, true),
+    ("epsilon", Kind::Num, true),
+    ("rank_l1", Kind::Num, true),
+    ("rank_bound", Kind::Num, true),
+    ("colors", Kind::Int, true),
+    ("greedy_colors", Kind::Int, true),
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),
@@ -131,7 +136,7 @@ fn check_schema(r: &Value) {
         );
     }
     assert_eq!(obj.len(), SCHEMA.len(), "unexpected fields in {r}");
-    assert_eq!(r["schema"], 1);
+    assert_eq!(r["schema"], 2);
     assert_eq!(r["atos_version"], env!("CARGO_PKG_VERSION"));
     let sig = &r["graph_signature"];
     for f in ["vertices", "edges", "max_degree"] {
@@ -531,5 +536,200 @@ exit 1
     let best = std::fs::read_to_string(plots.join("grid-8x8-best.svg")).unwrap();
     assert!(best.contains("original bfs_cta_64"), "{best}");
     assert!(o.stdout.contains("WRONG 2/2 runs"), "{}", o.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// PageRank (both forms) and colouring on the CPU executor: verified records with the app's
+/// measures, and the corrupt hook failing each app.
+#[test]
+fn pagerank_and_coloring_are_verified_per_app() {
+    let dir = temp_dir("apps");
+    for (app, strategies) in [
+        ("pagerank", "persistent,bsp"),
+        ("pagerank-bsp", "bsp"),
+        ("coloring", "persistent,bsp"),
+    ] {
+        let out = dir.join(format!("{app}.jsonl"));
+        let args = [
+            "bench",
+            "--device",
+            "cpu",
+            "--app",
+            app,
+            "--graph",
+            "kron:8",
+            "--graph",
+            "grid:12x12",
+            "--strategy",
+            strategies,
+            "--queue",
+            "ring,linear",
+            "--epsilon",
+            "0.001",
+            "--runs",
+            "2",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        let o = atos(&args);
+        assert_eq!(o.code, Some(0), "{app}: {}\n{}", o.stdout, o.stderr);
+        let recs = records(&out);
+        for r in &recs {
+            check_schema(r);
+            assert_eq!(r["app"], app);
+            if r["queue"] == "linear" {
+                assert_eq!(r["status"], "skipped", "{r}");
+                assert!(r["note"].as_str().unwrap().contains("ring"), "{r}");
+                continue;
+            }
+            assert_eq!(r["status"], "ok", "{r}");
+            assert!(r["workload_ratio"].as_f64().unwrap() >= 1.0, "{r}");
+            if app == "coloring" {
+                let (c, g) = (
+                    r["colors"].as_u64().unwrap(),
+                    r["greedy_colors"].as_u64().unwrap(),
+                );
+                assert!(c >= 2 && c <= 2 * g, "{r}");
+                assert!(r["epsilon"].is_null() && r["rank_l1"].is_null());
+            } else {
+                assert_eq!(r["epsilon"], 0.001);
+                let (l1, bound) = (
+                    r["rank_l1"].as_f64().unwrap(),
+                    r["rank_bound"].as_f64().unwrap(),
+                );
+                assert!(l1 <= bound && l1 > 0.0, "{r}");
+                let want = r["vertices"].as_f64().unwrap() * 0.001 / 0.15;
+                assert!((bound / want - 1.0).abs() < 1e-6, "{r}");
+                assert!(r["colors"].is_null());
+            }
+        }
+        assert_eq!(recs.len(), 2 * 2 * strategies.split(',').count(), "{app}");
+        let o = atos_env(&args[..args.len() - 2], &[("ATOS_BENCH_CORRUPT", "1")]);
+        assert_ne!(
+            o.code,
+            Some(0),
+            "{app}: the hook must fail every configuration"
+        );
+        let want = if app == "coloring" {
+            "has no colour"
+        } else {
+            "exceeds the bound"
+        };
+        assert!(o.stderr.contains(want), "{app}: {}", o.stderr);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The original `pr` and `gc_32` rows: their own verdict rules (residues left, their
+/// validation's pass or fail, the rank error against the tolerance's bound).
+#[test]
+fn original_pagerank_and_coloring_rows_are_judged_by_their_own_rules() {
+    use std::os::unix::fs::PermissionsExt;
+
+    let dir = temp_dir("orig-apps");
+    let bin = dir.join("orig/bin");
+    std::fs::create_dir_all(&bin).unwrap();
+    let log = dir.join("args.log");
+    let prelude = format!(
+        "#!/bin/sh\necho \"$(basename \"$0\") $*\" >> \"{}\"\n",
+        log.display()
+    );
+    let scripts = [
+        // Converged, rank error small: correct.
+        (
+            "pr",
+            "echo 'Time: 3.5'\necho 'num of 0 res larger than 0.01'\necho 'Ave. Time:     3.50'\necho 'Ave Workload: 400'\necho 'GPU rank: sum of rank 100 error from CPU 0.5'\necho 'GPU res: sum of res 0.2 error from CPU 0.01 0 number of res larger than 0.01'\n",
+        ),
+        // Residues left: wrong.
+        (
+            "pr_cta_256",
+            "echo 'Time: 1.0'\necho 'num of 12 res larger than 0.01'\necho 'Ave. Time:     1.00'\necho 'Ave Workload: 90'\necho 'GPU rank: sum of rank 90 error from CPU 0.5'\necho 'GPU res: sum of res 3 error from CPU 1 12 number of res larger than 0.01'\n",
+        ),
+        // Converged by its count but ranks far off its own CPU code: wrong by the bound.
+        (
+            "pr_discrete_128",
+            "echo 'Ave. Time: 2'\necho 'Ave. Workload(vertices): 300'\necho 'GPU rank: sum of rank 100 error from CPU 5000'\necho 'GPU res: sum of res 0.2 error from CPU 0.01 0 number of res larger than 0.01'\n",
+        ),
+        // One gc_32 file, three modes: pass with -o 2, fail with -o 3, crash in BSP.
+        (
+            "gc_32",
+            "case \"$*\" in\n*'-run_bsp_async 1'*) echo 'Ave. Time: 1'; exit 134;;\n*'-o 3'*) echo 'Ave. Time: 0.7'; echo 'use color 9'; echo 'Fail Validation';;\n*) echo 'Ave. Time: 0.9'; echo 'Ave. Workload(vertices): 70'; echo 'use color 5'; echo 'Pass Validation';;\nesac\n",
+        ),
+    ];
+    for (name, body) in scripts {
+        let p = bin.join(name);
+        std::fs::write(&p, format!("{prelude}{body}")).unwrap();
+        std::fs::set_permissions(&p, std::fs::Permissions::from_mode(0o755)).unwrap();
+    }
+    let orig = dir.join("orig");
+    for app in ["pagerank", "coloring"] {
+        let out = dir.join(format!("{app}.jsonl"));
+        let o = atos(&[
+            "bench",
+            "--device",
+            "cpu",
+            "--app",
+            app,
+            "--graph",
+            "grid:8x8",
+            "--runs",
+            "1",
+            "--warmup",
+            "0",
+            "--compare-original",
+            orig.to_str().unwrap(),
+            "--original-idle",
+            "7",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.code, Some(0), "{app}: {}\n{}", o.stdout, o.stderr);
+        let recs = records(&out);
+        recs.iter().for_each(check_schema);
+        let row = |label: &str| {
+            recs.iter()
+                .find(|r| r["binary"] == label)
+                .unwrap_or_else(|| panic!("no {label} row in {recs:?}"))
+                .clone()
+        };
+        if app == "pagerank" {
+            let pr = row("pr");
+            assert_eq!(pr["status"], "ok", "{pr}");
+            assert_eq!(pr["median_ms"], 3.5);
+            assert_eq!(pr["rank_l1"], 0.5);
+            let cta = row("pr_cta_256");
+            assert_eq!(cta["status"], "failed");
+            assert!(cta["error"].as_str().unwrap().contains("12"), "{cta}");
+            let d = row("pr_discrete_128");
+            assert_eq!(d["status"], "failed", "{d}");
+            assert!(
+                d["error"].as_str().unwrap().contains("twice the tolerance"),
+                "{d}"
+            );
+        } else {
+            let warp = row("gc_32_warp");
+            assert_eq!(warp["status"], "ok", "{warp}");
+            assert_eq!(warp["colors"], 5);
+            assert_eq!(warp["greedy_colors"], 2);
+            let cta = row("gc_32_cta");
+            assert_eq!(cta["status"], "failed");
+            assert!(
+                cta["error"].as_str().unwrap().contains("Fail Validation"),
+                "{cta}"
+            );
+            let bsp = row("gc_32_bsp");
+            assert_eq!(bsp["status"], "failed");
+            assert!(bsp["error"].as_str().unwrap().contains("crashed"), "{bsp}");
+        }
+    }
+    let calls = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        calls
+            .lines()
+            .filter(|l| l.starts_with("pr "))
+            .all(|l| l.contains("-p 0.01") && l.contains("-i 7")),
+        "{calls}"
+    );
+    assert!(calls.contains("-run_bsp_async 2 -o 3"), "{calls}");
     std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -3,9 +3,12 @@
 //! See `docs/bench.md`.
 
 mod bfs;
+mod coloring;
 mod original;
+mod pagerank;
 mod plots;
 pub mod record;
+mod runner;
 
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
@@ -54,9 +57,13 @@ pub struct BenchArgs {
     /// Untimed (but verified) runs before the timed ones.
     #[arg(long, default_value_t = 1)]
     warmup: u32,
-    /// Source vertex.
+    /// BFS: the source vertex.
     #[arg(long, default_value_t = 0)]
     source: u32,
+    /// PageRank: the tolerance (a vertex is processed while its residue exceeds it; the
+    /// original's default, also passed to the original binaries as `-p`).
+    #[arg(long, default_value_t = 0.01)]
+    epsilon: f32,
     /// auto (the GPU if `Gpu::new(0)` works, else the CPU), gpu or cpu.
     #[arg(long, value_enum, default_value = "auto")]
     device: DeviceArg,
@@ -89,31 +96,52 @@ pub struct BenchArgs {
     quiet: bool,
 }
 
-/// The apps `atos bench` can run. Adding one: a variant here, its input and runners in a
-/// module like `bfs.rs`, an arm in `Prepared`, and its original binaries (if any).
+/// The apps `atos bench` can run. Adding one: a variant here, its input and runner in a
+/// module like `pagerank.rs` (on the shared loop of `runner.rs`), an arm in `Prepared`, and its
+/// original binaries (if any).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
 pub enum App {
     /// Speculative BFS (depths checked against a plain CPU BFS).
     Bfs,
+    /// Asynchronous push PageRank (Algorithm 4), checked against power iteration.
+    Pagerank,
+    /// Bulk-synchronous push PageRank (Algorithm 3: advance and filter levels); run it with
+    /// `--strategy bsp`.
+    PagerankBsp,
+    /// Speculative greedy colouring (asynchronous: persistent, discrete; Algorithm 5: bsp),
+    /// checked proper.
+    Coloring,
 }
 
 impl App {
     pub fn name(self) -> &'static str {
         match self {
             App::Bfs => "bfs",
+            App::Pagerank => "pagerank",
+            App::PagerankBsp => "pagerank-bsp",
+            App::Coloring => "coloring",
         }
     }
 
-    /// The original Atos binaries for this app (`--compare-original`).
+    /// The original Atos binaries for this app (`--compare-original`); the PageRank binaries
+    /// run with `pagerank` (they are asynchronous).
     pub fn originals(self) -> &'static [OriginalBinary] {
         match self {
             App::Bfs => &original::BFS_BINARIES,
+            App::Pagerank => &original::PR_BINARIES,
+            App::PagerankBsp => &[],
+            App::Coloring => &original::GC_BINARIES,
         }
     }
 
-    fn prepare(self, g: &atos_graph::Csr, source: u32) -> Result<Prepared, String> {
+    fn prepare(self, g: &atos_graph::Csr, args: &BenchArgs) -> Result<Prepared, String> {
         match self {
-            App::Bfs => bfs::BfsInput::new(g, source).map(Prepared::Bfs),
+            App::Bfs => bfs::BfsInput::new(g, args.source).map(Prepared::Bfs),
+            App::Pagerank => pagerank::PageRankInput::new(g, args.epsilon)
+                .map(|p| Prepared::PageRank(pagerank::Form::Async, p)),
+            App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon)
+                .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
+            App::Coloring => coloring::ColoringInput::new(g).map(Prepared::Coloring),
         }
     }
 }
@@ -121,49 +149,69 @@ impl App {
 /// An app's per-graph input (reference answer included).
 enum Prepared {
     Bfs(bfs::BfsInput),
+    PageRank(pagerank::Form, pagerank::PageRankInput),
+    Coloring(coloring::ColoringInput),
 }
 
 impl Prepared {
-    fn reached(&self) -> u64 {
+    /// BFS: the vertices the source reaches; the other apps: every vertex.
+    fn reached(&self, g: &atos_graph::Csr) -> u64 {
         match self {
             Prepared::Bfs(b) => b.reached(),
+            _ => g.num_vertices() as u64,
         }
     }
 
     fn max_depth(&self) -> u32 {
         match self {
             Prepared::Bfs(b) => b.max_depth(),
+            _ => 0,
         }
     }
 
-    fn run_gpu(
+    /// The GPU executor when `gpu` is set, else the CPU executor.
+    fn run(
         &self,
-        gpu: &Gpu,
+        gpu: Option<&Gpu>,
         g: &atos_graph::Csr,
         cfg: &Config,
         opts: &RunOpts,
         rec: &mut Record,
     ) -> Result<(), Fail> {
         match self {
-            Prepared::Bfs(b) => bfs::run_gpu(gpu, b, &g.cols, cfg, opts, rec),
+            Prepared::Bfs(b) => bfs::run(gpu, b, &g.cols, cfg, opts, rec),
+            Prepared::PageRank(form, p) => pagerank::run(*form, gpu, p, &g.cols, cfg, opts, rec),
+            Prepared::Coloring(c) => coloring::run(gpu, g, c, cfg, opts, rec),
         }
     }
 
-    fn gpu_skip_reason(&self, gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
+    /// The reference's fields every record of the graph carries (PageRank: the tolerance and
+    /// its L1 bound; colouring: CPU greedy's colour count).
+    fn annotate(&self, rec: &mut Record) {
+        match self {
+            Prepared::Bfs(_) => {}
+            Prepared::PageRank(_, p) => {
+                // As given (0.001, not the f32's 0.0010000000474974513).
+                rec.epsilon = p.epsilon.to_string().parse().ok();
+                rec.rank_bound = Some(p.bound());
+            }
+            Prepared::Coloring(c) => rec.greedy_colors = Some(c.greedy_colors),
+        }
+    }
+
+    /// Why a configuration does not apply (not a failure).
+    fn skip_reason(&self, gpu: Option<&Gpu>, cfg: &Config, opts: &RunOpts) -> Option<String> {
+        if !matches!(self, Prepared::Bfs(_)) && cfg.queue == QueueMode::Linear {
+            return Some(
+                "linear queues need the total pushes in advance, which only BFS bounds; use ring"
+                    .into(),
+            );
+        }
+        let gpu = gpu?;
         match self {
             Prepared::Bfs(_) => bfs::gpu_skip_reason(gpu, cfg, opts),
-        }
-    }
-
-    fn run_cpu(
-        &self,
-        g: &atos_graph::Csr,
-        cfg: &Config,
-        opts: &RunOpts,
-        rec: &mut Record,
-    ) -> Result<(), Fail> {
-        match self {
-            Prepared::Bfs(b) => bfs::run_cpu(b, &g.cols, cfg, opts, rec),
+            Prepared::PageRank(form, _) => pagerank::gpu_skip_reason(*form, gpu, cfg, opts),
+            Prepared::Coloring(_) => coloring::gpu_skip_reason(gpu, cfg, opts),
         }
     }
 }
@@ -481,7 +529,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         ui.bar.set_message(format!("loading {spec}"));
         let loaded = atos_graph::load(spec)
             .map_err(|e| e.to_string())
-            .and_then(|g| app.prepare(&g, args.source).map(|p| (g, p)));
+            .and_then(|g| app.prepare(&g, &args).map(|p| (g, p)));
         let (mut g, prepared) = match loaded {
             Ok(x) => x,
             Err(e) => {
@@ -495,20 +543,22 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             spec: spec.clone(),
             signature: GraphSignature::of(&g),
             source: args.source,
-            reached: prepared.reached(),
+            reached: prepared.reached(&g),
             max_depth: prepared.max_depth(),
         };
+        let what = match &prepared {
+            Prepared::Bfs(_) => format!("{} reached from {}", info.reached, args.source),
+            Prepared::PageRank(..) => format!("tolerance {}", args.epsilon),
+            Prepared::Coloring(c) => format!("CPU greedy uses {} colours", c.greedy_colors),
+        };
         ui.note(&format!(
-            "{spec}: {} vertices, {} directed edges, max degree {}, {} reached from {}",
-            info.signature.vertices,
-            info.signature.edges,
-            info.signature.max_degree,
-            info.reached,
-            args.source
+            "{spec}: {} vertices, {} directed edges, max degree {}, {what}",
+            info.signature.vertices, info.signature.edges, info.signature.max_degree,
         ));
 
         for cfg in &configs {
             let mut rec = Record::new(&info, "atos", app.name());
+            prepared.annotate(&mut rec);
             rec.strategy = cfg.strategy.name().into();
             rec.worker = cfg.worker.map_or("cpu", |w| w.name()).into();
             rec.fetch = Some(cfg.fetch);
@@ -528,7 +578,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                     rec.executor = "gpu".into();
                     rec.block = Some(opts.block);
                     rec.device = gpu.name().into();
-                    if let Some(why) = prepared.gpu_skip_reason(gpu, cfg, &opts) {
+                    if let Some(why) = prepared.skip_reason(Some(gpu), cfg, &opts) {
                         rec.skip(why);
                         Ok(())
                     } else if gpu_unusable {
@@ -536,7 +586,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                             "not run: an earlier run timed out, which leaves the CUDA context unusable".into(),
                         ))
                     } else {
-                        prepared.run_gpu(gpu, &g, cfg, &opts, &mut rec)
+                        prepared.run(Some(gpu), &g, cfg, &opts, &mut rec)
                     }
                 }
                 Device::Cpu => {
@@ -548,8 +598,11 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                             "the CPU executor has no discrete strategy (a GPU launch scheme); use persistent or bsp".into(),
                         );
                         Ok(())
+                    } else if let Some(why) = prepared.skip_reason(None, cfg, &opts) {
+                        rec.skip(why);
+                        Ok(())
                     } else {
-                        prepared.run_cpu(&g, cfg, &opts, &mut rec)
+                        prepared.run(None, &g, cfg, &opts, &mut rec)
                     }
                 }
             };
@@ -594,15 +647,17 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             } else {
                 for (bin, path, idles) in &original_runs {
                     for &idle in idles {
-                        let label = format!("{slug} original {} -i {idle}", bin.name);
+                        let label = format!("{slug} original {} -i {idle}", bin.label);
                         ui.bar.set_message(label.clone());
                         let mut rec = Record::new(&info, "original", app.name());
+                        prepared.annotate(&mut rec);
                         run_original(
                             &mut rec,
                             bin,
                             path,
                             &csr,
                             idle,
+                            args.epsilon,
                             &opts,
                             gpu_name.as_deref().unwrap_or("GPU (not opened by atos)"),
                         );
@@ -655,12 +710,14 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
 
 /// Runs one original binary with one idle count `warmup + runs` times (a process each) and fills
 /// `rec`. Wrong or crashed runs are counted, never timed; the row is `failed` if any run was.
+#[allow(clippy::too_many_arguments)]
 fn run_original(
     rec: &mut Record,
     bin: &OriginalBinary,
     path: &Path,
     csr: &Path,
     idle: u64,
+    epsilon: f32,
     opts: &RunOpts,
     device: &str,
 ) {
@@ -670,7 +727,7 @@ fn run_original(
     rec.worker = bin.worker.into();
     rec.fetch = bin.fetch;
     rec.queue = "original".into();
-    rec.binary = Some(bin.name.into());
+    rec.binary = Some(bin.label.into());
     rec.idle = Some(idle);
     rec.runs = opts.runs;
     rec.warmup = opts.warmup;
@@ -679,23 +736,34 @@ fn run_original(
     let mut crashed = 0u64;
     let mut first_problem = None;
     let mut workloads = Vec::new();
+    let mut colors = Vec::new();
+    let mut rank_errors = Vec::new();
     for i in 0..opts.warmup + opts.runs {
-        let p = original::run_once(path, bin.extra_args, csr, idle, rec.source, opts.timeout);
+        let mut p = original::run_once(path, bin, csr, idle, rec.source, epsilon, opts.timeout);
+        // PageRank: the original's rank error against its own CPU push code, judged by the
+        // bound two converged answers can differ by.
+        if let (Verdict::Ok { .. }, Some(e), Some(bound)) =
+            (&p.verdict, p.rank_error, rec.rank_bound)
+            && e > 2.0 * bound
+        {
+            p.verdict = Verdict::Wrong {
+                reason: format!(
+                    "its ranks differ from its own CPU code's by {e:.3e} (L1), more than twice the tolerance's bound {bound:.3e}"
+                ),
+            };
+        }
         match p.verdict {
             Verdict::Ok { time_ms } => {
                 if i >= opts.warmup {
                     rec.times_ms.push(time_ms);
                 }
                 workloads.extend(p.workload.map(|w| w as f64));
+                colors.extend(p.colors.map(|c| c as f64));
+                rank_errors.extend(p.rank_error);
             }
-            Verdict::Wrong { error, shown } => {
+            Verdict::Wrong { reason } => {
                 wrong += 1;
-                first_problem.get_or_insert_with(|| {
-                    format!(
-                        "wrong depths: its validation printed {shown} mismatching depth(s) (it prints at most 10) and an error sum of {}",
-                        error.map_or("?".into(), |e| e.to_string())
-                    )
-                });
+                first_problem.get_or_insert(reason);
             }
             Verdict::Crashed { reason } => {
                 crashed += 1;
@@ -703,6 +771,8 @@ fn run_original(
             }
         }
     }
+    rec.colors = median(&colors).map(|c| c as u64);
+    rec.rank_l1 = median(&rank_errors);
     let total = (opts.warmup + opts.runs) as u64;
     rec.runs_failed = wrong + crashed;
     rec.summarize_times();
@@ -732,6 +802,23 @@ fn truncate(s: &str, max: usize) -> String {
     }
 }
 
+/// The app's measure of the answer: PageRank's L1 distance (to power iteration for atos
+/// rows, to the original's own CPU code for original rows), colouring's colour count (and CPU
+/// greedy's); `-` for BFS (depths are right or the row failed).
+fn answer(r: &Record) -> String {
+    if let Some(c) = r.colors {
+        return match r.greedy_colors {
+            Some(g) => format!("{c} colours (greedy {g})"),
+            None => format!("{c} colours"),
+        };
+    }
+    match (r.rank_l1, r.rank_bound) {
+        (Some(l1), Some(b)) => format!("L1 {l1:.2e} (bound {b:.2e})"),
+        (Some(l1), None) => format!("L1 {l1:.2e}"),
+        _ => "-".into(),
+    }
+}
+
 fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
     if records.is_empty() {
         return;
@@ -752,9 +839,10 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
         "MTEPS",
         "ratio",
         "launches",
+        "answer",
         "verdict",
     ];
-    let rows: Vec<[String; 10]> = records
+    let rows: Vec<[String; 11]> = records
         .iter()
         .map(|r| {
             let mut wf = r.worker_fetch();
@@ -781,6 +869,7 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
                 num(r.mteps, 1),
                 num(r.workload_ratio, 3),
                 r.launches.map_or("-".into(), |l| l.to_string()),
+                answer(r),
                 truncate(&verdict, 70),
             ]
         })

@@ -5,7 +5,7 @@ use std::time::{Duration, SystemTime, UNIX_EPOCH};
 use serde::{Deserialize, Serialize};
 
 /// The record format's version: bump it when a field changes meaning or type.
-pub const SCHEMA: u32 = 1;
+pub const SCHEMA: u32 = 2;
 
 /// What a configuration's result depends on in the input, so that a later `auto` mode can pick
 /// the best configuration measured on a graph of the same shape.
@@ -112,6 +112,17 @@ pub struct Record {
     pub compile_origin: Option<String>,
     /// `--timeline`: (microseconds since the launch, tasks done), at most 500 points.
     pub timeline: Option<Vec<(f64, u64)>>,
+    /// PageRank: the tolerance.
+    pub epsilon: Option<f64>,
+    /// PageRank: the L1 distance of the last run's ranks to power iteration's (atos rows), or
+    /// the original's printed rank error against its own CPU push code (original rows).
+    pub rank_l1: Option<f64>,
+    /// PageRank: the L1 distance a converged answer may have, `n * epsilon / (1 - d)`.
+    pub rank_bound: Option<f64>,
+    /// Colouring: colours the last run used.
+    pub colors: Option<u64>,
+    /// Colouring: colours of CPU first-fit greedy in vertex order.
+    pub greedy_colors: Option<u64>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
@@ -167,6 +178,11 @@ impl Record {
             compile_ms: None,
             compile_origin: None,
             timeline: None,
+            epsilon: None,
+            rank_l1: None,
+            rank_bound: None,
+            colors: None,
+            greedy_colors: None,
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),

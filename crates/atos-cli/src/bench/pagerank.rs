@@ -1,0 +1,205 @@
+//! PageRank configurations: asynchronous push PageRank (`atos::apps::pagerank`, Algorithm 4)
+//! or its bulk-synchronous form (`atos::apps::pagerank_bsp`, Algorithm 3), every run checked
+//! against power iteration: no residue above the tolerance left, and the L1 distance to the
+//! exact ranks within `n * epsilon / (1 - d)` (`check_converged`).
+
+use atos::apps::{pagerank, pagerank_bsp};
+use atos::{AtomicArray, Gpu, Program, ProgramBuilder, Seeds, Stats, TaskSet};
+use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
+
+use super::record::Record;
+use super::runner::{self, AppRun};
+use super::{Config, Fail, RunOpts};
+
+/// The damping factor (the papers' and the original's lambda).
+pub const DAMPING: f32 = 0.85;
+
+/// Which program.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    Async,
+    Bsp,
+}
+
+/// Everything the configurations of one graph share.
+pub struct PageRankInput {
+    pub offsets: Vec<u32>,
+    pub exact: Vec<f64>,
+    pub opts: PageRankOptions,
+    /// Rounding slack for `check_converged`: f32 sums, plus power iteration's own error.
+    slack: f64,
+    pub epsilon: f32,
+}
+
+impl PageRankInput {
+    pub fn new(g: &atos_graph::Csr, epsilon: f32) -> Result<PageRankInput, String> {
+        if !(epsilon > 0.0 && epsilon.is_finite()) {
+            return Err(format!("--epsilon {epsilon}: use a positive tolerance"));
+        }
+        let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
+        let opts = PageRankOptions {
+            damping: f64::from(DAMPING),
+            tolerance: f64::from(epsilon),
+            max_iterations: 1000,
+        };
+        // Power iteration to 1/100 of the tolerance: its own error is then about 1% of the
+        // bound the check allows.
+        let exact = pagerank_power(
+            g,
+            PageRankOptions {
+                tolerance: f64::from(epsilon) / 100.0,
+                ..opts
+            },
+        );
+        let total: f64 = exact.rank.iter().sum();
+        Ok(PageRankInput {
+            offsets,
+            slack: 1e-5 + exact.error_bound / total.max(1e-30),
+            exact: exact.rank,
+            opts,
+            epsilon,
+        })
+    }
+
+    /// The L1 distance a converged answer may have from the exact ranks.
+    pub fn bound(&self) -> f64 {
+        self.exact.len() as f64 * f64::from(self.epsilon) / (1.0 - f64::from(DAMPING))
+    }
+
+    fn verify(
+        &self,
+        rank: &AtomicArray<f32>,
+        residue: &AtomicArray<f32>,
+        corrupt: bool,
+        run: &str,
+    ) -> Result<f64, Fail> {
+        let mut rank = rank.to_vec();
+        if corrupt {
+            // The test hook: a rank far off (the L1 bound cannot absorb it).
+            let last = rank.len() - 1;
+            rank[last] += 1e6;
+        }
+        check_converged(&rank, &residue.to_vec(), &self.exact, self.opts, self.slack)
+            .map(|c| c.l1)
+            .map_err(|e| Fail::new(format!("{e} ({run})")))
+    }
+}
+
+fn builder<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<P> {
+    Program::new(gpu, tasks)
+        .strategy(cfg.strategy)
+        .block_size(opts.block)
+        .timeout(opts.timeout)
+}
+
+/// The vertex task takes the configuration's worker kind and fetch; the helper task (the
+/// async re-scan: thread/64 windows; the BSP filter: thread/64) keeps its own.
+fn async_builder(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<pagerank::Tasks> {
+    let mut b = builder(gpu, pagerank::Tasks::default(), cfg, opts)
+        .fetch_for(pagerank::push_rank::Task, cfg.fetch);
+    if let Some(w) = cfg.worker {
+        b = b.worker_for(pagerank::push_rank::Task, w);
+    }
+    b
+}
+
+fn bsp_builder(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<pagerank_bsp::Tasks> {
+    let mut b = builder(gpu, pagerank_bsp::Tasks::default(), cfg, opts)
+        .fetch_for(pagerank_bsp::advance::Task, cfg.fetch);
+    if let Some(w) = cfg.worker {
+        b = b.worker_for(pagerank_bsp::advance::Task, w);
+    }
+    b
+}
+
+pub fn gpu_skip_reason(form: Form, gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
+    match form {
+        Form::Async => runner::skip_reason(&async_builder(gpu, cfg, opts)),
+        Form::Bsp => runner::skip_reason(&bsp_builder(gpu, cfg, opts)),
+    }
+}
+
+/// One configuration on the GPU (`gpu` set) or the CPU executor.
+pub fn run(
+    form: Form,
+    gpu: Option<&Gpu>,
+    input: &PageRankInput,
+    cols: &[u32],
+    cfg: &Config,
+    opts: &RunOpts,
+    rec: &mut Record,
+) -> Result<(), Fail> {
+    let n = input.exact.len();
+    let l1 = std::cell::Cell::new(0.0f64);
+    let result = match form {
+        Form::Async => {
+            let a = pagerank::PageRankArrays::new(n, DAMPING);
+            let state = a.state(&input.offsets, cols, input.epsilon, DAMPING);
+            let verify = |label: &str| {
+                l1.set(input.verify(&a.rank, &a.residue, opts.corrupt, label)?);
+                Ok(())
+            };
+            let reset = || {
+                a.rank.fill(0.0);
+                a.residue.fill(1.0 - DAMPING);
+                a.queued.fill(1);
+            };
+            let workload = |s: &Stats| s.popped as f64 / n.max(1) as f64;
+            let app = AppRun {
+                state: &state,
+                seeds: Seeds::new().add(pagerank::push_rank::Task, &a.seeds),
+                verify: &verify,
+                reset: &reset,
+                workload: &workload,
+            };
+            match gpu {
+                Some(gpu) => runner::gpu(
+                    &|_| async_builder(gpu, cfg, opts),
+                    &app,
+                    cfg.strategy,
+                    opts,
+                    rec,
+                ),
+                None => runner::cpu(&app, cfg, opts, rec),
+            }
+        }
+        Form::Bsp => {
+            let a = pagerank_bsp::PageRankBspArrays::new(n, DAMPING);
+            let state = a.state(&input.offsets, cols, input.epsilon, DAMPING);
+            let verify = |label: &str| {
+                l1.set(input.verify(&a.rank, &a.residue, opts.corrupt, label)?);
+                Ok(())
+            };
+            let reset = || {
+                a.rank.fill(0.0);
+                a.residue.fill(1.0 - DAMPING);
+                a.incoming.fill(0.0);
+                a.queued.fill(1);
+            };
+            // Vertex tasks are the advances; the filters are bookkeeping.
+            let workload =
+                |s: &Stats| s.queue("frontier").map_or(0, |q| q.popped) as f64 / n.max(1) as f64;
+            let app = AppRun {
+                state: &state,
+                seeds: Seeds::new().add(pagerank_bsp::advance::Task, &a.seeds),
+                verify: &verify,
+                reset: &reset,
+                workload: &workload,
+            };
+            match gpu {
+                Some(gpu) => runner::gpu(
+                    &|_| bsp_builder(gpu, cfg, opts),
+                    &app,
+                    cfg.strategy,
+                    opts,
+                    rec,
+                ),
+                None => runner::cpu(&app, cfg, opts, rec),
+            }
+        }
+    };
+    if result.is_ok() {
+        rec.rank_l1 = Some(l1.get());
+    }
+    result
+}

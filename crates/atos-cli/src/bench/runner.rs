@@ -1,0 +1,151 @@
+//! The run loop every app shares: build (GPU) or configure (CPU) the program, then warm-up and
+//! timed runs, each read back and verified by the app, stats into the record.
+
+use std::time::Duration;
+
+use atos::{CpuExecutor, ProgramBuilder, Seeds, Stats, Strategy, TaskSet};
+
+use super::record::{Record, downsample, median, ms};
+use super::{Config, Fail, RunOpts};
+
+/// What an app gives the loop for one configuration.
+pub struct AppRun<'x, 's, P: TaskSet> {
+    /// The state, whose `Atomics` hold the run's start values.
+    pub state: &'x P::State<'s>,
+    pub seeds: Seeds,
+    /// Checks the host arrays after a run (read back on the GPU); the string names the run.
+    pub verify: &'x dyn Fn(&str) -> Result<(), Fail>,
+    /// Puts the host arrays back to the run's start values (CPU runs and the GPU timeline run
+    /// start from the host arrays).
+    pub reset: &'x dyn Fn(),
+    /// Tasks per vertex (or per reached vertex) from a run's stats.
+    pub workload: &'x dyn Fn(&Stats) -> f64,
+}
+
+pub fn run_label(i: usize, warmup: usize) -> String {
+    if i < warmup {
+        format!("warm-up run {}", i + 1)
+    } else {
+        format!("timed run {}", i - warmup + 1)
+    }
+}
+
+pub fn run_failed(e: atos::RunError, during: &str) -> Fail {
+    let gpu_unusable = matches!(e, atos::RunError::Gpu(atos::GpuError::Timeout { .. }));
+    Fail {
+        error: format!("{during}: {e}"),
+        mismatches: None,
+        gpu_unusable,
+    }
+}
+
+fn fill_stats<P: TaskSet>(rec: &mut Record, app: &AppRun<'_, '_, P>, stats: &Stats) {
+    rec.device = stats.device.clone();
+    rec.popped = Some(stats.popped);
+    rec.pushed = Some(stats.pushed);
+    rec.queue_peak = Some(stats.queue_peak);
+    rec.launches = Some(stats.launches);
+    rec.levels = Some(stats.levels);
+    rec.grid = stats.grid.map(|(b, t)| [b, t]);
+    rec.workload_ratio = Some((app.workload)(stats));
+}
+
+/// Why a GPU configuration cannot be built (a fetch size out of range for a worker kind, as
+/// the kernel spec's own check says), so that it is skipped rather than failed.
+pub fn skip_reason<P: TaskSet>(builder: &ProgramBuilder<P>) -> Option<String> {
+    let names: Vec<String> = P::irs().iter().map(|ir| ir.name.clone()).collect();
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    builder.spec().validate(&names).err().map(|e| e.to_string())
+}
+
+/// One GPU configuration: compile, upload once, warm-up and timed runs on the uploaded state
+/// (each run resets it on the device), every run read back and verified; with `--timeline`
+/// (persistent only) one more run sampling progress, verified, never timed.
+pub fn gpu<P: TaskSet>(
+    builder: &dyn Fn(bool) -> ProgramBuilder<P>,
+    app: &AppRun<'_, '_, P>,
+    strategy: Strategy,
+    opts: &RunOpts,
+    rec: &mut Record,
+) -> Result<(), Fail> {
+    let build = |sample: bool| {
+        let mut b = builder(sample);
+        if sample {
+            b = b.sample_progress(Duration::from_micros(20));
+        }
+        b.build()
+            .map_err(|e| Fail::new(format!("building the kernel: {e}")))
+    };
+    let program = build(false)?;
+    let (compile, origin) = program.compile_time();
+    rec.compile_ms = Some(ms(compile));
+    rec.compile_origin = Some(format!("{origin:?}"));
+
+    let mut dev = program
+        .upload(app.state)
+        .map_err(|e| run_failed(e, "uploading the state"))?;
+    rec.upload_ms = Some(ms(dev.upload_time()));
+    rec.uploaded_bytes = Some(dev.uploaded_bytes());
+    let mut walls = Vec::new();
+    for i in 0..opts.warmup + opts.runs {
+        let label = run_label(i, opts.warmup);
+        let stats = program
+            .run_seeds_on(&mut dev, &app.seeds)
+            .map_err(|e| run_failed(e, &label))?;
+        dev.read_back()
+            .map_err(|e| run_failed(e, &format!("reading back the results of {label}")))?;
+        (app.verify)(&label)?;
+        if i >= opts.warmup {
+            rec.times_ms.push(ms(stats.time));
+            walls.extend(stats.wall.map(ms));
+        }
+        fill_stats(rec, app, &stats);
+    }
+    rec.wall_ms = median(&walls);
+    drop(dev);
+
+    if opts.timeline && strategy == Strategy::Persistent {
+        let sampled = build(true)?;
+        (app.reset)();
+        let stats = sampled
+            .run_seeds(app.state, &app.seeds)
+            .map_err(|e| run_failed(e, "the timeline run"))?;
+        (app.verify)("the timeline run")?;
+        rec.timeline = stats.timeline.map(|t| downsample(&t, 500));
+    }
+    Ok(())
+}
+
+/// One CPU configuration (`Stats::time` is wall time; the CPU executor cannot be interrupted,
+/// so a run over the timeout fails the configuration when it returns).
+pub fn cpu<P: TaskSet + Default>(
+    app: &AppRun<'_, '_, P>,
+    cfg: &Config,
+    opts: &RunOpts,
+    rec: &mut Record,
+) -> Result<(), Fail> {
+    let mut cpu = CpuExecutor::new().fetch(cfg.fetch).strategy(cfg.strategy);
+    if let Some(t) = opts.cpu_threads {
+        cpu = cpu.threads(t);
+    }
+    for i in 0..opts.warmup + opts.runs {
+        let label = run_label(i, opts.warmup);
+        (app.reset)();
+        let stats = cpu
+            .run_seeds(P::default(), app.state, &app.seeds)
+            .map_err(|e| run_failed(e, &label))?;
+        (app.verify)(&label)?;
+        if stats.time > opts.timeout {
+            return Err(Fail::new(format!(
+                "{label} took {:.1} s, more than the timeout of {:.1} s",
+                stats.time.as_secs_f64(),
+                opts.timeout.as_secs_f64()
+            )));
+        }
+        if i >= opts.warmup {
+            rec.times_ms.push(ms(stats.time));
+        }
+        fill_stats(rec, app, &stats);
+    }
+    Ok(())
+}
