@@ -91,6 +91,10 @@ pub struct BenchArgs {
     /// for one; repeatable [default: bfs_warp 1000,40000; bfs_cta_64 30000; bfs_discrete_64 10].
     #[arg(long = "original-idle", value_name = "[BINARY=]N,...")]
     original_idle: Vec<String>,
+    /// Processes per original configuration, all timed when correct (each is a fresh process:
+    /// there is no warm-up to skip) [default: --warmup + --runs, the first --warmup untimed].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    original_runs: Option<u32>,
     /// No progress bar and no notes (the table and failures are still printed).
     #[arg(long)]
     quiet: bool,
@@ -232,6 +236,7 @@ pub struct Config {
 }
 
 /// Settings every configuration shares.
+#[derive(Clone)]
 pub struct RunOpts {
     pub block: u32,
     pub runs: usize,
@@ -651,6 +656,14 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                         ui.bar.set_message(label.clone());
                         let mut rec = Record::new(&info, "original", app.name());
                         prepared.annotate(&mut rec);
+                        let orig_opts = match args.original_runs {
+                            Some(n) => RunOpts {
+                                runs: n as usize,
+                                warmup: 0,
+                                ..opts.clone()
+                            },
+                            None => opts.clone(),
+                        };
                         run_original(
                             &mut rec,
                             bin,
@@ -658,7 +671,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                             &csr,
                             idle,
                             args.epsilon,
-                            &opts,
+                            &orig_opts,
                             gpu_name.as_deref().unwrap_or("GPU (not opened by atos)"),
                         );
                         if let Some(e) = &rec.error {

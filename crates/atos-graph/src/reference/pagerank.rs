@@ -8,6 +8,8 @@
 
 use std::collections::VecDeque;
 
+use rayon::prelude::*;
+
 use crate::csr::Csr;
 
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -87,22 +89,44 @@ pub fn pagerank_power(g: &Csr, opts: PageRankOptions) -> PageRank {
     let mut next = vec![0.0f64; n];
     let mut iterations = 0u64;
     let mut change = f64::INFINITY;
+    // On a symmetric graph the in-edges are the out-edges: each vertex pulls its sum in
+    // parallel (the same sums, added in a fixed order per vertex). Otherwise push, in order.
+    let symmetric = g.is_symmetric();
+    let mut share = vec![0.0f64; n];
     while change > opts.tolerance && iterations < u64::from(opts.max_iterations) {
-        next.fill(1.0 - d);
-        for u in 0..n as u32 {
-            let deg = g.degree(u);
-            if deg > 0 {
-                let share = d * rank[u as usize] / deg as f64;
-                for &v in g.neighbors(u) {
-                    next[v as usize] += share;
+        if symmetric {
+            share.par_iter_mut().enumerate().for_each(|(u, s)| {
+                let deg = g.degree(u as u32);
+                *s = if deg > 0 {
+                    d * rank[u] / deg as f64
+                } else {
+                    0.0
+                };
+            });
+            next.par_iter_mut().enumerate().for_each(|(v, x)| {
+                *x = (1.0 - d)
+                    + g.neighbors(v as u32)
+                        .iter()
+                        .map(|&u| share[u as usize])
+                        .sum::<f64>();
+            });
+        } else {
+            next.fill(1.0 - d);
+            for u in 0..n as u32 {
+                let deg = g.degree(u);
+                if deg > 0 {
+                    let share = d * rank[u as usize] / deg as f64;
+                    for &v in g.neighbors(u) {
+                        next[v as usize] += share;
+                    }
                 }
             }
         }
         change = rank
-            .iter()
+            .par_iter()
             .zip(&next)
             .map(|(a, b)| (a - b).abs())
-            .fold(0.0, f64::max);
+            .reduce(|| 0.0, f64::max);
         std::mem::swap(&mut rank, &mut next);
         iterations += 1;
     }
