@@ -49,7 +49,7 @@ fn check(
         Form::Bsp => {
             let a = pagerank_bsp::PageRankBspArrays::new(n, DAMPING);
             let state = a.state(&offsets, &g.cols, epsilon, DAMPING);
-            let seeds = Seeds::new().add(pagerank_bsp::advance::Task, &a.seeds);
+            let seeds = Seeds::new().add(pagerank_bsp::advance::Task, &a.ranks.seeds);
             let stats = cpu
                 .run_seeds(pagerank_bsp::Tasks::default(), &state, &seeds)
                 .unwrap();
@@ -58,7 +58,12 @@ fn check(
                 "{name}: shares left"
             );
             let advances = stats.queue("frontier").unwrap().popped;
-            (a.rank.to_vec(), a.residue.to_vec(), stats, advances)
+            (
+                a.ranks.rank.to_vec(),
+                a.ranks.residue.to_vec(),
+                stats,
+                advances,
+            )
         }
     };
     let opts = PageRankOptions {

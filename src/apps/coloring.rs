@@ -13,13 +13,24 @@
 //!   `pending` flag (taken with `swap`, cleared when `assign` starts) queues a vertex at most
 //!   once while it waits.
 //!
-//! **Why it ends properly coloured.** Take an edge `u - v` and the last `assign` of each. Each
-//! is followed by its check, and the queue's push and pop order the colour store before the
-//! check's reads. Whichever check reads last sees both final colours; if they are equal it
-//! queues the larger endpoint, whose next `assign` (after the push) sees the smaller's colour
-//! and picks another: a later assign, a contradiction. A vertex that loses is re-coloured
-//! against the current colours of its neighbours, and the smallest id of any conflict keeps its
-//! colour, so conflicts cannot cycle forever.
+//! **Why it ends properly coloured, and where that argument is weaker than it looks.** Take an
+//! edge `u - v` and the last `assign` of each. Each is followed by its check, and the queue's
+//! push and pop order each vertex's colour store before its own check's reads. If one check
+//! reads after both final stores, it sees equal colours and queues the larger endpoint, whose
+//! next `assign` sees the smaller's colour and picks another: a later assign, a contradiction.
+//! A vertex that loses is re-coloured against the current colours of its neighbours, and the
+//! smallest id of any conflict keeps its colour, so conflicts cannot cycle forever.
+//!
+//! The gap: the two chains (store `color[v]`, then read `color[u]`; store `color[u]`, then read
+//! `color[v]`) are the store-buffering pattern, which only a sequentially consistent fence
+//! between each store and its read forbids. The queue orders with release/acquire (on the GPU
+//! `fence.acq_rel`; a persistent CTA may even run a kept check without the global queue), and
+//! the CPU executor's atomics are relaxed, so the memory model allows both checks to read the
+//! other's old colour and miss a conflict. It has not been seen: every GPU and CPU run so far
+//! was verified proper (`atos bench`, `tests/coloring.rs`). Closing it: an idle-hook re-check
+//! sweep (the run would end only after a full sweep, which starts quiescent and so sees every
+//! final colour, found no conflict), or a fence in the DSL. Until then, verify the colouring
+//! (`atos_graph::reference::coloring::validate_coloring`) where it matters.
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
@@ -108,11 +119,19 @@ pub struct ColoringArrays {
 impl ColoringArrays {
     /// Every vertex uncoloured and queued for `assign`.
     pub fn new(vertices: usize) -> ColoringArrays {
-        ColoringArrays {
-            color: AtomicArray::filled(vertices, UNCOLORED),
-            pending: AtomicArray::filled(vertices, 1),
+        let a = ColoringArrays {
+            color: AtomicArray::filled(vertices, 0),
+            pending: AtomicArray::filled(vertices, 0),
             seeds: (0..vertices as u32).collect(),
-        }
+        };
+        a.reset();
+        a
+    }
+
+    /// Back to the start of a run: every vertex uncoloured and pending.
+    pub fn reset(&self) {
+        self.color.fill(UNCOLORED);
+        self.pending.fill(1);
     }
 
     /// The state over `offsets`/`cols` (a symmetric CSR with u32 offsets).
@@ -124,8 +143,9 @@ impl ColoringArrays {
             color: self.color.view(),
             pending: self.pending.view(),
             // A vertex waits at most once in `work`. In `check` it waits once per assign not
-            // yet checked: once under BSP; asynchronously a vertex re-coloured before its
-            // check ran is there twice, so twice the vertices (an overflow is a RunError).
+            // yet checked: once under BSP; asynchronously a vertex re-coloured before its check
+            // ran is there again. 2n is room for every vertex twice, not a proven bound; an
+            // overflow is a RunError naming the queue and the capacity needed.
             work: Queue::with_capacity(n + 1),
             check: Queue::with_capacity(2 * n + 1),
         }

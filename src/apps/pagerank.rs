@@ -78,12 +78,21 @@ pub struct PageRankArrays {
 impl PageRankArrays {
     /// Every vertex with residue `1 - damping`, queued.
     pub fn new(vertices: usize, damping: f32) -> PageRankArrays {
-        PageRankArrays {
+        let a = PageRankArrays {
             rank: AtomicArray::filled(vertices, 0.0),
-            residue: AtomicArray::filled(vertices, 1.0 - damping),
-            queued: AtomicArray::filled(vertices, 1),
+            residue: AtomicArray::filled(vertices, 0.0),
+            queued: AtomicArray::filled(vertices, 0),
             seeds: (0..vertices as u32).collect(),
-        }
+        };
+        a.reset(damping);
+        a
+    }
+
+    /// Back to the start of a run: rank 0, residue `1 - damping`, every vertex queued.
+    pub fn reset(&self, damping: f32) {
+        self.rank.fill(0.0);
+        self.residue.fill(1.0 - damping);
+        self.queued.fill(1);
     }
 
     /// The state over `offsets`/`cols` (a CSR with u32 offsets).

@@ -25,6 +25,7 @@
 //! the program still computes PageRank (advances and filters then overlap), but it is no
 //! longer bulk-synchronous: measure it with `Strategy::Bsp`.
 
+use super::pagerank::PageRankArrays;
 use crate::{AtomicArray, Atomics, Queue, Slice, lanes};
 
 #[atos::state]
@@ -85,25 +86,26 @@ pub fn filter(u: u32, s: &PageRankBspState) {
 /// The program: advance and filter.
 pub type Tasks = (advance::Task, filter::Task);
 
-/// Host arrays of a run: ranks, residues, the level's incoming shares, every vertex seeded.
+/// Host arrays of a run: the asynchronous version's ranks, residues, flags and seeds, plus the
+/// level's incoming shares.
 pub struct PageRankBspArrays {
-    pub rank: AtomicArray<f32>,
-    pub residue: AtomicArray<f32>,
+    pub ranks: PageRankArrays,
     pub incoming: AtomicArray<f32>,
-    pub queued: AtomicArray<u32>,
-    pub seeds: Vec<u32>,
 }
 
 impl PageRankBspArrays {
     /// Every vertex with residue `1 - damping`, on the first frontier.
     pub fn new(vertices: usize, damping: f32) -> PageRankBspArrays {
         PageRankBspArrays {
-            rank: AtomicArray::filled(vertices, 0.0),
-            residue: AtomicArray::filled(vertices, 1.0 - damping),
+            ranks: PageRankArrays::new(vertices, damping),
             incoming: AtomicArray::filled(vertices, 0.0),
-            queued: AtomicArray::filled(vertices, 1),
-            seeds: (0..vertices as u32).collect(),
         }
+    }
+
+    /// Back to the start of a run.
+    pub fn reset(&self, damping: f32) {
+        self.ranks.reset(damping);
+        self.incoming.fill(0.0);
     }
 
     /// The state over `offsets`/`cols` (a CSR with u32 offsets).
@@ -114,14 +116,14 @@ impl PageRankBspArrays {
         epsilon: f32,
         damping: f32,
     ) -> PageRankBspState<'a> {
-        let n = self.rank.len();
+        let n = self.incoming.len();
         PageRankBspState {
             offsets: Slice::new(offsets),
             cols: Slice::new(cols),
-            rank: self.rank.view(),
-            residue: self.residue.view(),
+            rank: self.ranks.rank.view(),
+            residue: self.ranks.residue.view(),
             incoming: self.incoming.view(),
-            queued: self.queued.view(),
+            queued: self.ranks.queued.view(),
             // A level holds each vertex at most once in each queue.
             frontier: Queue::with_capacity(n as u64 + 1),
             gather: Queue::with_capacity(n as u64 + 1),

@@ -2,7 +2,7 @@
 //! run checked against the plain CPU BFS of `atos_graph::reference`.
 
 use atos::apps::bfs::{self, UNREACHED, bfs as bfs_task};
-use atos::{Gpu, Program, ProgramBuilder, Seeds, Stats};
+use atos::{Gpu, Seeds, Stats};
 
 use super::record::Record;
 use super::runner::{self, AppRun};
@@ -67,22 +67,9 @@ impl BfsInput {
     }
 }
 
-/// The BFS program on the configuration's worker kind and fetch.
-fn builder(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<bfs_task::Task> {
-    let mut b = Program::new(gpu, bfs_task::Task)
-        .fetch(cfg.fetch)
-        .strategy(cfg.strategy)
-        .block_size(opts.block)
-        .timeout(opts.timeout);
-    if let Some(w) = cfg.worker {
-        b = b.worker(w);
-    }
-    b
-}
-
 /// Why a GPU configuration cannot be built, so that it is skipped rather than failed.
 pub fn gpu_skip_reason(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
-    runner::skip_reason(&builder(gpu, cfg, opts))
+    runner::skip_reason(&runner::builder(gpu, bfs_task::Task, cfg, opts))
 }
 
 /// One configuration on the GPU (`gpu` set) or the CPU executor: every run verified.
@@ -116,8 +103,6 @@ pub fn run(
         reset: &reset,
         workload: &workload,
     };
-    match gpu {
-        Some(gpu) => runner::gpu(&|_| builder(gpu, cfg, opts), &app, cfg.strategy, opts, rec),
-        None => runner::cpu(&app, cfg, opts, rec),
-    }
+    let build = |gpu: &Gpu| runner::builder(gpu, bfs_task::Task, cfg, opts);
+    runner::run(gpu, &build, &app, cfg, opts, rec)
 }

@@ -4,7 +4,7 @@
 //! first-fit's.
 
 use atos::apps::coloring::{self, ColoringArrays, UNCOLORED};
-use atos::{Gpu, Program, ProgramBuilder, Seeds, Stats};
+use atos::{Gpu, Seeds, Stats};
 use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
 
 use super::record::Record;
@@ -31,20 +31,8 @@ impl ColoringInput {
 }
 
 /// Both tasks take the configuration's worker kind and fetch.
-fn builder(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<coloring::Tasks> {
-    let mut b = Program::new(gpu, coloring::Tasks::default())
-        .fetch(cfg.fetch)
-        .strategy(cfg.strategy)
-        .block_size(opts.block)
-        .timeout(opts.timeout);
-    if let Some(w) = cfg.worker {
-        b = b.worker(w);
-    }
-    b
-}
-
 pub fn gpu_skip_reason(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
-    runner::skip_reason(&builder(gpu, cfg, opts))
+    runner::skip_reason(&runner::builder(gpu, coloring::Tasks::default(), cfg, opts))
 }
 
 /// One configuration on the GPU (`gpu` set) or the CPU executor.
@@ -70,10 +58,7 @@ pub fn run(
         colors.set(used);
         Ok(())
     };
-    let reset = || {
-        a.color.fill(UNCOLORED);
-        a.pending.fill(1);
-    };
+    let reset = || a.reset();
     // Colour tasks per vertex (checks are one per colour task).
     let workload = |s: &Stats| s.queue("work").map_or(0, |q| q.popped) as f64 / n.max(1) as f64;
     let app = AppRun {
@@ -83,10 +68,9 @@ pub fn run(
         reset: &reset,
         workload: &workload,
     };
-    let result = match gpu {
-        Some(gpu) => runner::gpu(&|_| builder(gpu, cfg, opts), &app, cfg.strategy, opts, rec),
-        None => runner::cpu(&app, cfg, opts, rec),
-    };
+    let build = |gpu: &Gpu| runner::builder(gpu, coloring::Tasks::default(), cfg, opts);
+    let result = runner::run(gpu, &build, &app, cfg, opts, rec);
+
     if result.is_ok() {
         rec.colors = Some(colors.get());
     }

@@ -4,7 +4,7 @@
 //! exact ranks within `n * epsilon / (1 - d)` (`check_converged`).
 
 use atos::apps::{pagerank, pagerank_bsp};
-use atos::{AtomicArray, Gpu, Program, ProgramBuilder, Seeds, Stats, TaskSet};
+use atos::{AtomicArray, Gpu, ProgramBuilder, Seeds, Stats};
 use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
 
 use super::record::Record;
@@ -85,38 +85,33 @@ impl PageRankInput {
     }
 }
 
-fn builder<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<P> {
-    Program::new(gpu, tasks)
-        .strategy(cfg.strategy)
-        .block_size(opts.block)
-        .timeout(opts.timeout)
-}
-
-/// The vertex task takes the configuration's worker kind and fetch; the helper task (the
-/// async re-scan: thread/64 windows; the BSP filter: thread/64) keeps its own.
-fn async_builder(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<pagerank::Tasks> {
-    let mut b = builder(gpu, pagerank::Tasks::default(), cfg, opts)
-        .fetch_for(pagerank::push_rank::Task, cfg.fetch);
-    if let Some(w) = cfg.worker {
-        b = b.worker_for(pagerank::push_rank::Task, w);
-    }
-    b
-}
-
-fn bsp_builder(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<pagerank_bsp::Tasks> {
-    let mut b = builder(gpu, pagerank_bsp::Tasks::default(), cfg, opts)
-        .fetch_for(pagerank_bsp::advance::Task, cfg.fetch);
-    if let Some(w) = cfg.worker {
-        b = b.worker_for(pagerank_bsp::advance::Task, w);
-    }
-    b
-}
-
 pub fn gpu_skip_reason(form: Form, gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
     match form {
         Form::Async => runner::skip_reason(&async_builder(gpu, cfg, opts)),
         Form::Bsp => runner::skip_reason(&bsp_builder(gpu, cfg, opts)),
     }
+}
+
+/// The vertex task (`push_rank`, `advance`) takes the configuration's worker kind and fetch;
+/// the helper task (the async re-scan, the BSP filter: thread workers, 64 items) keeps its own.
+fn async_builder(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<pagerank::Tasks> {
+    runner::builder_for(
+        gpu,
+        pagerank::Tasks::default(),
+        pagerank::push_rank::Task,
+        cfg,
+        opts,
+    )
+}
+
+fn bsp_builder(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<pagerank_bsp::Tasks> {
+    runner::builder_for(
+        gpu,
+        pagerank_bsp::Tasks::default(),
+        pagerank_bsp::advance::Task,
+        cfg,
+        opts,
+    )
 }
 
 /// One configuration on the GPU (`gpu` set) or the CPU executor.
@@ -131,71 +126,37 @@ pub fn run(
 ) -> Result<(), Fail> {
     let n = input.exact.len();
     let l1 = std::cell::Cell::new(0.0f64);
+    // Both forms keep ranks and residues in `PageRankArrays`: one check for both.
+    let verify = |ranks: &pagerank::PageRankArrays, label: &str| {
+        l1.set(input.verify(&ranks.rank, &ranks.residue, opts.corrupt, label)?);
+        Ok(())
+    };
+    let per_vertex = |tasks: u64| tasks as f64 / n.max(1) as f64;
     let result = match form {
         Form::Async => {
             let a = pagerank::PageRankArrays::new(n, DAMPING);
             let state = a.state(&input.offsets, cols, input.epsilon, DAMPING);
-            let verify = |label: &str| {
-                l1.set(input.verify(&a.rank, &a.residue, opts.corrupt, label)?);
-                Ok(())
-            };
-            let reset = || {
-                a.rank.fill(0.0);
-                a.residue.fill(1.0 - DAMPING);
-                a.queued.fill(1);
-            };
-            let workload = |s: &Stats| s.popped as f64 / n.max(1) as f64;
             let app = AppRun {
                 state: &state,
                 seeds: Seeds::new().add(pagerank::push_rank::Task, &a.seeds),
-                verify: &verify,
-                reset: &reset,
-                workload: &workload,
+                verify: &|label| verify(&a, label),
+                reset: &|| a.reset(DAMPING),
+                workload: &|s: &Stats| per_vertex(s.popped),
             };
-            match gpu {
-                Some(gpu) => runner::gpu(
-                    &|_| async_builder(gpu, cfg, opts),
-                    &app,
-                    cfg.strategy,
-                    opts,
-                    rec,
-                ),
-                None => runner::cpu(&app, cfg, opts, rec),
-            }
+            runner::run(gpu, &|g| async_builder(g, cfg, opts), &app, cfg, opts, rec)
         }
         Form::Bsp => {
             let a = pagerank_bsp::PageRankBspArrays::new(n, DAMPING);
             let state = a.state(&input.offsets, cols, input.epsilon, DAMPING);
-            let verify = |label: &str| {
-                l1.set(input.verify(&a.rank, &a.residue, opts.corrupt, label)?);
-                Ok(())
-            };
-            let reset = || {
-                a.rank.fill(0.0);
-                a.residue.fill(1.0 - DAMPING);
-                a.incoming.fill(0.0);
-                a.queued.fill(1);
-            };
-            // Vertex tasks are the advances; the filters are bookkeeping.
-            let workload =
-                |s: &Stats| s.queue("frontier").map_or(0, |q| q.popped) as f64 / n.max(1) as f64;
             let app = AppRun {
                 state: &state,
-                seeds: Seeds::new().add(pagerank_bsp::advance::Task, &a.seeds),
-                verify: &verify,
-                reset: &reset,
-                workload: &workload,
+                seeds: Seeds::new().add(pagerank_bsp::advance::Task, &a.ranks.seeds),
+                verify: &|label| verify(&a.ranks, label),
+                reset: &|| a.reset(DAMPING),
+                // Vertex tasks are the advances; the filters are bookkeeping.
+                workload: &|s: &Stats| per_vertex(s.queue("frontier").map_or(0, |q| q.popped)),
             };
-            match gpu {
-                Some(gpu) => runner::gpu(
-                    &|_| bsp_builder(gpu, cfg, opts),
-                    &app,
-                    cfg.strategy,
-                    opts,
-                    rec,
-                ),
-                None => runner::cpu(&app, cfg, opts, rec),
-            }
+            runner::run(gpu, &|g| bsp_builder(g, cfg, opts), &app, cfg, opts, rec)
         }
     };
     if result.is_ok() {

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use atos::{CpuExecutor, ProgramBuilder, Seeds, Stats, Strategy, TaskSet};
+use atos::{CpuExecutor, Gpu, Program, ProgramBuilder, Seeds, Stats, Strategy, Task, TaskSet};
 
 use super::record::{Record, downsample, median, ms};
 use super::{Config, Fail, RunOpts};
@@ -50,6 +50,55 @@ fn fill_stats<P: TaskSet>(rec: &mut Record, app: &AppRun<'_, '_, P>, stats: &Sta
     rec.workload_ratio = Some((app.workload)(stats));
 }
 
+/// The program with the configuration's strategy, block size and timeout, and its worker kind
+/// and fetch for every task.
+pub fn builder<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<P> {
+    let mut b = base(gpu, tasks, cfg, opts).fetch(cfg.fetch);
+    if let Some(w) = cfg.worker {
+        b = b.worker(w);
+    }
+    b
+}
+
+/// The same, with the worker kind and fetch for `task` only: the program's other tasks keep
+/// their attributes (PageRank's re-scan and filter).
+pub fn builder_for<P: TaskSet, T: Task + Copy>(
+    gpu: &Gpu,
+    tasks: P,
+    task: T,
+    cfg: &Config,
+    opts: &RunOpts,
+) -> ProgramBuilder<P> {
+    let mut b = base(gpu, tasks, cfg, opts).fetch_for(task, cfg.fetch);
+    if let Some(w) = cfg.worker {
+        b = b.worker_for(task, w);
+    }
+    b
+}
+
+fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<P> {
+    Program::new(gpu, tasks)
+        .strategy(cfg.strategy)
+        .block_size(opts.block)
+        .timeout(opts.timeout)
+}
+
+/// Runs one configuration on the GPU when `gpu` is set (built by `build`), else on the CPU
+/// executor.
+pub fn run<P: TaskSet + Default>(
+    gpu: Option<&Gpu>,
+    build: &dyn Fn(&Gpu) -> ProgramBuilder<P>,
+    app: &AppRun<'_, '_, P>,
+    cfg: &Config,
+    opts: &RunOpts,
+    rec: &mut Record,
+) -> Result<(), Fail> {
+    match gpu {
+        Some(gpu) => self::gpu(&|| build(gpu), app, cfg.strategy, opts, rec),
+        None => cpu(app, cfg, opts, rec),
+    }
+}
+
 /// Why a GPU configuration cannot be built (a fetch size out of range for a worker kind, as
 /// the kernel spec's own check says), so that it is skipped rather than failed.
 pub fn skip_reason<P: TaskSet>(builder: &ProgramBuilder<P>) -> Option<String> {
@@ -61,15 +110,15 @@ pub fn skip_reason<P: TaskSet>(builder: &ProgramBuilder<P>) -> Option<String> {
 /// One GPU configuration: compile, upload once, warm-up and timed runs on the uploaded state
 /// (each run resets it on the device), every run read back and verified; with `--timeline`
 /// (persistent only) one more run sampling progress, verified, never timed.
-pub fn gpu<P: TaskSet>(
-    builder: &dyn Fn(bool) -> ProgramBuilder<P>,
+fn gpu<P: TaskSet>(
+    builder: &dyn Fn() -> ProgramBuilder<P>,
     app: &AppRun<'_, '_, P>,
     strategy: Strategy,
     opts: &RunOpts,
     rec: &mut Record,
 ) -> Result<(), Fail> {
     let build = |sample: bool| {
-        let mut b = builder(sample);
+        let mut b = builder();
         if sample {
             b = b.sample_progress(Duration::from_micros(20));
         }
@@ -118,7 +167,7 @@ pub fn gpu<P: TaskSet>(
 
 /// One CPU configuration (`Stats::time` is wall time; the CPU executor cannot be interrupted,
 /// so a run over the timeout fails the configuration when it returns).
-pub fn cpu<P: TaskSet + Default>(
+fn cpu<P: TaskSet + Default>(
     app: &AppRun<'_, '_, P>,
     cfg: &Config,
     opts: &RunOpts,
