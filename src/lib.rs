@@ -40,7 +40,7 @@ pub use atos_codegen::{KernelSpec, Strategy, TaskSpec, WorkerKind};
 pub mod prelude {
     pub use crate::{
         AtomicArray, Atomics, CpuExecutor, Gpu, Program, Queue, QueueMode, Seeds, Slice, Strategy,
-        WorkerKind, lanes,
+        WorkerKind, fence, lanes,
     };
 }
 

@@ -119,6 +119,23 @@ fn apps_cuda() {
     insta::assert_snapshot!("app_coloring", src);
 }
 
+/// Both PageRank vertex tasks keep the balanced shape: a CTA worker fetching 64 vertices lays
+/// their edges over all its threads (what degree-4 grids need), not one vertex after another.
+#[test]
+fn pagerank_vertex_tasks_are_balanced() {
+    use atos::apps::{pagerank, pagerank_bsp};
+    let mut spec = unchecked::<pagerank::Tasks>();
+    spec.tasks[0].worker = WorkerKind::Cta;
+    spec.tasks[0].fetch = 64;
+    let src = atos::cuda_source::<pagerank::Tasks>(&spec).unwrap();
+    assert!(src.contains("push_rank_batch"), "push_rank is not balanced");
+    let mut spec = unchecked::<pagerank_bsp::Tasks>();
+    spec.tasks[0].worker = WorkerKind::Cta;
+    spec.tasks[0].fetch = 64;
+    let src = atos::cuda_source::<pagerank_bsp::Tasks>(&spec).unwrap();
+    assert!(src.contains("advance_batch"), "advance is not balanced");
+}
+
 /// Tuple items: the generated struct, a destructured item in the balanced batch (N-Queens on a
 /// warp fetching 4) and a whole item read by index and pushed whole (two queues of one tuple
 /// type: one struct).

@@ -16,6 +16,8 @@ const DAMPING: f32 = 0.85;
 #[derive(Clone, Copy, Debug)]
 enum Form {
     Async,
+    /// Async with `push_crossings` off: only the re-scan queues vertices.
+    Rescan,
     Bsp,
 }
 
@@ -34,9 +36,10 @@ fn check(
     let offsets = g.offsets_u32().unwrap();
     let cpu = CpuExecutor::new().threads(threads).strategy(strategy);
     let (rank, residue, stats, vertex_tasks) = match form {
-        Form::Async => {
+        Form::Async | Form::Rescan => {
             let a = pagerank::PageRankArrays::new(n, DAMPING);
-            let state = a.state(&offsets, &g.cols, epsilon, DAMPING);
+            let mut state = a.state(&offsets, &g.cols, epsilon, DAMPING);
+            state.push_crossings = matches!(form, Form::Async);
             let seeds = Seeds::new().add(pagerank::push_rank::Task, &a.seeds);
             let stats = cpu
                 .run_seeds(pagerank::Tasks::default(), &state, &seeds)
@@ -101,6 +104,15 @@ fn pagerank_is_within_its_tolerance_of_power_iteration() {
                 );
                 assert!(work >= 1.0, "every vertex runs at least once");
                 check(spec, &g, Form::Async, Strategy::Bsp, epsilon, threads);
+                let (work, _) = check(
+                    spec,
+                    &g,
+                    Form::Rescan,
+                    Strategy::Persistent,
+                    epsilon,
+                    threads,
+                );
+                assert!(work >= 1.0, "re-scan only: every vertex runs at least once");
                 let (work, levels) = check(spec, &g, Form::Bsp, Strategy::Bsp, epsilon, threads);
                 assert!(work >= 1.0);
                 // Advance and filter levels alternate; the last filter level pushes nothing.
@@ -153,7 +165,7 @@ fn pagerank_on_a_real_graph_and_dangling_vertices() {
     let (g, _) = edges
         .into_csr(atos_graph::BuildOptions::directed())
         .unwrap();
-    for form in [Form::Async, Form::Bsp] {
+    for form in [Form::Async, Form::Rescan, Form::Bsp] {
         check("chain and star", &g, form, Strategy::Bsp, 1e-6, 2);
         check("chain and star", &g, form, Strategy::Persistent, 1e-6, 2);
     }

@@ -13,24 +13,17 @@
 //!   `pending` flag (taken with `swap`, cleared when `assign` starts) queues a vertex at most
 //!   once while it waits.
 //!
-//! **Why it ends properly coloured, and where that argument is weaker than it looks.** Take an
-//! edge `u - v` and the last `assign` of each. Each is followed by its check, and the queue's
-//! push and pop order each vertex's colour store before its own check's reads. If one check
-//! reads after both final stores, it sees equal colours and queues the larger endpoint, whose
-//! next `assign` sees the smaller's colour and picks another: a later assign, a contradiction.
-//! A vertex that loses is re-coloured against the current colours of its neighbours, and the
-//! smallest id of any conflict keeps its colour, so conflicts cannot cycle forever.
-//!
-//! The gap: the two chains (store `color[v]`, then read `color[u]`; store `color[u]`, then read
-//! `color[v]`) are the store-buffering pattern, which only a sequentially consistent fence
-//! between each store and its read forbids. The queue orders with release/acquire (on the GPU
-//! `fence.acq_rel`; a persistent CTA may even run a kept check without the global queue), and
-//! the CPU executor's atomics are relaxed, so the memory model allows both checks to read the
-//! other's old colour and miss a conflict. It has not been seen: every GPU and CPU run so far
-//! was verified proper (`atos bench`, `tests/coloring.rs`). Closing it: an idle-hook re-check
-//! sweep (the run would end only after a full sweep, which starts quiescent and so sees every
-//! final colour, found no conflict), or a fence in the DSL. Until then, verify the colouring
-//! (`atos_graph::reference::coloring::validate_coloring`) where it matters.
+//! **Why it ends properly coloured.** Take an edge `u - v` and the last `assign` of each. Each
+//! stores its colour, then runs `atos::fence()` (sequentially consistent) before queueing its
+//! check, and the queue orders the check's reads after that fence. The two chains (store
+//! `color[v]`, fence, read `color[u]`; store `color[u]`, fence, read `color[v]`) are the
+//! store-buffering pattern: with a sequentially consistent fence in each, at least one check
+//! reads the other's final colour. (Release/acquire alone, which is all the queue gives, would
+//! let both read the old colours and miss the conflict.) That check sees equal colours if they
+//! are, and queues the larger endpoint, whose next `assign` is later than its last: a
+//! contradiction, so no conflict remains. A vertex that loses is re-coloured against the
+//! current colours of its neighbours, and the smallest id of any conflict keeps its colour, so
+//! conflicts cannot cycle forever. The fence costs one `fence.sc.gpu` per colouring task.
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
@@ -86,6 +79,9 @@ pub fn assign(v: u32, s: &ColoringState) {
         }
         base += 64;
     }
+    // The colour is stored before this task's check (and any neighbour's) reads colours: see
+    // the module doc, "Why it ends properly coloured".
+    atos::fence();
     s.check.push(v);
 }
 

@@ -9,6 +9,12 @@
 //! queues those still above `epsilon`: the run ends exactly when the queue is empty, nothing is
 //! in flight and a full re-scan found nothing, so every residue is at most `epsilon`.
 //!
+//! With `PageRankState::push_crossings` off, the push queues nothing: each edge is one atomic
+//! add whose result is not read, and the re-scan alone finds the vertices above `epsilon` (the
+//! original's persistent `pr` kernels work that way). The end is the same. On one H100 that
+//! form is faster on kron:22 and slower on meshes, where the push's queueing beats waiting for
+//! the next sweep (`docs/results/2026-11-23-pagerank-balanced-h100.md`).
+//!
 //! The model is atos-graph's reference (`reference::pagerank`): ranks are not normalized
 //! (`x[v] = (1 - d) + d * sum of x[u] / outdeg(u)`), every vertex starts with residue `1 - d`,
 //! and a vertex without out-edges keeps what reaches it (its rank flows nowhere), as the
@@ -30,28 +36,38 @@ pub struct PageRankState<'a> {
     pub n: u32,
     pub epsilon: f32,
     pub damping: f32,
+    /// Queue a neighbour whose residue crosses `epsilon` from the push (`true`, Algorithm 4 as
+    /// written), or leave every queueing to the re-scan (`false`: each edge is then one atomic
+    /// add whose result nobody reads, as the original's persistent `pr` kernels do).
+    pub push_crossings: bool,
 }
 
 /// Moves `v`'s residue into its rank and spreads the damped share over its out-edges.
+///
+/// Written in the balanced shape (`let`s, then one `lanes` loop): a warp or CTA worker that
+/// fetches several vertices lays their edges end to end over all its threads, which is what
+/// low-degree graphs need. A vertex with nothing to send (its residue already taken, no
+/// out-edges, or a share that underflows to zero) gets an empty range.
 #[atos::task(worker = "warp", fetch = 1)]
 pub fn push_rank(v: u32, s: &PageRankState) {
-    s.queued.store(v, 0);
+    // Cleared before the residue is taken: a share arriving from here on may queue `v` again.
+    let _was_queued = s.queued.swap(v, 0);
     let r = s.residue.swap(v, 0.0);
-    if r == 0.0 {
-        return;
-    }
-    s.rank.fetch_add(v, r);
+    let _old_rank = s.rank.fetch_add(v, r);
     let lo = s.offsets[v];
-    let hi = s.offsets[v + 1];
-    if hi == lo {
-        return;
-    }
-    let share = s.damping * r / (hi - lo) as f32;
+    let degree = s.offsets[v + 1] - lo;
+    // r / 0 is infinite or NaN for a vertex without out-edges: its range is empty either way.
+    let share = s.damping * r / degree as f32;
+    let hi = if share > 0.0 { lo + degree } else { lo };
     for e in lanes(lo..hi) {
         let u = s.cols[e];
-        let old = s.residue.fetch_add(u, share);
-        if old + share > s.epsilon && s.queued.swap(u, 1) == 0 {
-            s.work.push(u);
+        if s.push_crossings {
+            let old = s.residue.fetch_add(u, share);
+            if old + share > s.epsilon && s.queued.swap(u, 1) == 0 {
+                s.work.push(u);
+            }
+        } else {
+            s.residue.fetch_add(u, share);
         }
     }
 }
@@ -115,6 +131,7 @@ impl PageRankArrays {
             n: n as u32,
             epsilon,
             damping,
+            push_crossings: true,
         }
     }
 }

@@ -47,22 +47,16 @@ pub struct PageRankBspState<'a> {
 /// The advance: pushes the vertex's residue along its out-edges into `incoming`.
 #[atos::task(queue = "frontier", worker = "warp", fetch = 1)]
 pub fn advance(v: u32, s: &PageRankBspState) {
-    s.queued.store(v, 0);
+    let _was_queued = s.queued.swap(v, 0);
     let r = s.residue.swap(v, 0.0);
-    if r == 0.0 {
-        return;
-    }
-    s.rank.fetch_add(v, r);
+    let _old_rank = s.rank.fetch_add(v, r);
     let lo = s.offsets[v];
-    let hi = s.offsets[v + 1];
-    if hi == lo {
-        return;
-    }
-    let share = s.damping * r / (hi - lo) as f32;
-    if share == 0.0 {
-        // Underflow (epsilon of ~1e-40): nothing reaches the neighbours.
-        return;
-    }
+    let degree = s.offsets[v + 1] - lo;
+    let share = s.damping * r / degree as f32;
+    // Nothing to send (no residue, no out-edges, or a share that underflows to zero, as with
+    // an epsilon of ~1e-40): an empty range. The balanced shape (`let`s, then one `lanes`
+    // loop) lets a warp or CTA worker spread several vertices' edges over all its threads.
+    let hi = if share > 0.0 { lo + degree } else { lo };
     for e in lanes(lo..hi) {
         let u = s.cols[e];
         // share > 0, so exactly one add per level finds zero: it queues the filter.

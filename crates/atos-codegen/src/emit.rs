@@ -323,6 +323,17 @@ impl<'a> Emitter<'a> {
                 self.line(&format!("{name} = atos::{functor}::apply({name}, {v});"), l);
             }
             StmtKind::Break => self.line("break;", l),
+            StmtKind::Fence => {
+                if self.is_uniform_context() {
+                    // Outside `lanes` the leader made the worker's stores (a loop's lanes were
+                    // joined by its `lanes_end` barrier), so one fence serves the worker; the
+                    // barrier after it keeps every lane's later reads behind it.
+                    self.line("worker.leader_only([&]() { atos::fence_seq_cst(); });", l);
+                    self.line("worker.sync();", l);
+                } else {
+                    self.line("atos::fence_seq_cst();", l);
+                }
+            }
             StmtKind::Continue => self.line("continue;", l),
             StmtKind::Return(None) => self.line("return;", l),
             StmtKind::Return(Some(e)) => {

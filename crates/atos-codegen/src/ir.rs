@@ -272,6 +272,9 @@ pub enum StmtKind {
         field: String,
         item: Expr,
     },
+    /// `atos::fence()`: a sequentially consistent fence (CPU `fence(SeqCst)`, GPU
+    /// `fence.sc.gpu`), for the store-then-read patterns release/acquire does not order.
+    Fence,
 }
 
 /// Every expression carries an id, unique within its function, that the type checker keys on.
@@ -553,7 +556,7 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
                 }
                 visit_exprs(body, f);
             }
-            StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) => {}
+            StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Fence => {}
             StmtKind::Return(Some(e)) => expr(e, f),
             StmtKind::Push { item, .. } => expr(item, f),
         }

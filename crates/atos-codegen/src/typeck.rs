@@ -321,7 +321,7 @@ impl<'a> Checker<'a> {
                 self.scopes.pop();
                 r?;
             }
-            StmtKind::Break | StmtKind::Continue => {}
+            StmtKind::Break | StmtKind::Continue | StmtKind::Fence => {}
             StmtKind::Return(v) => match (v, self.func.ret) {
                 (Some(e), Some(t)) => {
                     let v = self.expr(e)?;

@@ -296,6 +296,16 @@ impl<T: QueueItem> Queue<'_, T> {
     }
 }
 
+/// A sequentially consistent fence: in device code, the stores this task made before it and
+/// the reads it (or a task it queues) makes after it are ordered as by `fence(SeqCst)` on the
+/// CPU and `fence.sc.gpu` on the GPU. What it is for: two tasks that each store to one place
+/// and then read the other's (the store-buffering pattern) cannot both miss the other's
+/// store; the queues' release/acquire ordering alone allows that. `fence` is reserved in
+/// device code for this.
+pub fn fence() {
+    std::sync::atomic::fence(std::sync::atomic::Ordering::SeqCst);
+}
+
 /// The range a worker's lanes cover together: on the GPU, lane `r` of a worker of `n`
 /// threads visits `lo + r, lo + r + n, ...`; on the CPU a worker is one thread and visits all.
 pub fn lanes<T>(range: Range<T>) -> Range<T> {

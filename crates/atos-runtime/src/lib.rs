@@ -12,7 +12,7 @@ pub mod state;
 pub mod stats;
 pub mod task;
 
-pub use arrays::{AtomicArray, Atomics, Queue, QueueMode, Slice, lanes};
+pub use arrays::{AtomicArray, Atomics, Queue, QueueMode, Slice, fence, lanes};
 pub use cpu::CpuExecutor;
 pub use elem::{AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, ItemBits, QueueItem};
 pub use error::RunError;

@@ -109,6 +109,9 @@ pub enum App {
     Bfs,
     /// Asynchronous push PageRank (Algorithm 4), checked against power iteration.
     Pagerank,
+    /// The same program with every queueing left to the re-scan: a push is one atomic add
+    /// per edge whose result is not read (as the original's persistent `pr` kernels do).
+    PagerankRescan,
     /// Bulk-synchronous push PageRank (Algorithm 3: advance and filter levels); run it with
     /// `--strategy bsp`.
     PagerankBsp,
@@ -122,6 +125,7 @@ impl App {
         match self {
             App::Bfs => "bfs",
             App::Pagerank => "pagerank",
+            App::PagerankRescan => "pagerank-rescan",
             App::PagerankBsp => "pagerank-bsp",
             App::Coloring => "coloring",
         }
@@ -132,7 +136,7 @@ impl App {
     pub fn originals(self) -> &'static [OriginalBinary] {
         match self {
             App::Bfs => &original::BFS_BINARIES,
-            App::Pagerank => &original::PR_BINARIES,
+            App::Pagerank | App::PagerankRescan => &original::PR_BINARIES,
             App::PagerankBsp => &[],
             App::Coloring => &original::GC_BINARIES,
         }
@@ -143,6 +147,8 @@ impl App {
             App::Bfs => bfs::BfsInput::new(g, args.source).map(Prepared::Bfs),
             App::Pagerank => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Async, p)),
+            App::PagerankRescan => pagerank::PageRankInput::new(g, args.epsilon)
+                .map(|p| Prepared::PageRank(pagerank::Form::Rescan, p)),
             App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
             App::Coloring => coloring::ColoringInput::new(g).map(Prepared::Coloring),

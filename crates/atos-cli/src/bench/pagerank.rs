@@ -17,7 +17,10 @@ pub const DAMPING: f32 = 0.85;
 /// Which program.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Form {
+    /// Crossing neighbours queued by the push (Algorithm 4 as written).
     Async,
+    /// The same program, every queueing left to the re-scan (`push_crossings` off).
+    Rescan,
     Bsp,
 }
 
@@ -87,7 +90,7 @@ impl PageRankInput {
 
 pub fn gpu_skip_reason(form: Form, gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
     match form {
-        Form::Async => runner::skip_reason(&async_builder(gpu, cfg, opts)),
+        Form::Async | Form::Rescan => runner::skip_reason(&async_builder(gpu, cfg, opts)),
         Form::Bsp => runner::skip_reason(&bsp_builder(gpu, cfg, opts)),
     }
 }
@@ -133,9 +136,10 @@ pub fn run(
     };
     let per_vertex = |tasks: u64| tasks as f64 / n.max(1) as f64;
     let result = match form {
-        Form::Async => {
+        Form::Async | Form::Rescan => {
             let a = pagerank::PageRankArrays::new(n, DAMPING);
-            let state = a.state(&input.offsets, cols, input.epsilon, DAMPING);
+            let mut state = a.state(&input.offsets, cols, input.epsilon, DAMPING);
+            state.push_crossings = form == Form::Async;
             let app = AppRun {
                 state: &state,
                 seeds: Seeds::new().add(pagerank::push_rank::Task, &a.seeds),

@@ -344,6 +344,12 @@ impl Lowerer {
             ));
         }
         let full = path_text(&p.path);
+        if full == "fence" || full == "atos::fence" {
+            return Err(Error::new(
+                c.span(),
+                "`atos::fence()` is a statement of its own: write `atos::fence();` on its own line",
+            ));
+        }
         if !self.calls.contains(&full) {
             self.calls.push(full);
             self.call_spans.push(p.span());

@@ -103,6 +103,15 @@ pub fn lower_device_fn(item: &syn::ItemFn) -> Result<FnIr> {
 pub fn lower_device_fn_spanned(item: &syn::ItemFn) -> Result<(FnIr, Vec<Span>)> {
     check_signature_header(&item.sig)?;
     let sig = &item.sig;
+    if sig.ident == "fence" || sig.ident == "lanes" {
+        return Err(Error::new(
+            sig.ident.span(),
+            format!(
+                "`{}` is reserved in device code (`atos::{}`); give the device function another name",
+                sig.ident, sig.ident
+            ),
+        ));
+    }
     let ret = match &sig.output {
         syn::ReturnType::Default => None,
         syn::ReturnType::Type(_, ty) => Some(scalar_type(ty)?),

@@ -196,6 +196,15 @@ impl Lowerer {
                 StmtKind::Block(self.block(&b.block, false)?)
             }
             E::MethodCall(m) if m.method == "push" || m.method == "store" => self.effect_call(m)?,
+            E::Call(c) if is_fence(&c.func) => {
+                if !c.args.is_empty() {
+                    return Err(Error::new(
+                        c.span(),
+                        "`fence` takes no arguments: `atos::fence()` orders all of this task's memory operations",
+                    ));
+                }
+                StmtKind::Fence
+            }
             _ => StmtKind::Expr(self.expr(e)?),
         })
     }
@@ -575,6 +584,14 @@ fn is_statement_like(e: &syn::Expr) -> bool {
 
 fn if_is_value(i: &syn::ExprIf) -> bool {
     matches!(i.then_branch.stmts.as_slice(), [syn::Stmt::Expr(_, None)])
+}
+
+/// `fence` or `atos::fence` (the name is reserved: a device function may not take it).
+fn is_fence(e: &syn::Expr) -> bool {
+    match strip_parens(e) {
+        syn::Expr::Path(p) => matches!(path_text(&p.path).as_str(), "fence" | "atos::fence"),
+        _ => false,
+    }
 }
 
 fn callee_name(e: &syn::Expr) -> Option<String> {

@@ -277,6 +277,10 @@ template <class T> __device__ __forceinline__ T shfl_item(uint32_t mask, const T
 template <class T> __device__ __forceinline__ T atomic_load(T* p) { return load_volatile(p); }
 template <class T> __device__ __forceinline__ void atomic_store(T* p, T v) { store_volatile(p, v); }
 
+// `atos::fence()`: sequentially consistent at GPU scope. Two threads that each store, fence and
+// then read the other's location cannot both miss the other's store (release/acquire allows it).
+__device__ __forceinline__ void fence_seq_cst() { asm volatile("fence.sc.gpu;" ::: "memory"); }
+
 #define ATOS_U64(p) ((unsigned long long*)(p))
 __device__ __forceinline__ uint32_t atomic_fetch_add(uint32_t* p, uint32_t v) { return atomicAdd(p, v); }
 __device__ __forceinline__ int32_t atomic_fetch_add(int32_t* p, int32_t v) { return atomicAdd(p, v); }

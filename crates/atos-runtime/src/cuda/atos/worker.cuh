@@ -458,13 +458,13 @@ struct IdleServer {
 
     __device__ bool active() const { return range > 0; }
 
-    // Runs the hook on indices [lo, lo + n), each sub-worker on its FETCH of them.
+    // Runs the hook on indices [lo, lo + n), each sub-worker on FETCH of them, interleaved:
+    // sub-worker k of S takes lo + k, lo + k + S, ..., so the thread sub-workers of a warp read
+    // consecutive indices (coalesced) at every step.
     template <class G, class Out>
     __device__ void run(const G& g, Out& out, u64 lo, u64 n) {
-        const uint32_t size = worker.size();
-        const u64 first = (u64)(g.rank() / size) * FETCH;
-        const u64 count = first < n ? (n - first < FETCH ? n - first : (u64)FETCH) : 0ull;
-        for (u64 t = 0; t < count; ++t) body((I)(lo + first + t));
+        const u64 subs = g.size() / worker.size();
+        for (u64 i = g.rank() / worker.size(); i < n; i += subs) body((I)(lo + i));
         g.sync();
         out.flush(g);
     }
