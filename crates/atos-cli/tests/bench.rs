@@ -539,13 +539,14 @@ exit 1
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// PageRank (both forms) and colouring on the CPU executor: verified records with the app's
+/// PageRank (all three forms) and colouring on the CPU executor: verified records with the app's
 /// measures, and the corrupt hook failing each app.
 #[test]
 fn pagerank_and_coloring_are_verified_per_app() {
     let dir = temp_dir("apps");
     for (app, strategies) in [
         ("pagerank", "persistent,bsp"),
+        ("pagerank-rescan", "persistent"),
         ("pagerank-bsp", "bsp"),
         ("coloring", "persistent,bsp"),
     ] {
