@@ -119,10 +119,10 @@ fn apps_cuda() {
     insta::assert_snapshot!("app_coloring", src);
 }
 
-/// Both PageRank vertex tasks keep the balanced shape: a CTA worker fetching 64 vertices lays
+/// Both PageRank vertex tasks and SSSP's relax keep the balanced shape: a CTA worker fetching 64 vertices lays
 /// their edges over all its threads (what degree-4 grids need), not one vertex after another.
 #[test]
-fn pagerank_vertex_tasks_are_balanced() {
+fn app_vertex_tasks_are_balanced() {
     use atos::apps::{pagerank, pagerank_bsp};
     let mut spec = unchecked::<pagerank::Tasks>();
     spec.tasks[0].worker = WorkerKind::Cta;
@@ -134,6 +134,10 @@ fn pagerank_vertex_tasks_are_balanced() {
     spec.tasks[0].fetch = 64;
     let src = atos::cuda_source::<pagerank_bsp::Tasks>(&spec).unwrap();
     assert!(src.contains("advance_batch"), "advance is not balanced");
+    use atos::apps::sssp::relax;
+    let src =
+        atos::cuda_source::<relax::Task>(&KernelSpec::single(WorkerKind::Cta, 64, 256)).unwrap();
+    assert!(src.contains("relax_batch"), "SSSP's relax is not balanced");
 }
 
 /// Tuple items: the generated struct, a destructured item in the balanced batch (N-Queens on a

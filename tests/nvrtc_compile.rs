@@ -132,6 +132,7 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::pagerank::Tasks>();
     check::<atos::apps::pagerank_bsp::Tasks>();
     check::<atos::apps::coloring::Tasks>();
+    check::<atos::apps::sssp::relax::Task>();
 }
 
 /// Every scalar method of the operation table has its device function, and the feature task

@@ -5,3 +5,4 @@ pub mod bfs;
 pub mod coloring;
 pub mod pagerank;
 pub mod pagerank_bsp;
+pub mod sssp;

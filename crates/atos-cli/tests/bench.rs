@@ -364,7 +364,7 @@ fn bad_input_is_refused_clearly() {
         (&["--queue", "heap"], 2, "unknown queue mode `heap`"),
         (&["--block", "100"], 2, "multiple of 32"),
         (&["--runs", "0"], 2, "--runs"),
-        (&["--app", "sssp"], 2, "sssp"),
+        (&["--app", "sssp"], 1, "sssp needs edge weights"),
         (&["--source", "999"], 1, "source 999 is not a vertex"),
         (
             &["--original-idle", "5"],
@@ -618,6 +618,47 @@ fn pagerank_and_coloring_are_verified_per_app() {
         };
         assert!(o.stderr.contains(want), "{app}: {}", o.stderr);
     }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// SSSP on the CPU executor, asynchronous and Bellman-Ford by levels: verified records with
+/// the workload against reached vertices, and the corrupt hook failing every configuration (an
+/// unweighted graph is refused in `bad_input_is_refused_clearly`).
+#[test]
+fn sssp_is_verified_against_dijkstra() {
+    let dir = temp_dir("sssp");
+    let out = dir.join("sssp.jsonl");
+    let args = [
+        "bench",
+        "--device",
+        "cpu",
+        "--app",
+        "sssp",
+        "--graph",
+        "grid:12x12,w=9",
+        "--graph",
+        "kron:8,w=50",
+        "--strategy",
+        "persistent,bsp",
+        "--runs",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = atos(&args);
+    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        check_schema(r);
+        assert_eq!(r["app"], "sssp");
+        assert_eq!(r["status"], "ok", "{r}");
+        assert!(r["workload_ratio"].as_f64().unwrap() >= 1.0, "{r}");
+        assert!(r["reached"].as_u64().unwrap() > 1, "{r}");
+    }
+    let o = atos_env(&args[..args.len() - 2], &[("ATOS_BENCH_CORRUPT", "1")]);
+    assert_ne!(o.code, Some(0), "the hook must fail every configuration");
+    assert!(o.stderr.contains("differ from Dijkstra's"), "{}", o.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

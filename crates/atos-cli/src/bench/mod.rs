@@ -9,6 +9,7 @@ mod pagerank;
 mod plots;
 pub mod record;
 mod runner;
+mod sssp;
 
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
@@ -57,7 +58,7 @@ pub struct BenchArgs {
     /// Untimed (but verified) runs before the timed ones.
     #[arg(long, default_value_t = 1)]
     warmup: u32,
-    /// BFS: the source vertex.
+    /// BFS and SSSP: the source vertex.
     #[arg(long, default_value_t = 0)]
     source: u32,
     /// PageRank: the tolerance (a vertex is processed while its residue exceeds it; the
@@ -118,6 +119,9 @@ pub enum App {
     /// Speculative greedy colouring (asynchronous: persistent, discrete; Algorithm 5: bsp),
     /// checked proper.
     Coloring,
+    /// Speculative SSSP in FIFO order, u32 weights (asynchronous: persistent, discrete;
+    /// Bellman-Ford by levels: bsp), distances checked against Dijkstra from `--source`.
+    Sssp,
 }
 
 impl App {
@@ -128,6 +132,7 @@ impl App {
             App::PagerankRescan => "pagerank-rescan",
             App::PagerankBsp => "pagerank-bsp",
             App::Coloring => "coloring",
+            App::Sssp => "sssp",
         }
     }
 
@@ -139,6 +144,7 @@ impl App {
             App::Pagerank | App::PagerankRescan => &original::PR_BINARIES,
             App::PagerankBsp => &[],
             App::Coloring => &original::GC_BINARIES,
+            App::Sssp => &[],
         }
     }
 
@@ -152,6 +158,7 @@ impl App {
             App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
             App::Coloring => coloring::ColoringInput::new(g).map(Prepared::Coloring),
+            App::Sssp => sssp::SsspInput::new(g, args.source).map(Prepared::Sssp),
         }
     }
 }
@@ -161,6 +168,7 @@ enum Prepared {
     Bfs(bfs::BfsInput),
     PageRank(pagerank::Form, pagerank::PageRankInput),
     Coloring(coloring::ColoringInput),
+    Sssp(sssp::SsspInput),
 }
 
 impl Prepared {
@@ -168,6 +176,7 @@ impl Prepared {
     fn reached(&self, g: &atos_graph::Csr) -> u64 {
         match self {
             Prepared::Bfs(b) => b.reached(),
+            Prepared::Sssp(p) => p.reached(),
             _ => g.num_vertices() as u64,
         }
     }
@@ -190,6 +199,7 @@ impl Prepared {
     ) -> Result<(), Fail> {
         match self {
             Prepared::Bfs(b) => bfs::run(gpu, b, &g.cols, cfg, opts, rec),
+            Prepared::Sssp(p) => sssp::run(gpu, p, &g.cols, cfg, opts, rec),
             Prepared::PageRank(form, p) => pagerank::run(*form, gpu, p, &g.cols, cfg, opts, rec),
             Prepared::Coloring(c) => coloring::run(gpu, g, c, cfg, opts, rec),
         }
@@ -199,7 +209,7 @@ impl Prepared {
     /// its L1 bound; colouring: CPU greedy's colour count).
     fn annotate(&self, rec: &mut Record) {
         match self {
-            Prepared::Bfs(_) => {}
+            Prepared::Bfs(_) | Prepared::Sssp(_) => {}
             Prepared::PageRank(_, p) => {
                 // As given (0.001, not the f32's 0.0010000000474974513).
                 rec.epsilon = p.epsilon.to_string().parse().ok();
@@ -220,6 +230,7 @@ impl Prepared {
         let gpu = gpu?;
         match self {
             Prepared::Bfs(_) => bfs::gpu_skip_reason(gpu, cfg, opts),
+            Prepared::Sssp(_) => sssp::gpu_skip_reason(gpu, cfg, opts),
             Prepared::PageRank(form, _) => pagerank::gpu_skip_reason(*form, gpu, cfg, opts),
             Prepared::Coloring(_) => coloring::gpu_skip_reason(gpu, cfg, opts),
         }
@@ -558,7 +569,9 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             max_depth: prepared.max_depth(),
         };
         let what = match &prepared {
-            Prepared::Bfs(_) => format!("{} reached from {}", info.reached, args.source),
+            Prepared::Bfs(_) | Prepared::Sssp(_) => {
+                format!("{} reached from {}", info.reached, args.source)
+            }
             Prepared::PageRank(..) => format!("tolerance {}", args.epsilon),
             Prepared::Coloring(c) => format!("CPU greedy uses {} colours", c.greedy_colors),
         };
