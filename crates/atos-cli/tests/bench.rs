@@ -659,6 +659,25 @@ fn sssp_is_verified_against_dijkstra() {
     let o = atos_env(&args[..args.len() - 2], &[("ATOS_BENCH_CORRUPT", "1")]);
     assert_ne!(o.code, Some(0), "the hook must fail every configuration");
     assert!(o.stderr.contains("differ from Dijkstra's"), "{}", o.stderr);
+    // --weights gives an unweighted graph (here a file) weights to run on.
+    let file = dir.join("grid.edges");
+    let o = atos(&["graph", "convert", "grid:6x5", file.to_str().unwrap()]);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--app",
+        "sssp",
+        "--graph",
+        file.to_str().unwrap(),
+        "--weights",
+        "7",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    assert!(o.stdout.contains(" ok"), "{}", o.stdout);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -493,3 +493,25 @@ fn unwritable_graphs_are_refused_before_creating_the_file() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `add_random_weights` gives a read graph what `w=MAX` gives a generated one: weights in
+/// 1..=MAX, equal on both directions of every edge, and the generator's own for the same seed.
+#[test]
+fn added_weights_match_the_generators_and_are_symmetric() {
+    let weighted = generate::from_spec("grid:9x7,w=40").unwrap();
+    let mut plain = generate::from_spec("grid:9x7").unwrap();
+    assert!(plain.weights.is_none());
+    generate::add_random_weights(&mut plain, 40, 1);
+    assert_eq!(plain, weighted, "seed 1 is the generator's default");
+    let Some(atos_graph::Weights::U32(w)) = &plain.weights else {
+        panic!("u32 weights expected");
+    };
+    for u in 0..plain.num_vertices() as u32 {
+        for e in plain.edge_range(u) {
+            let v = plain.cols[e];
+            assert!((1..=40).contains(&w[e]));
+            let back = plain.edge_range(v).find(|&f| plain.cols[f] == u).unwrap();
+            assert_eq!(w[e], w[back], "{u} - {v}");
+        }
+    }
+}

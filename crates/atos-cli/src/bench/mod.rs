@@ -65,6 +65,11 @@ pub struct BenchArgs {
     /// original's default, also passed to the original binaries as `-p`).
     #[arg(long, default_value_t = 0.01)]
     epsilon: f32,
+    /// Give each graph that has no edge weights uniform u32 weights in 1..=MAX (the same for
+    /// both directions of an edge, from seed 1, as a generator's `w=MAX`): SSSP on files such as
+    /// luxembourg_osm.
+    #[arg(long, value_name = "MAX", value_parser = clap::value_parser!(u32).range(1..))]
+    weights: Option<u32>,
     /// auto (the GPU if `Gpu::new(0)` works, else the CPU), gpu or cpu.
     #[arg(long, value_enum, default_value = "auto")]
     device: DeviceArg,
@@ -550,6 +555,12 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     for (spec, slug) in args.graphs.iter().zip(&slugs) {
         ui.bar.set_message(format!("loading {spec}"));
         let loaded = atos_graph::load(spec)
+            .map(|mut g| {
+                if let (Some(max), None) = (args.weights, &g.weights) {
+                    atos_graph::generate::add_random_weights(&mut g, max, 1);
+                }
+                g
+            })
             .map_err(|e| e.to_string())
             .and_then(|g| app.prepare(&g, &args).map(|p| (g, p)));
         let (mut g, prepared) = match loaded {

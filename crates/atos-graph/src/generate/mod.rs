@@ -213,10 +213,17 @@ impl Spec {
             Shape::Geometric { n, avg_degree } => geometric(n, avg_degree, seed),
         };
         if let Some(max) = self.max_weight {
-            csr.weights = Some(Weights::U32(random_weights(&csr, max, seed)));
+            add_random_weights(&mut csr, max, seed);
         }
         Ok((csr, report))
     }
+}
+
+/// Gives `csr` uniform u32 weights in `1..=max` (replacing any it has): the weight of `u - v`
+/// is a function of `seed` and the unordered pair, so both directions of an undirected edge
+/// carry the same one. What a generator's `w=MAX` does, for graphs read from files.
+pub fn add_random_weights(csr: &mut Csr, max: u32, seed: u64) {
+    csr.weights = Some(Weights::U32(random_weights(csr, max, seed)));
 }
 
 /// Weight of `u - v` in 1..=max, a function of the seed and the unordered pair.
