@@ -22,8 +22,8 @@ enum Form {
 }
 
 /// Runs `form` with `epsilon` on `threads` CPU workers under `strategy`; checks the ranks
-/// against power iteration and returns the workload (vertex tasks per vertex) and the BSP
-/// levels.
+/// against power iteration and returns the workload (vertex tasks per vertex), the BSP levels
+/// and the idle sweeps after the first.
 fn check(
     name: &str,
     g: &Csr,
@@ -31,7 +31,7 @@ fn check(
     strategy: Strategy,
     epsilon: f32,
     threads: usize,
-) -> (f64, u64) {
+) -> (f64, u64, u64) {
     let n = g.num_vertices();
     let offsets = g.offsets_u32().unwrap();
     let cpu = CpuExecutor::new().threads(threads).strategy(strategy);
@@ -85,7 +85,11 @@ fn check(
     // f32 ranks summed from many shares: 1e-5 of the total rank for rounding.
     check_converged(&rank, &residue, &exact.rank, opts, 1e-5)
         .unwrap_or_else(|e| panic!("{name} {form:?} {strategy:?}: {e}"));
-    (vertex_tasks as f64 / n as f64, stats.levels)
+    (
+        vertex_tasks as f64 / n as f64,
+        stats.levels,
+        stats.idle_sweeps,
+    )
 }
 
 #[test]
@@ -94,7 +98,7 @@ fn pagerank_is_within_its_tolerance_of_power_iteration() {
         let g = atos_graph::load(spec).unwrap();
         for epsilon in [1e-3f32, 1e-5] {
             for threads in [1, 3] {
-                let (work, _) = check(
+                let (work, _, _) = check(
                     spec,
                     &g,
                     Form::Async,
@@ -104,7 +108,7 @@ fn pagerank_is_within_its_tolerance_of_power_iteration() {
                 );
                 assert!(work >= 1.0, "every vertex runs at least once");
                 check(spec, &g, Form::Async, Strategy::Bsp, epsilon, threads);
-                let (work, _) = check(
+                let (work, _, _) = check(
                     spec,
                     &g,
                     Form::Rescan,
@@ -113,7 +117,7 @@ fn pagerank_is_within_its_tolerance_of_power_iteration() {
                     threads,
                 );
                 assert!(work >= 1.0, "re-scan only: every vertex runs at least once");
-                let (work, levels) = check(spec, &g, Form::Bsp, Strategy::Bsp, epsilon, threads);
+                let (work, levels, _) = check(spec, &g, Form::Bsp, Strategy::Bsp, epsilon, threads);
                 assert!(work >= 1.0);
                 // Advance and filter levels alternate; the last filter level pushes nothing.
                 assert_eq!(levels % 2, 0, "{spec}: {levels} levels");
@@ -128,8 +132,8 @@ fn pagerank_is_within_its_tolerance_of_power_iteration() {
 #[test]
 fn bsp_pagerank_processes_more_vertices_than_async() {
     let g = atos_graph::load("kron:11,seed=3").unwrap();
-    let (async_work, _) = check("kron:11", &g, Form::Async, Strategy::Persistent, 1e-5, 1);
-    let (bsp_work, levels) = check("kron:11", &g, Form::Bsp, Strategy::Bsp, 1e-5, 1);
+    let (async_work, _, _) = check("kron:11", &g, Form::Async, Strategy::Persistent, 1e-5, 1);
+    let (bsp_work, levels, _) = check("kron:11", &g, Form::Bsp, Strategy::Bsp, 1e-5, 1);
     assert!(
         bsp_work > async_work,
         "BSP {bsp_work:.2} vs async {async_work:.2} per vertex"
@@ -169,4 +173,19 @@ fn pagerank_on_a_real_graph_and_dangling_vertices() {
         check("chain and star", &g, form, Strategy::Bsp, 1e-6, 2);
         check("chain and star", &g, form, Strategy::Persistent, 1e-6, 2);
     }
+}
+
+/// With `push_crossings` off the task queues nothing, so every task after the seeds comes from
+/// a sweep of the re-scan: on one worker the queue drains between sweeps, and the run needs
+/// many of them. With it on, the tasks feed the queue and the re-scan's sweeps find (almost)
+/// nothing. A flag the program ignored would make the two counts alike.
+#[test]
+fn rescan_form_queues_only_from_the_sweep() {
+    let g = atos_graph::load("grid:30x30").unwrap();
+    let (_, _, push_sweeps) = check("grid", &g, Form::Async, Strategy::Persistent, 1e-4, 1);
+    let (_, _, rescan_sweeps) = check("grid", &g, Form::Rescan, Strategy::Persistent, 1e-4, 1);
+    assert!(
+        rescan_sweeps >= 10 && rescan_sweeps > 5 * push_sweeps.max(1),
+        "sweeps: re-scan form {rescan_sweeps}, push form {push_sweeps}"
+    );
 }

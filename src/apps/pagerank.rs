@@ -10,10 +10,11 @@
 //! in flight and a full re-scan found nothing, so every residue is at most `epsilon`.
 //!
 //! With `PageRankState::push_crossings` off, the push queues nothing: each edge is one atomic
-//! add whose result is not read, and the re-scan alone finds the vertices above `epsilon` (the
-//! original's persistent `pr` kernels work that way). The end is the same. On one H100 that
-//! form is faster on kron:22 and slower on meshes, where the push's queueing beats waiting for
-//! the next sweep (`docs/results/2026-11-23-pagerank-balanced-h100.md`).
+//! add whose result is not read (the SASS still has an `ATOMG` for it, not a `REDG`), and the
+//! re-scan alone finds the vertices above `epsilon` (the original's persistent `pr` kernels
+//! work that way). The end is the same. On one H100 that form is faster on kron:22 and slower
+//! on meshes, where the push's queueing beats waiting for the next sweep
+//! (`docs/results/2026-11-23-pagerank-balanced-h100.md`).
 //!
 //! The model is atos-graph's reference (`reference::pagerank`): ranks are not normalized
 //! (`x[v] = (1 - d) + d * sum of x[u] / outdeg(u)`), every vertex starts with residue `1 - d`,

@@ -83,8 +83,8 @@ impl SsspArrays {
 
     /// The state over a CSR with u32 offsets and one u32 weight per column entry. The ring
     /// holds `capacity` waiting vertices. FIFO order queues a vertex once per improvement, so
-    /// it can need more than the edge count on large-diameter weighted graphs (2.15x on
-    /// grid:4096x4096,w=100 with persistent CTA workers); a run that needs more fails with the
+    /// it can need more than the edge count on large-diameter weighted graphs (at least 2.15x
+    /// on grid:4096x4096,w=100 with persistent CTA workers, where a run stopped); a run that needs more fails with the
     /// capacity it needs.
     pub fn state<'a>(
         &'a self,

@@ -53,17 +53,13 @@ impl BfsInput {
 
     fn verify(&self, depths: &[u32], run: &str) -> Result<(), Fail> {
         let bad = bfs::mismatches(depths, &self.reference);
-        if bad == 0 {
-            return Ok(());
-        }
-        Err(Fail {
-            error: format!(
-                "{bad} of {} depths differ from the CPU reference ({run})",
-                self.reference.len()
-            ),
-            mismatches: Some(bad as u64),
-            gpu_unusable: false,
-        })
+        Fail::check_mismatches(
+            bad,
+            self.reference.len(),
+            "depths",
+            "the CPU reference",
+            run,
+        )
     }
 }
 

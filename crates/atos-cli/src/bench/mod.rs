@@ -286,6 +286,25 @@ impl Fail {
             gpu_unusable: false,
         }
     }
+
+    /// An answer compared element by element with a reference: `bad` of `of` `what` differ
+    /// ("depths", "distances") from `reference` during `run`; `Ok` when none do.
+    pub fn check_mismatches(
+        bad: usize,
+        of: usize,
+        what: &str,
+        reference: &str,
+        run: &str,
+    ) -> Result<(), Fail> {
+        if bad == 0 {
+            return Ok(());
+        }
+        Err(Fail {
+            error: format!("{bad} of {of} {what} differ from {reference} ({run})"),
+            mismatches: Some(bad as u64),
+            gpu_unusable: false,
+        })
+    }
 }
 
 fn parse_strategy(s: &str) -> Result<Strategy, String> {
