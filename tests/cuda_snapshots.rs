@@ -188,3 +188,29 @@ fn checked_cuda() {
         "division is checked in both modes"
     );
 }
+
+/// A priority queue (SSSP): the keys struct, a state field of two rings, a channel choosing
+/// between them, the pass over the far ring and, persistent, one server for both rings and the
+/// advance; windowed, the pass server sits at the far ring's queue index (1).
+#[test]
+fn priority_queue_cuda() {
+    use atos::apps::sssp::relax;
+    let spec = KernelSpec::single(WorkerKind::Cta, 64, 256).checked(false);
+    let src = atos::cuda_source::<relax::Task>(&spec).unwrap();
+    for needle in [
+        "struct atos_keys_work {",
+        "atos::PriorityRef<atos_keys_work> work;",
+        "atos::PriorityPusher<atos_keys_work,",
+        "atos::split_batch(state.work, out.work)",
+        "atos::priority_server(state.work, serve0, pass0)",
+        "atos::QueueSet<2> queues = {{state.work.near.counters, state.work.far.counters}}",
+    ] {
+        assert!(src.contains(needle), "missing `{needle}`");
+    }
+    insta::assert_snapshot!("sssp_priority_cta", src);
+    let src = atos::cuda_source::<relax::Task>(&spec.strategy(Strategy::Bsp)).unwrap();
+    assert!(
+        src.contains("atos::run_window(group, out, window, idle, serve0, pass0)"),
+        "{src}"
+    );
+}

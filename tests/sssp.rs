@@ -1,14 +1,22 @@
-//! SSSP (`apps::sssp`, u32 weights, FIFO order) on the CPU executor, persistent (asynchronous
-//! label correcting) and BSP (Bellman-Ford by levels): distances equal to Dijkstra's on
-//! weighted generated graphs of every family.
+//! SSSP (`apps::sssp`, u32 weights) on the CPU executor, in FIFO and priority order,
+//! persistent (asynchronous) and BSP (Bellman-Ford or delta-stepping by levels): distances
+//! equal to Dijkstra's on weighted generated graphs of every family.
 
-use atos::apps::sssp::{self, UNREACHED};
+use atos::Stats;
+use atos::apps::sssp::{self, Order, UNREACHED};
 use atos::prelude::*;
 use atos_graph::{Csr, Weights};
 
 /// Runs SSSP from `source`; checks every distance against Dijkstra; returns the workload
-/// (tasks per reached vertex) and the levels.
-fn check(name: &str, g: &Csr, strategy: Strategy, threads: usize, source: u32) -> (f64, u64) {
+/// (tasks per reached vertex), the levels and the run's stats.
+fn run(
+    name: &str,
+    g: &Csr,
+    order: Order,
+    strategy: Strategy,
+    threads: usize,
+    source: u32,
+) -> (f64, u64, Stats) {
     let Some(Weights::U32(weights)) = &g.weights else {
         panic!("{name}: no u32 weights");
     };
@@ -16,22 +24,39 @@ fn check(name: &str, g: &Csr, strategy: Strategy, threads: usize, source: u32) -
     let n = g.num_vertices();
     let a = sssp::SsspArrays::new(n, source);
     let capacity = atos::apps::bfs::default_queue_capacity(n, g.num_edges());
-    let state = a.state(&offsets, &g.cols, weights, capacity);
+    let state = a.state(&offsets, &g.cols, weights, capacity, order);
     let seeds = Seeds::new().add(sssp::relax::Task, &a.seeds());
     let stats = CpuExecutor::new()
         .threads(threads)
         .strategy(strategy)
         .run_seeds(sssp::relax::Task, &state, &seeds)
-        .unwrap_or_else(|e| panic!("{name} {strategy:?}: {e}"));
+        .unwrap_or_else(|e| panic!("{name} {order:?} {strategy:?}: {e}"));
     let exact = atos_graph::reference::sssp::dijkstra(g, source).unwrap();
     let got = a.dist.to_vec();
     let mut reached = 0u64;
     for (v, (&d, &x)) in got.iter().zip(&exact).enumerate() {
         let want = if x.is_infinite() { UNREACHED } else { x as u32 };
-        assert_eq!(d, want, "{name} {strategy:?} {threads} threads: vertex {v}");
+        assert_eq!(
+            d, want,
+            "{name} {order:?} {strategy:?} {threads} threads: vertex {v}"
+        );
         reached += u64::from(d != UNREACHED);
     }
-    (stats.popped as f64 / reached as f64, stats.levels)
+    (stats.popped as f64 / reached as f64, stats.levels, stats)
+}
+
+fn check(name: &str, g: &Csr, strategy: Strategy, threads: usize, source: u32) -> (f64, u64) {
+    let (work, levels, _) = run(name, g, Order::Fifo, strategy, threads, source);
+    (work, levels)
+}
+
+fn delta_of(g: &Csr) -> Order {
+    let Some(Weights::U32(w)) = &g.weights else {
+        panic!("u32 weights")
+    };
+    Order::Priority {
+        delta: sssp::default_delta(&g.offsets_u32().unwrap(), w),
+    }
 }
 
 #[test]
@@ -44,12 +69,64 @@ fn sssp_matches_dijkstra_on_every_family() {
     ] {
         let g = atos_graph::load(spec).unwrap();
         for threads in [1, 4] {
-            let (work, _) = check(spec, &g, Strategy::Persistent, threads, 0);
-            assert!(work >= 1.0, "{spec}: every reached vertex runs");
-            let (bsp_work, levels) = check(spec, &g, Strategy::Bsp, threads, 0);
-            assert!(bsp_work >= 1.0 && levels >= 2, "{spec}: {levels} levels");
+            for order in [Order::Fifo, delta_of(&g), Order::Priority { delta: 1 }] {
+                let (work, _, _) = run(spec, &g, order, Strategy::Persistent, threads, 0);
+                assert!(work >= 1.0, "{spec}: every reached vertex runs");
+                let (bsp_work, levels, _) = run(spec, &g, order, Strategy::Bsp, threads, 0);
+                assert!(bsp_work >= 1.0 && levels >= 2, "{spec}: {levels} levels");
+            }
         }
     }
+}
+
+/// Priority order cuts the repeated work of FIFO order on large-diameter graphs, with the
+/// default delta and with a delta of 1 (Dijkstra's order on one thread, but for stale items).
+#[test]
+fn priority_order_cuts_the_work() {
+    for spec in ["grid:60x60,w=100", "geo:4000,seed=2,w=500"] {
+        let g = atos_graph::load(spec).unwrap();
+        let (fifo, _, _) = run(spec, &g, Order::Fifo, Strategy::Persistent, 1, 0);
+        let (prio, _, stats) = run(spec, &g, delta_of(&g), Strategy::Persistent, 1, 0);
+        let p = &stats.priority[0];
+        assert!(
+            prio < 0.7 * fifo && prio <= 3.0,
+            "{spec}: priority {prio:.2} vs FIFO {fifo:.2} tasks per vertex"
+        );
+        assert!(p.advances > 1 && p.moved > 0, "{spec}: {p:?}");
+        let (exact, _, _) = run(
+            spec,
+            &g,
+            Order::Priority { delta: 1 },
+            Strategy::Persistent,
+            1,
+            0,
+        );
+        eprintln!(
+            "{spec}: FIFO {fifo:.3}, priority {prio:.3}, delta 1 {exact:.3} tasks per vertex"
+        );
+        assert!(
+            exact < 0.7 * fifo,
+            "{spec}: delta 1 ran {exact:.3} tasks per vertex"
+        );
+    }
+}
+
+/// The queue's own stats: the far ring is left out of the task totals, and every item it
+/// held was examined by a pass; an unordered queue never uses it.
+#[test]
+fn far_ring_items_are_not_counted_as_tasks() {
+    let g = atos_graph::load("grid:30x30,w=50").unwrap();
+    let (_, _, stats) = run("grid", &g, delta_of(&g), Strategy::Persistent, 2, 0);
+    let near = stats.queue("work").unwrap();
+    let far = stats.queue("work.far").unwrap();
+    assert!(far.far && !near.far);
+    assert_eq!(stats.popped, near.popped);
+    assert_eq!(far.popped, stats.priority[0].examined);
+    assert!(far.pushed > 0);
+    let (_, _, fifo) = run("grid", &g, Order::Fifo, Strategy::Persistent, 2, 0);
+    let far = fifo.queue("work.far").unwrap();
+    assert_eq!((far.pushed, far.popped), (0, 0));
+    assert_eq!(fifo.priority[0].advances, 0);
 }
 
 /// Unit weights: SSSP is BFS, and BSP's levels are the BFS depths (plus the empty last one).

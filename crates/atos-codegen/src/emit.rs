@@ -340,10 +340,16 @@ impl<'a> Emitter<'a> {
                 let e = self.expr(e);
                 self.line(&format!("return {e};"), l);
             }
-            StmtKind::Push { field, item } => {
+            StmtKind::Push { field, item, key } => {
                 let text = self.on_leader_if_uniform(|em| {
                     let item = em.expr(item);
-                    format!("{OUT}.{}.push({item})", sanitize(field))
+                    match key {
+                        Some(k) => {
+                            let k = em.expr(k);
+                            format!("{OUT}.{}.push({item}, {k})", sanitize(field))
+                        }
+                        None => format!("{OUT}.{}.push({item})", sanitize(field)),
+                    }
                 });
                 self.line(&format!("{};", self.leader_stmt(text)), l);
             }

@@ -267,10 +267,12 @@ pub enum StmtKind {
         op: ReduceOp,
         value: Expr,
     },
-    /// `state.field.push(item)`: worker-aggregated push into a queue field.
+    /// `state.field.push(item)`: worker-aggregated push into a queue field;
+    /// `state.field.push(item, key)` into a priority queue.
     Push {
         field: String,
         item: Expr,
+        key: Option<Expr>,
     },
     /// `atos::fence()`: a sequentially consistent fence (CPU `fence(SeqCst)`, GPU
     /// `fence.sc.gpu`), for the store-then-read patterns release/acquire does not order.
@@ -448,6 +450,9 @@ pub enum FieldKind {
     Atomics,
     /// Task queue (`Queue<'a, T>`).
     Queue,
+    /// Task queue served in key order (`PriorityQueue<'a, T, K>`), keys of this scalar type
+    /// (`u32` or `f32`): a near ring of items below the threshold and a far ring of keyed items.
+    PriorityQueue(Scalar),
     /// A value passed by copy (`u32`, `f32`, ...).
     Scalar,
 }
@@ -457,9 +462,45 @@ impl StateDesc {
         self.fields.iter().find(|f| f.name == name)
     }
 
-    /// The state's `Queue` fields, in declaration order.
+    /// The state's queue fields (`Queue` and `PriorityQueue`), in declaration order.
     pub fn queues(&self) -> impl Iterator<Item = &FieldDesc> {
-        self.fields.iter().filter(|f| f.kind == FieldKind::Queue)
+        self.fields.iter().filter(|f| f.kind.is_queue())
+    }
+}
+
+impl FieldKind {
+    /// A `Queue` or a `PriorityQueue`: tasks pop it and push to it.
+    pub fn is_queue(self) -> bool {
+        matches!(self, FieldKind::Queue | FieldKind::PriorityQueue(_))
+    }
+
+    /// A priority queue's key type.
+    pub fn key(self) -> Option<Scalar> {
+        match self {
+            FieldKind::PriorityQueue(k) => Some(k),
+            _ => None,
+        }
+    }
+
+    /// How the type is written in Rust, for messages.
+    pub fn rust_name(self) -> String {
+        match self {
+            FieldKind::Slice => "Slice".into(),
+            FieldKind::Atomics => "Atomics".into(),
+            FieldKind::Queue => "Queue".into(),
+            FieldKind::PriorityQueue(k) => format!("PriorityQueue (keys {})", k.rust_name()),
+            FieldKind::Scalar => "scalar".into(),
+        }
+    }
+}
+
+impl FieldDesc {
+    /// A priority queue's far items: the item's parts, then the key (see `PRIORITY_KEYS`).
+    pub fn far_elem(&self) -> Option<ElemTy> {
+        let key = self.kind.key()?;
+        let mut parts = self.elem.parts().to_vec();
+        parts.push(key);
+        Some(ElemTy::Tuple(parts))
     }
 }
 
@@ -558,7 +599,12 @@ pub fn visit_exprs(stmts: &[Stmt], f: &mut impl FnMut(&Expr)) {
             }
             StmtKind::Break | StmtKind::Continue | StmtKind::Return(None) | StmtKind::Fence => {}
             StmtKind::Return(Some(e)) => expr(e, f),
-            StmtKind::Push { item, .. } => expr(item, f),
+            StmtKind::Push { item, key, .. } => {
+                expr(item, f);
+                if let Some(k) = key {
+                    expr(k, f);
+                }
+            }
         }
     }
 }

@@ -56,6 +56,25 @@ words!(
     }
 );
 
+words!(
+    /// One priority queue's scheduling words (`atos::PriorityControl`). Keys compare as
+    /// *encoded* keys (`encode_key` in queue.cuh, `PriorityKey::encode` on the host): a u32 key
+    /// as itself, an f32 key as its bits made to sort as the floats do; every encoded key is
+    /// below [`EVERY_KEY`].
+    priority_control, "PriorityControl", {
+        0 THRESHOLD "threshold": "a push whose encoded key is below it goes to the near ring, else to the far ring; only grows (EVERY_KEY: every key is near)",
+        1 DELTA "delta": "how far an advance moves the threshold, in the key's own type (its bits)",
+        2 PASS_END "pass_end": "persistent: far items below it belong to the pass opened by the last advance",
+        3 PASS_MIN "pass_min": "smallest encoded key the open pass sent back to the far ring (EVERY_KEY if none)",
+        4 LOCK "lock": "persistent: 1 while a group advances the threshold",
+        5 ADVANCES "advances": "threshold advances of the run",
+        6 MOVED "moved": "far items the passes moved to the near ring",
+    }
+);
+
+/// Above every encoded key: a threshold of this value puts every push in the near ring.
+pub const EVERY_KEY: u64 = 1 << 32;
+
 /// `Control::status` values.
 pub mod status {
     pub const OK: u64 = 0;
@@ -120,6 +139,11 @@ pub fn layout_header() -> String {
             queue_counters::BYTES,
         ),
         (control::CUDA_STRUCT, control::WORDS, control::BYTES),
+        (
+            priority_control::CUDA_STRUCT,
+            priority_control::WORDS,
+            priority_control::BYTES,
+        ),
     ] {
         out.push_str(&format!("struct {name} {{\n"));
         for (member, doc) in words {
@@ -135,7 +159,7 @@ pub fn layout_header() -> String {
         window::BYTES
     ));
     out.push_str(&format!(
-        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\n\n}}  // namespace atos\n",
+        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\nconstexpr unsigned long long EVERY_KEY = {EVERY_KEY}ull;\n\n}}  // namespace atos\n",
         status::OK,
         status::OVERFLOW,
         status::FAULT

@@ -11,6 +11,7 @@ pub mod error;
 pub mod faults;
 pub mod ir;
 pub mod item;
+pub mod keys;
 pub mod layout;
 pub mod names;
 pub mod ops;
@@ -20,7 +21,7 @@ pub mod unit;
 
 pub use error::CodegenError;
 pub use ir::*;
-pub use plan::{Plan, PlannedTask, Source, plan_program};
+pub use plan::{Plan, PlannedTask, PriorityPlan, Source, far_name, plan_program};
 pub use unit::{
     CHECKED_BY_DEFAULT, KernelSpec, MAX_FETCH, Strategy, TaskSpec, field_size, generate_unit,
     state_size,

@@ -20,12 +20,33 @@ pub struct PlannedTask {
     pub source: Source,
 }
 
+/// A priority queue field's two rings (queue indices) and key type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PriorityPlan {
+    /// Index into `StateDesc::fields`.
+    pub field: usize,
+    /// The ring of items below the threshold: the one its task pops.
+    pub near: usize,
+    /// The ring of keyed items at or above the threshold, moved near by passes.
+    pub far: usize,
+    pub key: Scalar,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// In program order.
     pub tasks: Vec<PlannedTask>,
-    /// Names of the state's queue fields, in declaration order (queue index order).
+    /// Names of the run's queues, in queue index order: the state's queue fields in declaration
+    /// order, a priority queue as two, its near ring (named after the field) then its far ring
+    /// (`<field>.far`).
     pub queues: Vec<String>,
+    /// The priority queues, in declaration order.
+    pub priority: Vec<PriorityPlan>,
+}
+
+/// The name of a priority queue's far ring.
+pub fn far_name(field: &str) -> String {
+    format!("{field}.far")
 }
 
 impl Plan {
@@ -41,6 +62,16 @@ impl Plan {
         self.tasks
             .iter()
             .position(|t| matches!(t.source, Source::Idle { .. }))
+    }
+
+    /// The priority queue whose far ring is queue `queue`, if it is one.
+    pub fn far_of(&self, queue: usize) -> Option<&PriorityPlan> {
+        self.priority.iter().find(|p| p.far == queue)
+    }
+
+    /// The priority queue whose near ring is queue `queue`, if it is one.
+    pub fn near_of(&self, queue: usize) -> Option<&PriorityPlan> {
+        self.priority.iter().find(|p| p.near == queue)
     }
 
     /// Queue index of the queue task `task` pops, `None` for the idle hook.
@@ -64,12 +95,29 @@ pub fn plan_program(
             "a program needs at least one task".into(),
         ));
     }
-    let queues: Vec<(usize, &FieldDesc)> = state
+    let fields: Vec<(usize, &FieldDesc)> = state
         .fields
         .iter()
         .enumerate()
-        .filter(|(_, f)| f.kind == FieldKind::Queue)
+        .filter(|(_, f)| f.kind.is_queue())
         .collect();
+    // Runtime queue indices: a priority queue takes two (near, then far).
+    let mut runtime = Vec::new();
+    let mut priority = Vec::new();
+    let mut queues: Vec<(usize, usize, &FieldDesc)> = Vec::new();
+    for &(i, f) in &fields {
+        queues.push((runtime.len(), i, f));
+        runtime.push(f.name.clone());
+        if let Some(key) = f.kind.key() {
+            priority.push(PriorityPlan {
+                field: i,
+                near: runtime.len() - 1,
+                far: runtime.len(),
+                key,
+            });
+            runtime.push(far_name(&f.name));
+        }
+    }
     if queues.is_empty() {
         return Err(CodegenError::NoQueue {
             state: state.name.clone(),
@@ -99,9 +147,8 @@ pub fn plan_program(
                 let (queue, (field, desc)) = match named {
                     Some(name) => queues
                         .iter()
-                        .enumerate()
-                        .find(|(_, (_, f))| &f.name == name)
-                        .map(|(q, (i, f))| (q, (*i, *f)))
+                        .find(|(_, _, f)| &f.name == name)
+                        .map(|(q, i, f)| (*q, (*i, *f)))
                         .ok_or_else(|| {
                             CodegenError::Program(format!(
                                 "task `{}` pops queue `{name}`, but state `{}` has no Queue field of that name (queues: {})",
@@ -110,7 +157,7 @@ pub fn plan_program(
                                 names(&queues)
                             ))
                         })?,
-                    None if queues.len() == 1 => (0, (queues[0].0, queues[0].1)),
+                    None if queues.len() == 1 => (0, (queues[0].1, queues[0].2)),
                     None => {
                         return Err(CodegenError::Program(format!(
                             "state `{}` has several queues ({}): say which one task `{}` pops with #[atos::task(queue = \"...\")]",
@@ -145,7 +192,7 @@ pub fn plan_program(
                 let fits = match f.kind {
                     FieldKind::Scalar => matches!(f.elem.scalar(), Some(Scalar::U32 | Scalar::U64)),
                     FieldKind::Slice | FieldKind::Atomics => true,
-                    FieldKind::Queue => false,
+                    FieldKind::Queue | FieldKind::PriorityQueue(_) => false,
                 };
                 if !fits {
                     return Err(CodegenError::Program(format!(
@@ -163,7 +210,8 @@ pub fn plan_program(
     }
     let plan = Plan {
         tasks: planned,
-        queues: queues.iter().map(|(_, f)| f.name.clone()).collect(),
+        queues: runtime,
+        priority,
     };
     let hooks: Vec<&str> = plan
         .tasks
@@ -178,6 +226,9 @@ pub fn plan_program(
         )));
     }
     for (q, name) in plan.queues.iter().enumerate() {
+        if plan.far_of(q).is_some() {
+            continue; // served by the threshold passes, not by a task
+        }
         let consumers: Vec<&str> = plan
             .tasks
             .iter()
@@ -204,10 +255,10 @@ pub fn plan_program(
     Ok(plan)
 }
 
-fn names(queues: &[(usize, &FieldDesc)]) -> String {
+fn names(queues: &[(usize, usize, &FieldDesc)]) -> String {
     queues
         .iter()
-        .map(|(_, f)| format!("`{}`", f.name))
+        .map(|(_, _, f)| format!("`{}`", f.name))
         .collect::<Vec<_>>()
         .join(", ")
 }

@@ -330,8 +330,30 @@ impl<'a> Checker<'a> {
                 (None, None) => {}
                 _ => return Err(self.err("return value does not match the function's signature")),
             },
-            StmtKind::Push { field, item } => {
-                let f = self.field(field, &[FieldKind::Queue])?;
+            StmtKind::Push { field, item, key } => {
+                let f = match self.state.and_then(|st| st.field(field)) {
+                    Some(f) if f.kind.is_queue() => f,
+                    _ => self.field(field, &[FieldKind::Queue])?,
+                };
+                match (f.kind.key(), key) {
+                    (Some(k), Some(e)) => {
+                        let v = self.expr(e)?;
+                        self.constrain(v, Kind::Known(k))?;
+                    }
+                    (Some(k), None) => {
+                        return Err(self.err(format!(
+                            "`{field}` is a priority queue: a push gives the item's key too, e.g. `s.{field}.push(item, key)` with a `{}` key",
+                            k.rust_name()
+                        )));
+                    }
+                    (None, Some(_)) => {
+                        return Err(self.err(format!(
+                            "`{field}` is a plain `Queue`: its push takes only the item; to schedule items by key, declare it `PriorityQueue<'a, {}, u32>` (or `f32` keys)",
+                            f.elem.rust_name()
+                        )));
+                    }
+                    (None, None) => {}
+                }
                 match (&f.elem, &item.kind) {
                     (ElemTy::Scalar(s), _) => {
                         let v = self.expr(item)?;

@@ -223,7 +223,7 @@ impl KernelSpec {
     /// Items a CTA group stages per queue in shared memory before pushing to the global queue:
     /// 4 per thread, fewer when the state's queues would need more than 32 KiB together.
     pub fn cta_stage_capacity(&self, state: &StateDesc) -> u32 {
-        let bytes_per_item: usize = state.queues().map(|q| q.elem.size_bytes()).sum();
+        let bytes_per_item = ring_item_bytes(state);
         let fit = (STAGE_BUDGET_BYTES / bytes_per_item.max(1)) as u32;
         (self.block_size * 4).min(fit).max(32)
     }
@@ -234,11 +234,24 @@ impl KernelSpec {
     }
 }
 
+/// Bytes of one item of every ring of the state together (a priority queue has two rings).
+fn ring_item_bytes(state: &StateDesc) -> usize {
+    state
+        .queues()
+        .map(|q| q.elem.size_bytes() + q.far_elem().map_or(0, |f| f.size_bytes()))
+        .sum()
+}
+
+/// Far items a thread of a group takes per batch of a priority queue's pass.
+pub const PASS_FETCH: u32 = 4;
+
 /// Byte layout of the device-side state struct: every field starts on an 8-byte boundary.
 pub fn field_size(kind: FieldKind) -> usize {
     match kind {
         FieldKind::Slice | FieldKind::Atomics => 16,
         FieldKind::Queue => 32,
+        // Two queue references and the control block's address (`atos::PriorityRef`).
+        FieldKind::PriorityQueue(_) => 72,
         FieldKind::Scalar => 8,
     }
 }
@@ -301,6 +314,7 @@ pub fn generate_unit(
     );
     out.push_str("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n\n");
     emit_tuple_structs(&mut out, state);
+    emit_key_structs(&mut out, state);
     emit_state_struct(&mut out, state);
     emit_out_struct(&mut out, state, spec, group);
 
@@ -345,10 +359,7 @@ pub fn generate_unit(
     let mut balanced = Vec::new();
     // Static shared memory left for balanced batches after the CTA push stages.
     let stages = match group {
-        WorkerKind::Cta => {
-            let per_item: usize = state.queues().map(|q| q.elem.size_bytes()).sum();
-            spec.cta_stage_capacity(state) as usize * per_item
-        }
+        WorkerKind::Cta => spec.cta_stage_capacity(state) as usize * ring_item_bytes(state),
         _ => 0,
     };
     let mut budget = SHARED_LIMIT_BYTES.saturating_sub(stages + SHARED_FIXED_BYTES);
@@ -415,15 +426,16 @@ pub(crate) fn worker_type(kind: WorkerKind) -> &'static str {
     }
 }
 
-/// The push channel type of queue `id` (field `f`): CTA groups stage their pushes.
-fn pusher_type(
+/// The push channel type of the ring `id` (a runtime queue index) holding `elem`s: CTA groups
+/// stage their pushes.
+fn ring_pusher_type(
     spec: &KernelSpec,
     state: &StateDesc,
     group: WorkerKind,
     id: usize,
-    f: &FieldDesc,
+    elem: &ElemTy,
 ) -> String {
-    let t = f.elem.cuda_name();
+    let t = elem.cuda_name();
     match group {
         WorkerKind::Cta => format!(
             "atos::StagedPusher<{t}, {}, {id}>",
@@ -433,11 +445,102 @@ fn pusher_type(
     }
 }
 
+/// The queue fields with the runtime queue index of their (near) ring.
+fn queue_fields_indexed(state: &StateDesc) -> Vec<(usize, &FieldDesc)> {
+    let mut next = 0;
+    state
+        .queues()
+        .map(|f| {
+            let id = next;
+            next += if f.kind.key().is_some() { 2 } else { 1 };
+            (id, f)
+        })
+        .collect()
+}
+
+/// The push channel type of queue field `f`, whose ring (near ring) is queue `id`.
+fn pusher_type(
+    spec: &KernelSpec,
+    state: &StateDesc,
+    group: WorkerKind,
+    id: usize,
+    f: &FieldDesc,
+) -> String {
+    let near = ring_pusher_type(spec, state, group, id, &f.elem);
+    match f.far_elem() {
+        Some(far) => format!(
+            "atos::PriorityPusher<{}, {near}, {}>",
+            keys_struct_name(f),
+            ring_pusher_type(spec, state, group, id + 1, &far)
+        ),
+        None => near,
+    }
+}
+
+/// The C++ expression that makes field `n`'s channel in the kernel.
+fn pusher_init(
+    spec: &KernelSpec,
+    state: &StateDesc,
+    group: WorkerKind,
+    id: usize,
+    f: &FieldDesc,
+) -> String {
+    let n = sanitize(&f.name);
+    let ring = |id: usize, elem: &ElemTy, at: &str| match group {
+        WorkerKind::Cta => format!(
+            "{}::make(state.{at}, ctl)",
+            ring_pusher_type(spec, state, group, id, elem)
+        ),
+        _ => format!("{{state.{at}, ctl}}"),
+    };
+    match f.far_elem() {
+        Some(far) => format!(
+            "{{{}, {}, &state.{n}.pc->threshold.value}}",
+            ring(id, &f.elem, &format!("{n}.near")),
+            ring(id + 1, &far, &format!("{n}.far"))
+        ),
+        None => ring(id, &f.elem, &n),
+    }
+}
+
+/// The generated struct naming a priority queue's item, far item and key types.
+fn keys_struct_name(f: &FieldDesc) -> String {
+    format!("atos_keys_{}", sanitize(&f.name))
+}
+
+/// One struct per priority queue: its types and the conversions between an item and a far
+/// item (the item's parts, then the key).
+fn emit_key_structs(out: &mut String, state: &StateDesc) {
+    for f in state.queues() {
+        let (Some(key), Some(far)) = (f.kind.key(), f.far_elem()) else {
+            continue;
+        };
+        let (item, far_t, k) = (f.elem.cuda_name(), far.cuda_name(), key.cuda_name());
+        let n = f.elem.parts().len();
+        let (to_far, to_item) = match &f.elem {
+            ElemTy::Scalar(_) => ("r.f0 = i;".to_string(), "return f.f0;".to_string()),
+            ElemTy::Tuple(_) => {
+                let to: Vec<String> = (0..n).map(|j| format!("r.f{j} = i.f{j};")).collect();
+                let back: Vec<String> = (0..n).map(|j| format!("r.f{j} = f.f{j};")).collect();
+                (
+                    to.join(" "),
+                    format!("{item} r; {} return r;", back.join(" ")),
+                )
+            }
+        };
+        let _ = writeln!(
+            out,
+            "struct {} {{\n    typedef {item} Item;\n    typedef {far_t} Far;\n    typedef {k} Key;\n    static __device__ __forceinline__ Far keyed(Item i, Key k) {{ Far r; {to_far} r.f{n} = k; return r; }}\n    static __device__ __forceinline__ Item item(const Far& f) {{ {to_item} }}\n    static __device__ __forceinline__ Key key(const Far& f) {{ return f.f{n}; }}\n}};\n",
+            keys_struct_name(f)
+        );
+    }
+}
+
 /// `atos_Out`: one push channel per queue field, named after it.
 fn emit_out_struct(out: &mut String, state: &StateDesc, spec: &KernelSpec, group: WorkerKind) {
     out.push_str("struct atos_Out {\n");
     let mut flushes = Vec::new();
-    for (id, f) in state.queues().enumerate() {
+    for (id, f) in queue_fields_indexed(state) {
         let n = sanitize(&f.name);
         let ty = pusher_type(spec, state, group, id, f);
         let _ = writeln!(out, "    {ty} {n};");
@@ -478,22 +581,16 @@ fn emit_kernel(
         "    const auto group = {}::make();",
         worker_type(group)
     );
-    let channels: Vec<String> = queues
-        .iter()
-        .enumerate()
-        .map(|(id, f)| {
-            let n = sanitize(&f.name);
-            match group {
-                WorkerKind::Cta => format!(
-                    "{}::make(state.{n}, ctl)",
-                    pusher_type(spec, state, group, id, f)
-                ),
-                _ => format!("{{state.{n}, ctl}}"),
-            }
-        })
+    let channels: Vec<String> = queue_fields_indexed(state)
+        .into_iter()
+        .map(|(id, f)| pusher_init(spec, state, group, id, f))
         .collect();
     let _ = writeln!(out, "    atos_Out out = {{{}}};", channels.join(", "));
-    let mut servers = Vec::new();
+    // (runtime queue index, server): a windowed launch picks its server by position.
+    let mut servers: Vec<(usize, String)> = Vec::new();
+    if state.queues().any(|f| f.kind.key().is_some()) {
+        out.push_str("    const auto pass_worker = atos::ThreadWorker::make();\n");
+    }
     let mut has_idle = false;
     for (i, ((task, ts), planned)) in tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate() {
         let _ = writeln!(
@@ -504,7 +601,7 @@ fn emit_kernel(
         let item = task.item_ty().cuda_name();
         let name = sanitize(&task.name);
         match &planned.source {
-            Source::Queue { field, .. } => {
+            Source::Queue { field, queue } => {
                 let held = held_per_thread(spec, ts);
                 let batch = if balanced[i] {
                     format!(
@@ -516,23 +613,47 @@ fn emit_kernel(
                         "atos::each_item(worker{i}, [&]({item} item) {{ {name}(item, state, worker{i}, out); }})"
                     )
                 };
-                let queue = sanitize(&state.fields[*field].name);
+                let fd = &state.fields[*field];
+                let name = sanitize(&fd.name);
+                let prio = fd.kind.key().is_some();
+                let (ring, channel) = if prio {
+                    (format!("{name}.near"), format!("{name}.near"))
+                } else {
+                    (name.clone(), name.clone())
+                };
                 let keeps =
                     spec.keep && spec.strategy == Strategy::Persistent && group == WorkerKind::Cta;
                 let _ = if keeps {
                     writeln!(
                         out,
-                        "    auto serve{i} = atos::queue_server_keeping<{}, {held}>(state.{queue}, worker{i}, {batch}, out.{queue});",
+                        "    auto serve{i} = atos::queue_server_keeping<{}, {held}>(state.{ring}, worker{i}, {batch}, out.{channel});",
                         ts.fetch
                     )
                 } else {
                     writeln!(
                         out,
-                        "    auto serve{i} = atos::queue_server<{}, {held}>(state.{queue}, worker{i}, {batch});",
+                        "    auto serve{i} = atos::queue_server<{}, {held}>(state.{ring}, worker{i}, {batch});",
                         ts.fetch
                     )
                 };
-                servers.push(format!("serve{i}"));
+                if prio {
+                    let _ = writeln!(
+                        out,
+                        "    auto pass{i} = atos::queue_server<{PASS_FETCH}, {PASS_FETCH}>(state.{name}.far, pass_worker, atos::split_batch(state.{name}, out.{name}));"
+                    );
+                    if spec.strategy.windowed() {
+                        servers.push((*queue, format!("serve{i}")));
+                        servers.push((*queue + 1, format!("pass{i}")));
+                    } else {
+                        let _ = writeln!(
+                            out,
+                            "    auto prio{i} = atos::priority_server(state.{name}, serve{i}, pass{i});"
+                        );
+                        servers.push((*queue, format!("prio{i}")));
+                    }
+                } else {
+                    servers.push((*queue, format!("serve{i}")));
+                }
             }
             Source::Idle { range_field } => {
                 let f = &state.fields[*range_field];
@@ -552,6 +673,22 @@ fn emit_kernel(
     if !has_idle {
         out.push_str("    atos::NoIdle idle;\n");
     }
+    // Every queue a server, in queue index order (one no task pops serves nothing).
+    let rings = queue_fields_indexed(state)
+        .last()
+        .map_or(0, |(id, f)| id + if f.kind.key().is_some() { 2 } else { 1 });
+    let servers: Vec<String> = (0..rings)
+        .map(|q| {
+            servers
+                .iter()
+                .find(|(at, _)| *at == q)
+                .map_or_else(|| "no_server".to_string(), |(_, s)| s.clone())
+        })
+        .filter(|s| spec.strategy.windowed() || s != "no_server")
+        .collect();
+    if servers.iter().any(|s| s == "no_server") {
+        out.push_str("    atos::NoServer no_server;\n");
+    }
     let args = if spec.strategy.windowed() {
         let mut args = vec!["group", "out", "window", "idle"];
         args.extend(servers.iter().map(String::as_str));
@@ -559,12 +696,21 @@ fn emit_kernel(
     } else {
         let counters: Vec<String> = queues
             .iter()
-            .map(|f| format!("state.{}.counters", sanitize(&f.name)))
+            .flat_map(|f| {
+                let n = sanitize(&f.name);
+                match f.kind.key() {
+                    Some(_) => vec![
+                        format!("state.{n}.near.counters"),
+                        format!("state.{n}.far.counters"),
+                    ],
+                    None => vec![format!("state.{n}.counters")],
+                }
+            })
             .collect();
         let _ = writeln!(
             out,
             "    const atos::QueueSet<{}> queues = {{{{{}}}}};",
-            queues.len(),
+            counters.len(),
             counters.join(", ")
         );
         let mut args = vec!["group", "ctl", "out", "queues", "idle"];
@@ -599,13 +745,16 @@ pub(crate) fn item_parts(
 
 /// One struct per tuple item type the state's queues hold (see `item.rs`).
 fn emit_tuple_structs(out: &mut String, state: &StateDesc) {
-    let mut seen: Vec<&ElemTy> = Vec::new();
-    for q in state.queues() {
-        if seen.contains(&&q.elem) {
+    let mut seen: Vec<ElemTy> = Vec::new();
+    for elem in state
+        .queues()
+        .flat_map(|q| std::iter::once(q.elem.clone()).chain(q.far_elem()))
+    {
+        if seen.contains(&elem) {
             continue;
         }
-        seen.push(&q.elem);
-        if let Some(def) = q.elem.cuda_struct() {
+        seen.push(elem.clone());
+        if let Some(def) = elem.cuda_struct() {
             out.push_str(&def);
             out.push('\n');
         }
@@ -629,6 +778,9 @@ fn emit_state_struct(out: &mut String, state: &StateDesc) {
             }
             FieldKind::Queue => {
                 let _ = writeln!(out, "    atos::QueueRef<{t}> {n};");
+            }
+            FieldKind::PriorityQueue(_) => {
+                let _ = writeln!(out, "    atos::PriorityRef<{}> {n};", keys_struct_name(f));
             }
             FieldKind::Scalar => {
                 let _ = writeln!(out, "    alignas(8) {t} {n};");

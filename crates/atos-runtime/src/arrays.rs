@@ -7,8 +7,11 @@ use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::atomic::{AtomicPtr, Ordering};
 
-use crate::cpu::queue::CpuQueue;
-use crate::elem::{AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, QueueItem};
+use atos_codegen::keys;
+use atos_codegen::layout::EVERY_KEY;
+
+use crate::cpu::queue::{CpuPriority, CpuQueue};
+use crate::elem::{AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, PriorityKey, QueueItem};
 
 /// A read-only array, shared by every task.
 #[derive(Clone, Copy, Debug)]
@@ -285,6 +288,106 @@ impl<T: QueueItem> Queue<'_, T> {
             .compare_exchange(
                 std::ptr::null_mut(),
                 q as *const CpuQueue as *mut CpuQueue,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
+            .is_ok()
+    }
+
+    pub(crate) fn unbind(&self) {
+        self.bound.store(std::ptr::null_mut(), Ordering::Release);
+    }
+}
+
+/// A task queue served in key order: `push(item, key)` puts an item whose key is below the
+/// current **threshold** in the *near* ring, which its task pops, and holds the others in the
+/// *far* ring. When the near ring is idle and nothing of the far ring is in flight, the
+/// threshold advances by **delta** (or past the smallest key still held, if that is further)
+/// and one pass over the far items moves those now below it to the near ring. Keys order the
+/// work, never its result: a program must compute the same in any order, as it must for a
+/// plain [`Queue`] under many workers.
+///
+/// - `capacity` bounds the alive items of each ring (both are rings).
+/// - `delta` defaults to 1 (`u32` keys) or 1.0 (`f32`); pick it from the input (the SSSP app
+///   uses the mean edge weight). The threshold starts at `delta` (keys below it first) unless
+///   [`start`](Self::start) says otherwise.
+/// - [`unordered`](Self::unordered): every push goes near, in FIFO order (the far ring is never
+///   used): the same program without priority, for comparison.
+///
+/// Items are at most 12 bytes and 3 parts: a far item holds the key beside them.
+pub struct PriorityQueue<'a, T: QueueItem, K: PriorityKey> {
+    capacity: u64,
+    delta: K,
+    start: Option<K>,
+    unordered: bool,
+    bound: AtomicPtr<CpuPriority>,
+    _item: PhantomData<&'a T>,
+}
+
+impl<T: QueueItem, K: PriorityKey> PriorityQueue<'_, T, K> {
+    /// Two rings of `capacity` alive items each, the default delta, the threshold at delta.
+    pub fn with_capacity(capacity: u64) -> Self {
+        PriorityQueue {
+            capacity,
+            delta: K::DEFAULT_DELTA,
+            start: None,
+            unordered: false,
+            bound: AtomicPtr::new(std::ptr::null_mut()),
+            _item: PhantomData,
+        }
+    }
+
+    /// How far each advance moves the threshold (above zero; a run with another fails with
+    /// [`crate::RunError::Priority`]).
+    pub fn delta(mut self, delta: K) -> Self {
+        self.delta = delta;
+        self
+    }
+
+    /// The first threshold: keys below it run first.
+    pub fn start(mut self, threshold: K) -> Self {
+        self.start = Some(threshold);
+        self
+    }
+
+    /// No priority: every push goes to the near ring (FIFO order).
+    pub fn unordered(mut self) -> Self {
+        self.unordered = true;
+        self
+    }
+
+    pub fn capacity(&self) -> u64 {
+        self.capacity
+    }
+
+    pub fn delta_value(&self) -> K {
+        self.delta
+    }
+
+    /// The first threshold, encoded (`atos_codegen::keys`).
+    pub fn start_threshold(&self) -> u64 {
+        if self.unordered {
+            return EVERY_KEY;
+        }
+        keys::encode(K::SCALAR, self.start.unwrap_or(self.delta).to_bits())
+    }
+
+    /// Enqueues a task with its key. Called from task bodies.
+    pub fn push(&self, item: T, key: K) {
+        let p = self.bound.load(Ordering::Acquire);
+        assert!(
+            !p.is_null(),
+            "PriorityQueue::push called outside a run: tasks push while an executor runs them; seed the first tasks through the executor instead"
+        );
+        // SAFETY: bound before workers start, unbound after they all joined (as `Queue`).
+        unsafe { &*p }.push(item.to_item_bits(), key.to_bits());
+    }
+
+    pub(crate) fn bind(&self, p: &CpuPriority) -> bool {
+        self.bound
+            .compare_exchange(
+                std::ptr::null_mut(),
+                p as *const CpuPriority as *mut CpuPriority,
                 Ordering::AcqRel,
                 Ordering::Acquire,
             )

@@ -61,6 +61,34 @@ impl Elem for bool {
     }
 }
 
+/// Key types of a [`crate::PriorityQueue`]: `u32` (a depth, an integer distance) or `f32` (a
+/// float distance). Keys compare as their type does (`atos_codegen::keys` encodes them).
+#[diagnostic::on_unimplemented(
+    message = "atos: `{Self}` cannot be a priority key",
+    label = "priority keys are u32 or f32",
+    note = "e.g. `PriorityQueue<'a, u32, u32>` for vertices keyed by an integer distance"
+)]
+pub trait PriorityKey: Elem + PartialOrd {
+    /// The delta of a queue that was given none: 1 (u32) or 1.0 (f32).
+    const DEFAULT_DELTA: Self;
+    /// Whether `self` can be a delta: above zero (and finite, for f32).
+    fn valid_delta(self) -> bool;
+}
+
+impl PriorityKey for u32 {
+    const DEFAULT_DELTA: u32 = 1;
+    fn valid_delta(self) -> bool {
+        self > 0
+    }
+}
+
+impl PriorityKey for f32 {
+    const DEFAULT_DELTA: f32 = 1.0;
+    fn valid_delta(self) -> bool {
+        self > 0.0 && self.is_finite()
+    }
+}
+
 /// A task item's device bytes, in the low bytes (little-endian): items are at most
 /// [`atos_codegen::item::MAX_ITEM_BYTES`] bytes.
 pub type ItemBits = u128;

@@ -24,6 +24,8 @@ pub enum RunError {
     AlreadyRunning { queue: String },
     #[error("{0}")]
     Unsupported(String),
+    #[error("priority queue `{queue}`: {message}")]
+    Priority { queue: String, message: String },
     #[error("{message} in `{function}` at line {line} (on the GPU; the run stopped there). {hint}")]
     Fault {
         function: String,

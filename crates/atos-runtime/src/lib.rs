@@ -12,13 +12,15 @@ pub mod state;
 pub mod stats;
 pub mod task;
 
-pub use arrays::{AtomicArray, Atomics, Queue, QueueMode, Slice, fence, lanes};
+pub use arrays::{AtomicArray, Atomics, PriorityQueue, Queue, QueueMode, Slice, fence, lanes};
 pub use cpu::CpuExecutor;
-pub use elem::{AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, ItemBits, QueueItem};
+pub use elem::{
+    AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, ItemBits, PriorityKey, QueueItem,
+};
 pub use error::RunError;
 pub use gpu::program::{cuda, cuda_source, spec_of};
 pub use gpu::{DeviceState, Gpu, GpuError, Program, ProgramBuilder};
 pub use program::Seeds;
 pub use state::{FieldInfo, FieldRef, State, StateField, check};
-pub use stats::{QueueStats, Stats};
+pub use stats::{PriorityStats, QueueStats, Stats};
 pub use task::{DeviceFn, Task, TaskSet, parse_embedded_ir};

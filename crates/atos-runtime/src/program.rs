@@ -1,11 +1,12 @@
 //! What both executors share about a program: its plan, its seeds per queue, the state's
 //! queues and the idle hook's range.
 
-use atos_codegen::{CodegenError, FnIr, Plan, Source, plan_program};
+use atos_codegen::item::{MAX_ITEM_BYTES, MAX_TUPLE_PARTS, tuple_layout};
+use atos_codegen::{CodegenError, FnIr, Plan, Source, StateDesc, plan_program};
 
 use crate::elem::{ItemBits, QueueItem};
 use crate::error::RunError;
-use crate::state::{FieldRef, QueueHost, State};
+use crate::state::{FieldRef, PriorityHost, QueueHost, State};
 use crate::task::{Task, TaskSet};
 
 /// Initial items of a run, per task: `Seeds::new().add(color::Task, &vertices)` puts the
@@ -70,15 +71,106 @@ pub(crate) fn seeds_per_queue(plan: &Plan, seeds: &Seeds) -> Result<Vec<Vec<Item
     Ok(out)
 }
 
-/// The state's queue fields, in queue index order.
-pub(crate) fn queue_fields<'s>(fields: &[FieldRef<'s>]) -> Vec<&'s dyn QueueHost> {
+/// A queue field of the state, as the executors bind it.
+#[derive(Clone, Copy)]
+pub(crate) enum QueueField<'s> {
+    Plain(&'s dyn QueueHost),
+    Priority(&'s dyn PriorityHost),
+}
+
+impl QueueField<'_> {
+    pub(crate) fn unbind(&self) {
+        match self {
+            QueueField::Plain(q) => q.unbind(),
+            QueueField::Priority(p) => p.unbind(),
+        }
+    }
+}
+
+/// The state's queue fields, in declaration order.
+pub(crate) fn queue_fields<'s>(fields: &[FieldRef<'s>]) -> Vec<QueueField<'s>> {
     fields
         .iter()
         .filter_map(|f| match f {
-            FieldRef::Queue(q) => Some(*q),
+            FieldRef::Queue(q) => Some(QueueField::Plain(*q)),
+            FieldRef::Priority(p) => Some(QueueField::Priority(*p)),
             _ => None,
         })
         .collect()
+}
+
+/// One ring of a run, in queue index order: a queue, or a priority queue's near or far ring.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ring {
+    pub capacity: u64,
+    pub linear: bool,
+    pub elem_size: usize,
+}
+
+/// A priority queue's setup: where the key sits in a far item, its delta and first threshold.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct PrioritySetup {
+    pub key: atos_codegen::Scalar,
+    pub key_offset: u32,
+    pub delta: u64,
+    pub threshold: u64,
+}
+
+/// The rings of the state's queue fields (`queues`, from [`queue_fields`]) in queue index
+/// order, and each priority queue's setup, checked: a far item (the item's parts and the key)
+/// must fit a queue slot, and the delta must be above zero.
+pub(crate) fn rings(
+    desc: &StateDesc,
+    queues: &[QueueField<'_>],
+) -> Result<(Vec<Ring>, Vec<PrioritySetup>), RunError> {
+    let mut rings = Vec::new();
+    let mut setups = Vec::new();
+    for (f, q) in desc.queues().zip(queues) {
+        match q {
+            QueueField::Plain(h) => rings.push(Ring {
+                capacity: h.capacity(),
+                linear: h.linear(),
+                elem_size: h.elem_size(),
+            }),
+            QueueField::Priority(h) => {
+                let far = f.far_elem().expect("a priority queue field");
+                let parts = far.parts();
+                let layout = tuple_layout(parts);
+                if parts.len() > MAX_TUPLE_PARTS || layout.size as usize > MAX_ITEM_BYTES {
+                    return Err(RunError::Priority {
+                        queue: f.name.clone(),
+                        message: format!(
+                            "its far ring keeps each `{}` item with its key, {} parts in {} bytes, over the {MAX_TUPLE_PARTS} parts and {MAX_ITEM_BYTES} bytes a queue slot holds; use items of at most 3 parts and 12 bytes (e.g. an index into an array)",
+                            f.elem.rust_name(),
+                            parts.len(),
+                            layout.size
+                        ),
+                    });
+                }
+                let (delta, valid) = h.delta();
+                if !valid {
+                    return Err(RunError::Priority {
+                        queue: f.name.clone(),
+                        message: "its delta must be above zero (and finite): every advance must move the threshold; set it with `.delta(..)`".into(),
+                    });
+                }
+                for elem_size in [h.elem_size(), layout.size as usize] {
+                    rings.push(Ring {
+                        capacity: h.capacity(),
+                        linear: false,
+                        elem_size,
+                    });
+                }
+                setups.push(PrioritySetup {
+                    key: h.key(),
+                    key_offset: layout.offsets[parts.len() - 1],
+                    delta,
+                    threshold: h.start_threshold(),
+                });
+            }
+        }
+    }
+    Ok((rings, setups))
 }
 
 /// Checks seeds against capacities.
@@ -104,7 +196,7 @@ pub(crate) fn field_values(fields: &[FieldRef<'_>]) -> Vec<u64> {
             FieldRef::Scalar(bits) => *bits,
             FieldRef::Slice { len, .. } => *len as u64,
             FieldRef::Atomics(a) => a.len() as u64,
-            FieldRef::Queue(_) => 0,
+            FieldRef::Queue(_) | FieldRef::Priority(_) => 0,
         })
         .collect()
 }

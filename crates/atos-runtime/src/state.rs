@@ -2,9 +2,9 @@
 
 use atos_codegen::{ElemTy, FieldDesc, FieldKind, Scalar, StateDesc};
 
-use crate::arrays::{Atomics, Queue, Slice};
-use crate::cpu::queue::CpuQueue;
-use crate::elem::{AtomicElem, Elem, QueueItem};
+use crate::arrays::{Atomics, PriorityQueue, Queue, Slice};
+use crate::cpu::queue::{CpuPriority, CpuQueue};
+use crate::elem::{AtomicElem, Elem, PriorityKey, QueueItem};
 
 /// One field of a state, as a compile-time constant.
 #[derive(Clone, Copy, Debug)]
@@ -73,7 +73,7 @@ pub mod check {
     }
 
     const fn is_queue(f: &FieldInfo) -> bool {
-        matches!(f.kind, FieldKind::Queue)
+        matches!(f.kind, FieldKind::Queue | FieldKind::PriorityQueue(_))
     }
 
     const fn same_parts(a: &[Scalar], b: &[Scalar]) -> bool {
@@ -130,7 +130,7 @@ pub mod check {
                 return match fields[i].kind {
                     FieldKind::Scalar => matches!(fields[i].parts, [Scalar::U32 | Scalar::U64]),
                     FieldKind::Slice | FieldKind::Atomics => true,
-                    FieldKind::Queue => false,
+                    FieldKind::Queue | FieldKind::PriorityQueue(_) => false,
                 };
             }
             i += 1;
@@ -144,6 +144,7 @@ pub enum FieldRef<'s> {
     Slice { bytes: &'s [u8], len: usize },
     Atomics(&'s dyn AtomicHost),
     Queue(&'s dyn QueueHost),
+    Priority(&'s dyn PriorityHost),
     Scalar(u64),
 }
 
@@ -168,10 +169,58 @@ pub trait QueueHost: Sync {
     fn unbind(&self);
 }
 
+/// Host access to a `PriorityQueue` field.
+pub trait PriorityHost: Sync {
+    /// Alive items each ring holds.
+    fn capacity(&self) -> u64;
+    /// Bytes of an item (the near ring's slots).
+    fn elem_size(&self) -> usize;
+    fn key(&self) -> Scalar;
+    /// The delta's bits, and whether it is a valid delta.
+    fn delta(&self) -> (u64, bool);
+    /// The first threshold, encoded.
+    fn start_threshold(&self) -> u64;
+    fn bind(&self, p: &CpuPriority) -> bool;
+    fn unbind(&self);
+}
+
+impl<T: QueueItem, K: PriorityKey> StateField for PriorityQueue<'_, T, K> {
+    const KIND: FieldKind = FieldKind::PriorityQueue(K::SCALAR);
+    const PARTS: &'static [Scalar] = T::PARTS;
+    fn field_ref(&self) -> FieldRef<'_> {
+        FieldRef::Priority(self)
+    }
+}
+
+impl<T: QueueItem, K: PriorityKey> PriorityHost for PriorityQueue<'_, T, K> {
+    fn capacity(&self) -> u64 {
+        PriorityQueue::capacity(self)
+    }
+    fn elem_size(&self) -> usize {
+        T::item_size()
+    }
+    fn key(&self) -> Scalar {
+        K::SCALAR
+    }
+    fn delta(&self) -> (u64, bool) {
+        let d = self.delta_value();
+        (d.to_bits(), d.valid_delta())
+    }
+    fn start_threshold(&self) -> u64 {
+        PriorityQueue::start_threshold(self)
+    }
+    fn bind(&self, p: &CpuPriority) -> bool {
+        PriorityQueue::bind(self, p)
+    }
+    fn unbind(&self) {
+        PriorityQueue::unbind(self)
+    }
+}
+
 /// Implemented by every type that can be a field of an `#[atos::state]` struct.
 #[diagnostic::on_unimplemented(
     message = "`{Self}` cannot be a field of an #[atos::state] struct",
-    note = "state fields are `Slice<'a, T>` (read-only array), `Atomics<'a, T>` (atomically updated array), `Queue<'a, T>` (task queue) or a scalar (u32, i32, u64, i64, usize, f32, f64, bool)"
+    note = "state fields are `Slice<'a, T>` (read-only array), `Atomics<'a, T>` (atomically updated array), `Queue<'a, T>` (task queue), `PriorityQueue<'a, T, K>` (task queue served by key) or a scalar (u32, i32, u64, i64, usize, f32, f64, bool)"
 )]
 pub trait StateField {
     const KIND: FieldKind;

@@ -16,6 +16,24 @@ pub struct QueueStats {
     /// The capacity this run needed, at most: for a ring, the most items alive at once
     /// (pushed, not yet taken) seen by a push; for a linear queue, every push (seeds included).
     pub peak: u64,
+    /// A priority queue's far ring (`<field>.far`): its items are not tasks (the passes move
+    /// them to the near ring), so the totals leave it out.
+    pub far: bool,
+}
+
+/// What a run did with one priority queue (beside the [`QueueStats`] of its two rings).
+#[derive(Clone, Debug, PartialEq)]
+pub struct PriorityStats {
+    /// The field's name.
+    pub name: String,
+    /// Threshold advances (each opened a pass over the far ring).
+    pub advances: u64,
+    /// Far items the passes moved to the near ring.
+    pub moved: u64,
+    /// Far items the passes looked at (moved, or pushed back to the far ring).
+    pub examined: u64,
+    /// The threshold at the end, encoded (`atos_codegen::keys`; `EVERY_KEY` if unordered).
+    pub threshold: u64,
 }
 
 /// What a run did.
@@ -30,7 +48,8 @@ pub struct Stats {
     pub seeded: u64,
     /// Tasks processed (popped and run), all queues.
     pub popped: u64,
-    /// Tasks pushed by tasks and the idle hook, all queues.
+    /// Tasks pushed by tasks and the idle hook, all queues (a priority queue: pushes into its
+    /// near ring, the moves of its passes included; not those held in its far ring).
     pub pushed: u64,
     /// The largest per-queue `peak`.
     pub queue_peak: u64,
@@ -57,13 +76,16 @@ pub struct Stats {
     /// Persistent GPU runs built with `sample_progress`: (microseconds since the launch,
     /// tasks done in all queues), sampled by the host while the kernel ran.
     pub timeline: Option<Vec<(f64, u64)>>,
+    /// One entry per priority queue.
+    pub priority: Vec<PriorityStats>,
 }
 
 impl Stats {
     pub(crate) fn totals(mut self) -> Stats {
-        self.seeded = self.queues.iter().map(|q| q.seeded).sum();
-        self.popped = self.queues.iter().map(|q| q.popped).sum();
-        self.pushed = self.queues.iter().map(|q| q.pushed).sum();
+        let tasks = || self.queues.iter().filter(|q| !q.far);
+        self.seeded = tasks().map(|q| q.seeded).sum();
+        self.popped = tasks().map(|q| q.popped).sum();
+        self.pushed = tasks().map(|q| q.pushed).sum();
         self.queue_peak = self.queues.iter().map(|q| q.peak).max().unwrap_or(0);
         self
     }

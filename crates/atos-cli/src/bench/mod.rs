@@ -65,6 +65,10 @@ pub struct BenchArgs {
     /// original's default, also passed to the original binaries as `-p`).
     #[arg(long, default_value_t = 0.01)]
     epsilon: f32,
+    /// sssp-priority: how far each advance moves the distance threshold [default: the mean
+    /// edge weight, `atos::apps::sssp::default_delta`].
+    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
+    delta: Option<u32>,
     /// Give each graph that has no edge weights uniform u32 weights in 1..=MAX (the same for
     /// both directions of an edge, from seed 1, as a generator's `w=MAX`): SSSP on files such as
     /// luxembourg_osm.
@@ -127,6 +131,9 @@ pub enum App {
     /// Speculative SSSP in FIFO order, u32 weights (asynchronous: persistent, discrete;
     /// Bellman-Ford by levels: bsp), distances checked against Dijkstra from `--source`.
     Sssp,
+    /// The same SSSP served by priority (distance below a threshold first, advanced by
+    /// `--delta`; bsp: delta-stepping by levels).
+    SsspPriority,
 }
 
 impl App {
@@ -138,6 +145,7 @@ impl App {
             App::PagerankBsp => "pagerank-bsp",
             App::Coloring => "coloring",
             App::Sssp => "sssp",
+            App::SsspPriority => "sssp-priority",
         }
     }
 
@@ -149,7 +157,7 @@ impl App {
             App::Pagerank | App::PagerankRescan => &original::PR_BINARIES,
             App::PagerankBsp => &[],
             App::Coloring => &original::GC_BINARIES,
-            App::Sssp => &[],
+            App::Sssp | App::SsspPriority => &[],
         }
     }
 
@@ -163,7 +171,10 @@ impl App {
             App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
             App::Coloring => coloring::ColoringInput::new(g).map(Prepared::Coloring),
-            App::Sssp => sssp::SsspInput::new(g, args.source).map(Prepared::Sssp),
+            App::Sssp => sssp::SsspInput::new(g, args.source, None).map(Prepared::Sssp),
+            App::SsspPriority => {
+                sssp::SsspInput::new(g, args.source, Some(args.delta)).map(Prepared::Sssp)
+            }
         }
     }
 }

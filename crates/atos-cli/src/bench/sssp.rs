@@ -1,8 +1,8 @@
-//! SSSP configurations: speculative FIFO SSSP (`atos::apps::sssp`, u32 weights) on the GPU or
-//! the CPU executor (persistent and discrete: asynchronous; bsp: Bellman-Ford by levels), every
-//! run checked against Dijkstra.
+//! SSSP configurations: speculative SSSP (`atos::apps::sssp`, u32 weights) in FIFO or priority
+//! order on the GPU or the CPU executor (persistent and discrete: asynchronous; bsp:
+//! Bellman-Ford or delta-stepping by levels), every run checked against Dijkstra.
 
-use atos::apps::sssp::{self, UNREACHED, relax};
+use atos::apps::sssp::{self, Order, UNREACHED, relax};
 use atos::{Gpu, Seeds, Stats};
 use atos_graph::Weights;
 
@@ -18,10 +18,17 @@ pub struct SsspInput {
     pub reference: Vec<u32>,
     pub source: u32,
     pub capacity: u64,
+    pub order: Order,
 }
 
 impl SsspInput {
-    pub fn new(g: &atos_graph::Csr, source: u32) -> Result<SsspInput, String> {
+    /// FIFO order when `priority` is `None`; else priority order with the delta given (or
+    /// `sssp::default_delta` of the weights).
+    pub fn new(
+        g: &atos_graph::Csr,
+        source: u32,
+        priority: Option<Option<u32>>,
+    ) -> Result<SsspInput, String> {
         let weights = match &g.weights {
             Some(Weights::U32(w)) => w.clone(),
             Some(Weights::F32(_)) => {
@@ -51,9 +58,8 @@ impl SsspInput {
                 reference.push(d as u32);
             }
         }
+        let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
         Ok(SsspInput {
-            offsets: g.offsets_u32().map_err(|e| e.to_string())?,
-            weights,
             reference,
             source,
             // FIFO order queues a vertex once per improvement: on one H100, persistent CTA
@@ -61,6 +67,14 @@ impl SsspInput {
             // overflow stopped the run there). 4x has not run on a GPU yet; a run that needs
             // more fails with the capacity it needs.
             capacity: 4 * (g.num_vertices().max(g.num_edges()) as u64) + 1,
+            order: match priority {
+                None => Order::Fifo,
+                Some(delta) => Order::Priority {
+                    delta: delta.unwrap_or_else(|| sssp::default_delta(&offsets, &weights)),
+                },
+            },
+            weights,
+            offsets,
         })
     }
 
@@ -89,7 +103,13 @@ pub fn run(
     rec: &mut Record,
 ) -> Result<(), Fail> {
     let a = sssp::SsspArrays::new(input.reference.len(), input.source);
-    let state = a.state(&input.offsets, cols, &input.weights, input.capacity);
+    let state = a.state(
+        &input.offsets,
+        cols,
+        &input.weights,
+        input.capacity,
+        input.order,
+    );
     let verify = |label: &str| {
         if opts.corrupt {
             // The test hook: the last vertex one off.

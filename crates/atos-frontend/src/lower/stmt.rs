@@ -518,13 +518,22 @@ impl Lowerer {
         if name == "store" {
             return Ok(StmtKind::Expr(self.atomic_call(field, m)?));
         }
-        if m.args.len() != 1 {
-            return Err(Error::new(m.span(), "`push` takes 1 argument"));
+        match m.args.len() {
+            1 => Ok(StmtKind::Push {
+                field,
+                item: self.push_item(&m.args[0])?,
+                key: None,
+            }),
+            2 => Ok(StmtKind::Push {
+                field,
+                item: self.push_item(&m.args[0])?,
+                key: Some(self.expr(&m.args[1])?),
+            }),
+            _ => Err(Error::new(
+                m.span(),
+                "`push` takes the item (a queue) or the item and its key (a priority queue): `s.work.push(v)` or `s.work.push(v, key)`",
+            )),
         }
-        Ok(StmtKind::Push {
-            field,
-            item: self.push_item(&m.args[0])?,
-        })
     }
 
     /// A push's argument: a tuple of values or the whole tuple item become `ExprKind::Tuple`.

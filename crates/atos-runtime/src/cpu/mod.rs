@@ -15,12 +15,15 @@ use atos_codegen::{Plan, Strategy};
 use crate::elem::ItemBits;
 use crate::error::RunError;
 use crate::program::{
-    Seeds, check_seed_room, field_values, idle_range, plan_of, queue_fields, seeds_per_queue,
+    QueueField, Seeds, check_seed_room, field_values, idle_range, plan_of, queue_fields, rings,
+    seeds_per_queue,
 };
 use crate::state::State;
-use crate::stats::{QueueStats, Stats};
+use crate::stats::{PriorityStats, QueueStats, Stats};
 use crate::task::{Task, TaskSet};
-use queue::{Control, CpuQueue, QueueSet};
+use atos_codegen::layout::priority_control as pc;
+use atos_codegen::unit::PASS_FETCH;
+use queue::{Control, CpuPriority, CpuQueue, QueueSet};
 
 /// Runs tasks on CPU threads.
 #[derive(Clone, Debug)]
@@ -99,7 +102,8 @@ impl CpuExecutor {
         let fields = state.fields();
         let hosts = queue_fields(&fields);
         let seeds = seeds_per_queue(&plan, seeds)?;
-        let capacities: Vec<u64> = hosts.iter().map(|h| h.capacity()).collect();
+        let (ring_list, setups) = rings(&<P::State<'_> as State>::desc(), &hosts)?;
+        let capacities: Vec<u64> = ring_list.iter().map(|r| r.capacity).collect();
         check_seed_room(&plan, &capacities, &seeds)?;
         let range = idle_range(&plan, &irs, &field_values(&fields))?;
         let total_seeds: u64 = seeds.iter().map(|s| s.len() as u64).sum();
@@ -109,18 +113,70 @@ impl CpuExecutor {
             .word(ctl::IDLE_CLEAN)
             .store(u64::from(total_seeds == 0), Relaxed);
         control.word(ctl::IDLE_BASE).store(total_seeds, Relaxed);
-        let queues: Vec<CpuQueue> = hosts
-            .iter()
-            .zip(&seeds)
-            .map(|(h, s)| {
-                CpuQueue::new(h.capacity(), h.linear(), h.elem_size(), s, control.clone())
-            })
-            .collect();
-        for (i, (h, q)) in hosts.iter().zip(&queues).enumerate() {
-            if !h.bind(q) {
-                hosts[..i].iter().for_each(|h| h.unbind());
+        let ring = |q: usize| {
+            let r = ring_list[q];
+            CpuQueue::new(
+                r.capacity,
+                r.linear,
+                r.elem_size,
+                &seeds[q],
+                control.clone(),
+            )
+        };
+        // Plain queues own their ring; a priority queue owns both of its.
+        let mut plain: Vec<(usize, CpuQueue)> = Vec::new();
+        let mut prios: Vec<CpuPriority> = Vec::new();
+        let mut next = 0;
+        for h in &hosts {
+            match h {
+                QueueField::Plain(_) => {
+                    plain.push((next, ring(next)));
+                    next += 1;
+                }
+                QueueField::Priority(_) => {
+                    let s = setups[prios.len()];
+                    prios.push(CpuPriority::new(
+                        ring(next),
+                        ring(next + 1),
+                        s.key,
+                        s.key_offset,
+                        s.delta,
+                        s.threshold,
+                    ));
+                    next += 2;
+                }
+            }
+        }
+        let mut queues: Vec<&CpuQueue> = Vec::with_capacity(next);
+        for q in 0..next {
+            let r = match plan.priority.iter().position(|p| p.near == q || p.far == q) {
+                Some(k) if plan.priority[k].near == q => &prios[k].near,
+                Some(k) => &prios[k].far,
+                None => &plain.iter().find(|(at, _)| *at == q).expect("a ring").1,
+            };
+            queues.push(r);
+        }
+        let unbind_all = || hosts.iter().for_each(QueueField::unbind);
+        let (mut at_plain, mut at_prio) = (0, 0);
+        for (i, h) in hosts.iter().enumerate() {
+            let bound = match h {
+                QueueField::Plain(q) => {
+                    at_plain += 1;
+                    q.bind(&plain[at_plain - 1].1)
+                }
+                QueueField::Priority(p) => {
+                    at_prio += 1;
+                    p.bind(&prios[at_prio - 1])
+                }
+            };
+            if !bound {
+                hosts[..i].iter().for_each(QueueField::unbind);
                 return Err(RunError::AlreadyRunning {
-                    queue: plan.queues[i].clone(),
+                    queue: <P::State<'_> as State>::desc()
+                        .queues()
+                        .nth(i)
+                        .map(|f| f.name.clone())
+                        .unwrap_or_default(),
                 });
             }
         }
@@ -128,6 +184,7 @@ impl CpuExecutor {
             plan: &plan,
             fetches: &fetches,
             queues: &queues,
+            prios: &prios,
             control: &control,
             range,
         };
@@ -155,28 +212,24 @@ impl CpuExecutor {
             Strategy::Persistent => on_threads(&|| run.worker::<P>(state)),
             Strategy::Bsp => levels = run.levels::<P>(state, &on_threads),
             Strategy::Discrete => {
-                hosts.iter().for_each(|h| h.unbind());
+                unbind_all();
                 return Err(RunError::Unsupported(
                     "the CPU executor runs the persistent and bulk-synchronous strategies; discrete launches are a GPU scheme (use Strategy::Bsp for level-by-level runs on the CPU)".into(),
                 ));
             }
         }
         let elapsed = t0.elapsed();
-        hosts.iter().for_each(|h| h.unbind());
+        unbind_all();
         match control.status() {
             status::OK => {}
             status::OVERFLOW => {
                 let (i, t) = queues
                     .iter()
-                    .map(CpuQueue::totals)
+                    .map(|q| q.totals())
                     .enumerate()
                     .max_by_key(|(_, t)| t.needed)
                     .expect("an overflow names a queue");
-                return Err(RunError::overflow(
-                    &plan.queues[i],
-                    hosts[i].capacity(),
-                    t.needed,
-                ));
+                return Err(RunError::overflow(&plan.queues[i], capacities[i], t.needed));
             }
             _ => {
                 return Err(RunError::TaskPanicked {
@@ -191,12 +244,25 @@ impl CpuExecutor {
                 let t = q.totals();
                 QueueStats {
                     name: plan.queues[i].clone(),
-                    capacity: hosts[i].capacity(),
+                    capacity: capacities[i],
                     seeded: seeds[i].len() as u64,
                     popped: t.done,
                     pushed: t.end_alloc - seeds[i].len() as u64,
                     peak: t.peak,
+                    far: plan.far_of(i).is_some(),
                 }
+            })
+            .collect();
+        let priority = plan
+            .priority
+            .iter()
+            .zip(&prios)
+            .map(|(pp, p)| PriorityStats {
+                name: plan.queues[pp.near].clone(),
+                advances: p.word(pc::ADVANCES).load(Acquire),
+                moved: p.word(pc::MOVED).load(Acquire),
+                examined: p.far.done(),
+                threshold: p.word(pc::THRESHOLD).load(Acquire),
             })
             .collect();
         Ok(Stats {
@@ -217,6 +283,7 @@ impl CpuExecutor {
             wall: None,
             upload: None,
             timeline: None,
+            priority,
         }
         .totals())
     }
@@ -226,7 +293,10 @@ impl CpuExecutor {
 struct CpuRun<'r> {
     plan: &'r Plan,
     fetches: &'r [u64],
-    queues: &'r [CpuQueue],
+    /// Every ring, in queue index order.
+    queues: &'r [&'r CpuQueue],
+    /// The priority queues, in `plan.priority` order.
+    prios: &'r [CpuPriority],
     control: &'r Control,
     range: u64,
 }
@@ -246,12 +316,22 @@ impl CpuRun<'_> {
             if self.control.status() != status::OK {
                 return levels;
             }
-            let windows: Vec<u64> = self.queues.iter().map(CpuQueue::end).collect();
+            // A far ring gets no window of its own: passes over it run when all else is done.
+            let windows: Vec<u64> = (0..self.queues.len())
+                .map(|q| match self.plan.far_of(q) {
+                    Some(_) => self.queues[q].start(),
+                    None => self.queues[q].end(),
+                })
+                .collect();
             let empty = self
                 .queues
                 .iter()
                 .zip(&windows)
                 .all(|(q, &hi)| q.start() >= hi);
+            if empty && self.pass_level(on_threads) {
+                levels += 1;
+                continue;
+            }
             if empty {
                 let Some(hook) = self.plan.idle().filter(|_| self.range > 0) else {
                     return levels;
@@ -288,6 +368,36 @@ impl CpuRun<'_> {
         }
     }
 
+    /// Bulk-synchronous: when no task has items, a level that advances the threshold of every
+    /// priority queue holding far items and runs one pass over them (the windowed GPU driver
+    /// does the same). Whether it ran.
+    fn pass_level(&self, on_threads: &dyn Fn(&(dyn Fn() + Sync))) -> bool {
+        let open: Vec<(&CpuPriority, u64)> = self
+            .prios
+            .iter()
+            .filter(|p| p.far.end() > p.far.start())
+            .map(|p| (p, p.far.end()))
+            .collect();
+        if open.is_empty() {
+            return false;
+        }
+        open.iter().for_each(|(p, _)| p.step_threshold());
+        on_threads(&|| {
+            let mut batch = Vec::new();
+            for (p, hi) in &open {
+                loop {
+                    let n = p.far.claim_below(u64::from(PASS_FETCH), *hi, &mut batch);
+                    if n == 0 {
+                        break;
+                    }
+                    p.split(&batch);
+                    p.far.complete(n);
+                }
+            }
+        });
+        true
+    }
+
     /// One round over every queue: each task's queue is claimed from with `claim` (queue
     /// index, queue, fetch, batch) and the claimed items run. Whether any ran.
     fn serve_round<P: TaskSet>(
@@ -320,9 +430,16 @@ impl CpuRun<'_> {
         let mut idle = 0u32;
         let all = QueueSet(self.queues);
         loop {
-            let worked = self.serve_round::<P>(state, &mut batch, |_, queue, fetch, out| {
+            let mut worked = self.serve_round::<P>(state, &mut batch, |_, queue, fetch, out| {
                 queue.claim(fetch, out)
             });
+            // Priority queues whose task found nothing: a batch of the open pass, else an
+            // advance (`PriorityServer` in worker.cuh).
+            for p in self.prios.iter() {
+                if !worked && (p.serve_pass(u64::from(PASS_FETCH), &mut batch) || p.advance()) {
+                    worked = true;
+                }
+            }
             if worked {
                 idle = 0;
                 continue;

@@ -6,7 +6,10 @@ use std::sync::Arc;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release, SeqCst};
 use std::sync::atomic::{AtomicU64, fence};
 
-use atos_codegen::layout::{self, control as ctl, queue_counters as qc};
+use atos_codegen::layout::{
+    self, EVERY_KEY, control as ctl, priority_control as pc, queue_counters as qc,
+};
+use atos_codegen::{Scalar, keys};
 
 use crate::arrays::ring_slots;
 use crate::elem::ItemBits;
@@ -111,7 +114,7 @@ impl CpuQueue {
         q
     }
 
-    fn c(&self, i: usize) -> &AtomicU64 {
+    pub(crate) fn c(&self, i: usize) -> &AtomicU64 {
         &self.counters[i].0
     }
 
@@ -228,7 +231,7 @@ impl CpuQueue {
     }
 
     /// `end`, advanced if the writers below it have all finished.
-    fn published_end(&self) -> u64 {
+    pub(crate) fn published_end(&self) -> u64 {
         let e = self.c(qc::END).load(Acquire);
         if self.c(qc::END_ALLOC).load(Acquire) > e {
             self.try_advance(qc::END_COUNT, qc::END_MAX, qc::END);
@@ -306,6 +309,28 @@ impl CpuQueue {
         }
     }
 
+    /// `take_pass` of queue.cuh: up to `max_n` items of the open pass [.., `hi`), handed out
+    /// in order by a compare-and-swap on `window_next` that never passes `hi`, accounted for in
+    /// `avail` and `start`.
+    fn take_pass(&self, max_n: u64, hi: u64) -> Option<(u64, u64)> {
+        let next = self.c(qc::WINDOW_NEXT);
+        let mut b = next.load(Acquire);
+        while b < hi {
+            let n = (hi - b).min(max_n);
+            match next.compare_exchange(b, b + n, AcqRel, Acquire) {
+                Ok(_) => {
+                    if !self.linear {
+                        self.c(qc::AVAIL).fetch_sub(n, AcqRel);
+                    }
+                    self.c(qc::START).fetch_add(n, AcqRel);
+                    return Some((b, n));
+                }
+                Err(now) => b = now,
+            }
+        }
+        None
+    }
+
     /// The published end: a level's window ends there.
     pub fn end(&self) -> u64 {
         self.c(qc::END).load(SeqCst)
@@ -327,7 +352,7 @@ impl CpuQueue {
         self.claim_from(self.take_below(max_n, hi), out)
     }
 
-    fn claim_from(&self, taken: Option<(u64, u64)>, out: &mut Vec<ItemBits>) -> u64 {
+    pub(crate) fn claim_from(&self, taken: Option<(u64, u64)>, out: &mut Vec<ItemBits>) -> u64 {
         out.clear();
         let Some((s, n)) = taken else {
             return 0;
@@ -368,18 +393,150 @@ impl CpuQueue {
     }
 }
 
-/// Every queue of a run.
-pub struct QueueSet<'q>(pub &'q [CpuQueue]);
+/// The CPU twin of a priority queue (`PriorityRef` and friends in queue.cuh and worker.cuh):
+/// its near and far rings and its `PriorityControl` words.
+pub struct CpuPriority {
+    pub near: CpuQueue,
+    pub far: CpuQueue,
+    key: Scalar,
+    /// Bit position of the key in a far item (after the item's parts).
+    key_shift: u32,
+    words: [Line; pc::WORDS.len()],
+}
+
+impl CpuPriority {
+    /// `near` holds items, `far` keyed items whose key starts at byte `key_offset`.
+    pub fn new(
+        near: CpuQueue,
+        far: CpuQueue,
+        key: Scalar,
+        key_offset: u32,
+        delta: u64,
+        threshold: u64,
+    ) -> CpuPriority {
+        let p = CpuPriority {
+            near,
+            far,
+            key,
+            key_shift: 8 * key_offset,
+            words: std::array::from_fn(|_| Line::default()),
+        };
+        p.word(pc::THRESHOLD).store(threshold, Release);
+        p.word(pc::DELTA).store(delta, Release);
+        p.word(pc::PASS_MIN).store(EVERY_KEY, Release);
+        p
+    }
+
+    pub fn word(&self, i: usize) -> &AtomicU64 {
+        &self.words[i].0
+    }
+
+    /// `PriorityPusher::push`: near below the threshold (read relaxed), far otherwise.
+    pub fn push(&self, item: ItemBits, key_bits: u64) {
+        let enc = keys::encode(self.key, key_bits);
+        if enc < self.word(pc::THRESHOLD).load(Relaxed) {
+            self.near.push(item);
+        } else {
+            self.far
+                .push(item | ItemBits::from(key_bits & 0xffff_ffff) << self.key_shift);
+        }
+    }
+
+    /// `SplitBatch`: moves the far items whose key is below the threshold to the near ring and
+    /// pushes the others back, keeping the smallest key pushed back.
+    pub fn split(&self, items: &[ItemBits]) {
+        let t = self.word(pc::THRESHOLD).load(Acquire);
+        let item_mask = (1u128 << self.key_shift) - 1;
+        let (mut back_min, mut moved) = (EVERY_KEY, 0);
+        for &f in items {
+            let k = keys::encode(self.key, (f >> self.key_shift) as u64 & 0xffff_ffff);
+            if k < t {
+                self.near.push(f & item_mask);
+                moved += 1;
+            } else {
+                self.far.push(f);
+                back_min = back_min.min(k);
+            }
+        }
+        if back_min < EVERY_KEY {
+            self.word(pc::PASS_MIN).fetch_min(back_min, AcqRel);
+        }
+        self.word(pc::MOVED).fetch_add(moved, AcqRel);
+    }
+
+    /// Persistent: one batch of the open pass, split; whether there was one.
+    pub fn serve_pass(&self, max_n: u64, batch: &mut Vec<ItemBits>) -> bool {
+        let hi = self.word(pc::PASS_END).load(Acquire);
+        let n = self.far.claim_from(self.far.take_pass(max_n, hi), batch);
+        if n == 0 {
+            return false;
+        }
+        self.split(batch);
+        self.far.complete(n);
+        true
+    }
+
+    /// `advance_priority` of queue.cuh: when the near ring is quiescent, every far item handed
+    /// out is done and far items wait past the open pass, advances the threshold and opens the
+    /// next pass over the far items published so far. Whether it did.
+    pub fn advance(&self) -> bool {
+        let (near, far) = (&self.near, &self.far);
+        let open_end = self.word(pc::PASS_END).load(Acquire);
+        if far.c(qc::WINDOW_NEXT).load(Acquire) < open_end
+            || far.pushed() <= open_end
+            || self.word(pc::LOCK).load(Acquire) != 0
+            || near.done() != near.pushed()
+        {
+            return false;
+        }
+        if self
+            .word(pc::LOCK)
+            .compare_exchange(0, 1, AcqRel, Acquire)
+            .is_err()
+        {
+            return false;
+        }
+        let (near_done, far_done) = (near.done(), far.done());
+        fence(SeqCst);
+        let quiet = near_done == near.pushed()
+            && far_done == far.start()
+            && self.word(pc::PASS_END).load(Acquire) == open_end;
+        let mut advanced = false;
+        if quiet {
+            let hi = far.published_end();
+            if hi > open_end {
+                self.step_threshold();
+                self.word(pc::PASS_END).store(hi, Release);
+                advanced = true;
+            }
+        }
+        self.word(pc::LOCK).store(0, Release);
+        advanced
+    }
+
+    /// The threshold's advance (`keys::next_threshold`), counted.
+    pub fn step_threshold(&self) {
+        let t = self.word(pc::THRESHOLD).load(Acquire);
+        let m = self.word(pc::PASS_MIN).swap(EVERY_KEY, AcqRel);
+        let d = self.word(pc::DELTA).load(Acquire);
+        self.word(pc::THRESHOLD)
+            .store(keys::next_threshold(self.key, t, d, m), Release);
+        self.word(pc::ADVANCES).fetch_add(1, AcqRel);
+    }
+}
+
+/// Every queue of a run (a priority queue's two rings count as two).
+pub struct QueueSet<'q>(pub &'q [&'q CpuQueue]);
 
 impl QueueSet<'_> {
     pub fn pushed(&self) -> u64 {
-        self.0.iter().map(CpuQueue::pushed).sum()
+        self.0.iter().map(|q| q.pushed()).sum()
     }
 
     /// True when, at one instant between the two passes, every item ever pushed had been
     /// processed (see `QueueSet::quiescent` in queue.cuh for the argument).
     pub fn quiescent(&self) -> (bool, u64) {
-        let done: u64 = self.0.iter().map(CpuQueue::done).sum();
+        let done: u64 = self.0.iter().map(|q| q.done()).sum();
         fence(SeqCst);
         let pushed = self.pushed();
         (done == pushed, pushed)

@@ -6,13 +6,17 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use atos_codegen::StateDesc;
-use atos_codegen::layout::{control as ctl, pack_words, queue_counters as qc, unpack_words};
+use atos_codegen::layout::{
+    EVERY_KEY, LINE_BYTES, control as ctl, pack_words, priority_control as pc,
+    queue_counters as qc, unpack_words,
+};
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, result};
 
 use super::{Gpu, GpuError, driver_err};
 use crate::arrays::ring_slots;
 use crate::elem::ItemBits;
 use crate::error::RunError;
+use crate::program::{PrioritySetup, Ring, queue_fields, rings};
 use crate::state::{AtomicHost, FieldRef, State};
 
 /// One `Atomics` field on the device.
@@ -38,9 +42,13 @@ pub struct DeviceState<'s> {
     pub(crate) desc: StateDesc,
     /// The kernel's state argument (pointers into the buffers below).
     pub(crate) packed: Vec<u8>,
-    /// Control block, then each queue's counters: one buffer, read back with one copy.
+    /// Control block, then each queue's counters, then each priority queue's control words:
+    /// one buffer, read back with one copy.
     pub(crate) control: u64,
+    /// Every ring, in queue index order.
     pub(crate) queues: Vec<QueueBuf>,
+    /// Each priority queue's first threshold and delta.
+    pub(crate) priority: Vec<PrioritySetup>,
     /// Per field, what an idle hook over it sweeps (`program::field_values`).
     pub(crate) field_values: Vec<u64>,
     atomics: Vec<AtomicBuf<'s>>,
@@ -50,9 +58,10 @@ pub struct DeviceState<'s> {
     uploaded_bytes: u64,
 }
 
-/// Bytes of the control buffer: the control block, then one counter block per queue.
-pub(crate) fn control_bytes(queues: usize) -> usize {
-    ctl::BYTES + queues * qc::BYTES
+/// Bytes of the control buffer: the control block, one counter block per ring, one priority
+/// control block per priority queue.
+pub(crate) fn control_bytes(queues: usize, priority: usize) -> usize {
+    ctl::BYTES + queues * qc::BYTES + priority * pc::BYTES
 }
 
 impl<'s> DeviceState<'s> {
@@ -65,10 +74,8 @@ impl<'s> DeviceState<'s> {
         let t0 = Instant::now();
         let desc = S::desc();
         let fields = state.fields();
-        let n_queues = fields
-            .iter()
-            .filter(|f| matches!(f, FieldRef::Queue(_)))
-            .count();
+        let (ring_list, setups) = rings(&desc, &queue_fields(&fields))?;
+        let n_queues = ring_list.len();
         let mut buffers: Vec<CudaSlice<u8>> = Vec::new();
         let mut uploaded = 0u64;
         let mut alloc = |bytes: usize, init: Option<&[u8]>| -> Result<u64, GpuError> {
@@ -88,10 +95,11 @@ impl<'s> DeviceState<'s> {
             buffers.push(buf);
             Ok(ptr)
         };
-        let control = alloc(control_bytes(n_queues), None)?;
+        let control = alloc(control_bytes(n_queues, setups.len()), None)?;
         let mut packed = Vec::new();
         let mut atomics = Vec::new();
         let mut queues = Vec::new();
+        let mut priority_blocks = 0;
         for (field, fd) in fields.iter().zip(&desc.fields) {
             match field {
                 FieldRef::Slice { bytes, len } => {
@@ -112,26 +120,36 @@ impl<'s> DeviceState<'s> {
                     packed.extend_from_slice(&live.to_le_bytes());
                     packed.extend_from_slice(&(a.len() as u64).to_le_bytes());
                 }
-                FieldRef::Queue(q) => {
-                    let capacity = q.capacity();
-                    // A linear queue never wraps (mask = all ones, `LINEAR` in queue.cuh).
-                    let (slots, mask) = if q.linear() {
-                        (capacity.max(1), u64::MAX)
-                    } else {
-                        let slots = ring_slots(capacity);
-                        (slots, slots - 1)
-                    };
-                    let items = alloc(slots as usize * q.elem_size(), None)?;
-                    let counters = control + (ctl::BYTES + queues.len() * qc::BYTES) as u64;
-                    for word in [items, counters, capacity, mask] {
-                        packed.extend_from_slice(&word.to_le_bytes());
+                FieldRef::Queue(_) | FieldRef::Priority(_) => {
+                    let prio = matches!(field, FieldRef::Priority(_));
+                    for _ in 0..if prio { 2 } else { 1 } {
+                        let r: Ring = ring_list[queues.len()];
+                        // A linear queue never wraps (mask = all ones, `LINEAR` in queue.cuh).
+                        let (slots, mask) = if r.linear {
+                            (r.capacity.max(1), u64::MAX)
+                        } else {
+                            let slots = ring_slots(r.capacity);
+                            (slots, slots - 1)
+                        };
+                        let items = alloc(slots as usize * r.elem_size, None)?;
+                        let counters = control + (ctl::BYTES + queues.len() * qc::BYTES) as u64;
+                        for word in [items, counters, r.capacity, mask] {
+                            packed.extend_from_slice(&word.to_le_bytes());
+                        }
+                        queues.push(QueueBuf {
+                            capacity: r.capacity,
+                            linear: r.linear,
+                            items,
+                            elem_size: r.elem_size,
+                        });
                     }
-                    queues.push(QueueBuf {
-                        capacity,
-                        linear: q.linear(),
-                        items,
-                        elem_size: q.elem_size(),
-                    });
+                    if prio {
+                        let k = priority_blocks;
+                        priority_blocks += 1;
+                        let at =
+                            control + (ctl::BYTES + n_queues * qc::BYTES + k * pc::BYTES) as u64;
+                        packed.extend_from_slice(&at.to_le_bytes());
+                    }
                 }
                 FieldRef::Scalar(bits) => {
                     let mut slot = [0u8; 8];
@@ -151,6 +169,7 @@ impl<'s> DeviceState<'s> {
             packed,
             control,
             queues,
+            priority: setups,
             field_values: crate::program::field_values(&fields),
             atomics,
             _buffers: buffers,
@@ -228,6 +247,16 @@ impl<'s> DeviceState<'s> {
                 unsafe { copy_in_and_wait(q.items, &raw, stream, "writing the seeds") }?;
             }
         }
+        for p in &self.priority {
+            block.extend(pack_words(
+                pc::WORDS.len(),
+                &[
+                    (pc::THRESHOLD, p.threshold),
+                    (pc::DELTA, p.delta),
+                    (pc::PASS_MIN, EVERY_KEY),
+                ],
+            ));
+        }
         // SAFETY: the control buffer holds exactly this many bytes.
         unsafe { copy_in_and_wait(self.control, &block, stream, "resetting the run counters") }?;
         Ok(())
@@ -252,17 +281,47 @@ impl<'s> DeviceState<'s> {
             .map_err(driver_err("setting a window"))
     }
 
+    /// Queues on `stream` the writes of priority queue `k`'s control words `(word, value)`
+    /// (the windowed driver's threshold advance, made while nothing runs).
+    pub(crate) fn set_priority_words(
+        &self,
+        stream: &Arc<CudaStream>,
+        k: usize,
+        words: &[(usize, u64)],
+    ) -> Result<(), GpuError> {
+        let block =
+            self.control + (ctl::BYTES + self.queues.len() * qc::BYTES + k * pc::BYTES) as u64;
+        for &(w, v) in words {
+            // SAFETY: a word of priority queue k's block inside the control buffer, which
+            // `self` owns; the pageable source is staged before the call returns.
+            unsafe {
+                result::memcpy_htod_async(
+                    block + (w * LINE_BYTES) as u64,
+                    &v.to_le_bytes(),
+                    stream.cu_stream(),
+                )
+            }
+            .map_err(driver_err("advancing a threshold"))?;
+        }
+        Ok(())
+    }
+
     /// The control block's and every queue's counter words, read on `stream`.
     pub(crate) fn read_counters(&self, stream: &Arc<CudaStream>) -> Result<Counters, GpuError> {
-        let mut raw = vec![0u8; control_bytes(self.queues.len())];
+        let mut raw = vec![0u8; control_bytes(self.queues.len(), self.priority.len())];
         // SAFETY: the control buffer holds exactly `raw.len()` bytes.
         unsafe { copy_out_and_wait(&mut raw, self.control, stream, "reading run counters") }?;
         let words = unpack_words(&raw);
         let (control, rest) = words.split_at(ctl::WORDS.len());
+        let (queues, prios) = rest.split_at(self.queues.len() * qc::WORDS.len());
         Ok(Counters {
             control: control.to_vec(),
-            queues: rest
+            queues: queues
                 .chunks_exact(qc::WORDS.len())
+                .map(<[u64]>::to_vec)
+                .collect(),
+            priority: prios
+                .chunks_exact(pc::WORDS.len())
                 .map(<[u64]>::to_vec)
                 .collect(),
         })
@@ -291,6 +350,8 @@ impl<'s> DeviceState<'s> {
 pub(crate) struct Counters {
     pub control: Vec<u64>,
     pub queues: Vec<Vec<u64>>,
+    /// Each priority queue's control words.
+    pub priority: Vec<Vec<u64>>,
 }
 
 /// Copies `bytes` to device address `at` on `stream` and waits for it, so `bytes` may go as soon

@@ -11,7 +11,10 @@ use std::ffi::c_void;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use atos_codegen::layout::{control as ctl, queue_counters as qc, status, window};
+use atos_codegen::layout::{
+    EVERY_KEY, control as ctl, priority_control as pc, queue_counters as qc, status, window,
+};
+use atos_codegen::unit::PASS_FETCH;
 use atos_codegen::{KernelSpec, Plan, Strategy};
 use cudarc::driver::{CudaEvent, CudaStream, sys};
 
@@ -19,7 +22,7 @@ use super::device_state::{Counters, DeviceState};
 use super::{Gpu, GpuError, driver_err};
 use crate::elem::ItemBits;
 use crate::error::RunError;
-use crate::stats::{QueueStats, Stats};
+use crate::stats::{PriorityStats, QueueStats, Stats};
 
 /// What the launches of one run took.
 pub(crate) struct Outcome {
@@ -212,6 +215,9 @@ impl Driver<'_> {
             }
             let mut any = false;
             for q in 0..n_queues {
+                if self.plan.far_of(q).is_some() {
+                    continue; // passes over a far ring run when nothing else is left
+                }
                 let (lo, hi) = (launched[q], c.queues[q][qc::END]);
                 if hi <= lo || !lane_free(&mut busy[q])? {
                     continue;
@@ -251,7 +257,54 @@ impl Driver<'_> {
             if c.control[ctl::STATUS] != status::OK {
                 break;
             }
-            if (0..n_queues).any(|q| c.queues[q][qc::END] > launched[q]) {
+            if (0..n_queues)
+                .any(|q| self.plan.far_of(q).is_none() && c.queues[q][qc::END] > launched[q])
+            {
+                continue;
+            }
+            // Nothing else left: advance the threshold of every priority queue holding far
+            // items and run one pass over them (as the CPU executor's bulk-synchronous levels).
+            let mut passes = 0;
+            for (k, p) in self.plan.priority.iter().enumerate() {
+                let (lo, hi) = (launched[p.far], c.queues[p.far][qc::END]);
+                if hi <= lo {
+                    continue;
+                }
+                let w = &c.priority[k];
+                let next = atos_codegen::keys::next_threshold(
+                    p.key,
+                    w[pc::THRESHOLD],
+                    w[pc::DELTA],
+                    w[pc::PASS_MIN],
+                );
+                let stream = &streams[if bsp { 0 } else { p.far }];
+                dev.set_priority_words(
+                    stream,
+                    k,
+                    &[
+                        (pc::THRESHOLD, next),
+                        (pc::PASS_MIN, EVERY_KEY),
+                        (pc::ADVANCES, w[pc::ADVANCES] + 1),
+                    ],
+                )?;
+                dev.set_window_start(stream, p.far, lo)?;
+                let per_block = u64::from(self.spec.block_size * PASS_FETCH);
+                let grid = (hi - lo)
+                    .div_ceil(per_block)
+                    .clamp(1, u64::from(cap.max(1))) as u32;
+                self.launch(dev, stream, grid, Some(window::pack(p.far as u32, lo, hi)))?;
+                if !bsp {
+                    busy[p.far] = Some(self.recorded(stream)?);
+                }
+                launched[p.far] = hi;
+                launches += 1;
+                passes += 1;
+            }
+            if passes > 0 {
+                if bsp {
+                    levels += 1;
+                    wait(&self.recorded(main)?, deadline)?;
+                }
                 continue;
             }
             let Some(hook) = hook else { break };
@@ -370,8 +423,21 @@ impl Driver<'_> {
                 } else {
                     c[qc::PEAK]
                 },
+                far: plan.far_of(i).is_some(),
             });
         }
+        let priority = plan
+            .priority
+            .iter()
+            .zip(&counters.priority)
+            .map(|(p, w)| PriorityStats {
+                name: plan.queues[p.near].clone(),
+                advances: w[pc::ADVANCES],
+                moved: w[pc::MOVED],
+                examined: counters.queues[p.far][qc::DONE],
+                threshold: w[pc::THRESHOLD],
+            })
+            .collect();
         // A fault first: an overflow that follows it may be its consequence.
         if counters.control[ctl::FAULT] != 0 {
             return Err(RunError::fault(
@@ -410,6 +476,7 @@ impl Driver<'_> {
             wall: Some(outcome.wall),
             upload: None,
             timeline: (!outcome.timeline.is_empty()).then_some(outcome.timeline),
+            priority,
         }
         .totals())
     }

@@ -273,6 +273,118 @@ __device__ uint32_t reserve(const QueueRef<T>& q, uint32_t max_n, u64& cur, u64&
     return (uint32_t)(hi - base);
 }
 
+// ---- priority queues (twins: atos-codegen keys.rs, cpu/queue.rs) ----
+//
+// A priority queue is two rings and a PriorityControl: pushes whose encoded key is below the
+// threshold go to the near ring (the items only; its task pops them), the others to the far
+// ring with their key. When the near ring is idle and the far ring's open pass is all done, one
+// group advances the threshold (next_threshold) and opens a pass over the far items published
+// so far: each is moved to the near ring if its key is now below the threshold, else pushed
+// back to the far ring (past the pass). Moves and push-backs are pushes, counted like any
+// other, so termination (QueueSet::quiescent over both rings) is unchanged.
+
+__device__ __forceinline__ u64 encode_key(uint32_t k) { return k; }
+__device__ __forceinline__ u64 encode_key(float k) {
+    uint32_t b = __float_as_uint(k);
+    return (b & 0x80000000u) ? (u64)(~b) : (u64)(b | 0x80000000u);
+}
+__device__ __forceinline__ float decode_f32_key(u64 e) {
+    uint32_t b = (uint32_t)e;
+    return __uint_as_float((b & 0x80000000u) ? (b & 0x7fffffffu) : ~b);
+}
+
+// keys.rs next_threshold: `delta` above the smaller of the pass's pushed-back minimum (when it
+// is above t) and t, always above t, at most EVERY_KEY.
+template <class K> __device__ u64 next_threshold(u64 t, u64 delta, u64 pass_min);
+template <> __device__ u64 next_threshold<uint32_t>(u64 t, u64 delta, u64 pass_min) {
+    if (t >= EVERY_KEY) return EVERY_KEY;
+    u64 base = (pass_min < EVERY_KEY && pass_min > t) ? pass_min : t;
+    u64 next = base + delta < EVERY_KEY ? base + delta : EVERY_KEY;
+    if (next < base + 1) next = base + 1;
+    return next < EVERY_KEY ? next : EVERY_KEY;
+}
+template <> __device__ u64 next_threshold<float>(u64 t, u64 delta, u64 pass_min) {
+    if (t >= EVERY_KEY) return EVERY_KEY;
+    u64 base = (pass_min < EVERY_KEY && pass_min > t) ? pass_min : t;
+    float n = decode_f32_key(base) + __uint_as_float((uint32_t)delta);
+    u64 next = (isnan(n) || isinf(n) && n > 0.0f) ? EVERY_KEY : encode_key(n);
+    if (next < base + 1) next = base + 1;
+    return next < EVERY_KEY ? next : EVERY_KEY;
+}
+
+// The device half of a PriorityQueue field. KS (generated per queue) names the item, far item
+// and key types and converts between them.
+template <class KS>
+struct PriorityRef {
+    QueueRef<typename KS::Item> near;
+    QueueRef<typename KS::Far> far;
+    PriorityControl* pc;
+};
+
+// Persistent passes: hands out up to `want` far items of the open pass [.., pass_end), in order,
+// accounting for them as claimed (`avail`, then `start`, as take_window does). A compare-and-swap
+// never moves `window_next` past the pass, so the next pass starts where this one ended. The
+// acquire after the hand-out pairs with the advance's release of `pass_end` (which came after
+// its acquire of the far ring's `end`): the items are written before they are loaded.
+template <class T>
+__device__ uint32_t take_pass(const QueueRef<T>& q, uint32_t want, const u64* pass_end, u64& base) {
+    QueueCounters* c = q.counters;
+    const u64 hi = ld_relaxed(pass_end);
+    u64 b = ld_relaxed(&c->window_next.value);
+    while (b < hi) {
+        const u64 n = hi - b < want ? hi - b : want;
+        const u64 seen = atomicCAS(&c->window_next.value, b, b + n);
+        if (seen == b) {
+            if (q.ring()) atomicAdd(&c->avail.value, (u64)(-(long long)n));
+            atomicAdd(&c->start.value, n);
+            fence_acq_rel();
+            base = b;
+            return (uint32_t)n;
+        }
+        b = seen;
+    }
+    return 0;
+}
+
+// Called by a group's leader that found nothing to run in the near ring nor in the open pass.
+// Advances the threshold and opens the next pass when the near ring is quiescent (every push to
+// it done), every far item handed out so far is done, and far items wait past the pass. One
+// group at a time (the lock); the exact checks are repeated under it, each counter pair read as
+// QueueSet::quiescent reads its sums (done first, a fence, then the bound). Returns whether it
+// advanced.
+template <class KS>
+__device__ bool advance_priority(const PriorityRef<KS>& p) {
+    PriorityControl* pc = p.pc;
+    QueueCounters* n = p.near.counters;
+    QueueCounters* f = p.far.counters;
+    const u64 open_end = ld_relaxed(&pc->pass_end.value);
+    if (ld_relaxed(&f->window_next.value) < open_end) return false;  // the pass is still handed out
+    if (ld_relaxed(&f->end_alloc.value) <= open_end) return false;    // nothing waits past it
+    if (ld_relaxed(&pc->lock.value) != 0) return false;
+    if (ld_relaxed(&n->done.value) != ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value)) return false;
+    if (atomicCAS(&pc->lock.value, 0ull, 1ull) != 0ull) return false;
+    fence_acq_rel();
+    bool advanced = false;
+    const u64 near_done = ld_relaxed(&n->done.value), far_done = ld_relaxed(&f->done.value);
+    fence_acq_rel();
+    const bool quiet = near_done == ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value) &&
+                       far_done == ld_relaxed(&f->start.value) && ld_relaxed(&pc->pass_end.value) == open_end;
+    if (quiet) {
+        const u64 hi = published_end(p.far);
+        if (hi > open_end) {
+            const u64 t = ld_relaxed(&pc->threshold.value);
+            const u64 m = atomicExch(&pc->pass_min.value, EVERY_KEY);
+            store_volatile(&pc->threshold.value, next_threshold<typename KS::Key>(t, ld_relaxed(&pc->delta.value), m));
+            store_volatile(&pc->advances.value, ld_relaxed(&pc->advances.value) + 1);
+            fence_acq_rel();  // acquire the far items below `end`; release them and the threshold
+            st_release(&pc->pass_end.value, hi);
+            advanced = true;
+        }
+    }
+    st_release(&pc->lock.value, 0ull);
+    return advanced;
+}
+
 // The counters of every queue of the program.
 template <uint32_t N>
 struct QueueSet {

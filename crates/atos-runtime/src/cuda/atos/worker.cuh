@@ -219,6 +219,64 @@ struct StagedPusher {
     }
 };
 
+// A priority queue's channel: a push below the threshold goes to the near ring's channel, any
+// other to the far ring's with its key. The threshold is read relaxed: it only grows, so a
+// stale read sends an item far that could have gone near, and the next pass moves it.
+template <class KS, class NearP, class FarP>
+struct PriorityPusher {
+    NearP near;
+    FarP far;
+    const u64* threshold;
+    __device__ void push(typename KS::Item item, typename KS::Key key) const {
+        if (encode_key(key) < ld_relaxed(threshold)) near.push(item);
+        else far.push(KS::keyed(item, key));
+    }
+    template <class G> __device__ void flush(const G& g) const {
+        near.flush(g);
+        far.flush(g);
+    }
+};
+
+// A pass over far items (per thread: each runs its own held items): an item whose key is below
+// the threshold moves to the near ring, any other goes back to the far ring. The smallest key
+// sent back and the count moved are added to the PriorityControl once per converged group of
+// lanes.
+template <class KS, class P>
+struct SplitBatch {
+    const PriorityRef<KS>& q;
+    const P& out;
+    template <uint32_t K>
+    __device__ void operator()(const typename KS::Far (&held)[K], uint32_t count) const {
+        const u64 t = ld_relaxed(&q.pc->threshold.value);
+        uint32_t back_min = 0xffffffffu, moved = 0;
+        bool back = false;
+        for (uint32_t i = 0; i < count; ++i) {
+            const u64 k = encode_key(KS::key(held[i]));
+            if (k < t) {
+                out.near.push(KS::item(held[i]));
+                ++moved;
+            } else {
+                out.far.push(held[i]);
+                back_min = min(back_min, (uint32_t)k);
+                back = true;
+            }
+        }
+        const uint32_t mask = __activemask();
+        const bool leader = (threadIdx.x & 31u) == (uint32_t)(__ffs(mask) - 1);
+        const uint32_t warp_min = __reduce_min_sync(mask, back_min);
+        const bool any_back = __any_sync(mask, back);
+        const uint32_t warp_moved = __reduce_add_sync(mask, moved);
+        if (leader) {
+            if (any_back) atomicMin(&q.pc->pass_min.value, (u64)warp_min);
+            if (warp_moved) atomicAdd(&q.pc->moved.value, (u64)warp_moved);
+        }
+    }
+};
+template <class KS, class P>
+__device__ SplitBatch<KS, P> split_batch(const PriorityRef<KS>& q, const P& out) {
+    return SplitBatch<KS, P>{q, out};
+}
+
 // ---- batches: how a worker runs the items it holds ----
 
 // Item t of a worker's batch is held by lane t % size() in slot t / size(). The plain way runs
@@ -381,6 +439,21 @@ struct QueueServer {
         return true;
     }
 
+    // Persistent priority queues (the far ring): one batch of the open pass, if any is left.
+    template <class G, class Out>
+    __device__ bool serve_pass(const G& g, Out& out, const u64* pass_end) {
+        const uint32_t subs = g.size() / worker.size();
+        u64 base = 0;
+        uint32_t n = 0;
+        if (g.is_leader()) n = take_pass(q, FETCH * subs, pass_end, base);
+        n = g.share(n);
+        if (n == 0) return false;
+        base = g.share(base);
+        g.sync();
+        run(g, out, base, n);
+        return true;
+    }
+
     // Windowed launches (discrete, bulk-synchronous): batches of the launch's window [.., hi),
     // all written before the launch, handed out in order until none is left.
     template <class G, class Out>
@@ -408,6 +481,35 @@ template <uint32_t FETCH, uint32_t K, class W, class T, class Batch, class Keep>
 __device__ QueueServer<FETCH, K, W, T, Batch, Keep> queue_server_keeping(const QueueRef<T>& q, W& worker, Batch batch, const Keep& keep) {
     return QueueServer<FETCH, K, W, T, Batch, Keep>{q, worker, batch, &keep, 0, 0};
 }
+
+// Serves a priority queue (persistent): its near ring first, then the open pass over its far
+// ring, and when neither has anything, tries to advance the threshold (which counts as work:
+// the group looks again at once).
+template <class KS, class Near, class Far>
+struct PriorityServer {
+    const PriorityRef<KS>& q;
+    Near& near;
+    Far& far;
+    template <class G, class Out>
+    __device__ bool serve(const G& g, Out& out) {
+        if (near.serve(g, out)) return true;
+        if (far.serve_pass(g, out, &q.pc->pass_end.value)) return true;
+        bool advanced = false;
+        if (g.is_leader()) advanced = advance_priority(q);
+        return g.share(advanced);
+    }
+};
+template <class KS, class Near, class Far>
+__device__ PriorityServer<KS, Near, Far> priority_server(const PriorityRef<KS>& q, Near& near, Far& far) {
+    return PriorityServer<KS, Near, Far>{q, near, far};
+}
+
+// The server of a queue no task of the program pops (windowed launches pick servers by queue
+// index; nothing is ever launched for it).
+struct NoServer {
+    template <class G, class Out> __device__ bool serve(const G&, Out&) { return false; }
+    template <class G, class Out> __device__ void serve_window(const G&, Out&, u64) {}
+};
 
 struct NoIdle {
     __device__ bool active() const { return false; }
