@@ -55,7 +55,7 @@ fn delta_of(g: &Csr) -> Order {
         panic!("u32 weights")
     };
     Order::Priority {
-        delta: sssp::default_delta(&g.offsets_u32().unwrap(), w),
+        delta: sssp::band_delta(&g.offsets_u32().unwrap(), w),
     }
 }
 

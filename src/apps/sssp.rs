@@ -13,7 +13,8 @@
 //!   others; the threshold advances by `delta` when the near part drains (see
 //!   [`PriorityQueue`]). A vertex then mostly runs once its distance is final, as in
 //!   Dijkstra's order, while a whole delta-wide band of vertices runs in parallel.
-//!   [`default_delta`] picks delta from the weights.
+//!   [`default_delta`] (fast on the GPU) and [`band_delta`] (least work) pick delta from the
+//!   weights.
 //! - [`Order::Fifo`]: the same queue unordered: every push runs in FIFO order (asynchronous
 //!   label correcting; a vertex may run again whenever a shorter path reaches it later).
 //! - `Strategy::Bsp`: Bellman-Ford by levels (FIFO), or delta-stepping by levels (priority:
@@ -102,11 +103,11 @@ impl SsspArrays {
     }
 
     /// The state over a CSR with u32 offsets and one u32 weight per column entry, served in
-    /// `order`. Each of the queue's two rings holds `capacity` waiting vertices. A vertex is
-    /// queued once per improvement, so FIFO order can need more than the edge count on
-    /// large-diameter weighted graphs (at least 2.15x on grid:4096x4096,w=100 with persistent
-    /// CTA workers, where a run stopped); a run that needs more fails with the capacity it
-    /// needs.
+    /// `order`. Each of the queue's two rings holds `capacity` waiting vertices (FIFO order
+    /// uses only the near one). A vertex is queued once per improvement, so FIFO order can
+    /// need more than the edge count on large-diameter weighted graphs (4.5x on
+    /// grid:4096x4096,w=100 with persistent CTA workers on an H100); a run that needs more
+    /// fails with the capacity it needs.
     pub fn state<'a>(
         &'a self,
         offsets: &'a [u32],
@@ -149,12 +150,13 @@ impl Order {
     }
 }
 
-/// The delta a priority run uses when none is given: twice the mean edge weight over the mean
-/// out-degree (at least 1), about the largest weight over the degree, the band Meyer and
-/// Sanders' analysis of delta-stepping suggests for random weights: a vertex's tasks mostly
-/// come after its final distance while a whole band runs in parallel. The SSSP results in
-/// docs/results/ give the measured work and time of other deltas.
-pub fn default_delta(offsets: &[u32], weights: &[u32]) -> u32 {
+/// The band that keeps the work low: twice the mean edge weight over the mean out-degree (at
+/// least 1), about the largest weight over the degree, the band Meyer and Sanders' analysis of
+/// delta-stepping suggests for random weights: a vertex's tasks mostly come after its final
+/// distance. On one H100 it did 1.02-2.9 tasks per reached vertex on five graphs, but its many
+/// advances (each drains the near ring and passes over the whole far ring) made it slower
+/// than FIFO order on all but the grid (docs/results/2026-11-23-sssp-priority-h100.md).
+pub fn band_delta(offsets: &[u32], weights: &[u32]) -> u32 {
     let vertices = offsets.len().saturating_sub(1).max(1) as f64;
     if weights.is_empty() {
         return 1;
@@ -162,4 +164,11 @@ pub fn default_delta(offsets: &[u32], weights: &[u32]) -> u32 {
     let mean_weight = weights.iter().map(|&w| f64::from(w)).sum::<f64>() / weights.len() as f64;
     let mean_degree = weights.len() as f64 / vertices;
     (2.0 * mean_weight / mean_degree.max(1.0)).clamp(1.0, f64::from(u32::MAX)) as u32
+}
+
+/// The delta a priority run uses when none is given: 64 [`band_delta`]s, the fastest of 1, 4,
+/// 16 and 64 bands on every graph measured on one H100 (fewer advances, still 1.2-12 tasks per
+/// vertex against FIFO's 2.6-191; docs/results/2026-11-23-sssp-priority-h100.md).
+pub fn default_delta(offsets: &[u32], weights: &[u32]) -> u32 {
+    band_delta(offsets, weights).saturating_mul(64)
 }

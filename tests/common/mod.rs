@@ -33,5 +33,6 @@ pub fn within<T: Send + 'static>(
 
 pub mod faults;
 pub mod features;
+pub mod priority;
 pub mod programs;
 pub mod tuples;

@@ -312,6 +312,11 @@ pub fn generate_unit(
         "#ifndef ATOS_IDLE_NAP_NS\n#define ATOS_IDLE_NAP_NS {}u\n#endif",
         spec.idle_nap_ns
     );
+    if state.queues().any(|f| f.kind.key().is_some()) {
+        out.push_str(
+            "#define ATOS_IDLE_NAP_MAX_SHIFT 3u  // a priority queue: wake soon after an advance\n",
+        );
+    }
     out.push_str("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n\n");
     emit_tuple_structs(&mut out, state);
     emit_key_structs(&mut out, state);

@@ -2,6 +2,7 @@
 //! queues and the idle hook's range.
 
 use atos_codegen::item::{MAX_ITEM_BYTES, MAX_TUPLE_PARTS, tuple_layout};
+use atos_codegen::layout::EVERY_KEY;
 use atos_codegen::{CodegenError, FnIr, Plan, Source, StateDesc, plan_program};
 
 use crate::elem::{ItemBits, QueueItem};
@@ -154,9 +155,19 @@ pub(crate) fn rings(
                         message: "its delta must be above zero (and finite): every advance must move the threshold; set it with `.delta(..)`".into(),
                     });
                 }
-                for elem_size in [h.elem_size(), layout.size as usize] {
+                // An unordered queue never pushes far (every key is below EVERY_KEY): its far
+                // ring is the smallest ring.
+                let far_capacity = if h.start_threshold() >= EVERY_KEY {
+                    0
+                } else {
+                    h.capacity()
+                };
+                for (capacity, elem_size) in [
+                    (h.capacity(), h.elem_size()),
+                    (far_capacity, layout.size as usize),
+                ] {
                     rings.push(Ring {
-                        capacity: h.capacity(),
+                        capacity,
                         linear: false,
                         elem_size,
                     });

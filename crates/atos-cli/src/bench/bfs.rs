@@ -2,6 +2,7 @@
 //! run checked against the plain CPU BFS of `atos_graph::reference`.
 
 use atos::apps::bfs::{self, UNREACHED, bfs as bfs_task};
+use atos::apps::bfs_priority::{self, visit};
 use atos::{Gpu, Seeds, Stats};
 
 use super::record::Record;
@@ -79,19 +80,7 @@ pub fn run(
 ) -> Result<(), Fail> {
     let depth = bfs::initial_depths(input.reference.len(), input.source);
     let state = bfs::state(&input.offsets, cols, &depth, input.capacity, cfg.queue);
-    let verify = |label: &str| {
-        if opts.corrupt {
-            let v = input.corrupt_vertex();
-            depth.view().store(v, depth.view().load(v) ^ 1);
-        }
-        input.verify(&depth.to_vec(), label)
-    };
-    let reset = || {
-        depth.fill(UNREACHED);
-        depth.view().store(input.source, 0);
-    };
-    let reached = input.reached().max(1) as f64;
-    let workload = |s: &Stats| s.popped as f64 / reached;
+    let (verify, reset, workload) = checks(input, &depth, opts);
     let app = AppRun {
         state: &state,
         seeds: Seeds::new().add(bfs_task::Task, &[input.source]),
@@ -101,4 +90,59 @@ pub fn run(
     };
     let build = |gpu: &Gpu| runner::builder(gpu, bfs_task::Task, cfg, opts);
     runner::run(gpu, &build, &app, cfg, opts, rec)
+}
+
+/// BFS with the depth as priority (`atos::apps::bfs_priority`), the threshold advancing by
+/// `delta` levels.
+pub fn run_priority(
+    gpu: Option<&Gpu>,
+    input: &BfsInput,
+    delta: u32,
+    cols: &[u32],
+    cfg: &Config,
+    opts: &RunOpts,
+    rec: &mut Record,
+) -> Result<(), Fail> {
+    let depth = bfs::initial_depths(input.reference.len(), input.source);
+    let state = bfs_priority::state(&input.offsets, cols, &depth, input.capacity, delta);
+    let (verify, reset, workload) = checks(input, &depth, opts);
+    let app = AppRun {
+        state: &state,
+        seeds: Seeds::new().add(visit::Task, &[input.source]),
+        verify: &verify,
+        reset: &reset,
+        workload: &workload,
+    };
+    let build = |gpu: &Gpu| runner::builder(gpu, visit::Task, cfg, opts);
+    runner::run(gpu, &build, &app, cfg, opts, rec)
+}
+
+/// Why a priority BFS configuration cannot be built on the GPU.
+pub fn gpu_skip_reason_priority(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
+    runner::skip_reason(&runner::builder(gpu, visit::Task, cfg, opts))
+}
+
+type Check<'a> = Box<dyn Fn(&str) -> Result<(), Fail> + 'a>;
+
+/// What both BFS forms do around a run: verify the depths (with the corrupting test hook),
+/// reset them, and the workload ratio.
+fn checks<'a>(
+    input: &'a BfsInput,
+    depth: &'a atos::AtomicArray<u32>,
+    opts: &'a RunOpts,
+) -> (Check<'a>, impl Fn() + 'a, impl Fn(&Stats) -> f64 + 'a) {
+    let verify = move |label: &str| {
+        if opts.corrupt {
+            let v = input.corrupt_vertex();
+            depth.view().store(v, depth.view().load(v) ^ 1);
+        }
+        input.verify(&depth.to_vec(), label)
+    };
+    let reset = move || {
+        depth.fill(UNREACHED);
+        depth.view().store(input.source, 0);
+    };
+    let reached = input.reached().max(1) as f64;
+    let workload = move |s: &Stats| s.popped as f64 / reached;
+    (Box::new(verify), reset, workload)
 }

@@ -65,10 +65,14 @@ pub struct BenchArgs {
     /// original's default, also passed to the original binaries as `-p`).
     #[arg(long, default_value_t = 0.01)]
     epsilon: f32,
-    /// sssp-priority: how far each advance moves the distance threshold [default: the mean
-    /// edge weight, `atos::apps::sssp::default_delta`].
+    /// sssp-priority: how far each advance moves the distance threshold [default:
+    /// `atos::apps::sssp::default_delta`, 64 x (2 x mean weight / mean degree)].
     #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
     delta: Option<u32>,
+    /// sssp-priority without --delta: the default delta times this (a sweep over graphs whose
+    /// defaults differ).
+    #[arg(long, value_name = "S", default_value_t = 1.0)]
+    delta_scale: f64,
     /// Give each graph that has no edge weights uniform u32 weights in 1..=MAX (the same for
     /// both directions of an edge, from seed 1, as a generator's `w=MAX`): SSSP on files such as
     /// luxembourg_osm.
@@ -117,6 +121,8 @@ pub struct BenchArgs {
 pub enum App {
     /// Speculative BFS (depths checked against a plain CPU BFS).
     Bfs,
+    /// BFS with the depth as priority (`--delta` levels per band, default 1).
+    BfsPriority,
     /// Asynchronous push PageRank (Algorithm 4), checked against power iteration.
     Pagerank,
     /// The same program with every queueing left to the re-scan: a push is one atomic add
@@ -140,6 +146,7 @@ impl App {
     pub fn name(self) -> &'static str {
         match self {
             App::Bfs => "bfs",
+            App::BfsPriority => "bfs-priority",
             App::Pagerank => "pagerank",
             App::PagerankRescan => "pagerank-rescan",
             App::PagerankBsp => "pagerank-bsp",
@@ -157,13 +164,19 @@ impl App {
             App::Pagerank | App::PagerankRescan => &original::PR_BINARIES,
             App::PagerankBsp => &[],
             App::Coloring => &original::GC_BINARIES,
-            App::Sssp | App::SsspPriority => &[],
+            App::Sssp | App::SsspPriority | App::BfsPriority => &[],
         }
     }
 
     fn prepare(self, g: &atos_graph::Csr, args: &BenchArgs) -> Result<Prepared, String> {
         match self {
             App::Bfs => bfs::BfsInput::new(g, args.source).map(Prepared::Bfs),
+            App::BfsPriority => bfs::BfsInput::new(g, args.source).map(|b| {
+                let delta = args
+                    .delta
+                    .unwrap_or(atos::apps::bfs_priority::DEFAULT_DELTA);
+                Prepared::BfsPriority(delta, b)
+            }),
             App::Pagerank => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Async, p)),
             App::PagerankRescan => pagerank::PageRankInput::new(g, args.epsilon)
@@ -173,7 +186,8 @@ impl App {
             App::Coloring => coloring::ColoringInput::new(g).map(Prepared::Coloring),
             App::Sssp => sssp::SsspInput::new(g, args.source, None).map(Prepared::Sssp),
             App::SsspPriority => {
-                sssp::SsspInput::new(g, args.source, Some(args.delta)).map(Prepared::Sssp)
+                sssp::SsspInput::new(g, args.source, Some((args.delta, args.delta_scale)))
+                    .map(Prepared::Sssp)
             }
         }
     }
@@ -182,6 +196,8 @@ impl App {
 /// An app's per-graph input (reference answer included).
 enum Prepared {
     Bfs(bfs::BfsInput),
+    /// With the delta.
+    BfsPriority(u32, bfs::BfsInput),
     PageRank(pagerank::Form, pagerank::PageRankInput),
     Coloring(coloring::ColoringInput),
     Sssp(sssp::SsspInput),
@@ -191,7 +207,7 @@ impl Prepared {
     /// BFS: the vertices the source reaches; the other apps: every vertex.
     fn reached(&self, g: &atos_graph::Csr) -> u64 {
         match self {
-            Prepared::Bfs(b) => b.reached(),
+            Prepared::Bfs(b) | Prepared::BfsPriority(_, b) => b.reached(),
             Prepared::Sssp(p) => p.reached(),
             _ => g.num_vertices() as u64,
         }
@@ -199,7 +215,7 @@ impl Prepared {
 
     fn max_depth(&self) -> u32 {
         match self {
-            Prepared::Bfs(b) => b.max_depth(),
+            Prepared::Bfs(b) | Prepared::BfsPriority(_, b) => b.max_depth(),
             _ => 0,
         }
     }
@@ -215,6 +231,9 @@ impl Prepared {
     ) -> Result<(), Fail> {
         match self {
             Prepared::Bfs(b) => bfs::run(gpu, b, &g.cols, cfg, opts, rec),
+            Prepared::BfsPriority(delta, b) => {
+                bfs::run_priority(gpu, b, *delta, &g.cols, cfg, opts, rec)
+            }
             Prepared::Sssp(p) => sssp::run(gpu, p, &g.cols, cfg, opts, rec),
             Prepared::PageRank(form, p) => pagerank::run(*form, gpu, p, &g.cols, cfg, opts, rec),
             Prepared::Coloring(c) => coloring::run(gpu, g, c, cfg, opts, rec),
@@ -225,7 +244,13 @@ impl Prepared {
     /// its L1 bound; colouring: CPU greedy's colour count).
     fn annotate(&self, rec: &mut Record) {
         match self {
-            Prepared::Bfs(_) | Prepared::Sssp(_) => {}
+            Prepared::Bfs(_) => {}
+            Prepared::BfsPriority(delta, _) => rec.delta = Some(*delta),
+            Prepared::Sssp(p) => {
+                if let atos::apps::sssp::Order::Priority { delta } = p.order {
+                    rec.delta = Some(delta);
+                }
+            }
             Prepared::PageRank(_, p) => {
                 // As given (0.001, not the f32's 0.0010000000474974513).
                 rec.epsilon = p.epsilon.to_string().parse().ok();
@@ -246,6 +271,7 @@ impl Prepared {
         let gpu = gpu?;
         match self {
             Prepared::Bfs(_) => bfs::gpu_skip_reason(gpu, cfg, opts),
+            Prepared::BfsPriority(..) => bfs::gpu_skip_reason_priority(gpu, cfg, opts),
             Prepared::Sssp(_) => sssp::gpu_skip_reason(gpu, cfg, opts),
             Prepared::PageRank(form, _) => pagerank::gpu_skip_reason(*form, gpu, cfg, opts),
             Prepared::Coloring(_) => coloring::gpu_skip_reason(gpu, cfg, opts),
@@ -610,9 +636,21 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             max_depth: prepared.max_depth(),
         };
         let what = match &prepared {
-            Prepared::Bfs(_) | Prepared::Sssp(_) => {
-                format!("{} reached from {}", info.reached, args.source)
-            }
+            Prepared::Bfs(_) => format!("{} reached from {}", info.reached, args.source),
+            Prepared::BfsPriority(delta, _) => format!(
+                "{} reached from {}, priority order, delta {delta}",
+                info.reached, args.source
+            ),
+            Prepared::Sssp(p) => format!(
+                "{} reached from {}, {} order{}",
+                info.reached,
+                args.source,
+                p.order.name(),
+                match p.order {
+                    atos::apps::sssp::Order::Priority { delta } => format!(", delta {delta}"),
+                    atos::apps::sssp::Order::Fifo => String::new(),
+                }
+            ),
             Prepared::PageRank(..) => format!("tolerance {}", args.epsilon),
             Prepared::Coloring(c) => format!("CPU greedy uses {} colours", c.greedy_colors),
         };

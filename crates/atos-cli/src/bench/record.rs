@@ -123,6 +123,10 @@ pub struct Record {
     pub colors: Option<u64>,
     /// Colouring: colours of CPU first-fit greedy in vertex order.
     pub greedy_colors: Option<u64>,
+    /// Priority SSSP: the delta the threshold advances by.
+    pub delta: Option<u32>,
+    /// Priority queues: threshold advances of the last run.
+    pub advances: Option<u64>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
@@ -183,6 +187,8 @@ impl Record {
             rank_bound: None,
             colors: None,
             greedy_colors: None,
+            delta: None,
+            advances: None,
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),

@@ -48,6 +48,11 @@ fn fill_stats<P: TaskSet>(rec: &mut Record, app: &AppRun<'_, '_, P>, stats: &Sta
     rec.levels = Some(stats.levels);
     rec.grid = stats.grid.map(|(b, t)| [b, t]);
     rec.workload_ratio = Some((app.workload)(stats));
+    rec.advances = stats
+        .priority
+        .iter()
+        .map(|p| p.advances)
+        .reduce(|a, b| a + b);
 }
 
 /// The program with the configuration's strategy, block size and timeout, and its worker kind

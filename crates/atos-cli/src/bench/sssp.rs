@@ -23,11 +23,11 @@ pub struct SsspInput {
 
 impl SsspInput {
     /// FIFO order when `priority` is `None`; else priority order with the delta given (or
-    /// `sssp::default_delta` of the weights).
+    /// `sssp::default_delta` times the scale).
     pub fn new(
         g: &atos_graph::Csr,
         source: u32,
-        priority: Option<Option<u32>>,
+        priority: Option<(Option<u32>, f64)>,
     ) -> Result<SsspInput, String> {
         let weights = match &g.weights {
             Some(Weights::U32(w)) => w.clone(),
@@ -63,14 +63,17 @@ impl SsspInput {
             reference,
             source,
             // FIFO order queues a vertex once per improvement: on one H100, persistent CTA
-            // workers had at least 2.15x the edge count alive at once on grid:4096x4096,w=100 (the
-            // overflow stopped the run there). 4x has not run on a GPU yet; a run that needs
-            // more fails with the capacity it needs.
-            capacity: 4 * (g.num_vertices().max(g.num_edges()) as u64) + 1,
+            // workers had 4.5x the edge count alive at once on grid:4096x4096,w=100 (303 M
+            // items; the overflow stopped a run with 4x there). A run that needs more than 8x
+            // fails with the capacity it needs.
+            capacity: 8 * (g.num_vertices().max(g.num_edges()) as u64) + 1,
             order: match priority {
                 None => Order::Fifo,
-                Some(delta) => Order::Priority {
-                    delta: delta.unwrap_or_else(|| sssp::default_delta(&offsets, &weights)),
+                Some((delta, scale)) => Order::Priority {
+                    delta: delta.unwrap_or_else(|| {
+                        let d = f64::from(sssp::default_delta(&offsets, &weights)) * scale;
+                        d.clamp(1.0, f64::from(u32::MAX)) as u32
+                    }),
                 },
             },
             weights,

@@ -12,6 +12,12 @@
 #ifndef ATOS_IDLE_NAP_NS
 #define ATOS_IDLE_NAP_NS 32u
 #endif
+// The largest k. Programs with a priority queue use 3 (naps of at most 256 ns at the default):
+// after each threshold advance the groups napping must wake to share the pass and the band it
+// moves near, and 8 us naps made every advance cost as much.
+#ifndef ATOS_IDLE_NAP_MAX_SHIFT
+#define ATOS_IDLE_NAP_MAX_SHIFT 8u
+#endif
 #ifndef ATOS_IDLE_FENCE
 #define ATOS_IDLE_FENCE 0
 #endif
@@ -627,7 +633,7 @@ __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queu
             continue;
         }
         if (ATOS_IDLE_FENCE) fence_acq_rel();
-        if (nap < 8) ++nap;
+        if (nap < ATOS_IDLE_NAP_MAX_SHIFT) ++nap;
         __nanosleep((uint32_t)ATOS_IDLE_NAP_NS << nap);
     }
 }

@@ -1,0 +1,144 @@
+//! Priority queues on the CPU executor: priority BFS (depths equal, and with delta 1 exactly
+//! one task per reached vertex on any number of threads: the advance waits for the near ring
+//! to be quiescent), f32 keys (an f32 SSSP program against Dijkstra), and the queue's errors.
+
+mod common;
+
+use atos::apps::{bfs, bfs_priority};
+use atos::prelude::*;
+use atos::{AtomicArray, PriorityQueue, RunError, Slice, Stats};
+use atos_graph::{Csr, Weights};
+use common::priority::{FloatSssp, relax_f32};
+
+fn priority_bfs(g: &Csr, delta: u32, strategy: Strategy, threads: usize) -> (Vec<u32>, Stats) {
+    let offsets = g.offsets_u32().unwrap();
+    let depth = bfs::initial_depths(g.num_vertices(), 0);
+    let capacity = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+    let state = bfs_priority::state(&offsets, &g.cols, &depth, capacity, delta);
+    let stats = CpuExecutor::new()
+        .threads(threads)
+        .strategy(strategy)
+        .run(bfs_priority::visit::Task, &state, &[0])
+        .unwrap();
+    (depth.to_vec(), stats)
+}
+
+#[test]
+fn priority_bfs_depths_match_and_delta_one_runs_each_vertex_once() {
+    for spec in [
+        "grid:50x50",
+        "kron:11,seed=4",
+        "geo:3000,seed=1",
+        "er:2000,deg=3,seed=9",
+    ] {
+        let g = atos_graph::load(spec).unwrap();
+        let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
+        let reached = want.iter().filter(|&&d| d != bfs::UNREACHED).count() as u64;
+        for strategy in [Strategy::Persistent, Strategy::Bsp] {
+            for (delta, threads) in [(1, 1), (1, 4), (3, 4)] {
+                let (got, stats) = priority_bfs(&g, delta, strategy, threads);
+                assert_eq!(
+                    got, want,
+                    "{spec} {strategy:?} delta {delta} {threads} threads"
+                );
+                if delta == 1 {
+                    assert_eq!(
+                        stats.popped, reached,
+                        "{spec} {strategy:?}: level order runs each vertex once"
+                    );
+                }
+            }
+        }
+    }
+}
+
+/// f32 keys: distances within f32 rounding of Dijkstra's (f64) on every order and strategy,
+/// and the priority order advancing its f32 threshold.
+#[test]
+fn f32_keys_order_an_f32_sssp() {
+    let g = atos_graph::load("geo:2000,seed=3,w=300").unwrap();
+    let Some(Weights::U32(w)) = &g.weights else {
+        panic!()
+    };
+    let wf: Vec<f32> = w.iter().map(|&x| x as f32 / 7.0).collect();
+    let gf = Csr {
+        offsets: g.offsets.clone(),
+        cols: g.cols.clone(),
+        weights: Some(Weights::F32(wf.clone())),
+    };
+    let exact = atos_graph::reference::sssp::dijkstra(&gf, 0).unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    for (delta, unordered) in [(2.5f32, false), (0.25, false), (1.0, true)] {
+        for strategy in [Strategy::Persistent, Strategy::Bsp] {
+            let dist = AtomicArray::filled(g.num_vertices(), f32::INFINITY);
+            dist.view().store(0u32, 0.0);
+            let mut work = PriorityQueue::with_capacity(8 * g.num_edges() as u64).delta(delta);
+            if unordered {
+                work = work.unordered();
+            }
+            let state = FloatSssp {
+                offsets: Slice::new(&offsets),
+                cols: Slice::new(&g.cols),
+                weights: Slice::new(&wf),
+                dist: dist.view(),
+                work,
+            };
+            let stats = CpuExecutor::new()
+                .threads(3)
+                .strategy(strategy)
+                .run(relax_f32::Task, &state, &[0])
+                .unwrap();
+            for (v, (&d, &x)) in dist.to_vec().iter().zip(&exact).enumerate() {
+                assert!(
+                    (f64::from(d) - x).abs() <= 1e-4 * x.max(1.0),
+                    "delta {delta} {strategy:?}: vertex {v}: {d} vs {x}"
+                );
+            }
+            let p = &stats.priority[0];
+            if unordered {
+                assert_eq!(p.advances, 0);
+            } else {
+                assert!(p.advances > 2 && p.moved > 0, "{p:?}");
+            }
+        }
+    }
+}
+
+#[atos::state]
+pub struct WideItems<'a> {
+    pub work: PriorityQueue<'a, (u64, u64), u32>,
+}
+
+#[atos::task(worker = "thread", fetch = 1)]
+pub fn wide((a, _b): (u64, u64), s: &WideItems) {
+    if a > 0 {
+        s.work.push((a - 1, 0), 1);
+    }
+}
+
+/// A far item that would not fit a slot, and a delta of zero, fail with what to do.
+#[test]
+fn priority_queue_errors_say_what_to_change() {
+    let state = WideItems {
+        work: PriorityQueue::with_capacity(16),
+    };
+    let err = CpuExecutor::new()
+        .run(wide::Task, &state, &[(3, 0)])
+        .unwrap_err();
+    assert!(
+        matches!(&err, RunError::Priority { queue, message } if queue == "work" && message.contains("at most 3 parts and 12 bytes")),
+        "{err}"
+    );
+    let g = atos_graph::load("grid:8x8").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let depth = bfs::initial_depths(g.num_vertices(), 0);
+    let mut state = bfs_priority::state(&offsets, &g.cols, &depth, 100, 1);
+    state.work = PriorityQueue::with_capacity(100).delta(0);
+    let err = CpuExecutor::new()
+        .run(bfs_priority::visit::Task, &state, &[0])
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("delta must be above zero"),
+        "{err}"
+    );
+}
