@@ -119,6 +119,8 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("rank_bound", Kind::Num, true),
     ("colors", Kind::Int, true),
     ("greedy_colors", Kind::Int, true),
+    ("delta", Kind::Int, true),
+    ("advances", Kind::Int, true),
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),
@@ -678,6 +680,51 @@ fn sssp_is_verified_against_dijkstra() {
     ]);
     assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
     assert!(o.stdout.contains(" ok"), "{}", o.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// The priority apps: verified like their FIFO forms, recording the delta (given, or the
+/// default) and the threshold advances.
+#[test]
+fn priority_apps_are_verified_and_record_their_delta() {
+    let dir = temp_dir("priority");
+    let out = dir.join("priority.jsonl");
+    let run = |extra: &[&str]| {
+        let mut args = vec![
+            "bench",
+            "--device",
+            "cpu",
+            "--graph",
+            "grid:16x16,w=9",
+            "--strategy",
+            "persistent,bsp",
+            "--runs",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = atos(&args);
+        assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    };
+    run(&["--app", "sssp-priority", "--delta", "3"]);
+    run(&["--app", "sssp-priority"]);
+    run(&["--app", "bfs-priority"]);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 6);
+    for r in &recs {
+        check_schema(r);
+        assert_eq!(r["status"], "ok", "{r}");
+        assert!(r["advances"].is_u64(), "{r}");
+    }
+    assert_eq!(recs[0]["delta"], 3);
+    assert!(recs[0]["advances"].as_u64().unwrap() > 3, "{}", recs[0]);
+    // The default: 64 bands of 2 x mean weight (5) / mean degree (3.75): 2 x 64.
+    assert_eq!(recs[2]["app"], "sssp-priority");
+    assert_eq!(recs[2]["delta"], 128);
+    assert_eq!(recs[4]["app"], "bfs-priority");
+    assert_eq!(recs[4]["delta"], 1);
+    assert_eq!(recs[4]["workload_ratio"], 1.0, "delta 1: level order");
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
