@@ -153,7 +153,7 @@ impl Order {
 /// The band that keeps the work low: twice the mean edge weight over the mean out-degree (at
 /// least 1), about the largest weight over the degree, the band Meyer and Sanders' analysis of
 /// delta-stepping suggests for random weights: a vertex's tasks mostly come after its final
-/// distance. On one H100 it did 1.02-2.9 tasks per reached vertex on five graphs, but its many
+/// distance. On one H100 it did 1.02-5.0 tasks per reached vertex on five graphs, but its many
 /// advances (each drains the near ring and passes over the whole far ring) made it slower
 /// than FIFO order on all but the grid (docs/results/2026-11-23-sssp-priority-h100.md).
 pub fn band_delta(offsets: &[u32], weights: &[u32]) -> u32 {
@@ -168,7 +168,7 @@ pub fn band_delta(offsets: &[u32], weights: &[u32]) -> u32 {
 
 /// The delta a priority run uses when none is given: 64 [`band_delta`]s, the fastest of 1, 4,
 /// 16 and 64 bands on every graph measured on one H100 (fewer advances, still 1.2-12 tasks per
-/// vertex against FIFO's 2.6-191; docs/results/2026-11-23-sssp-priority-h100.md).
+/// vertex against FIFO's 2.7-191; docs/results/2026-11-23-sssp-priority-h100.md).
 pub fn default_delta(offsets: &[u32], weights: &[u32]) -> u32 {
     band_delta(offsets, weights).saturating_mul(64)
 }

@@ -21,7 +21,9 @@ pub mod unit;
 
 pub use error::CodegenError;
 pub use ir::*;
-pub use plan::{Plan, PlannedTask, PriorityPlan, Source, far_name, plan_program};
+pub use plan::{
+    Plan, PlannedTask, PriorityPlan, QueueRings, Source, far_name, plan_program, queue_rings,
+};
 pub use unit::{
     CHECKED_BY_DEFAULT, KernelSpec, MAX_FETCH, Strategy, TaskSpec, field_size, generate_unit,
     state_size,

@@ -69,11 +69,6 @@ impl Plan {
         self.priority.iter().find(|p| p.far == queue)
     }
 
-    /// The priority queue whose near ring is queue `queue`, if it is one.
-    pub fn near_of(&self, queue: usize) -> Option<&PriorityPlan> {
-        self.priority.iter().find(|p| p.near == queue)
-    }
-
     /// Queue index of the queue task `task` pops, `None` for the idle hook.
     pub fn queue_of(&self, task: usize) -> Option<usize> {
         match self.tasks[task].source {
@@ -81,6 +76,35 @@ impl Plan {
             Source::Idle { .. } => None,
         }
     }
+}
+
+/// A queue field's rings: its index in `StateDesc::fields`, the queue index of its ring (a
+/// priority queue's near ring) and of a priority queue's far ring.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct QueueRings {
+    pub field: usize,
+    pub near: usize,
+    pub far: Option<usize>,
+}
+
+/// The state's queue fields in declaration order with their queue indices: the one numbering
+/// of the rings that the plan, the generated kernel and both executors share.
+pub fn queue_rings(state: &StateDesc) -> Vec<QueueRings> {
+    let mut next = 0;
+    let mut out = Vec::new();
+    for (field, f) in state.fields.iter().enumerate() {
+        if !f.kind.is_queue() {
+            continue;
+        }
+        let far = f.kind.key().map(|_| next + 1);
+        out.push(QueueRings {
+            field,
+            near: next,
+            far,
+        });
+        next = far.unwrap_or(next) + 1;
+    }
+    out
 }
 
 /// Resolves and checks the program `tasks` over `state`; `device_fns` are the device
@@ -95,24 +119,19 @@ pub fn plan_program(
             "a program needs at least one task".into(),
         ));
     }
-    let fields: Vec<(usize, &FieldDesc)> = state
-        .fields
-        .iter()
-        .enumerate()
-        .filter(|(_, f)| f.kind.is_queue())
-        .collect();
     // Runtime queue indices: a priority queue takes two (near, then far).
     let mut runtime = Vec::new();
     let mut priority = Vec::new();
     let mut queues: Vec<(usize, usize, &FieldDesc)> = Vec::new();
-    for &(i, f) in &fields {
-        queues.push((runtime.len(), i, f));
+    for r in queue_rings(state) {
+        let f = &state.fields[r.field];
+        queues.push((r.near, r.field, f));
         runtime.push(f.name.clone());
-        if let Some(key) = f.kind.key() {
+        if let (Some(far), Some(key)) = (r.far, f.kind.key()) {
             priority.push(PriorityPlan {
-                field: i,
-                near: runtime.len() - 1,
-                far: runtime.len(),
+                field: r.field,
+                near: r.near,
+                far,
                 key,
             });
             runtime.push(far_name(&f.name));

@@ -11,7 +11,7 @@ use crate::emit::{Emitter, OUT, STATE_FN_DIRECT, STATE_FN_UNIFORM};
 use crate::error::CodegenError;
 use crate::ir::*;
 use crate::names::{NameTable, sanitize};
-use crate::plan::{Plan, Source, plan_program};
+use crate::plan::{Plan, Source, plan_program, queue_rings};
 use crate::typeck::{Checker, Signature, Typed};
 
 /// How the scheduler drives the tasks.
@@ -450,16 +450,11 @@ fn ring_pusher_type(
     }
 }
 
-/// The queue fields with the runtime queue index of their (near) ring.
+/// The queue fields with the queue index of their (near) ring (`plan::queue_rings`).
 fn queue_fields_indexed(state: &StateDesc) -> Vec<(usize, &FieldDesc)> {
-    let mut next = 0;
-    state
-        .queues()
-        .map(|f| {
-            let id = next;
-            next += if f.kind.key().is_some() { 2 } else { 1 };
-            (id, f)
-        })
+    queue_rings(state)
+        .into_iter()
+        .map(|r| (r.near, &state.fields[r.field]))
         .collect()
 }
 
@@ -679,9 +674,9 @@ fn emit_kernel(
         out.push_str("    atos::NoIdle idle;\n");
     }
     // Every queue a server, in queue index order (one no task pops serves nothing).
-    let rings = queue_fields_indexed(state)
+    let rings = queue_rings(state)
         .last()
-        .map_or(0, |(id, f)| id + if f.kind.key().is_some() { 2 } else { 1 });
+        .map_or(0, |r| r.far.unwrap_or(r.near) + 1);
     let servers: Vec<String> = (0..rings)
         .map(|q| {
             servers

@@ -663,3 +663,42 @@ fn a_device_function_fault_names_the_device_function() {
     let at = decode(word, &names).unwrap();
     assert_eq!((at.function.as_str(), at.line), ("triple", helper.line + 1));
 }
+
+/// A push's key must match its queue: a priority queue needs one of its key type, a plain
+/// queue takes none; both errors name the field and the fix.
+#[test]
+fn priority_pushes_need_their_key_and_plain_pushes_none() {
+    let mut st = state();
+    st.fields.push(FieldDesc {
+        name: "next".into(),
+        kind: FieldKind::PriorityQueue(Scalar::F32),
+        elem: Scalar::U32.into(),
+    });
+    // `t` pops `work` and pushes as told; `u` pops `next`.
+    let u = lower_task_source("queue = \"next\"", "fn u(v: u32, s: &S) { }").unwrap();
+    let unit = |body: &str| {
+        let t = lower_task_source(
+            "queue = \"work\"",
+            &format!("fn t(v: u32, s: &S) {{ {body} }}"),
+        )
+        .unwrap();
+        let tasks = [&t, &u];
+        generate_unit(
+            &tasks,
+            &[],
+            &st,
+            &KernelSpec::for_tasks(&tasks).checked(false),
+        )
+    };
+    let src = unit("s.next.push(v, 2.5);").unwrap();
+    assert!(src.contains("out.next.push(v, 2.5f)"), "{src}");
+    let err = unit("s.next.push(v);").unwrap_err().to_string();
+    assert!(
+        err.contains("`next` is a priority queue") && err.contains("`f32` key"),
+        "{err}"
+    );
+    let err = unit("s.work.push(v, 3);").unwrap_err().to_string();
+    assert!(err.contains("`work` is a plain `Queue`"), "{err}");
+    let err = unit("s.next.push(v, 3u32);").unwrap_err().to_string();
+    assert!(err.contains("f32") && err.contains("u32"), "{err}");
+}

@@ -12,9 +12,9 @@
 #ifndef ATOS_IDLE_NAP_NS
 #define ATOS_IDLE_NAP_NS 32u
 #endif
-// The largest k. Programs with a priority queue use 3 (naps of at most 256 ns at the default):
-// after each threshold advance the groups napping must wake to share the pass and the band it
-// moves near, and 8 us naps made every advance cost as much.
+// The largest k. Programs with a priority queue use 3 (naps of at most 256 ns at the default)
+// so that napping groups wake soon after a threshold advance to share the pass and the band it
+// moves near (at one band on luxembourg_osm no measured difference: 35.4 vs 34.0 ms).
 #ifndef ATOS_IDLE_NAP_MAX_SHIFT
 #define ATOS_IDLE_NAP_MAX_SHIFT 8u
 #endif
