@@ -4,6 +4,7 @@
 pub mod bfs;
 pub mod bfs_priority;
 pub mod coloring;
+pub mod kcore;
 pub mod pagerank;
 pub mod pagerank_bsp;
 pub mod sssp;

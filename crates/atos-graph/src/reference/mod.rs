@@ -4,6 +4,7 @@
 pub mod bfs;
 pub mod coloring;
 pub mod components;
+pub mod kcore;
 pub mod pagerank;
 pub mod sssp;
 

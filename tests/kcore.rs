@@ -1,0 +1,99 @@
+//! k-core decomposition (`apps::kcore`) on the CPU executor, persistent and BSP, 1 and 4
+//! threads: core numbers equal to the bucket-peeling reference on generated graphs of every
+//! family and on the real graphs of `../shared/data`.
+
+mod common;
+
+use atos::Stats;
+use atos::apps::kcore::{self, KcoreArrays, UNPEELED};
+use atos::prelude::*;
+use atos_graph::Csr;
+use atos_graph::reference::kcore::{core_numbers, degrees};
+
+/// Runs k-core; checks every core number against the reference; returns the run's stats.
+fn run(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> Stats {
+    let offsets = g.offsets_u32().unwrap();
+    let a = KcoreArrays::new(degrees(g));
+    let capacity = kcore::capacity(g.num_vertices(), g.num_edges());
+    let state = a.state(&offsets, &g.cols, capacity);
+    let stats = CpuExecutor::new()
+        .threads(threads)
+        .strategy(strategy)
+        .run(kcore::peel::Task, &state, &a.seeds())
+        .unwrap_or_else(|e| panic!("{name} {strategy:?}: {e}"));
+    let want = core_numbers(g).unwrap();
+    let got = a.core.to_vec();
+    assert!(!got.contains(&UNPEELED), "{name}: a vertex never peeled");
+    for (v, (x, y)) in got.iter().zip(&want).enumerate() {
+        assert_eq!(x, y, "{name} {strategy:?} {threads} threads: vertex {v}");
+    }
+    stats
+}
+
+#[test]
+fn core_numbers_match_the_reference_on_every_family() {
+    for spec in [
+        "grid:30x20",
+        "kron:10,seed=3",
+        "er:2000,deg=8,seed=5",
+        "geo:2000,seed=2",
+    ] {
+        let g = atos_graph::load(spec).unwrap();
+        let n = g.num_vertices() as u64;
+        for threads in [1, 4] {
+            for strategy in [Strategy::Persistent, Strategy::Bsp] {
+                let s = run(spec, &g, strategy, threads);
+                // Seeds, re-queues at the degree and one push per lowered degree at most.
+                assert!(s.popped >= n, "{spec}: every vertex runs");
+                assert!(
+                    s.popped <= 2 * n + g.num_edges() as u64,
+                    "{spec}: {}",
+                    s.popped
+                );
+                let p = &s.priority[0];
+                assert!(p.advances >= 1, "{spec}: the level advanced");
+            }
+        }
+    }
+}
+
+/// The threshold walks the levels: past the largest core number, and at most to one past the
+/// largest degree (a vertex queued at its degree and peeled lower leaves a stale task there).
+#[test]
+fn the_threshold_walks_the_levels() {
+    let g = atos_graph::load("kron:9,seed=1").unwrap();
+    let s = run("kron:9", &g, Strategy::Persistent, 2);
+    let max_core = core_numbers(&g).unwrap().into_iter().max().unwrap();
+    let max_degree = degrees(&g).into_iter().max().unwrap();
+    let t = s.priority[0].threshold;
+    assert!(
+        t > u64::from(max_core) && t <= u64::from(max_degree) + 1,
+        "{t}"
+    );
+}
+
+#[test]
+fn core_numbers_of_the_shared_graphs() {
+    match common::shared_data() {
+        Some(dir) => {
+            for file in ["delaunay_n16.edges", "facebook_combined.edges"] {
+                let g = atos_graph::load(&dir.join(file).to_string_lossy()).unwrap();
+                for strategy in [Strategy::Persistent, Strategy::Bsp] {
+                    run(file, &g, strategy, 2);
+                }
+            }
+        }
+        None if common::in_ci() => panic!("../shared/data is absent in CI"),
+        None => eprintln!("skipping the shared graphs: ../shared/data is absent"),
+    }
+}
+
+/// A graph with no edges: every vertex peels at level 0, in the first band.
+#[test]
+fn isolated_vertices_have_core_zero() {
+    let (g, _) = atos_graph::EdgeList::new(6)
+        .into_csr(atos_graph::BuildOptions::default())
+        .unwrap();
+    let s = run("isolated", &g, Strategy::Persistent, 2);
+    assert_eq!(s.popped, 6);
+}
