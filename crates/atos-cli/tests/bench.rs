@@ -121,6 +121,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("greedy_colors", Kind::Int, true),
     ("delta", Kind::Int, true),
     ("advances", Kind::Int, true),
+    ("max_core", Kind::Int, true),
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),
@@ -710,8 +711,9 @@ fn priority_apps_are_verified_and_record_their_delta() {
     run(&["--app", "sssp-priority", "--delta", "3"]);
     run(&["--app", "sssp-priority"]);
     run(&["--app", "bfs-priority"]);
+    run(&["--app", "kcore"]);
     let recs = records(&out);
-    assert_eq!(recs.len(), 6);
+    assert_eq!(recs.len(), 8);
     for r in &recs {
         check_schema(r);
         assert_eq!(r["status"], "ok", "{r}");
@@ -725,6 +727,19 @@ fn priority_apps_are_verified_and_record_their_delta() {
     assert_eq!(recs[4]["app"], "bfs-priority");
     assert_eq!(recs[4]["delta"], 1);
     assert_eq!(recs[4]["workload_ratio"], 1.0, "delta 1: level order");
+    // A grid's interior has core number 2 (every vertex keeps 2 neighbours), the corners too.
+    assert_eq!(recs[6]["app"], "kcore");
+    assert_eq!(recs[6]["max_core"], 2);
+    assert_eq!(recs[6]["delta"], 1);
+    // The corrupt hook (one core number off) fails k-core's check; a directed graph is refused.
+    let o = atos_env(
+        &[
+            "bench", "--device", "cpu", "--app", "kcore", "--graph", "kron:7", "--runs", "1",
+        ],
+        &[("ATOS_BENCH_CORRUPT", "1")],
+    );
+    assert_ne!(o.code, Some(0));
+    assert!(o.stderr.contains("core numbers"), "{}", o.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

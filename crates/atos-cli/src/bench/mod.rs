@@ -4,6 +4,7 @@
 
 mod bfs;
 mod coloring;
+mod kcore;
 mod original;
 mod pagerank;
 mod plots;
@@ -140,6 +141,9 @@ pub enum App {
     /// The same SSSP served by priority (distance below a threshold first, advanced by
     /// `--delta`; bsp: delta-stepping by levels).
     SsspPriority,
+    /// k-core decomposition by peeling, one level per threshold advance (bsp: one level's
+    /// peels per step), core numbers checked against bucket peeling; undirected graphs only.
+    Kcore,
 }
 
 impl App {
@@ -153,6 +157,7 @@ impl App {
             App::Coloring => "coloring",
             App::Sssp => "sssp",
             App::SsspPriority => "sssp-priority",
+            App::Kcore => "kcore",
         }
     }
 
@@ -164,7 +169,7 @@ impl App {
             App::Pagerank | App::PagerankRescan => &original::PR_BINARIES,
             App::PagerankBsp => &[],
             App::Coloring => &original::GC_BINARIES,
-            App::Sssp | App::SsspPriority | App::BfsPriority => &[],
+            App::Sssp | App::SsspPriority | App::BfsPriority | App::Kcore => &[],
         }
     }
 
@@ -189,6 +194,7 @@ impl App {
                 sssp::SsspInput::new(g, args.source, Some((args.delta, args.delta_scale)))
                     .map(Prepared::Sssp)
             }
+            App::Kcore => kcore::KcoreInput::new(g).map(Prepared::Kcore),
         }
     }
 }
@@ -201,6 +207,7 @@ enum Prepared {
     PageRank(pagerank::Form, pagerank::PageRankInput),
     Coloring(coloring::ColoringInput),
     Sssp(sssp::SsspInput),
+    Kcore(kcore::KcoreInput),
 }
 
 impl Prepared {
@@ -235,6 +242,7 @@ impl Prepared {
                 bfs::run_priority(gpu, b, *delta, &g.cols, cfg, opts, rec)
             }
             Prepared::Sssp(p) => sssp::run(gpu, p, &g.cols, cfg, opts, rec),
+            Prepared::Kcore(k) => kcore::run(gpu, k, &g.cols, cfg, opts, rec),
             Prepared::PageRank(form, p) => pagerank::run(*form, gpu, p, &g.cols, cfg, opts, rec),
             Prepared::Coloring(c) => coloring::run(gpu, g, c, cfg, opts, rec),
         }
@@ -257,6 +265,10 @@ impl Prepared {
                 rec.rank_bound = Some(p.bound());
             }
             Prepared::Coloring(c) => rec.greedy_colors = Some(c.greedy_colors),
+            Prepared::Kcore(k) => {
+                rec.max_core = Some(k.max_core());
+                rec.delta = Some(1);
+            }
         }
     }
 
@@ -275,6 +287,7 @@ impl Prepared {
             Prepared::Sssp(_) => sssp::gpu_skip_reason(gpu, cfg, opts),
             Prepared::PageRank(form, _) => pagerank::gpu_skip_reason(*form, gpu, cfg, opts),
             Prepared::Coloring(_) => coloring::gpu_skip_reason(gpu, cfg, opts),
+            Prepared::Kcore(_) => kcore::gpu_skip_reason(gpu, cfg, opts),
         }
     }
 }
@@ -653,6 +666,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             ),
             Prepared::PageRank(..) => format!("tolerance {}", args.epsilon),
             Prepared::Coloring(c) => format!("CPU greedy uses {} colours", c.greedy_colors),
+            Prepared::Kcore(k) => format!("largest core number {}", k.max_core()),
         };
         ui.note(&format!(
             "{spec}: {} vertices, {} directed edges, max degree {}, {what}",

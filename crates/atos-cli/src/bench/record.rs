@@ -123,10 +123,12 @@ pub struct Record {
     pub colors: Option<u64>,
     /// Colouring: colours of CPU first-fit greedy in vertex order.
     pub greedy_colors: Option<u64>,
-    /// Priority SSSP: the delta the threshold advances by.
+    /// Priority apps: the delta the threshold advances by (k-core: 1, one level).
     pub delta: Option<u32>,
     /// Priority queues: threshold advances of the last run.
     pub advances: Option<u64>,
+    /// k-core: the largest core number (bucket peeling's; every run is checked equal).
+    pub max_core: Option<u32>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
@@ -189,6 +191,7 @@ impl Record {
             greedy_colors: None,
             delta: None,
             advances: None,
+            max_core: None,
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),
