@@ -134,7 +134,8 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::coloring::Tasks>();
     check::<atos::apps::sssp::relax::Task>();
     check::<atos::apps::bfs_priority::visit::Task>();
-    check::<common::priority::relax_f32::Task>();
+    check::<atos::apps::sssp::float::relax::Task>();
+    check::<atos::apps::kcore::peel::Task>();
 }
 
 /// Every scalar method of the operation table has its device function, and the feature task

@@ -1,14 +1,14 @@
 //! Priority queues on the CPU executor: priority BFS (depths equal, and with delta 1 exactly
 //! one task per reached vertex on any number of threads: the advance waits for the near ring
-//! to be quiescent), f32 keys (an f32 SSSP program against Dijkstra), and the queue's errors.
+//! to be quiescent), f32 keys (`apps::sssp` over f32 weights against Dijkstra in f32), and the queue's errors.
 
 mod common;
 
+use atos::apps::sssp::{self, Order, SsspArrays};
 use atos::apps::{bfs, bfs_priority};
 use atos::prelude::*;
-use atos::{AtomicArray, PriorityQueue, RunError, Slice, Stats};
+use atos::{PriorityQueue, RunError, Stats};
 use atos_graph::{Csr, Weights};
-use common::priority::{FloatSssp, relax_f32};
 
 fn priority_bfs(g: &Csr, delta: u32, strategy: Strategy, threads: usize) -> (Vec<u32>, Stats) {
     let offsets = g.offsets_u32().unwrap();
@@ -52,8 +52,8 @@ fn priority_bfs_depths_match_and_delta_one_runs_each_vertex_once() {
     }
 }
 
-/// f32 keys: distances within f32 rounding of Dijkstra's (f64) on every order and strategy,
-/// and the priority order advancing its f32 threshold.
+/// f32 keys: `apps::sssp` over f32 weights gives Dijkstra's f32 distances bit for bit on every
+/// order and strategy, and the priority order advances its f32 threshold.
 #[test]
 fn f32_keys_order_an_f32_sssp() {
     let g = atos_graph::load("geo:2000,seed=3,w=300").unwrap();
@@ -66,36 +66,30 @@ fn f32_keys_order_an_f32_sssp() {
         cols: g.cols.clone(),
         weights: Some(Weights::F32(wf.clone())),
     };
-    let exact = atos_graph::reference::sssp::dijkstra(&gf, 0).unwrap();
+    let exact = atos_graph::reference::sssp::dijkstra_f32(&gf, 0).unwrap();
     let offsets = g.offsets_u32().unwrap();
-    for (delta, unordered) in [(2.5f32, false), (0.25, false), (1.0, true)] {
+    for order in [
+        Order::Priority { delta: 2.5f32 },
+        Order::Priority { delta: 0.25 },
+        Order::Fifo,
+    ] {
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
-            let dist = AtomicArray::filled(g.num_vertices(), f32::INFINITY);
-            dist.view().store(0u32, 0.0);
-            let mut work = PriorityQueue::with_capacity(8 * g.num_edges() as u64).delta(delta);
-            if unordered {
-                work = work.unordered();
-            }
-            let state = FloatSssp {
-                offsets: Slice::new(&offsets),
-                cols: Slice::new(&g.cols),
-                weights: Slice::new(&wf),
-                dist: dist.view(),
-                work,
-            };
+            let a = SsspArrays::<f32>::new(g.num_vertices(), 0);
+            let state = a.state(&offsets, &g.cols, &wf, 8 * g.num_edges() as u64, order);
             let stats = CpuExecutor::new()
                 .threads(3)
                 .strategy(strategy)
-                .run(relax_f32::Task, &state, &[0])
+                .run(sssp::float::relax::Task, &state, &a.seeds())
                 .unwrap();
-            for (v, (&d, &x)) in dist.to_vec().iter().zip(&exact).enumerate() {
-                assert!(
-                    (f64::from(d) - x).abs() <= 1e-4 * x.max(1.0),
-                    "delta {delta} {strategy:?}: vertex {v}: {d} vs {x}"
+            for (v, (&d, &x)) in a.dist.to_vec().iter().zip(&exact).enumerate() {
+                assert_eq!(
+                    d.to_bits(),
+                    x.to_bits(),
+                    "{order:?} {strategy:?}: vertex {v}: {d} vs {x}"
                 );
             }
             let p = &stats.priority[0];
-            if unordered {
+            if order == Order::Fifo {
                 assert_eq!(p.advances, 0);
             } else {
                 assert!(p.advances > 2 && p.moved > 0, "{p:?}");

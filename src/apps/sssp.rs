@@ -33,58 +33,133 @@
 //! Distances are `u32` sums: a path longer than `u32::MAX - 1` wraps (a checked build stops
 //! with an overflow fault; the bench's check against Dijkstra fails loudly on any other build).
 
-use crate::{AtomicArray, Atomics, PriorityQueue, Slice, lanes};
+use crate::{AtomicArray, AtomicNum, Atomics, PriorityKey, PriorityQueue, Slice, Task, TaskSet};
 
-/// Distance of a vertex no path has reached.
+/// Distance of a vertex no path has reached (u32 weights).
 pub const UNREACHED: u32 = u32::MAX;
 
-#[atos::state]
-pub struct SsspState<'a> {
-    pub offsets: Slice<'a, u32>,
-    pub cols: Slice<'a, u32>,
-    /// One weight per entry of `cols`.
-    pub weights: Slice<'a, u32>,
-    pub dist: Atomics<'a, u32>,
-    /// Vertices with the distance their push found, keyed by it.
-    pub work: PriorityQueue<'a, (u32, u32), u32>,
-    /// Skip a task whose vertex has since got a shorter distance (priority order: that push
-    /// runs soon after); FIFO order runs it with the shorter distance instead, which spreads
-    /// the improvement earlier than the later push would.
-    pub prune_stale: bool,
-}
+/// The device program for one weight type: the state and the relax task, written once and
+/// generated for u32 ([`int`], re-exported here) and f32 ([`float`]) weights.
+macro_rules! sssp_program {
+    ($(#[$doc:meta])* $module:ident, $w:ty) => {
+        $(#[$doc])*
+        pub mod $module {
+            use crate::{Atomics, PriorityQueue, Slice, lanes};
 
-/// Relaxes `v`'s out-edges with its current distance (at most `d`, the distance its push
-/// found). In the balanced shape (`let`s, then one `lanes` loop): a worker fetching several
-/// vertices spreads their edges over its threads; a pruned stale task gets an empty range.
-#[atos::task(worker = "warp", fetch = 1)]
-pub fn relax((v, d): (u32, u32), s: &SsspState) {
-    let cur = s.dist.load(v);
-    let lo = s.offsets[v];
-    let hi = if s.prune_stale && cur < d {
-        lo
-    } else {
-        s.offsets[v + 1]
-    };
-    for e in lanes(lo..hi) {
-        let u = s.cols[e];
-        let nd = cur + s.weights[e];
-        if s.dist.load(u) > nd && s.dist.fetch_min(u, nd) > nd {
-            s.work.push((u, nd), nd);
+            #[atos::state]
+            pub struct SsspState<'a> {
+                pub offsets: Slice<'a, u32>,
+                pub cols: Slice<'a, u32>,
+                /// One weight per entry of `cols`.
+                pub weights: Slice<'a, $w>,
+                pub dist: Atomics<'a, $w>,
+                /// Vertices with the distance their push found, keyed by it.
+                pub work: PriorityQueue<'a, (u32, $w), $w>,
+                /// Skip a task whose vertex has since got a shorter distance (priority order:
+                /// that push runs soon after); FIFO order runs it with the shorter distance
+                /// instead, which spreads the improvement earlier than the later push would.
+                pub prune_stale: bool,
+            }
+
+            /// Relaxes `v`'s out-edges with its current distance (at most `d`, the distance
+            /// its push found). In the balanced shape (`let`s, then one `lanes` loop): a
+            /// worker fetching several vertices spreads their edges over its threads; a
+            /// pruned stale task gets an empty range.
+            #[atos::task(worker = "warp", fetch = 1)]
+            pub fn relax((v, d): (u32, $w), s: &SsspState) {
+                let cur = s.dist.load(v);
+                let lo = s.offsets[v];
+                let hi = if s.prune_stale && cur < d {
+                    lo
+                } else {
+                    s.offsets[v + 1]
+                };
+                for e in lanes(lo..hi) {
+                    let u = s.cols[e];
+                    let nd = cur + s.weights[e];
+                    if s.dist.load(u) > nd && s.dist.fetch_min(u, nd) > nd {
+                        s.work.push((u, nd), nd);
+                    }
+                }
+            }
         }
-    }
+    };
 }
 
-/// Host arrays of a run: the distances.
-pub struct SsspArrays {
-    pub dist: AtomicArray<u32>,
+sssp_program!(
+    /// SSSP over u32 weights: distances are `u32` sums.
+    int,
+    u32
+);
+sssp_program!(
+    /// SSSP over f32 weights: a distance is the f32 sum along its path, added edge by edge
+    /// from the source (so [`atos_graph::reference::sssp::dijkstra_f32`], which adds the same
+    /// way, gives the same bits).
+    float,
+    f32
+);
+
+pub use int::{SsspState, relax};
+
+/// A weight (and distance) type SSSP runs on: `u32` or `f32`.
+pub trait Weight: AtomicNum + PriorityKey {
+    /// Distance of a vertex no path has reached (`u32::MAX`, `f32::INFINITY`).
+    const UNREACHED: Self;
+    /// The source's distance.
+    const ZERO: Self;
+    /// The relax task over this weight type.
+    type Relax: Task<Item = (u32, Self)> + TaskSet + Default;
+    /// The program's state.
+    fn state<'a>(
+        offsets: &'a [u32],
+        cols: &'a [u32],
+        weights: &'a [Self],
+        dist: Atomics<'a, Self>,
+        work: PriorityQueue<'a, (u32, Self), Self>,
+        prune_stale: bool,
+    ) -> <Self::Relax as TaskSet>::State<'a>;
+}
+
+macro_rules! weight {
+    ($w:ty, $module:ident, $unreached:expr, $zero:expr) => {
+        impl Weight for $w {
+            const UNREACHED: $w = $unreached;
+            const ZERO: $w = $zero;
+            type Relax = $module::relax::Task;
+            fn state<'a>(
+                offsets: &'a [u32],
+                cols: &'a [u32],
+                weights: &'a [$w],
+                dist: Atomics<'a, $w>,
+                work: PriorityQueue<'a, (u32, $w), $w>,
+                prune_stale: bool,
+            ) -> $module::SsspState<'a> {
+                $module::SsspState {
+                    offsets: Slice::new(offsets),
+                    cols: Slice::new(cols),
+                    weights: Slice::new(weights),
+                    dist,
+                    work,
+                    prune_stale,
+                }
+            }
+        }
+    };
+}
+weight!(u32, int, u32::MAX, 0);
+weight!(f32, float, f32::INFINITY, 0.0);
+
+/// Host arrays of a run: the distances (`u32` or `f32`, the weights' type).
+pub struct SsspArrays<W: Weight = u32> {
+    pub dist: AtomicArray<W>,
     source: u32,
 }
 
-impl SsspArrays {
+impl<W: Weight> SsspArrays<W> {
     /// Every vertex unreached but `source` (distance 0).
-    pub fn new(vertices: usize, source: u32) -> SsspArrays {
+    pub fn new(vertices: usize, source: u32) -> SsspArrays<W> {
         let a = SsspArrays {
-            dist: AtomicArray::filled(vertices, UNREACHED),
+            dist: AtomicArray::filled(vertices, W::UNREACHED),
             source,
         };
         a.reset();
@@ -93,13 +168,13 @@ impl SsspArrays {
 
     /// Back to the start of a run.
     pub fn reset(&self) {
-        self.dist.fill(UNREACHED);
-        self.dist.view().store(self.source, 0);
+        self.dist.fill(W::UNREACHED);
+        self.dist.view().store(self.source, W::ZERO);
     }
 
     /// The seed: the source at distance 0.
-    pub fn seeds(&self) -> [(u32, u32); 1] {
-        [(self.source, 0)]
+    pub fn seeds(&self) -> [(u32, W); 1] {
+        [(self.source, W::ZERO)]
     }
 
     /// The state over a CSR with u32 offsets and one u32 weight per column entry, served in
@@ -112,35 +187,37 @@ impl SsspArrays {
         &'a self,
         offsets: &'a [u32],
         cols: &'a [u32],
-        weights: &'a [u32],
+        weights: &'a [W],
         capacity: u64,
-        order: Order,
-    ) -> SsspState<'a> {
+        order: Order<W>,
+    ) -> <W::Relax as TaskSet>::State<'a> {
         let work = PriorityQueue::with_capacity(capacity);
-        SsspState {
-            offsets: Slice::new(offsets),
-            cols: Slice::new(cols),
-            weights: Slice::new(weights),
-            dist: self.dist.view(),
-            work: match order {
-                Order::Fifo => work.unordered(),
-                Order::Priority { delta } => work.delta(delta.max(1)),
-            },
-            prune_stale: order != Order::Fifo,
-        }
+        let work = match order {
+            Order::Fifo => work.unordered(),
+            Order::Priority { delta } => work.delta(delta),
+        };
+        W::state(
+            offsets,
+            cols,
+            weights,
+            self.dist.view(),
+            work,
+            order != Order::Fifo,
+        )
     }
 }
 
 /// The order an SSSP run serves improved vertices in.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Order {
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Order<W = u32> {
     /// As pushed.
     Fifo,
-    /// Distances below a threshold first; the threshold advances by `delta` (at least 1).
-    Priority { delta: u32 },
+    /// Distances below a threshold first; the threshold advances by `delta` (above 0; a run
+    /// given 0 fails with the queue's error).
+    Priority { delta: W },
 }
 
-impl Order {
+impl<W> Order<W> {
     /// `fifo`, or `priority` with `delta`.
     pub fn name(self) -> &'static str {
         match self {
@@ -164,6 +241,22 @@ pub fn band_delta(offsets: &[u32], weights: &[u32]) -> u32 {
     let mean_weight = weights.iter().map(|&w| f64::from(w)).sum::<f64>() / weights.len() as f64;
     let mean_degree = weights.len() as f64 / vertices;
     (2.0 * mean_weight / mean_degree.max(1.0)).clamp(1.0, f64::from(u32::MAX)) as u32
+}
+
+/// [`default_delta`] for f32 weights: 64 bands of twice the mean weight over the mean degree.
+pub fn default_delta_f32(offsets: &[u32], weights: &[f32]) -> f32 {
+    let vertices = offsets.len().saturating_sub(1).max(1) as f64;
+    if weights.is_empty() {
+        return 1.0;
+    }
+    let mean_weight = weights.iter().map(|&w| f64::from(w)).sum::<f64>() / weights.len() as f64;
+    let mean_degree = weights.len() as f64 / vertices;
+    let band = 2.0 * mean_weight / mean_degree.max(1.0);
+    if band > 0.0 && band.is_finite() {
+        (64.0 * band) as f32
+    } else {
+        1.0
+    }
 }
 
 /// The delta a priority run uses when none is given: 64 [`band_delta`]s, the fastest of 1, 4,

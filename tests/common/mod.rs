@@ -33,6 +33,5 @@ pub fn within<T: Send + 'static>(
 
 pub mod faults;
 pub mod features;
-pub mod priority;
 pub mod programs;
 pub mod tuples;

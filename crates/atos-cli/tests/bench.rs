@@ -119,7 +119,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("rank_bound", Kind::Num, true),
     ("colors", Kind::Int, true),
     ("greedy_colors", Kind::Int, true),
-    ("delta", Kind::Int, true),
+    ("delta", Kind::Num, true),
     ("advances", Kind::Int, true),
     ("max_core", Kind::Int, true),
     ("timeout_s", Kind::Num, false),
@@ -712,25 +712,52 @@ fn priority_apps_are_verified_and_record_their_delta() {
     run(&["--app", "sssp-priority"]);
     run(&["--app", "bfs-priority"]);
     run(&["--app", "kcore"]);
+    // f32 weights (w / 7), a fractional delta, and FIFO order: checked against Dijkstra in f32.
+    run(&[
+        "--app",
+        "sssp-priority",
+        "--float-weights",
+        "--delta",
+        "2.5",
+    ]);
+    run(&["--app", "sssp", "--float-weights"]);
     let recs = records(&out);
-    assert_eq!(recs.len(), 8);
+    assert_eq!(recs.len(), 12);
     for r in &recs {
         check_schema(r);
         assert_eq!(r["status"], "ok", "{r}");
         assert!(r["advances"].is_u64(), "{r}");
     }
-    assert_eq!(recs[0]["delta"], 3);
+    assert_eq!(recs[0]["delta"], 3.0);
     assert!(recs[0]["advances"].as_u64().unwrap() > 3, "{}", recs[0]);
     // The default: 64 bands of 2 x mean weight (5) / mean degree (3.75): 2 x 64.
     assert_eq!(recs[2]["app"], "sssp-priority");
-    assert_eq!(recs[2]["delta"], 128);
+    assert_eq!(recs[2]["delta"], 128.0);
     assert_eq!(recs[4]["app"], "bfs-priority");
-    assert_eq!(recs[4]["delta"], 1);
+    assert_eq!(recs[4]["delta"], 1.0);
     assert_eq!(recs[4]["workload_ratio"], 1.0, "delta 1: level order");
     // A grid's interior has core number 2 (every vertex keeps 2 neighbours), the corners too.
     assert_eq!(recs[6]["app"], "kcore");
     assert_eq!(recs[6]["max_core"], 2);
-    assert_eq!(recs[6]["delta"], 1);
+    assert_eq!(recs[6]["delta"], 1.0);
+    assert_eq!(recs[8]["delta"], 2.5);
+    assert!(recs[8]["advances"].as_u64().unwrap() > 3, "{}", recs[8]);
+    assert_eq!(recs[10]["app"], "sssp");
+    assert!(recs[10]["delta"].is_null());
+    // A fractional delta for u32 weights is refused with the reason.
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--app",
+        "sssp-priority",
+        "--graph",
+        "grid:8x8,w=9",
+        "--delta",
+        "2.5",
+    ]);
+    assert_ne!(o.code, Some(0));
+    assert!(o.stderr.contains("whole delta"), "{}", o.stderr);
     // The corrupt hook (one core number off) fails k-core's check; a directed graph is refused.
     let o = atos_env(
         &[

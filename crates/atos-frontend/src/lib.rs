@@ -12,6 +12,7 @@ use atos_codegen::FnIr;
 
 pub use args::{TaskArgs, parse_idle_args, parse_task_args};
 pub use lower::{lower_device_fn, lower_device_fn_spanned, lower_task, lower_task_spanned};
+pub use signature::plain;
 
 /// Lowers Rust source text of a task function (with its attribute arguments) to IR. Used by
 /// tests and tools that have the source as a string instead of a token stream.

@@ -275,10 +275,10 @@ fn state_type_with_lifetime(func: &syn::ItemFn, lifetime: TokenStream2) -> Token
     let syn::FnArg::Typed(pt) = &func.sig.inputs[1] else {
         unreachable!("lowering checked the signature")
     };
-    let syn::Type::Reference(r) = &*pt.ty else {
+    let syn::Type::Reference(r) = atos_frontend::plain(&pt.ty) else {
         unreachable!("lowering checked the signature")
     };
-    let syn::Type::Path(p) = &*r.elem else {
+    let syn::Type::Path(p) = atos_frontend::plain(&r.elem) else {
         unreachable!("lowering checked the signature")
     };
     let mut path = p.path.clone();

@@ -68,8 +68,8 @@ pub struct BenchArgs {
     epsilon: f32,
     /// sssp-priority: how far each advance moves the distance threshold [default:
     /// `atos::apps::sssp::default_delta`, 64 x (2 x mean weight / mean degree)].
-    #[arg(long, value_name = "D", value_parser = clap::value_parser!(u32).range(1..))]
-    delta: Option<u32>,
+    #[arg(long, value_name = "D", value_parser = parse_delta)]
+    delta: Option<f64>,
     /// sssp-priority without --delta: the default delta times this (a sweep over graphs whose
     /// defaults differ).
     #[arg(long, value_name = "S", default_value_t = 1.0)]
@@ -79,6 +79,10 @@ pub struct BenchArgs {
     /// luxembourg_osm.
     #[arg(long, value_name = "MAX", value_parser = clap::value_parser!(u32).range(1..))]
     weights: Option<u32>,
+    /// SSSP over f32 weights: each u32 weight w (generated, from --weights or from the file)
+    /// becomes the f32 nearest w / 7, so distances are fractional and every addition rounds.
+    #[arg(long)]
+    float_weights: bool,
     /// auto (the GPU if `Gpu::new(0)` works, else the CPU), gpu or cpu.
     #[arg(long, value_enum, default_value = "auto")]
     device: DeviceArg,
@@ -176,12 +180,14 @@ impl App {
     fn prepare(self, g: &atos_graph::Csr, args: &BenchArgs) -> Result<Prepared, String> {
         match self {
             App::Bfs => bfs::BfsInput::new(g, args.source).map(Prepared::Bfs),
-            App::BfsPriority => bfs::BfsInput::new(g, args.source).map(|b| {
-                let delta = args
-                    .delta
-                    .unwrap_or(atos::apps::bfs_priority::DEFAULT_DELTA);
-                Prepared::BfsPriority(delta, b)
-            }),
+            App::BfsPriority => {
+                let delta = match args.delta {
+                    None => atos::apps::bfs_priority::DEFAULT_DELTA,
+                    Some(d) if d.fract() == 0.0 && d <= f64::from(u32::MAX) => d as u32,
+                    Some(d) => return Err(format!("--delta {d}: depths take a whole delta")),
+                };
+                bfs::BfsInput::new(g, args.source).map(|b| Prepared::BfsPriority(delta, b))
+            }
             App::Pagerank => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Async, p)),
             App::PagerankRescan => pagerank::PageRankInput::new(g, args.epsilon)
@@ -189,10 +195,13 @@ impl App {
             App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
             App::Coloring => coloring::ColoringInput::new(g).map(Prepared::Coloring),
-            App::Sssp => sssp::SsspInput::new(g, args.source, None).map(Prepared::Sssp),
+            App::Sssp => sssp::Sssp::new(g, args.source, sssp::Wanted::Fifo).map(Prepared::Sssp),
             App::SsspPriority => {
-                sssp::SsspInput::new(g, args.source, Some((args.delta, args.delta_scale)))
-                    .map(Prepared::Sssp)
+                let wanted = sssp::Wanted::Priority {
+                    delta: args.delta,
+                    scale: args.delta_scale,
+                };
+                sssp::Sssp::new(g, args.source, wanted).map(Prepared::Sssp)
             }
             App::Kcore => kcore::KcoreInput::new(g).map(Prepared::Kcore),
         }
@@ -206,7 +215,7 @@ enum Prepared {
     BfsPriority(u32, bfs::BfsInput),
     PageRank(pagerank::Form, pagerank::PageRankInput),
     Coloring(coloring::ColoringInput),
-    Sssp(sssp::SsspInput),
+    Sssp(sssp::Sssp),
     Kcore(kcore::KcoreInput),
 }
 
@@ -241,7 +250,7 @@ impl Prepared {
             Prepared::BfsPriority(delta, b) => {
                 bfs::run_priority(gpu, b, *delta, &g.cols, cfg, opts, rec)
             }
-            Prepared::Sssp(p) => sssp::run(gpu, p, &g.cols, cfg, opts, rec),
+            Prepared::Sssp(p) => p.run(gpu, &g.cols, cfg, opts, rec),
             Prepared::Kcore(k) => kcore::run(gpu, k, &g.cols, cfg, opts, rec),
             Prepared::PageRank(form, p) => pagerank::run(*form, gpu, p, &g.cols, cfg, opts, rec),
             Prepared::Coloring(c) => coloring::run(gpu, g, c, cfg, opts, rec),
@@ -253,12 +262,8 @@ impl Prepared {
     fn annotate(&self, rec: &mut Record) {
         match self {
             Prepared::Bfs(_) => {}
-            Prepared::BfsPriority(delta, _) => rec.delta = Some(*delta),
-            Prepared::Sssp(p) => {
-                if let atos::apps::sssp::Order::Priority { delta } = p.order {
-                    rec.delta = Some(delta);
-                }
-            }
+            Prepared::BfsPriority(delta, _) => rec.delta = Some(f64::from(*delta)),
+            Prepared::Sssp(p) => rec.delta = p.delta(),
             Prepared::PageRank(_, p) => {
                 // As given (0.001, not the f32's 0.0010000000474974513).
                 rec.epsilon = p.epsilon.to_string().parse().ok();
@@ -267,7 +272,7 @@ impl Prepared {
             Prepared::Coloring(c) => rec.greedy_colors = Some(c.greedy_colors),
             Prepared::Kcore(k) => {
                 rec.max_core = Some(k.max_core());
-                rec.delta = Some(1);
+                rec.delta = Some(1.0);
             }
         }
     }
@@ -284,7 +289,7 @@ impl Prepared {
         match self {
             Prepared::Bfs(_) => bfs::gpu_skip_reason(gpu, cfg, opts),
             Prepared::BfsPriority(..) => bfs::gpu_skip_reason_priority(gpu, cfg, opts),
-            Prepared::Sssp(_) => sssp::gpu_skip_reason(gpu, cfg, opts),
+            Prepared::Sssp(p) => p.gpu_skip_reason(gpu, cfg, opts),
             Prepared::PageRank(form, _) => pagerank::gpu_skip_reason(*form, gpu, cfg, opts),
             Prepared::Coloring(_) => coloring::gpu_skip_reason(gpu, cfg, opts),
             Prepared::Kcore(_) => kcore::gpu_skip_reason(gpu, cfg, opts),
@@ -388,6 +393,15 @@ fn parse_queue(s: &str) -> Result<QueueMode, String> {
         "ring" => Ok(QueueMode::Ring),
         "linear" => Ok(QueueMode::Linear),
         _ => Err(format!("unknown queue mode `{s}`: use ring or linear")),
+    }
+}
+
+fn parse_delta(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(d) if d > 0.0 && d.is_finite() => Ok(d),
+        _ => Err(format!(
+            "bad delta `{s}`: use a positive number (whole for u32 keys)"
+        )),
     }
 }
 
@@ -628,6 +642,12 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 if let (Some(max), None) = (args.weights, &g.weights) {
                     atos_graph::generate::add_random_weights(&mut g, max, 1);
                 }
+                if args.float_weights
+                    && let Some(atos_graph::Weights::U32(w)) = &g.weights
+                {
+                    let f = w.iter().map(|&x| x as f32 / 7.0).collect();
+                    g.weights = Some(atos_graph::Weights::F32(f));
+                }
                 g
             })
             .map_err(|e| e.to_string())
@@ -655,14 +675,10 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 info.reached, args.source
             ),
             Prepared::Sssp(p) => format!(
-                "{} reached from {}, {} order{}",
+                "{} reached from {}, {}",
                 info.reached,
                 args.source,
-                p.order.name(),
-                match p.order {
-                    atos::apps::sssp::Order::Priority { delta } => format!(", delta {delta}"),
-                    atos::apps::sssp::Order::Fifo => String::new(),
-                }
+                p.describe()
             ),
             Prepared::PageRank(..) => format!("tolerance {}", args.epsilon),
             Prepared::Coloring(c) => format!("CPU greedy uses {} colours", c.greedy_colors),

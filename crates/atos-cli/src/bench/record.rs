@@ -124,7 +124,7 @@ pub struct Record {
     /// Colouring: colours of CPU first-fit greedy in vertex order.
     pub greedy_colors: Option<u64>,
     /// Priority apps: the delta the threshold advances by (k-core: 1, one level).
-    pub delta: Option<u32>,
+    pub delta: Option<f64>,
     /// Priority queues: threshold advances of the last run.
     pub advances: Option<u64>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).

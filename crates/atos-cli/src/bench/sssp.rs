@@ -1,8 +1,9 @@
-//! SSSP configurations: speculative SSSP (`atos::apps::sssp`, u32 weights) in FIFO or priority
-//! order on the GPU or the CPU executor (persistent and discrete: asynchronous; bsp:
-//! Bellman-Ford or delta-stepping by levels), every run checked against Dijkstra.
+//! SSSP configurations: speculative SSSP (`atos::apps::sssp`, u32 or f32 weights) in FIFO or
+//! priority order on the GPU or the CPU executor (persistent and discrete: asynchronous; bsp:
+//! Bellman-Ford or delta-stepping by levels), every run checked against Dijkstra (u32: exact
+//! sums; f32: Dijkstra adding in f32 as the task does, compared bit for bit).
 
-use atos::apps::sssp::{self, Order, UNREACHED, relax};
+use atos::apps::sssp::{self, Order, SsspArrays, Weight};
 use atos::{Gpu, Seeds, Stats};
 use atos_graph::Weights;
 
@@ -10,102 +11,188 @@ use super::record::Record;
 use super::runner::{self, AppRun};
 use super::{Config, Fail, RunOpts};
 
-/// Everything the configurations of one graph share.
-pub struct SsspInput {
+/// Everything the configurations of one graph share, for weights of type `W`.
+pub struct SsspInput<W: Weight> {
     pub offsets: Vec<u32>,
-    pub weights: Vec<u32>,
-    /// Dijkstra's distances (`UNREACHED` where no path exists).
-    pub reference: Vec<u32>,
+    pub weights: Vec<W>,
+    /// Dijkstra's distances (`W::UNREACHED` where no path exists).
+    pub reference: Vec<W>,
     pub source: u32,
     pub capacity: u64,
-    pub order: Order,
+    pub order: Order<W>,
 }
 
-impl SsspInput {
-    /// FIFO order when `priority` is `None`; else priority order with the delta given (or
-    /// `sssp::default_delta` times the scale).
-    pub fn new(
-        g: &atos_graph::Csr,
-        source: u32,
-        priority: Option<(Option<u32>, f64)>,
-    ) -> Result<SsspInput, String> {
-        let weights = match &g.weights {
-            Some(Weights::U32(w)) => w.clone(),
-            Some(Weights::F32(_)) => {
-                return Err(
-                    "sssp runs u32 weights; this graph has f32 weights (f32 SSSP is not built yet)"
-                        .into(),
-                );
-            }
-            None => {
-                return Err(
-                    "sssp needs edge weights: a weighted file (.gr, weighted .mtx) or a generator with `w=MAX` (grid:4096x4096,w=100)"
-                        .into(),
-                );
-            }
-        };
-        let exact = atos_graph::reference::sssp::dijkstra(g, source).map_err(|e| e.to_string())?;
-        let mut reference = Vec::with_capacity(exact.len());
-        for (v, &d) in exact.iter().enumerate() {
-            if d.is_infinite() {
-                reference.push(UNREACHED);
-            } else if d >= f64::from(UNREACHED) {
-                return Err(format!(
-                    "vertex {v} is at distance {d}, past what u32 distances hold ({})",
-                    UNREACHED - 1
-                ));
-            } else {
-                reference.push(d as u32);
-            }
-        }
+/// An SSSP input of either weight type.
+pub enum Sssp {
+    U32(SsspInput<u32>),
+    F32(SsspInput<f32>),
+}
+
+/// How a run orders its tasks: FIFO, or priority with a delta given or scaled from the default.
+#[derive(Clone, Copy)]
+pub enum Wanted {
+    Fifo,
+    Priority { delta: Option<f64>, scale: f64 },
+}
+
+impl Sssp {
+    pub fn new(g: &atos_graph::Csr, source: u32, wanted: Wanted) -> Result<Sssp, String> {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
-        Ok(SsspInput {
-            reference,
-            source,
-            // FIFO order queues a vertex once per improvement: on one H100, persistent CTA
-            // workers had 4.5x the edge count alive at once on grid:4096x4096,w=100 (303 M
-            // items; the overflow stopped a run with 4x there). A run that needs more than 8x
-            // fails with the capacity it needs.
-            capacity: 8 * (g.num_vertices().max(g.num_edges()) as u64) + 1,
-            order: match priority {
-                None => Order::Fifo,
-                Some((delta, scale)) => Order::Priority {
-                    delta: delta.unwrap_or_else(|| {
-                        let d = f64::from(sssp::default_delta(&offsets, &weights)) * scale;
-                        d.clamp(1.0, f64::from(u32::MAX)) as u32
-                    }),
-                },
-            },
-            weights,
-            offsets,
-        })
+        let capacity = fifo_capacity(g);
+        match &g.weights {
+            Some(Weights::U32(w)) => {
+                let exact =
+                    atos_graph::reference::sssp::dijkstra(g, source).map_err(|e| e.to_string())?;
+                let mut reference = Vec::with_capacity(exact.len());
+                for (v, &d) in exact.iter().enumerate() {
+                    if d.is_infinite() {
+                        reference.push(sssp::UNREACHED);
+                    } else if d >= f64::from(sssp::UNREACHED) {
+                        return Err(format!(
+                            "vertex {v} is at distance {d}, past what u32 distances hold ({})",
+                            sssp::UNREACHED - 1
+                        ));
+                    } else {
+                        reference.push(d as u32);
+                    }
+                }
+                let order = match wanted {
+                    Wanted::Fifo => Order::Fifo,
+                    Wanted::Priority { delta: Some(d), .. } => {
+                        if d.fract() != 0.0 || d < 1.0 || d > f64::from(u32::MAX) {
+                            return Err(format!(
+                                "--delta {d}: this graph has u32 weights, which take a whole delta of 1 or more"
+                            ));
+                        }
+                        Order::Priority { delta: d as u32 }
+                    }
+                    Wanted::Priority { delta: None, scale } => Order::Priority {
+                        delta: (f64::from(sssp::default_delta(&offsets, w)) * scale)
+                            .clamp(1.0, f64::from(u32::MAX)) as u32,
+                    },
+                };
+                Ok(Sssp::U32(SsspInput {
+                    offsets,
+                    weights: w.clone(),
+                    reference,
+                    source,
+                    capacity,
+                    order,
+                }))
+            }
+            Some(Weights::F32(w)) => {
+                let reference = atos_graph::reference::sssp::dijkstra_f32(g, source)
+                    .map_err(|e| e.to_string())?;
+                let order = match wanted {
+                    Wanted::Fifo => Order::Fifo,
+                    Wanted::Priority { delta: Some(d), .. } => Order::Priority { delta: d as f32 },
+                    Wanted::Priority { delta: None, scale } => Order::Priority {
+                        delta: (sssp::default_delta_f32(&offsets, w) as f64 * scale) as f32,
+                    },
+                };
+                Ok(Sssp::F32(SsspInput {
+                    offsets,
+                    weights: w.clone(),
+                    reference,
+                    source,
+                    capacity,
+                    order,
+                }))
+            }
+            None => Err(
+                "sssp needs edge weights: a weighted file (.gr, weighted .mtx), a generator with `w=MAX` (grid:4096x4096,w=100) or --weights MAX"
+                    .into(),
+            ),
+        }
     }
 
     pub fn reached(&self) -> u64 {
-        self.reference.iter().filter(|&&d| d != UNREACHED).count() as u64
+        match self {
+            Sssp::U32(i) => i.reached(),
+            Sssp::F32(i) => i.reached(),
+        }
     }
 
-    fn verify(&self, dist: &[u32], run: &str) -> Result<(), Fail> {
-        let bad = atos::apps::bfs::mismatches(dist, &self.reference);
-        Fail::check_mismatches(bad, self.reference.len(), "distances", "Dijkstra's", run)
+    /// The delta of a priority run (`None`: FIFO).
+    pub fn delta(&self) -> Option<f64> {
+        match self {
+            Sssp::U32(SsspInput {
+                order: Order::Priority { delta },
+                ..
+            }) => Some(f64::from(*delta)),
+            Sssp::F32(SsspInput {
+                order: Order::Priority { delta },
+                ..
+            }) => Some(f64::from(*delta)),
+            _ => None,
+        }
+    }
+
+    /// `fifo` or `priority`, and the weight type.
+    pub fn describe(&self) -> String {
+        let (order, weights) = match self {
+            Sssp::U32(i) => (i.order.name(), "u32"),
+            Sssp::F32(i) => (i.order.name(), "f32"),
+        };
+        let delta = self
+            .delta()
+            .map_or(String::new(), |d| format!(", delta {d}"));
+        format!("{order} order, {weights} weights{delta}")
+    }
+
+    pub fn run(
+        &self,
+        gpu: Option<&Gpu>,
+        cols: &[u32],
+        cfg: &Config,
+        opts: &RunOpts,
+        rec: &mut Record,
+    ) -> Result<(), Fail> {
+        match self {
+            Sssp::U32(i) => run(gpu, i, cols, cfg, opts, rec),
+            Sssp::F32(i) => run(gpu, i, cols, cfg, opts, rec),
+        }
+    }
+
+    /// Why a GPU configuration cannot be built, so that it is skipped rather than failed.
+    pub fn gpu_skip_reason(&self, gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
+        match self {
+            Sssp::U32(_) => skip::<u32>(gpu, cfg, opts),
+            Sssp::F32(_) => skip::<f32>(gpu, cfg, opts),
+        }
     }
 }
 
-/// Why a GPU configuration cannot be built, so that it is skipped rather than failed.
-pub fn gpu_skip_reason(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
-    runner::skip_reason(&runner::builder(gpu, relax::Task, cfg, opts))
+/// FIFO order queues a vertex once per improvement: on one H100, persistent CTA workers had
+/// 4.5x the edge count alive at once on grid:4096x4096,w=100 (303 M items; the overflow
+/// stopped a run with 4x there). A run that needs more than 8x fails with the capacity it needs.
+fn fifo_capacity(g: &atos_graph::Csr) -> u64 {
+    8 * (g.num_vertices().max(g.num_edges()) as u64) + 1
+}
+
+impl<W: Weight> SsspInput<W> {
+    pub fn reached(&self) -> u64 {
+        self.reference
+            .iter()
+            .filter(|&&d| d != W::UNREACHED)
+            .count() as u64
+    }
+}
+
+fn skip<W: Weight>(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
+    runner::skip_reason(&runner::builder(gpu, W::Relax::default(), cfg, opts))
 }
 
 /// One configuration on the GPU (`gpu` set) or the CPU executor: every run verified.
-pub fn run(
+fn run<W: Weight>(
     gpu: Option<&Gpu>,
-    input: &SsspInput,
+    input: &SsspInput<W>,
     cols: &[u32],
     cfg: &Config,
     opts: &RunOpts,
     rec: &mut Record,
 ) -> Result<(), Fail> {
-    let a = sssp::SsspArrays::new(input.reference.len(), input.source);
+    let a = SsspArrays::<W>::new(input.reference.len(), input.source);
     let state = a.state(
         &input.offsets,
         cols,
@@ -114,23 +201,37 @@ pub fn run(
         input.order,
     );
     let verify = |label: &str| {
+        let mut got = a.dist.to_vec();
         if opts.corrupt {
-            // The test hook: the last vertex one off.
-            let v = (input.reference.len() - 1) as u32;
-            a.dist.view().store(v, a.dist.view().load(v) ^ 1);
+            // The test hook: the last vertex off (its source distance, or unreached).
+            let v = got.len() - 1;
+            got[v] = if got[v] == W::ZERO {
+                W::UNREACHED
+            } else {
+                W::ZERO
+            };
         }
-        input.verify(&a.dist.to_vec(), label)
+        let bad = mismatches(&got, &input.reference);
+        Fail::check_mismatches(bad, input.reference.len(), "distances", "Dijkstra's", label)
     };
     let reset = || a.reset();
     let reached = input.reached().max(1) as f64;
     let workload = |s: &Stats| s.popped as f64 / reached;
     let app = AppRun {
         state: &state,
-        seeds: Seeds::new().add(relax::Task, &a.seeds()),
+        seeds: Seeds::new().add(W::Relax::default(), &a.seeds()),
         verify: &verify,
         reset: &reset,
         workload: &workload,
     };
-    let build = |gpu: &Gpu| runner::builder(gpu, relax::Task, cfg, opts);
+    let build = |gpu: &Gpu| runner::builder(gpu, W::Relax::default(), cfg, opts);
     runner::run(gpu, &build, &app, cfg, opts, rec)
+}
+
+/// How many distances differ (f32: compared as values; both are the same f32 sums, never NaN).
+fn mismatches<W: Weight>(got: &[W], want: &[W]) -> usize {
+    if got.len() != want.len() {
+        return got.len().max(want.len());
+    }
+    got.iter().zip(want).filter(|(a, b)| a != b).count()
 }

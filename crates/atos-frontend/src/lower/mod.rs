@@ -15,7 +15,7 @@ use syn::{Error, Result};
 
 use crate::args::TaskArgs;
 use crate::signature::{
-    check_signature_header, item_param, line_of, scalar_param, scalar_type, state_param,
+    check_signature_header, item_param, line_of, plain, scalar_param, scalar_type, state_param,
 };
 use atos_codegen::ir::*;
 use util::strip_parens;
@@ -119,7 +119,7 @@ pub fn lower_device_fn_spanned(item: &syn::ItemFn) -> Result<(FnIr, Vec<Span>)> 
     // A first parameter of reference type is the state (`fn relax(s: &Sssp, ..)`).
     let takes_state = matches!(
         sig.inputs.first(),
-        Some(syn::FnArg::Typed(pt)) if matches!(&*pt.ty, syn::Type::Reference(_))
+        Some(syn::FnArg::Typed(pt)) if matches!(plain(&pt.ty), syn::Type::Reference(_))
     );
     let state = if takes_state {
         let (name, ty) = state_param(&sig.inputs[0])?;

@@ -17,24 +17,48 @@ pub enum SsspError {
     Source { vertex: u32, n: usize },
 }
 
-/// A heap key ordered by distance (f64 with total order; distances are never NaN).
+/// A heap key ordered by distance (total order; distances are never NaN).
 #[derive(PartialEq)]
-struct Dist(f64);
-impl Eq for Dist {}
-impl PartialOrd for Dist {
+struct Dist<D>(D);
+impl<D: PartialEq> Eq for Dist<D> {}
+impl<D: Copy + Into<f64> + PartialEq> PartialOrd for Dist<D> {
     fn partial_cmp(&self, other: &Self) -> Option<std::cmp::Ordering> {
         Some(self.cmp(other))
     }
 }
-impl Ord for Dist {
+impl<D: Copy + Into<f64> + PartialEq> Ord for Dist<D> {
     fn cmp(&self, other: &Self) -> std::cmp::Ordering {
-        self.0.total_cmp(&other.0)
+        self.0.into().total_cmp(&other.0.into())
     }
 }
 
 /// Distances from `source` (f64::INFINITY where unreachable). u32 weights sum exactly up to
 /// 2^53; f32 weights are summed in f64.
 pub fn dijkstra(g: &Csr, source: u32) -> Result<Vec<f64>, SsspError> {
+    let w = g.weights.as_ref().ok_or(SsspError::NoWeights)?;
+    dijkstra_by(g, source, f64::INFINITY, 0.0, |d, e| d + w.get(e))
+}
+
+/// Distances from `source` summed in f32, weight by weight along each path as an f32 SSSP task
+/// adds them (`f32::INFINITY` where unreachable): f32 addition is monotone, so every order of
+/// relaxation reaches exactly these values, and an f32 run can be checked bit for bit. u32
+/// weights are converted to f32 first.
+pub fn dijkstra_f32(g: &Csr, source: u32) -> Result<Vec<f32>, SsspError> {
+    let w = g.weights.as_ref().ok_or(SsspError::NoWeights)?;
+    dijkstra_by(g, source, f32::INFINITY, 0.0, |d, e| match w {
+        Weights::F32(ws) => d + ws[e],
+        Weights::U32(ws) => d + ws[e] as f32,
+    })
+}
+
+/// Dijkstra over distances of type `D`, `add(d, e)` extending distance `d` by entry `e`.
+fn dijkstra_by<D: Copy + Into<f64> + PartialEq + PartialOrd>(
+    g: &Csr,
+    source: u32,
+    unreached: D,
+    zero: D,
+    add: impl Fn(D, usize) -> D,
+) -> Result<Vec<D>, SsspError> {
     let w = g.weights.as_ref().ok_or(SsspError::NoWeights)?;
     let n = g.num_vertices();
     if source as usize >= n {
@@ -48,17 +72,17 @@ pub fn dijkstra(g: &Csr, source: u32) -> Result<Vec<f64>, SsspError> {
             value: f64::from(ws[e]),
         });
     }
-    let mut dist = vec![f64::INFINITY; n];
+    let mut dist = vec![unreached; n];
     let mut heap = BinaryHeap::new();
-    dist[source as usize] = 0.0;
-    heap.push(Reverse((Dist(0.0), source)));
+    dist[source as usize] = zero;
+    heap.push(Reverse((Dist(zero), source)));
     while let Some(Reverse((Dist(d), u))) = heap.pop() {
         if d > dist[u as usize] {
             continue;
         }
         for e in g.edge_range(u) {
             let v = g.cols[e];
-            let nd = d + w.get(e);
+            let nd = add(d, e);
             if nd < dist[v as usize] {
                 dist[v as usize] = nd;
                 heap.push(Reverse((Dist(nd), v)));
