@@ -57,19 +57,30 @@ fn core_numbers_match_the_reference_on_every_family() {
     }
 }
 
-/// The threshold walks the levels: past the largest core number, and at most to one past the
-/// largest degree (a vertex queued at its degree and peeled lower leaves a stale task there).
+/// The threshold walks the levels: past the largest core number, and at most to one past
+/// `core_bound` (no task is queued above it; stale tasks between the two still run).
 #[test]
 fn the_threshold_walks_the_levels() {
     let g = atos_graph::load("kron:9,seed=1").unwrap();
     let s = run("kron:9", &g, Strategy::Persistent, 2);
     let max_core = core_numbers(&g).unwrap().into_iter().max().unwrap();
-    let max_degree = degrees(&g).into_iter().max().unwrap();
+    let bound = kcore::core_bound(&degrees(&g));
     let t = s.priority[0].threshold;
-    assert!(
-        t > u64::from(max_core) && t <= u64::from(max_degree) + 1,
-        "{t}"
-    );
+    assert!(t > u64::from(max_core) && t <= u64::from(bound) + 1, "{t}");
+    assert!(bound < degrees(&g).into_iter().max().unwrap(), "{bound}");
+}
+
+/// The bound is at least every core number, and tight on a clique (K5: core number 4).
+#[test]
+fn core_bound_bounds_the_core_numbers() {
+    assert_eq!(kcore::core_bound(&[4; 5]), 4);
+    assert_eq!(kcore::core_bound(&[]), 0);
+    assert_eq!(kcore::core_bound(&[0, 0]), 0);
+    for spec in ["kron:11", "grid:20x20", "geo:3000", "er:2000,deg=30"] {
+        let g = atos_graph::load(spec).unwrap();
+        let max_core = core_numbers(&g).unwrap().into_iter().max().unwrap();
+        assert!(kcore::core_bound(&degrees(&g)) >= max_core, "{spec}");
+    }
 }
 
 #[test]

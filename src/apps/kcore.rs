@@ -10,11 +10,14 @@
 //! the vertices of one level peel in parallel with no barrier between levels.
 //!
 //! - A task `(v, k)` whose vertex is still present reads its degree `d`. If `d > k` the vertex
-//!   cannot go at this level: it is queued again at level `d` (every vertex is seeded at
-//!   level 0, so this is how the first level sorts them by degree). Otherwise it takes core
+//!   cannot go at this level: it is queued again at level `min(d, cap)` (every vertex is seeded
+//!   at level 0, so this is how the first level sorts them by degree). `cap` ([`core_bound`])
+//!   is at least every core number, so at level `cap` every vertex left peels; one queued
+//!   there with a larger degree runs again at that level until its neighbours' peels bring
+//!   its degree down. Otherwise it takes core
 //!   number `k` (`fetch_min` on `core`: of two tasks of one vertex at one level, one wins) and
 //!   lowers the degree of each neighbour still present by one. If the new degree `d'` is `k` or
-//!   more, the neighbour is queued at level `d'` (so the level it may go at is queued as soon
+//!   more (and below `cap`, where it has a task already), the neighbour is queued at level `d'` (so the level it may go at is queued as soon
 //!   as it is known); below `k` it needs no push, as it already had a task at level `k` or
 //!   lower when its degree reached `k`.
 //! - **Why the answer is exact.** Keys only ever equal the level of the task that pushed them
@@ -47,6 +50,8 @@ pub struct KcoreState<'a> {
     pub core: Atomics<'a, u32>,
     /// Vertices with a level, keyed by it.
     pub work: PriorityQueue<'a, (u32, u32), u32>,
+    /// No vertex's core number is above it ([`core_bound`]): no task is queued past it.
+    pub cap: u32,
 }
 
 /// Peels `v` at level `k` if it is still present and has at most `k` neighbours left; queues
@@ -56,7 +61,8 @@ pub fn peel((v, k): (u32, u32), s: &KcoreState) {
     let d = s.degree.load(v);
     let present = s.core.load(v) > k;
     if present && d > k {
-        s.work.push((v, d), d);
+        let again = d.min(s.cap);
+        s.work.push((v, again), again);
     }
     let peeled = present && d <= k && s.core.fetch_min(v, k) > k;
     let lo = s.offsets[v];
@@ -65,12 +71,26 @@ pub fn peel((v, k): (u32, u32), s: &KcoreState) {
         let u = s.cols[e];
         if u != v && s.core.load(u) == u32::MAX {
             let left = s.degree.fetch_sub(u, 1) - 1;
-            if left >= k {
-                let level = left.max(k);
-                s.work.push((u, level), level);
+            if left >= k && left < s.cap {
+                s.work.push((u, left), left);
             }
         }
     }
+}
+
+/// A bound no core number exceeds: the largest `h` such that more than `h` vertices have
+/// degree `h` or more (a `k`-core has more than `k` vertices, each of degree `k` or more).
+/// Queueing nothing past it ends the run at the bound instead of walking the threshold up to
+/// the largest degree through stale tasks.
+pub fn core_bound(degrees: &[u32]) -> u32 {
+    let mut d = degrees.to_vec();
+    d.sort_unstable_by(|a, b| b.cmp(a));
+    // d[i] is the (i+1)-th largest degree: h works when d[h] >= h (h + 1 vertices of degree h+).
+    let mut h = 0u32;
+    while (h as usize) < d.len() && d[h as usize] >= h {
+        h += 1;
+    }
+    h.saturating_sub(1)
 }
 
 /// Ring capacity a run needs: `n` seeds and re-queues plus one push per edge end.
@@ -83,6 +103,7 @@ pub struct KcoreArrays {
     pub degree: AtomicArray<u32>,
     pub core: AtomicArray<u32>,
     initial: Vec<u32>,
+    cap: u32,
 }
 
 impl KcoreArrays {
@@ -92,6 +113,7 @@ impl KcoreArrays {
         let a = KcoreArrays {
             degree: AtomicArray::filled(degrees.len(), 0),
             core: AtomicArray::filled(degrees.len(), UNPEELED),
+            cap: core_bound(&degrees),
             initial: degrees,
         };
         a.reset();
@@ -127,6 +149,7 @@ impl KcoreArrays {
             core: self.core.view(),
             // Level 0 first (start 1 serves keys below 1), then one level per advance.
             work: PriorityQueue::with_capacity(capacity).delta(1).start(1),
+            cap: self.cap,
         }
     }
 }
