@@ -43,13 +43,14 @@ fn core_numbers_match_the_reference_on_every_family() {
         for threads in [1, 4] {
             for strategy in [Strategy::Persistent, Strategy::Bsp] {
                 let s = run(spec, &g, strategy, threads);
-                // Seeds, re-queues at the degree and one push per lowered degree at most.
                 assert!(s.popped >= n, "{spec}: every vertex runs");
-                assert!(
-                    s.popped <= 2 * n + g.num_edges() as u64,
-                    "{spec}: {}",
-                    s.popped
-                );
+                // Seeds, re-queues at the degree and one push per lowered degree; the re-runs
+                // at the cap level have no bound in advance, so this is a check on these
+                // graphs on one thread (where the order is fixed), not a law.
+                if threads == 1 {
+                    let most = 2 * n + g.num_edges() as u64;
+                    assert!(s.popped <= most, "{spec}: {}", s.popped);
+                }
                 let p = &s.priority[0];
                 assert!(p.advances >= 1, "{spec}: the level advanced");
             }

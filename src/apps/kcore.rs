@@ -23,12 +23,14 @@
 //! - **Why the answer is exact.** Keys only ever equal the level of the task that pushed them
 //!   or more, so when level `k` is served every vertex with degree at most `k` has a task at
 //!   level `k` (its degree fell there, or its last push was at its degree) and nothing lower is
-//!   left. A vertex's degree only falls, and every push of a vertex carries at least its degree
-//!   then, so a task never finds a degree above its level except a seed's: the order is
-//!   exactly level-by-level peeling, and the set removed at each level does not depend on the
-//!   order within it.
-//! - The work: `n` seeds, at most `n` re-queues at the degree, and one push per lowered degree
-//!   that stays at the level or above (at most `2m`); `PriorityQueue` rings must hold `n + 2m` items
+//!   left. A vertex's degree only falls, and every push of a vertex below `cap` carries at
+//!   least its degree then, so a task finds a degree above its level only for a seed or at
+//!   level `cap`: the order is exactly level-by-level peeling, and the set removed at each
+//!   level does not depend on the order within it.
+//! - The work: `n` seeds, at most `n` re-queues at the degree, one push per lowered degree
+//!   that stays at the level or above (at most `2m`), and at level `cap` the re-runs of
+//!   vertices waiting there for their degree to fall (not bounded in advance; each replaces
+//!   its own task, so the rings do not fill); `PriorityQueue` rings must hold `n + 2m` items
 //!   ([`capacity`]).
 //!
 //! The threshold must advance by exactly one level: [`KcoreArrays::state`] sets delta 1 (a

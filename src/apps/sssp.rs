@@ -102,11 +102,15 @@ sssp_program!(
 pub use int::{SsspState, relax};
 
 /// A weight (and distance) type SSSP runs on: `u32` or `f32`.
-pub trait Weight: AtomicNum + PriorityKey {
+pub trait Weight: AtomicNum + PriorityKey + Into<f64> {
     /// Distance of a vertex no path has reached (`u32::MAX`, `f32::INFINITY`).
     const UNREACHED: Self;
     /// The source's distance.
     const ZERO: Self;
+    /// A delta of `bands` bands `width` wide that the queue accepts: u32 takes the width
+    /// rounded down (at least 1) times `bands`, saturating; f32 the product, or 1.0 if that
+    /// is not a positive finite f32.
+    fn delta_of_bands(width: f64, bands: u32) -> Self;
     /// The relax task over this weight type.
     type Relax: Task<Item = (u32, Self)> + TaskSet + Default;
     /// The program's state.
@@ -121,10 +125,13 @@ pub trait Weight: AtomicNum + PriorityKey {
 }
 
 macro_rules! weight {
-    ($w:ty, $module:ident, $unreached:expr, $zero:expr) => {
+    ($w:ty, $module:ident, $unreached:expr, $zero:expr, $bands:expr) => {
         impl Weight for $w {
             const UNREACHED: $w = $unreached;
             const ZERO: $w = $zero;
+            fn delta_of_bands(width: f64, bands: u32) -> $w {
+                $bands(width, bands)
+            }
             type Relax = $module::relax::Task;
             fn state<'a>(
                 offsets: &'a [u32],
@@ -146,8 +153,13 @@ macro_rules! weight {
         }
     };
 }
-weight!(u32, int, u32::MAX, 0);
-weight!(f32, float, f32::INFINITY, 0.0);
+weight!(u32, int, u32::MAX, 0, |width: f64, bands: u32| {
+    (width.clamp(1.0, f64::from(u32::MAX)) as u32).saturating_mul(bands)
+});
+weight!(f32, float, f32::INFINITY, 0.0, |width: f64, bands: u32| {
+    let d = (width * f64::from(bands)) as f32;
+    if d > 0.0 && d.is_finite() { d } else { 1.0 }
+});
 
 /// Host arrays of a run: the distances (`u32` or `f32`, the weights' type).
 pub struct SsspArrays<W: Weight = u32> {
@@ -234,34 +246,24 @@ impl<W> Order<W> {
 /// advances (each drains the near ring and passes over the whole far ring) made it slower
 /// than FIFO order on all but the grid (docs/results/2026-11-23-sssp-priority-h100.md).
 pub fn band_delta(offsets: &[u32], weights: &[u32]) -> u32 {
-    let vertices = offsets.len().saturating_sub(1).max(1) as f64;
-    if weights.is_empty() {
-        return 1;
-    }
-    let mean_weight = weights.iter().map(|&w| f64::from(w)).sum::<f64>() / weights.len() as f64;
-    let mean_degree = weights.len() as f64 / vertices;
-    (2.0 * mean_weight / mean_degree.max(1.0)).clamp(1.0, f64::from(u32::MAX)) as u32
+    u32::delta_of_bands(band_width(offsets, weights), 1)
 }
 
-/// [`default_delta`] for f32 weights: 64 bands of twice the mean weight over the mean degree.
-pub fn default_delta_f32(offsets: &[u32], weights: &[f32]) -> f32 {
-    let vertices = offsets.len().saturating_sub(1).max(1) as f64;
+/// Twice the mean edge weight over the mean out-degree (at least 1); 0 without edges.
+fn band_width<W: Weight>(offsets: &[u32], weights: &[W]) -> f64 {
     if weights.is_empty() {
-        return 1.0;
+        return 0.0;
     }
-    let mean_weight = weights.iter().map(|&w| f64::from(w)).sum::<f64>() / weights.len() as f64;
+    let vertices = offsets.len().saturating_sub(1).max(1) as f64;
+    let mean_weight = weights.iter().map(|&w| w.into()).sum::<f64>() / weights.len() as f64;
     let mean_degree = weights.len() as f64 / vertices;
-    let band = 2.0 * mean_weight / mean_degree.max(1.0);
-    if band > 0.0 && band.is_finite() {
-        (64.0 * band) as f32
-    } else {
-        1.0
-    }
+    2.0 * mean_weight / mean_degree.max(1.0)
 }
 
-/// The delta a priority run uses when none is given: 64 [`band_delta`]s, the fastest of 1, 4,
+/// The delta a priority run uses when none is given: 64 bands of twice the mean weight over
+/// the mean degree (u32: 64 [`band_delta`]s), the fastest of 1, 4,
 /// 16 and 64 bands on every graph measured on one H100 (fewer advances, still 1.2-12 tasks per
 /// vertex against FIFO's 2.7-191; docs/results/2026-11-23-sssp-priority-h100.md).
-pub fn default_delta(offsets: &[u32], weights: &[u32]) -> u32 {
-    band_delta(offsets, weights).saturating_mul(64)
+pub fn default_delta<W: Weight>(offsets: &[u32], weights: &[W]) -> W {
+    W::delta_of_bands(band_width(offsets, weights), 64)
 }

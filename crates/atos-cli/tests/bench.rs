@@ -767,6 +767,24 @@ fn priority_apps_are_verified_and_record_their_delta() {
     );
     assert_ne!(o.code, Some(0));
     assert!(o.stderr.contains("core numbers"), "{}", o.stderr);
+    // The same hook fails an f32 SSSP run: its check compares f32 distances.
+    let o = atos_env(
+        &[
+            "bench",
+            "--device",
+            "cpu",
+            "--app",
+            "sssp-priority",
+            "--graph",
+            "grid:8x8,w=9",
+            "--float-weights",
+            "--runs",
+            "1",
+        ],
+        &[("ATOS_BENCH_CORRUPT", "1")],
+    );
+    assert_ne!(o.code, Some(0));
+    assert!(o.stderr.contains("distances differ"), "{}", o.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -3,7 +3,7 @@
 
 use atos::apps::bfs::{self, UNREACHED, bfs as bfs_task};
 use atos::apps::bfs_priority::{self, visit};
-use atos::{Gpu, Seeds, Stats};
+use atos::{Gpu, Seeds, Stats, Task, TaskSet};
 
 use super::record::Record;
 use super::runner::{self, AppRun};
@@ -80,16 +80,7 @@ pub fn run(
 ) -> Result<(), Fail> {
     let depth = bfs::initial_depths(input.reference.len(), input.source);
     let state = bfs::state(&input.offsets, cols, &depth, input.capacity, cfg.queue);
-    let (verify, reset, workload) = checks(input, &depth, opts);
-    let app = AppRun {
-        state: &state,
-        seeds: Seeds::new().add(bfs_task::Task, &[input.source]),
-        verify: &verify,
-        reset: &reset,
-        workload: &workload,
-    };
-    let build = |gpu: &Gpu| runner::builder(gpu, bfs_task::Task, cfg, opts);
-    runner::run(gpu, &build, &app, cfg, opts, rec)
+    run_task(gpu, bfs_task::Task, &state, &depth, input, cfg, opts, rec)
 }
 
 /// BFS with the depth as priority (`atos::apps::bfs_priority`), the threshold advancing by
@@ -105,15 +96,30 @@ pub fn run_priority(
 ) -> Result<(), Fail> {
     let depth = bfs::initial_depths(input.reference.len(), input.source);
     let state = bfs_priority::state(&input.offsets, cols, &depth, input.capacity, delta);
-    let (verify, reset, workload) = checks(input, &depth, opts);
+    run_task(gpu, visit::Task, &state, &depth, input, cfg, opts, rec)
+}
+
+/// Runs a BFS task (either form) over `state`, whose depths are `depth`, from the source.
+#[allow(clippy::too_many_arguments)]
+fn run_task<T: Task<Item = u32> + TaskSet + Default>(
+    gpu: Option<&Gpu>,
+    task: T,
+    state: &<T as TaskSet>::State<'_>,
+    depth: &atos::AtomicArray<u32>,
+    input: &BfsInput,
+    cfg: &Config,
+    opts: &RunOpts,
+    rec: &mut Record,
+) -> Result<(), Fail> {
+    let (verify, reset, workload) = checks(input, depth, opts);
     let app = AppRun {
-        state: &state,
-        seeds: Seeds::new().add(visit::Task, &[input.source]),
+        state,
+        seeds: Seeds::new().add(task, &[input.source]),
         verify: &verify,
         reset: &reset,
         workload: &workload,
     };
-    let build = |gpu: &Gpu| runner::builder(gpu, visit::Task, cfg, opts);
+    let build = |gpu: &Gpu| runner::builder(gpu, task, cfg, opts);
     runner::run(gpu, &build, &app, cfg, opts, rec)
 }
 

@@ -37,8 +37,6 @@ pub enum Wanted {
 
 impl Sssp {
     pub fn new(g: &atos_graph::Csr, source: u32, wanted: Wanted) -> Result<Sssp, String> {
-        let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
-        let capacity = fifo_capacity(g);
         match &g.weights {
             Some(Weights::U32(w)) => {
                 let exact =
@@ -56,48 +54,20 @@ impl Sssp {
                         reference.push(d as u32);
                     }
                 }
-                let order = match wanted {
-                    Wanted::Fifo => Order::Fifo,
-                    Wanted::Priority { delta: Some(d), .. } => {
-                        if d.fract() != 0.0 || d < 1.0 || d > f64::from(u32::MAX) {
-                            return Err(format!(
-                                "--delta {d}: this graph has u32 weights, which take a whole delta of 1 or more"
-                            ));
-                        }
-                        Order::Priority { delta: d as u32 }
+                let given = |d: f64| {
+                    if d.fract() != 0.0 || d > f64::from(u32::MAX) {
+                        return Err(format!(
+                            "--delta {d}: this graph has u32 weights, which take a whole delta of 1 or more"
+                        ));
                     }
-                    Wanted::Priority { delta: None, scale } => Order::Priority {
-                        delta: (f64::from(sssp::default_delta(&offsets, w)) * scale)
-                            .clamp(1.0, f64::from(u32::MAX)) as u32,
-                    },
+                    Ok(d as u32)
                 };
-                Ok(Sssp::U32(SsspInput {
-                    offsets,
-                    weights: w.clone(),
-                    reference,
-                    source,
-                    capacity,
-                    order,
-                }))
+                SsspInput::new(g, w, reference, source, wanted, given).map(Sssp::U32)
             }
             Some(Weights::F32(w)) => {
                 let reference = atos_graph::reference::sssp::dijkstra_f32(g, source)
                     .map_err(|e| e.to_string())?;
-                let order = match wanted {
-                    Wanted::Fifo => Order::Fifo,
-                    Wanted::Priority { delta: Some(d), .. } => Order::Priority { delta: d as f32 },
-                    Wanted::Priority { delta: None, scale } => Order::Priority {
-                        delta: (sssp::default_delta_f32(&offsets, w) as f64 * scale) as f32,
-                    },
-                };
-                Ok(Sssp::F32(SsspInput {
-                    offsets,
-                    weights: w.clone(),
-                    reference,
-                    source,
-                    capacity,
-                    order,
-                }))
+                SsspInput::new(g, w, reference, source, wanted, |d| Ok(d as f32)).map(Sssp::F32)
             }
             None => Err(
                 "sssp needs edge weights: a weighted file (.gr, weighted .mtx), a generator with `w=MAX` (grid:4096x4096,w=100) or --weights MAX"
@@ -171,6 +141,37 @@ fn fifo_capacity(g: &atos_graph::Csr) -> u64 {
 }
 
 impl<W: Weight> SsspInput<W> {
+    /// The input over weights `w` with Dijkstra's distances; `given` turns a `--delta` (a
+    /// positive number) into a delta of the weights' type or says why it cannot be one.
+    fn new(
+        g: &atos_graph::Csr,
+        w: &[W],
+        reference: Vec<W>,
+        source: u32,
+        wanted: Wanted,
+        given: impl Fn(f64) -> Result<W, String>,
+    ) -> Result<SsspInput<W>, String> {
+        let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
+        let order = match wanted {
+            Wanted::Fifo => Order::Fifo,
+            Wanted::Priority { delta: Some(d), .. } => Order::Priority { delta: given(d)? },
+            Wanted::Priority { delta: None, scale } => {
+                let default: f64 = sssp::default_delta(&offsets, w).into();
+                Order::Priority {
+                    delta: W::delta_of_bands(default * scale, 1),
+                }
+            }
+        };
+        Ok(SsspInput {
+            offsets,
+            weights: w.to_vec(),
+            reference,
+            source,
+            capacity: fifo_capacity(g),
+            order,
+        })
+    }
+
     pub fn reached(&self) -> u64 {
         self.reference
             .iter()

@@ -210,6 +210,42 @@ mod tests {
         assert!(validate_sssp(&g, 0, &[0.0f32, 4.0, 5.0, 7.0, f32::INFINITY], 1e-6).is_ok());
     }
 
+    /// Dijkstra in f32 adds along each path in f32: on fractional weights it differs from the
+    /// f64 sums by rounding only, its answer passes the path rules within f32 tolerance, and on
+    /// a path whose f32 sum rounds it gives the f32 left fold, not the rounded f64 sum.
+    #[test]
+    fn dijkstra_f32_adds_in_f32() {
+        let g = generate::from_spec("geo:2000,seed=4,w=300").unwrap();
+        let Some(Weights::U32(w)) = &g.weights else {
+            panic!()
+        };
+        let gf = Csr {
+            weights: Some(Weights::F32(w.iter().map(|&x| x as f32 / 7.0).collect())),
+            ..g.clone()
+        };
+        let wide = dijkstra(&gf, 0).unwrap();
+        let narrow = dijkstra_f32(&gf, 0).unwrap();
+        let mut differ = 0;
+        for (&a, &b) in wide.iter().zip(&narrow) {
+            assert_eq!(a.is_infinite(), b.is_infinite());
+            if a.is_finite() {
+                assert!((a - f64::from(b)).abs() <= 1e-5 * a.max(1.0), "{a} vs {b}");
+                differ += usize::from(a != f64::from(b));
+            }
+        }
+        assert!(differ > 0, "fractional weights must round somewhere");
+        validate_sssp(&gf, 0, &narrow, 1e-5).unwrap();
+        // The path 0 -> 1 -> 2 -> 3 weighs 2^24, 1, 1: f32 drops each 1, f64 keeps both.
+        let mut e = EdgeList::new(4);
+        for (u, v) in [(0, 1), (1, 2), (2, 3)] {
+            e.push(u, v);
+        }
+        e.weights = Some(Weights::F32(vec![16_777_216.0, 1.0, 1.0]));
+        let g = e.into_csr(BuildOptions::directed()).unwrap().0;
+        assert_eq!(dijkstra_f32(&g, 0).unwrap()[3], 16_777_216.0);
+        assert_eq!(dijkstra(&g, 0).unwrap()[3], 16_777_218.0);
+    }
+
     #[test]
     fn generated_weights_give_valid_distances() {
         let g = generate::from_spec("grid:40x40,drop=0.2,w=100").unwrap();
