@@ -138,6 +138,39 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::kcore::peel::Task>();
 }
 
+/// Units for programs spread over several GPUs (peer-to-peer, `mesh.cuh`): every worker kind,
+/// checked and not, with one and several queues, an idle hook and tuple items.
+#[test]
+fn multi_device_programs_compile_for_every_worker_kind() {
+    use common::programs::*;
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn check<P: atos::TaskSet>() {
+        let irs = P::irs();
+        for (worker, fetch) in [
+            (WorkerKind::Thread, 1),
+            (WorkerKind::Warp, 4),
+            (WorkerKind::Cta, 64),
+        ] {
+            let mut spec = KernelSpec::for_tasks(&irs).multi_device(true);
+            spec.tasks = vec![atos::TaskSpec { worker, fetch }; irs.len()];
+            let src = atos::cuda_source::<P>(&spec.clone().checked(false)).unwrap();
+            assert!(src.contains("atos::RoutedPusher") && src.contains("atos::MeshQueues"));
+            compile_clean(&src);
+        }
+    }
+    let checked = KernelSpec::single(WorkerKind::Cta, 64, 256)
+        .multi_device(true)
+        .checked(true);
+    compile_clean(&atos::cuda_source::<bfs::Task>(&checked).unwrap());
+    check::<bfs::Task>();
+    check::<atos::apps::pagerank::Tasks>();
+    check::<atos::apps::coloring::Tasks>();
+    check::<(relax::Task, promote::Task)>();
+    check::<common::tuples::place::Task>();
+}
+
 /// Every scalar method of the operation table has its device function, and the feature task
 /// calls every one of them (so the NVRTC compile above and the GPU suite's comparison with the
 /// CPU executor cover them all).

@@ -72,6 +72,76 @@ words!(
     }
 );
 
+words!(
+    /// Per-device counters of a program spread over several devices (`atos::DeviceCounters`),
+    /// in each device's own memory.
+    device_counters, "DeviceCounters", {
+        0 SENT "sent": "items this device's tasks pushed to a peer's receive ring",
+    }
+);
+
+/// Where a program spread over several devices finds its placement and every device's rings
+/// (`atos::Mesh`, one per device, in that device's memory; the kernel copies it into shared
+/// memory at entry). Unlike the counter blocks it is packed: 8-byte words, no padding.
+pub mod mesh {
+    /// Most devices a program spreads over.
+    pub const MAX_DEVICES: usize = 8;
+    /// `(C++ member, number of 8-byte words, meaning)` in layout order.
+    pub const FIELDS: &[(&str, usize, &str)] = &[
+        ("device", 1, "this device's index"),
+        ("devices", 1, "devices of the run"),
+        ("kind", 1, "KIND_RANGES: index i belongs to the device whose range holds it; KIND_MAP: to owner[i]"),
+        ("len", 1, "indices placed: [0, len); an index at or past it belongs to device 0"),
+        ("owner", 1, "KIND_MAP: address (on this device) of each index's device, one byte per index"),
+        ("local", 1, "KIND_MAP: address (on this device) of each index's position on its device (u32)"),
+        ("rings", 1, "address (on this device) of every device's ring counters, device by device (QueueCounters*)"),
+        ("ring_count", 1, "entries of `rings`"),
+        ("sent", 1, "address of this device's DeviceCounters"),
+        ("bounds", MAX_DEVICES + 1, "KIND_RANGES: device d holds [bounds[d], bounds[d + 1])"),
+    ];
+    /// Word index of each field (order of [`FIELDS`]).
+    pub const DEVICE: usize = 0;
+    pub const DEVICES: usize = 1;
+    pub const KIND: usize = 2;
+    pub const LEN: usize = 3;
+    pub const OWNER: usize = 4;
+    pub const LOCAL: usize = 5;
+    pub const RINGS: usize = 6;
+    pub const RING_COUNT: usize = 7;
+    pub const SENT: usize = 8;
+    pub const BOUNDS: usize = 9;
+    /// Words of the struct.
+    pub const WORDS: usize = BOUNDS + MAX_DEVICES + 1;
+    pub const KIND_RANGES: u64 = 0;
+    pub const KIND_MAP: u64 = 1;
+    /// The C++ struct name.
+    pub const CUDA_STRUCT: &str = "Mesh";
+    const _: () = {
+        let mut at = 0;
+        let mut i = 0;
+        let starts = [DEVICE, DEVICES, KIND, LEN, OWNER, LOCAL, RINGS, RING_COUNT, SENT, BOUNDS];
+        while i < FIELDS.len() {
+            assert!(starts[i] == at, "word indices follow FIELDS");
+            at += FIELDS[i].1;
+            i += 1;
+        }
+        assert!(at == WORDS);
+    };
+}
+
+/// Where an `Atomics` field of a program spread over several devices lives
+/// (`atos::SpreadParts`, one copy on each device): spread over the devices by the placement
+/// (element i on its owner, at its local position), or whole on device 0.
+pub mod spread_parts {
+    use super::mesh::MAX_DEVICES;
+    /// 1: spread by the placement; 0: the whole array on device 0 (`part[0]`).
+    pub const SPREAD: usize = 0;
+    /// `MAX_DEVICES` words: device d's part (a peer address every device can use).
+    pub const PART: usize = 1;
+    pub const WORDS: usize = PART + MAX_DEVICES;
+    pub const CUDA_STRUCT: &str = "SpreadParts";
+}
+
 /// Above every encoded key: a threshold of this value puts every push in the near ring.
 pub const EVERY_KEY: u64 = 1 << 32;
 
@@ -144,6 +214,11 @@ pub fn layout_header() -> String {
             priority_control::WORDS,
             priority_control::BYTES,
         ),
+        (
+            device_counters::CUDA_STRUCT,
+            device_counters::WORDS,
+            device_counters::BYTES,
+        ),
     ] {
         out.push_str(&format!("struct {name} {{\n"));
         for (member, doc) in words {
@@ -157,6 +232,28 @@ pub fn layout_header() -> String {
         "struct {} {{\n    unsigned int queue;\n    unsigned int pad;\n    unsigned long long lo;\n    unsigned long long hi;\n}};\nstatic_assert(sizeof({0}) == {}, \"layout generated from layout.rs\");\n\n",
         window::CUDA_STRUCT,
         window::BYTES
+    ));
+    out.push_str(&format!(
+        "constexpr unsigned MAX_DEVICES = {};\nconstexpr unsigned long long MESH_RANGES = {}ull, MESH_MAP = {}ull;\n",
+        mesh::MAX_DEVICES,
+        mesh::KIND_RANGES,
+        mesh::KIND_MAP
+    ));
+    out.push_str(&format!("struct {} {{\n", mesh::CUDA_STRUCT));
+    for (member, words, doc) in mesh::FIELDS {
+        let dim = if *words > 1 { format!("[{words}]") } else { String::new() };
+        out.push_str(&format!("    unsigned long long {member}{dim};  // {doc}\n"));
+    }
+    out.push_str(&format!(
+        "}};\nstatic_assert(sizeof({}) == {}, \"layout generated from layout.rs\");\n\n",
+        mesh::CUDA_STRUCT,
+        mesh::WORDS * 8
+    ));
+    out.push_str(&format!(
+        "struct {} {{\n    unsigned long long spread;  // 1: spread by the placement; 0: whole on device 0\n    unsigned long long part[{}];  // each device's part\n}};\nstatic_assert(sizeof({0}) == {}, \"layout generated from layout.rs\");\n\n",
+        spread_parts::CUDA_STRUCT,
+        mesh::MAX_DEVICES,
+        spread_parts::WORDS * 8
     ));
     out.push_str(&format!(
         "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\nconstexpr unsigned long long EVERY_KEY = {EVERY_KEY}ull;\n\n}}  // namespace atos\n",

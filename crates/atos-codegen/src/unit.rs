@@ -88,6 +88,11 @@ pub struct KernelSpec {
     /// `lanes` (a reordered reduction) wrap either way. Indices and division are checked in
     /// every build. Default: [`CHECKED_BY_DEFAULT`].
     pub checked: bool,
+    /// A unit for a program spread over several GPUs of one node (peer-to-peer; `mesh.cuh`):
+    /// `Atomics` fields reached through the placement, pushes routed to the owning device,
+    /// termination summed over every device, system-scope atomics. Persistent only. Off by
+    /// default; the same unit serves any number of devices.
+    pub multi_device: bool,
 }
 
 /// The default [`KernelSpec::checked`]: whether atos itself is compiled with debug assertions
@@ -118,6 +123,7 @@ impl KernelSpec {
             keep: true,
             idle_nap_ns: IDLE_NAP_NS,
             checked: CHECKED_BY_DEFAULT,
+            multi_device: false,
         }
     }
 
@@ -131,6 +137,7 @@ impl KernelSpec {
             keep: true,
             idle_nap_ns: IDLE_NAP_NS,
             checked: CHECKED_BY_DEFAULT,
+            multi_device: false,
         }
     }
 
@@ -149,6 +156,12 @@ impl KernelSpec {
     /// Checked arithmetic and indices on or off (see [`KernelSpec::checked`]).
     pub fn checked(mut self, on: bool) -> KernelSpec {
         self.checked = on;
+        self
+    }
+
+    /// A unit for a program spread over several GPUs (see [`KernelSpec::multi_device`]).
+    pub fn multi_device(mut self, on: bool) -> KernelSpec {
+        self.multi_device = on;
         self
     }
 
@@ -274,6 +287,9 @@ pub fn generate_unit(
     let plan = plan_program(tasks, &device_refs, state)?;
     let names: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();
     spec.validate(&names)?;
+    if spec.multi_device {
+        check_multi_device(spec, state)?;
+    }
 
     let sigs: HashMap<String, Signature> = device_fns
         .iter()
@@ -317,10 +333,17 @@ pub fn generate_unit(
             "#define ATOS_IDLE_NAP_MAX_SHIFT 3u  // a priority queue: wake soon after an advance\n",
         );
     }
-    out.push_str("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n\n");
+    if spec.multi_device {
+        out.push_str("#define ATOS_SYSTEM_SCOPE 1  // spread over several GPUs: atomics and orderings hold between them\n");
+    }
+    out.push_str("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n");
+    if spec.multi_device {
+        out.push_str("#include <atos/mesh.cuh>\n");
+    }
+    out.push('\n');
     emit_tuple_structs(&mut out, state);
     emit_key_structs(&mut out, state);
-    emit_state_struct(&mut out, state);
+    emit_state_struct(&mut out, state, spec.multi_device);
     emit_out_struct(&mut out, state, spec, group);
 
     for f in &ordered {
@@ -467,6 +490,9 @@ fn pusher_type(
     f: &FieldDesc,
 ) -> String {
     let near = ring_pusher_type(spec, state, group, id, &f.elem);
+    if spec.multi_device {
+        return format!("atos::RoutedPusher<{}, {near}>", f.elem.cuda_name());
+    }
     match f.far_elem() {
         Some(far) => format!(
             "atos::PriorityPusher<{}, {near}, {}>",
@@ -493,6 +519,9 @@ fn pusher_init(
         ),
         _ => format!("{{state.{at}, ctl}}"),
     };
+    if spec.multi_device {
+        return format!("{{{}, state.{n}_peers, ctl}}", ring(id, &f.elem, &n));
+    }
     match f.far_elem() {
         Some(far) => format!(
             "{{{}, {}, &state.{n}.pc->threshold.value}}",
@@ -565,6 +594,8 @@ fn emit_kernel(
     let queues: Vec<&FieldDesc> = state.queues().collect();
     let window_param = if spec.strategy.windowed() {
         ", const atos::Window window"
+    } else if spec.multi_device {
+        ", const atos::Mesh* mesh"
     } else {
         ""
     };
@@ -576,6 +607,9 @@ fn emit_kernel(
         state.name
     );
     out.push_str("    atos::set_fault_control(ctl);\n");
+    if spec.multi_device {
+        out.push_str("    atos::set_mesh(mesh);\n");
+    }
     let _ = writeln!(
         out,
         "    const auto group = {}::make();",
@@ -654,6 +688,15 @@ fn emit_kernel(
                 } else {
                     servers.push((*queue, format!("serve{i}")));
                 }
+                if spec.multi_device {
+                    // Items peers pushed to this device, run by the same task.
+                    let _ = writeln!(
+                        out,
+                        "    auto receive{i} = atos::queue_server<{}, {held}>(state.{name}_recv, worker{i}, {batch});",
+                        ts.fetch
+                    );
+                    servers.push((*queue, format!("receive{i}")));
+                }
             }
             Source::Idle { range_field } => {
                 let f = &state.fields[*range_field];
@@ -678,11 +721,17 @@ fn emit_kernel(
         .last()
         .map_or(0, |r| r.far.unwrap_or(r.near) + 1);
     let servers: Vec<String> = (0..rings)
-        .map(|q| {
-            servers
+        .flat_map(|q| {
+            let mine: Vec<String> = servers
                 .iter()
-                .find(|(at, _)| *at == q)
-                .map_or_else(|| "no_server".to_string(), |(_, s)| s.clone())
+                .filter(|(at, _)| *at == q)
+                .map(|(_, s)| s.clone())
+                .collect();
+            if mine.is_empty() {
+                vec!["no_server".to_string()]
+            } else {
+                mine
+            }
         })
         .filter(|s| spec.strategy.windowed() || s != "no_server")
         .collect();
@@ -693,6 +742,11 @@ fn emit_kernel(
         let mut args = vec!["group", "out", "window", "idle"];
         args.extend(servers.iter().map(String::as_str));
         format!("atos::run_window({})", args.join(", "))
+    } else if spec.multi_device {
+        out.push_str("    const atos::MeshQueues queues;\n");
+        let mut args = vec!["group", "ctl", "out", "queues", "idle"];
+        args.extend(servers.iter().map(String::as_str));
+        format!("atos::run_persistent({})", args.join(", "))
     } else {
         let counters: Vec<String> = queues
             .iter()
@@ -761,7 +815,7 @@ fn emit_tuple_structs(out: &mut String, state: &StateDesc) {
     }
 }
 
-fn emit_state_struct(out: &mut String, state: &StateDesc) {
+fn emit_state_struct(out: &mut String, state: &StateDesc, multi_device: bool) {
     let _ = writeln!(out, "struct {} {{", state.name);
     for f in &state.fields {
         let t = f.elem.cuda_name();
@@ -772,6 +826,9 @@ fn emit_state_struct(out: &mut String, state: &StateDesc) {
                     out,
                     "    const {t}* __restrict__ {n};\n    uint64_t {n}_len;"
                 );
+            }
+            FieldKind::Atomics if multi_device => {
+                let _ = writeln!(out, "    atos::Spread<{t}> {n};\n    uint64_t {n}_len;");
             }
             FieldKind::Atomics => {
                 let _ = writeln!(out, "    {t}* {n};\n    uint64_t {n}_len;");
@@ -787,12 +844,61 @@ fn emit_state_struct(out: &mut String, state: &StateDesc) {
             }
         }
     }
+    if multi_device {
+        // Each queue's receive ring on this device, and every device's receive ring (a table
+        // on this device) for routed pushes.
+        for f in state.queues() {
+            let (t, n) = (f.elem.cuda_name(), sanitize(&f.name));
+            let _ = writeln!(
+                out,
+                "    atos::QueueRef<{t}> {n}_recv;\n    const atos::QueueRef<{t}>* {n}_peers;"
+            );
+        }
+    }
+    let size = state_size(state)
+        + if multi_device {
+            mesh_state_extra(state)
+        } else {
+            0
+        };
     let _ = writeln!(
         out,
-        "}};\nstatic_assert(sizeof({}) == {}, \"state layout must match the host packing\");\n",
+        "}};\nstatic_assert(sizeof({}) == {size}, \"state layout must match the host packing\");\n",
         state.name,
-        state_size(state)
     );
+}
+
+/// Bytes a multi-device unit's state struct adds after the fields: per queue field, its receive
+/// ring (a `QueueRef`) and the address of the table of every device's receive ring.
+pub fn mesh_state_extra(state: &StateDesc) -> usize {
+    state.queues().count() * (field_size(FieldKind::Queue) + 8)
+}
+
+/// What a program spread over several devices cannot do yet, refused with the reason.
+fn check_multi_device(spec: &KernelSpec, state: &StateDesc) -> Result<(), CodegenError> {
+    if spec.strategy != Strategy::Persistent {
+        return Err(CodegenError::Spec(format!(
+            "a program spread over several GPUs runs persistent kernels only (asked: {}); run discrete and bulk-synchronous strategies on one GPU",
+            spec.strategy.name()
+        )));
+    }
+    for f in state.queues() {
+        if f.kind.key().is_some() {
+            return Err(CodegenError::Spec(format!(
+                "queue `{}` is a priority queue: programs spread over several GPUs take plain queues only for now (a threshold shared by every device is not built yet); run it on one GPU",
+                f.name
+            )));
+        }
+        let first = f.elem.parts()[0];
+        if !first.is_int() {
+            return Err(CodegenError::Spec(format!(
+                "queue `{}` holds `{}` items: a program spread over several GPUs routes each item to the device that owns its first part, which must be an integer index (put the vertex first)",
+                f.name,
+                f.elem.rust_name()
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// The signatures a device function is emitted with, and whether each runs per lane: one for a

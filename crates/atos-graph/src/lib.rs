@@ -14,6 +14,7 @@ pub mod format;
 pub mod generate;
 pub mod limits;
 pub mod load;
+pub mod partition;
 pub mod reference;
 pub mod relabel;
 pub mod stats;

@@ -10,6 +10,7 @@ use std::sync::atomic::{AtomicPtr, Ordering};
 use atos_codegen::keys;
 use atos_codegen::layout::EVERY_KEY;
 
+use crate::cpu::mesh::CpuRoute;
 use crate::cpu::queue::{CpuPriority, CpuQueue};
 use crate::elem::{AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, PriorityKey, QueueItem};
 
@@ -233,6 +234,8 @@ pub struct Queue<'a, T: QueueItem> {
     capacity: u64,
     linear: bool,
     bound: AtomicPtr<CpuQueue>,
+    /// A run spread over several simulated devices binds the queue's routing instead.
+    routed: AtomicPtr<CpuRoute>,
     _item: PhantomData<&'a T>,
 }
 
@@ -243,6 +246,7 @@ impl<T: QueueItem> Queue<'_, T> {
             capacity,
             linear: false,
             bound: AtomicPtr::new(std::ptr::null_mut()),
+            routed: AtomicPtr::new(std::ptr::null_mut()),
             _item: PhantomData,
         }
     }
@@ -274,16 +278,38 @@ impl<T: QueueItem> Queue<'_, T> {
     /// Enqueues a task. Called from task bodies; on the GPU this is a worker-aggregated push.
     pub fn push(&self, item: T) {
         let q = self.bound.load(Ordering::Acquire);
+        if !q.is_null() {
+            // SAFETY: the executor binds the queue before starting workers and unbinds it only
+            // after every worker has joined, so the pointer is live for every push.
+            return unsafe { &*q }.push(item.to_item_bits());
+        }
+        let r = self.routed.load(Ordering::Acquire);
         assert!(
-            !q.is_null(),
+            !r.is_null(),
             "Queue::push called outside a run: tasks push while an executor runs them; seed the first tasks through the executor instead"
         );
-        // SAFETY: the executor binds the queue before starting workers and unbinds it only
-        // after every worker has joined, so the pointer is live for every push.
-        unsafe { &*q }.push(item.to_item_bits());
+        // SAFETY: as for `bound`.
+        unsafe { &*r }.push(item.to_item_bits());
+    }
+
+    pub(crate) fn bind_routed(&self, r: &CpuRoute) -> bool {
+        if !self.bound.load(Ordering::Acquire).is_null() {
+            return false;
+        }
+        self.routed
+            .compare_exchange(
+                std::ptr::null_mut(),
+                r as *const CpuRoute as *mut CpuRoute,
+                Ordering::AcqRel,
+                Ordering::Acquire,
+            )
+            .is_ok()
     }
 
     pub(crate) fn bind(&self, q: &CpuQueue) -> bool {
+        if !self.routed.load(Ordering::Acquire).is_null() {
+            return false;
+        }
         self.bound
             .compare_exchange(
                 std::ptr::null_mut(),
@@ -296,6 +322,7 @@ impl<T: QueueItem> Queue<'_, T> {
 
     pub(crate) fn unbind(&self) {
         self.bound.store(std::ptr::null_mut(), Ordering::Release);
+        self.routed.store(std::ptr::null_mut(), Ordering::Release);
     }
 }
 

@@ -18,6 +18,7 @@ pub fn device_headers() -> &'static [(&'static str, String)] {
                 "atos/worker.cuh",
                 include_str!("cuda/atos/worker.cuh").into(),
             ),
+            ("atos/mesh.cuh", include_str!("cuda/atos/mesh.cuh").into()),
         ]
     })
 }

@@ -3,6 +3,7 @@
 use atos_codegen::{ElemTy, FieldDesc, FieldKind, Scalar, StateDesc};
 
 use crate::arrays::{Atomics, PriorityQueue, Queue, Slice};
+use crate::cpu::mesh::CpuRoute;
 use crate::cpu::queue::{CpuPriority, CpuQueue};
 use crate::elem::{AtomicElem, Elem, PriorityKey, QueueItem};
 
@@ -166,6 +167,8 @@ pub trait QueueHost: Sync {
     fn linear(&self) -> bool;
     fn elem_size(&self) -> usize;
     fn bind(&self, q: &CpuQueue) -> bool;
+    /// Binds the queue's pushes to a run spread over several simulated devices.
+    fn bind_routed(&self, r: &CpuRoute) -> bool;
     fn unbind(&self);
 }
 
@@ -298,6 +301,9 @@ impl<T: QueueItem> QueueHost for Queue<'_, T> {
     }
     fn bind(&self, q: &CpuQueue) -> bool {
         Queue::bind(self, q)
+    }
+    fn bind_routed(&self, r: &CpuRoute) -> bool {
+        Queue::bind_routed(self, r)
     }
     fn unbind(&self) {
         Queue::unbind(self)

@@ -36,6 +36,24 @@ pub struct PriorityStats {
     pub threshold: u64,
 }
 
+/// What one device of a run spread over several devices did (CPU: a simulated device).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DeviceStats {
+    /// Where it ran ("NVIDIA H200" or "CPU device 1").
+    pub name: String,
+    /// Indices the placement gave it.
+    pub indices: u64,
+    /// Tasks it ran (from its local and its receive rings).
+    pub tasks: u64,
+    /// Items its tasks pushed to peers' receive rings.
+    pub sent: u64,
+    /// Items peers pushed to its receive rings.
+    pub received: u64,
+    /// Bytes of the items it received (item size x items): the queue traffic over the links
+    /// into it. Remote atomics and loads on spread arrays are not counted.
+    pub received_bytes: u64,
+}
+
 /// What a run did.
 #[derive(Clone, Debug)]
 pub struct Stats {
@@ -78,6 +96,9 @@ pub struct Stats {
     pub timeline: Option<Vec<(f64, u64)>>,
     /// One entry per priority queue.
     pub priority: Vec<PriorityStats>,
+    /// A run spread over several devices: one entry per device (empty otherwise). The queue
+    /// stats above sum every device's rings.
+    pub devices: Vec<DeviceStats>,
 }
 
 impl Stats {
@@ -119,6 +140,14 @@ impl fmt::Display for Stats {
         }
         if self.idle_sweeps > 0 {
             write!(f, ", {} idle sweeps", self.idle_sweeps + 1)?;
+        }
+        if !self.devices.is_empty() {
+            let sent: u64 = self.devices.iter().map(|d| d.sent).sum();
+            write!(
+                f,
+                ", {} devices, {sent} items sent between them",
+                self.devices.len()
+            )?;
         }
         Ok(())
     }

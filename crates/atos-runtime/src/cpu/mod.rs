@@ -2,9 +2,11 @@
 //! sweeps and exact termination of the GPU. It is the oracle for GPU results and the fallback
 //! without one.
 
+pub mod mesh;
 pub mod queue;
 
 use std::panic::{AssertUnwindSafe, catch_unwind};
+use std::sync::atomic::AtomicUsize;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -14,12 +16,13 @@ use atos_codegen::{Plan, Strategy};
 
 use crate::elem::ItemBits;
 use crate::error::RunError;
+use crate::placement::Placement;
 use crate::program::{
     QueueField, Seeds, check_seed_room, field_values, idle_range, plan_of, queue_fields, rings,
     seeds_per_queue,
 };
 use crate::state::State;
-use crate::stats::{PriorityStats, QueueStats, Stats};
+use crate::stats::{DeviceStats, PriorityStats, QueueStats, Stats};
 use crate::task::{Task, TaskSet};
 use atos_codegen::layout::priority_control as pc;
 use atos_codegen::unit::PASS_FETCH;
@@ -31,6 +34,7 @@ pub struct CpuExecutor {
     threads: usize,
     fetch: Option<u32>,
     strategy: Strategy,
+    placement: Option<Arc<Placement>>,
 }
 
 impl Default for CpuExecutor {
@@ -49,7 +53,18 @@ impl CpuExecutor {
             threads,
             fetch: None,
             strategy: Strategy::Persistent,
+            placement: None,
         }
+    }
+
+    /// Simulates a program spread over `placement.devices()` devices, as the multi-GPU
+    /// executor runs it: per device a local and a receive ring of every queue, each push routed
+    /// to the device owning the item's first part, threads dealt out to the devices (several
+    /// per device, or several devices per thread), and the run ended when every ring of every
+    /// device is quiescent. Persistent only; plain queues only.
+    pub fn placement(mut self, placement: Placement) -> Self {
+        self.placement = Some(Arc::new(placement));
+        self
     }
 
     /// Persistent (default: threads loop until the run is proven finished) or bulk-synchronous
@@ -89,16 +104,11 @@ impl CpuExecutor {
         state: &P::State<'_>,
         seeds: &Seeds,
     ) -> Result<Stats, RunError> {
+        if let Some(placement) = &self.placement {
+            return self.run_mesh::<P>(state, seeds, placement.clone());
+        }
         let (plan, irs) = plan_of::<P>()?;
-        let fetches: Vec<u64> = irs
-            .iter()
-            .map(|ir| {
-                u64::from(
-                    self.fetch
-                        .unwrap_or_else(|| ir.task_attrs().map(|a| a.fetch).unwrap_or(1)),
-                )
-            })
-            .collect();
+        let fetches = self.fetches(&irs);
         let fields = state.fields();
         let hosts = queue_fields(&fields);
         let seeds = seeds_per_queue(&plan, seeds)?;
@@ -187,25 +197,13 @@ impl CpuExecutor {
             prios: &prios,
             control: &control,
             range,
+            devices: &[],
+            threads: self.threads,
+            next_thread: AtomicUsize::new(0),
         };
         let panic_message: Mutex<Option<String>> = Mutex::new(None);
-        let on_threads = |f: &(dyn Fn() + Sync)| {
-            std::thread::scope(|scope| {
-                for _ in 0..self.threads {
-                    scope.spawn(|| {
-                        if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
-                            let msg = payload
-                                .downcast_ref::<String>()
-                                .cloned()
-                                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                                .unwrap_or_else(|| "task panicked".into());
-                            panic_message.lock().unwrap().get_or_insert(msg);
-                            control.fail(status::PANICKED);
-                        }
-                    });
-                }
-            })
-        };
+        let on_threads =
+            |f: &(dyn Fn() + Sync)| self.on_threads(&control, &panic_message, f);
         let t0 = Instant::now();
         let mut levels = 0;
         match self.strategy {
@@ -284,6 +282,224 @@ impl CpuExecutor {
             upload: None,
             timeline: None,
             priority,
+            devices: Vec::new(),
+        }
+        .totals())
+    }
+}
+
+impl CpuExecutor {
+    /// Each task's fetch size (the override, or the task's own).
+    fn fetches(&self, irs: &[&atos_codegen::FnIr]) -> Vec<u64> {
+        irs.iter()
+            .map(|ir| {
+                u64::from(
+                    self.fetch
+                        .unwrap_or_else(|| ir.task_attrs().map(|a| a.fetch).unwrap_or(1)),
+                )
+            })
+            .collect()
+    }
+
+    /// Runs `f` on every worker thread; a panicking task fails the run with its message.
+    fn on_threads(
+        &self,
+        control: &Control,
+        panic_message: &Mutex<Option<String>>,
+        f: &(dyn Fn() + Sync),
+    ) {
+        std::thread::scope(|scope| {
+            for _ in 0..self.threads {
+                scope.spawn(|| {
+                    if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
+                        let msg = payload
+                            .downcast_ref::<String>()
+                            .cloned()
+                            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                            .unwrap_or_else(|| "task panicked".into());
+                        panic_message.lock().unwrap().get_or_insert(msg);
+                        control.fail(status::PANICKED);
+                    }
+                });
+            }
+        })
+    }
+
+    /// A run spread over the simulated devices of `placement` (see [`CpuExecutor::placement`]).
+    fn run_mesh<P: TaskSet>(
+        &self,
+        state: &P::State<'_>,
+        seeds: &Seeds,
+        placement: Arc<Placement>,
+    ) -> Result<Stats, RunError> {
+        let (plan, irs) = plan_of::<P>()?;
+        let desc = <P::State<'_> as State>::desc();
+        let unsupported = |why: String| Err(RunError::Unsupported(why));
+        if self.strategy != Strategy::Persistent {
+            return unsupported(format!(
+                "a program spread over several devices runs persistent only (asked: {}); run other strategies on one device",
+                self.strategy.name()
+            ));
+        }
+        if let Some(f) = desc.queues().find(|f| f.kind.key().is_some()) {
+            return unsupported(format!(
+                "queue `{}` is a priority queue: programs spread over several devices take plain queues only for now; run it on one device",
+                f.name
+            ));
+        }
+        if let Some(f) = desc.queues().find(|f| !f.elem.parts()[0].is_int()) {
+            return unsupported(format!(
+                "queue `{}` holds `{}` items: a spread program routes each item to the device owning its first part, which must be an integer index (put the vertex first)",
+                f.name,
+                f.elem.rust_name()
+            ));
+        }
+        let fetches = self.fetches(&irs);
+        let fields = state.fields();
+        let hosts = queue_fields(&fields);
+        let seeds = seeds_per_queue(&plan, seeds)?;
+        let (ring_list, _) = rings(&desc, &hosts)?;
+        let capacities: Vec<u64> = ring_list.iter().map(|r| r.capacity).collect();
+        let range = idle_range(&plan, &irs, &field_values(&fields))?;
+        let total_seeds: u64 = seeds.iter().map(|s| s.len() as u64).sum();
+        let devices = placement.devices();
+        let control = Arc::new(Control::new());
+        control
+            .word(ctl::IDLE_CLEAN)
+            .store(u64::from(total_seeds == 0), Relaxed);
+        control.word(ctl::IDLE_BASE).store(total_seeds, Relaxed);
+        // Per queue: its rings on every device (each of the queue's capacity), seeds on their
+        // owners' local rings.
+        let mut routes = Vec::new();
+        for (q, f) in desc.queues().enumerate() {
+            let first = f.elem.parts()[0];
+            let per_device = mesh::seeds_by_owner(&seeds[q], &placement, first);
+            if let Some(most) = per_device.iter().map(Vec::len).max()
+                && most as u64 > capacities[q]
+            {
+                return Err(RunError::overflow(&plan.queues[q], capacities[q], most as u64));
+            }
+            let r = ring_list[q];
+            let ring = |seeds: &[ItemBits]| {
+                CpuQueue::new(r.capacity, r.linear, r.elem_size, seeds, control.clone())
+            };
+            routes.push(mesh::CpuRoute::new(
+                per_device.iter().map(|s| ring(s)).collect(),
+                (0..devices).map(|_| ring(&[])).collect(),
+                placement.clone(),
+                first,
+            ));
+        }
+        for (i, h) in hosts.iter().enumerate() {
+            let QueueField::Plain(q) = h else {
+                unreachable!("priority queues are refused above")
+            };
+            if !q.bind_routed(&routes[i]) {
+                hosts[..i].iter().for_each(QueueField::unbind);
+                return Err(RunError::AlreadyRunning {
+                    queue: plan.queues[i].clone(),
+                });
+            }
+        }
+        let rings_of = |d: usize| DeviceRings {
+            local: routes.iter().map(|r| &r.local[d]).collect(),
+            recv: routes.iter().map(|r| &r.recv[d]).collect(),
+        };
+        let device_rings: Vec<DeviceRings> = (0..devices).map(rings_of).collect();
+        let all: Vec<&CpuQueue> = routes
+            .iter()
+            .flat_map(|r| r.local.iter().chain(&r.recv))
+            .collect();
+        let run = CpuRun {
+            plan: &plan,
+            fetches: &fetches,
+            queues: &all,
+            prios: &[],
+            control: &control,
+            range,
+            devices: &device_rings,
+            threads: self.threads,
+            next_thread: AtomicUsize::new(0),
+        };
+        let panic_message: Mutex<Option<String>> = Mutex::new(None);
+        let t0 = Instant::now();
+        self.on_threads(&control, &panic_message, &|| run.worker::<P>(state));
+        let elapsed = t0.elapsed();
+        hosts.iter().for_each(QueueField::unbind);
+        match control.status() {
+            status::OK => {}
+            status::OVERFLOW => {
+                let (q, needed) = routes
+                    .iter()
+                    .enumerate()
+                    .flat_map(|(q, r)| r.local.iter().chain(&r.recv).map(move |x| (q, x)))
+                    .map(|(q, x)| (q, x.totals().needed))
+                    .max_by_key(|(_, n)| *n)
+                    .expect("an overflow names a queue");
+                return Err(RunError::overflow(&plan.queues[q], capacities[q], needed));
+            }
+            _ => {
+                return Err(RunError::TaskPanicked {
+                    message: panic_message.into_inner().unwrap().unwrap_or_default(),
+                });
+            }
+        }
+        let queue_stats = routes
+            .iter()
+            .enumerate()
+            .map(|(q, r)| {
+                let t: Vec<_> = r.local.iter().chain(&r.recv).map(CpuQueue::totals).collect();
+                QueueStats {
+                    name: plan.queues[q].clone(),
+                    capacity: capacities[q],
+                    seeded: seeds[q].len() as u64,
+                    popped: t.iter().map(|t| t.done).sum(),
+                    pushed: t.iter().map(|t| t.end_alloc).sum::<u64>() - seeds[q].len() as u64,
+                    peak: t.iter().map(|t| t.peak).max().unwrap_or(0),
+                    far: false,
+                }
+            })
+            .collect();
+        let device_stats = (0..devices)
+            .map(|d| {
+                let received: Vec<u64> = routes.iter().map(|r| r.recv[d].pushed()).collect();
+                DeviceStats {
+                    name: format!("CPU device {d}"),
+                    indices: placement.count(d),
+                    tasks: routes
+                        .iter()
+                        .map(|r| r.local[d].done() + r.recv[d].done())
+                        .sum(),
+                    sent: routes.iter().map(|r| r.sent(d)).sum(),
+                    received: received.iter().sum(),
+                    received_bytes: received
+                        .iter()
+                        .zip(&ring_list)
+                        .map(|(n, r)| n * r.elem_size as u64)
+                        .sum(),
+                }
+            })
+            .collect();
+        Ok(Stats {
+            device: format!("CPU ({} threads, {devices} simulated devices)", self.threads),
+            time: elapsed,
+            time_is_gpu_events: false,
+            seeded: 0,
+            popped: 0,
+            pushed: 0,
+            queue_peak: 0,
+            queues: queue_stats,
+            idle_sweeps: control.word(ctl::IDLE_SWEEPS).load(Acquire),
+            workers: self.threads as u64,
+            grid: None,
+            strategy: self.strategy,
+            launches: 0,
+            levels: 0,
+            wall: None,
+            upload: None,
+            timeline: None,
+            priority: Vec::new(),
+            devices: device_stats,
         }
         .totals())
     }
@@ -299,6 +515,18 @@ struct CpuRun<'r> {
     prios: &'r [CpuPriority],
     control: &'r Control,
     range: u64,
+    /// A spread run: per simulated device, its local and receive rings by queue index (empty
+    /// for a run on one device).
+    devices: &'r [DeviceRings<'r>],
+    threads: usize,
+    /// Hands each worker thread its index.
+    next_thread: AtomicUsize,
+}
+
+/// One simulated device's rings, by queue index.
+struct DeviceRings<'r> {
+    local: Vec<&'r CpuQueue>,
+    recv: Vec<&'r CpuQueue>,
 }
 
 impl CpuRun<'_> {
@@ -361,7 +589,7 @@ impl CpuRun<'_> {
             levels += 1;
             on_threads(&|| {
                 let mut batch = Vec::new();
-                while self.serve_round::<P>(state, &mut batch, |q, queue, fetch, out| {
+                while self.serve_round::<P>(state, self.queues, &mut batch, |q, queue, fetch, out| {
                     queue.claim_below(fetch, windows[q], out)
                 }) {}
             });
@@ -403,6 +631,7 @@ impl CpuRun<'_> {
     fn serve_round<P: TaskSet>(
         &self,
         state: &P::State<'_>,
+        rings: &[&CpuQueue],
         batch: &mut Vec<ItemBits>,
         claim: impl Fn(usize, &CpuQueue, u64, &mut Vec<ItemBits>) -> u64,
     ) -> bool {
@@ -411,7 +640,7 @@ impl CpuRun<'_> {
             let Some(q) = self.plan.queue_of(task) else {
                 continue;
             };
-            let queue = &self.queues[q];
+            let queue = &rings[q];
             let n = claim(q, queue, self.fetches[task], batch);
             if n > 0 {
                 for bits in batch.iter() {
@@ -429,10 +658,29 @@ impl CpuRun<'_> {
         let mut batch = Vec::new();
         let mut idle = 0u32;
         let all = QueueSet(self.queues);
+        let t = self.next_thread.fetch_add(1, Relaxed);
+        let mine = if self.devices.is_empty() {
+            Vec::new()
+        } else {
+            mesh::devices_of(t, self.threads, self.devices.len())
+        };
+        let claim = |_: usize, queue: &CpuQueue, fetch: u64, out: &mut Vec<ItemBits>| {
+            queue.claim(fetch, out)
+        };
         loop {
-            let mut worked = self.serve_round::<P>(state, &mut batch, |_, queue, fetch, out| {
-                queue.claim(fetch, out)
-            });
+            let mut worked = false;
+            if mine.is_empty() {
+                worked = self.serve_round::<P>(state, self.queues, &mut batch, claim);
+            }
+            for &d in &mine {
+                mesh::set_device(d);
+                let rings = &self.devices[d];
+                worked |= self.serve_round::<P>(state, &rings.local, &mut batch, claim);
+                worked |= self.serve_round::<P>(state, &rings.recv, &mut batch, claim);
+            }
+            if let Some(&d) = mine.first() {
+                mesh::set_device(d); // the idle hook's pushes route from here
+            }
             // Priority queues whose task found nothing: a batch of the open pass, else an
             // advance (`PriorityServer` in worker.cuh).
             for p in self.prios.iter() {

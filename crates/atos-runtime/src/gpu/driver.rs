@@ -477,6 +477,7 @@ impl Driver<'_> {
             upload: None,
             timeline: (!outcome.timeline.is_empty()).then_some(outcome.timeline),
             priority,
+            devices: Vec::new(),
         }
         .totals())
     }

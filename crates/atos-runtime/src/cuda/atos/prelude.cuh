@@ -2,6 +2,22 @@
 // NVRTC ships no C++ standard library, so the few pieces needed are defined here.
 #pragma once
 
+// Memory scope of every atomic, fence and counter access in atos's device code. A unit for a
+// program spread over several GPUs (ATOS_SYSTEM_SCOPE 1, set by the generated unit) works on
+// peers' memory through peer-to-peer mappings: its atomics and orderings must hold between
+// GPUs, so they take the system scope (`atomicAdd_system`, `fence.acq_rel.sys`, ...). One GPU
+// keeps the cheaper device scope.
+#ifndef ATOS_SYSTEM_SCOPE
+#define ATOS_SYSTEM_SCOPE 0
+#endif
+#if ATOS_SYSTEM_SCOPE
+#define ATOS_SCOPE "sys"
+#define ATOS_ATOMIC(op) op##_system
+#else
+#define ATOS_SCOPE "gpu"
+#define ATOS_ATOMIC(op) op
+#endif
+
 typedef unsigned char uint8_t;
 typedef unsigned short uint16_t;
 typedef unsigned int uint32_t;
@@ -279,65 +295,65 @@ template <class T> __device__ __forceinline__ void atomic_store(T* p, T v) { sto
 
 // `atos::fence()`: sequentially consistent at GPU scope. Two threads that each store, fence and
 // then read the other's location cannot both miss the other's store (release/acquire allows it).
-__device__ __forceinline__ void fence_seq_cst() { asm volatile("fence.sc.gpu;" ::: "memory"); }
+__device__ __forceinline__ void fence_seq_cst() { asm volatile("fence.sc." ATOS_SCOPE ";" ::: "memory"); }
 
 #define ATOS_U64(p) ((unsigned long long*)(p))
-__device__ __forceinline__ uint32_t atomic_fetch_add(uint32_t* p, uint32_t v) { return atomicAdd(p, v); }
-__device__ __forceinline__ int32_t atomic_fetch_add(int32_t* p, int32_t v) { return atomicAdd(p, v); }
-__device__ __forceinline__ uint64_t atomic_fetch_add(uint64_t* p, uint64_t v) { return atomicAdd(ATOS_U64(p), v); }
-__device__ __forceinline__ int64_t atomic_fetch_add(int64_t* p, int64_t v) { return (int64_t)atomicAdd(ATOS_U64(p), (uint64_t)v); }
-__device__ __forceinline__ float atomic_fetch_add(float* p, float v) { return atomicAdd(p, v); }
-__device__ __forceinline__ double atomic_fetch_add(double* p, double v) { return atomicAdd(p, v); }
+__device__ __forceinline__ uint32_t atomic_fetch_add(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicAdd)(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_add(int32_t* p, int32_t v) { return ATOS_ATOMIC(atomicAdd)(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_add(uint64_t* p, uint64_t v) { return ATOS_ATOMIC(atomicAdd)(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_add(int64_t* p, int64_t v) { return (int64_t)ATOS_ATOMIC(atomicAdd)(ATOS_U64(p), (uint64_t)v); }
+__device__ __forceinline__ float atomic_fetch_add(float* p, float v) { return ATOS_ATOMIC(atomicAdd)(p, v); }
+__device__ __forceinline__ double atomic_fetch_add(double* p, double v) { return ATOS_ATOMIC(atomicAdd)(p, v); }
 
-__device__ __forceinline__ uint32_t atomic_fetch_sub(uint32_t* p, uint32_t v) { return atomicSub(p, v); }
-__device__ __forceinline__ int32_t atomic_fetch_sub(int32_t* p, int32_t v) { return atomicSub(p, v); }
-__device__ __forceinline__ uint64_t atomic_fetch_sub(uint64_t* p, uint64_t v) { return atomicAdd(ATOS_U64(p), 0ull - v); }
-__device__ __forceinline__ int64_t atomic_fetch_sub(int64_t* p, int64_t v) { return (int64_t)atomicAdd(ATOS_U64(p), 0ull - (uint64_t)v); }
-__device__ __forceinline__ float atomic_fetch_sub(float* p, float v) { return atomicAdd(p, -v); }
-__device__ __forceinline__ double atomic_fetch_sub(double* p, double v) { return atomicAdd(p, -v); }
+__device__ __forceinline__ uint32_t atomic_fetch_sub(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicSub)(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_sub(int32_t* p, int32_t v) { return ATOS_ATOMIC(atomicSub)(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_sub(uint64_t* p, uint64_t v) { return ATOS_ATOMIC(atomicAdd)(ATOS_U64(p), 0ull - v); }
+__device__ __forceinline__ int64_t atomic_fetch_sub(int64_t* p, int64_t v) { return (int64_t)ATOS_ATOMIC(atomicAdd)(ATOS_U64(p), 0ull - (uint64_t)v); }
+__device__ __forceinline__ float atomic_fetch_sub(float* p, float v) { return ATOS_ATOMIC(atomicAdd)(p, -v); }
+__device__ __forceinline__ double atomic_fetch_sub(double* p, double v) { return ATOS_ATOMIC(atomicAdd)(p, -v); }
 
-__device__ __forceinline__ uint32_t atomic_fetch_min(uint32_t* p, uint32_t v) { return atomicMin(p, v); }
-__device__ __forceinline__ int32_t atomic_fetch_min(int32_t* p, int32_t v) { return atomicMin(p, v); }
-__device__ __forceinline__ uint64_t atomic_fetch_min(uint64_t* p, uint64_t v) { return atomicMin(ATOS_U64(p), v); }
-__device__ __forceinline__ int64_t atomic_fetch_min(int64_t* p, int64_t v) { return atomicMin((long long*)p, v); }
-__device__ __forceinline__ uint32_t atomic_fetch_max(uint32_t* p, uint32_t v) { return atomicMax(p, v); }
-__device__ __forceinline__ int32_t atomic_fetch_max(int32_t* p, int32_t v) { return atomicMax(p, v); }
-__device__ __forceinline__ uint64_t atomic_fetch_max(uint64_t* p, uint64_t v) { return atomicMax(ATOS_U64(p), v); }
-__device__ __forceinline__ int64_t atomic_fetch_max(int64_t* p, int64_t v) { return atomicMax((long long*)p, v); }
+__device__ __forceinline__ uint32_t atomic_fetch_min(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicMin)(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_min(int32_t* p, int32_t v) { return ATOS_ATOMIC(atomicMin)(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_min(uint64_t* p, uint64_t v) { return ATOS_ATOMIC(atomicMin)(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_min(int64_t* p, int64_t v) { return ATOS_ATOMIC(atomicMin)((long long*)p, v); }
+__device__ __forceinline__ uint32_t atomic_fetch_max(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicMax)(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_max(int32_t* p, int32_t v) { return ATOS_ATOMIC(atomicMax)(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_max(uint64_t* p, uint64_t v) { return ATOS_ATOMIC(atomicMax)(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_max(int64_t* p, int64_t v) { return ATOS_ATOMIC(atomicMax)((long long*)p, v); }
 
-__device__ __forceinline__ uint32_t atomic_fetch_and(uint32_t* p, uint32_t v) { return atomicAnd(p, v); }
-__device__ __forceinline__ int32_t atomic_fetch_and(int32_t* p, int32_t v) { return atomicAnd(p, v); }
-__device__ __forceinline__ uint64_t atomic_fetch_and(uint64_t* p, uint64_t v) { return atomicAnd(ATOS_U64(p), v); }
-__device__ __forceinline__ int64_t atomic_fetch_and(int64_t* p, int64_t v) { return (int64_t)atomicAnd(ATOS_U64(p), (uint64_t)v); }
-__device__ __forceinline__ uint32_t atomic_fetch_or(uint32_t* p, uint32_t v) { return atomicOr(p, v); }
-__device__ __forceinline__ int32_t atomic_fetch_or(int32_t* p, int32_t v) { return atomicOr(p, v); }
-__device__ __forceinline__ uint64_t atomic_fetch_or(uint64_t* p, uint64_t v) { return atomicOr(ATOS_U64(p), v); }
-__device__ __forceinline__ int64_t atomic_fetch_or(int64_t* p, int64_t v) { return (int64_t)atomicOr(ATOS_U64(p), (uint64_t)v); }
-__device__ __forceinline__ uint32_t atomic_fetch_xor(uint32_t* p, uint32_t v) { return atomicXor(p, v); }
-__device__ __forceinline__ int32_t atomic_fetch_xor(int32_t* p, int32_t v) { return atomicXor(p, v); }
-__device__ __forceinline__ uint64_t atomic_fetch_xor(uint64_t* p, uint64_t v) { return atomicXor(ATOS_U64(p), v); }
-__device__ __forceinline__ int64_t atomic_fetch_xor(int64_t* p, int64_t v) { return (int64_t)atomicXor(ATOS_U64(p), (uint64_t)v); }
+__device__ __forceinline__ uint32_t atomic_fetch_and(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicAnd)(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_and(int32_t* p, int32_t v) { return ATOS_ATOMIC(atomicAnd)(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_and(uint64_t* p, uint64_t v) { return ATOS_ATOMIC(atomicAnd)(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_and(int64_t* p, int64_t v) { return (int64_t)ATOS_ATOMIC(atomicAnd)(ATOS_U64(p), (uint64_t)v); }
+__device__ __forceinline__ uint32_t atomic_fetch_or(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicOr)(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_or(int32_t* p, int32_t v) { return ATOS_ATOMIC(atomicOr)(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_or(uint64_t* p, uint64_t v) { return ATOS_ATOMIC(atomicOr)(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_or(int64_t* p, int64_t v) { return (int64_t)ATOS_ATOMIC(atomicOr)(ATOS_U64(p), (uint64_t)v); }
+__device__ __forceinline__ uint32_t atomic_fetch_xor(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicXor)(p, v); }
+__device__ __forceinline__ int32_t atomic_fetch_xor(int32_t* p, int32_t v) { return ATOS_ATOMIC(atomicXor)(p, v); }
+__device__ __forceinline__ uint64_t atomic_fetch_xor(uint64_t* p, uint64_t v) { return ATOS_ATOMIC(atomicXor)(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_fetch_xor(int64_t* p, int64_t v) { return (int64_t)ATOS_ATOMIC(atomicXor)(ATOS_U64(p), (uint64_t)v); }
 
-__device__ __forceinline__ uint32_t atomic_swap(uint32_t* p, uint32_t v) { return atomicExch(p, v); }
-__device__ __forceinline__ int32_t atomic_swap(int32_t* p, int32_t v) { return atomicExch(p, v); }
-__device__ __forceinline__ uint64_t atomic_swap(uint64_t* p, uint64_t v) { return atomicExch(ATOS_U64(p), v); }
-__device__ __forceinline__ int64_t atomic_swap(int64_t* p, int64_t v) { return (int64_t)atomicExch(ATOS_U64(p), (uint64_t)v); }
-__device__ __forceinline__ float atomic_swap(float* p, float v) { return atomicExch(p, v); }
+__device__ __forceinline__ uint32_t atomic_swap(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicExch)(p, v); }
+__device__ __forceinline__ int32_t atomic_swap(int32_t* p, int32_t v) { return ATOS_ATOMIC(atomicExch)(p, v); }
+__device__ __forceinline__ uint64_t atomic_swap(uint64_t* p, uint64_t v) { return ATOS_ATOMIC(atomicExch)(ATOS_U64(p), v); }
+__device__ __forceinline__ int64_t atomic_swap(int64_t* p, int64_t v) { return (int64_t)ATOS_ATOMIC(atomicExch)(ATOS_U64(p), (uint64_t)v); }
+__device__ __forceinline__ float atomic_swap(float* p, float v) { return ATOS_ATOMIC(atomicExch)(p, v); }
 __device__ __forceinline__ double atomic_swap(double* p, double v) {
-    return __longlong_as_double((long long)atomicExch(ATOS_U64(p), (unsigned long long)__double_as_longlong(v)));
+    return __longlong_as_double((long long)ATOS_ATOMIC(atomicExch)(ATOS_U64(p), (unsigned long long)__double_as_longlong(v)));
 }
 
-__device__ __forceinline__ uint32_t atomic_compare_and_swap(uint32_t* p, uint32_t c, uint32_t v) { return atomicCAS(p, c, v); }
-__device__ __forceinline__ int32_t atomic_compare_and_swap(int32_t* p, int32_t c, int32_t v) { return atomicCAS(p, c, v); }
-__device__ __forceinline__ uint64_t atomic_compare_and_swap(uint64_t* p, uint64_t c, uint64_t v) { return atomicCAS(ATOS_U64(p), c, v); }
+__device__ __forceinline__ uint32_t atomic_compare_and_swap(uint32_t* p, uint32_t c, uint32_t v) { return ATOS_ATOMIC(atomicCAS)(p, c, v); }
+__device__ __forceinline__ int32_t atomic_compare_and_swap(int32_t* p, int32_t c, int32_t v) { return ATOS_ATOMIC(atomicCAS)(p, c, v); }
+__device__ __forceinline__ uint64_t atomic_compare_and_swap(uint64_t* p, uint64_t c, uint64_t v) { return ATOS_ATOMIC(atomicCAS)(ATOS_U64(p), c, v); }
 __device__ __forceinline__ int64_t atomic_compare_and_swap(int64_t* p, int64_t c, int64_t v) {
-    return (int64_t)atomicCAS(ATOS_U64(p), (uint64_t)c, (uint64_t)v);
+    return (int64_t)ATOS_ATOMIC(atomicCAS)(ATOS_U64(p), (uint64_t)c, (uint64_t)v);
 }
 __device__ __forceinline__ float atomic_compare_and_swap(float* p, float c, float v) {
-    return __uint_as_float(atomicCAS((uint32_t*)p, __float_as_uint(c), __float_as_uint(v)));
+    return __uint_as_float(ATOS_ATOMIC(atomicCAS)((uint32_t*)p, __float_as_uint(c), __float_as_uint(v)));
 }
 __device__ __forceinline__ double atomic_compare_and_swap(double* p, double c, double v) {
-    return __longlong_as_double((long long)atomicCAS(ATOS_U64(p), (unsigned long long)__double_as_longlong(c),
+    return __longlong_as_double((long long)ATOS_ATOMIC(atomicCAS)(ATOS_U64(p), (unsigned long long)__double_as_longlong(c),
                                                      (unsigned long long)__double_as_longlong(v)));
 }
 #undef ATOS_U64
@@ -372,7 +388,7 @@ template <class T, class F> __device__ __forceinline__ T atomic_update_narrow(T*
         T cur = (T)((old & mask) >> shift);
         uint32_t next = (old & ~mask) | (((uint32_t)f(cur) << shift) & mask);
         if (next == old) return cur;
-        uint32_t seen = atomicCAS(word, old, next);
+        uint32_t seen = ATOS_ATOMIC(atomicCAS)(word, old, next);
         if (seen == old) return cur;
         old = seen;
     }

@@ -43,30 +43,30 @@ struct QueueRef {
 
 __device__ __forceinline__ u64 ld_relaxed(const u64* p) {
     u64 v;
-    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    asm volatile("ld.relaxed." ATOS_SCOPE ".global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
 __device__ __forceinline__ void st_release(u64* p, u64 v) {
-    asm volatile("st.release.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+    asm volatile("st.release." ATOS_SCOPE ".global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
 }
-__device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel.gpu;" ::: "memory"); }
+__device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel." ATOS_SCOPE ";" ::: "memory"); }
 // Orders this thread's earlier memory operations (a slot store) before its later ones, without
 // invalidating L1 (MEMBAR only).
-__device__ __forceinline__ void fence_release() { asm volatile("fence.release.gpu;" ::: "memory"); }
+__device__ __forceinline__ void fence_release() { asm volatile("fence.release." ATOS_SCOPE ";" ::: "memory"); }
 // Release read-modify-writes: earlier memory operations of this thread are ordered before them.
 __device__ __forceinline__ u64 add_release(u64* p, u64 v) {
     u64 old;
-    asm volatile("atom.release.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    asm volatile("atom.release." ATOS_SCOPE ".global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 __device__ __forceinline__ u64 add_acq_rel(u64* p, u64 v) {
     u64 old;
-    asm volatile("atom.acq_rel.gpu.global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    asm volatile("atom.acq_rel." ATOS_SCOPE ".global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 __device__ __forceinline__ u64 max_release(u64* p, u64 v) {
     u64 old;
-    asm volatile("atom.release.gpu.global.max.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    asm volatile("atom.release." ATOS_SCOPE ".global.max.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 // Raises `prefix` to v; a ring's `end` also credits the items it newly published to `avail`
@@ -108,8 +108,8 @@ __device__ __forceinline__ void publish(const QueueRef<T>& q, u64 base, u64 n) {
 }
 
 __device__ __forceinline__ void report_overflow(Control* ctl, QueueCounters* c, u64 alive) {
-    atomicMax(&c->needed.value, alive);
-    atomicCAS(&ctl->status.value, STATUS_OK, STATUS_OVERFLOW);
+    ATOS_ATOMIC(atomicMax)(&c->needed.value, alive);
+    ATOS_ATOMIC(atomicCAS)(&ctl->status.value, STATUS_OK, STATUS_OVERFLOW);
 }
 
 // Called by the one thread that reserved items [base, base + n). Returns whether they may be
@@ -135,7 +135,7 @@ __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
     while (true) {
         u64 upper = need - ld_relaxed(&c->start.value);  // start <= end <= base
         if (upper <= q.capacity) {
-            if (upper > ld_relaxed(&c->peak.value)) atomicMax(&c->peak.value, upper);
+            if (upper > ld_relaxed(&c->peak.value)) ATOS_ATOMIC(atomicMax)(&c->peak.value, upper);
             break;
         }
         // `avail` before `end` (a fence between): a publication seen by neither read is left
@@ -165,17 +165,17 @@ __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
     return true;
 }
 
-// Warp-aggregated push: one reservation per group of converged lanes.
+// Aggregated push of the lanes in `mask` (all calling it with the same queue): one reservation
+// for them all.
 template <class T>
-__device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control* ctl) {
-    uint32_t mask = __activemask();
+__device__ __forceinline__ void push_lanes(const QueueRef<T>& q, T item, Control* ctl, uint32_t mask) {
     uint32_t leader = __ffs(mask) - 1;
     uint32_t rank = __popc(mask & lanemask_lt());
     uint32_t n = __popc(mask);
     u64 base = 0;
     int ok = 0;
     if (rank == 0) {
-        base = atomicAdd(&q.counters->end_alloc.value, (u64)n);
+        base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)n);
         ok = make_room(q, base, n, ctl);
     }
     base = __shfl_sync(mask, base, leader);
@@ -187,6 +187,12 @@ __device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control*
     }
     __syncwarp(mask);
     if (rank == 0 && ok) publish(q, base, n);
+}
+
+// Warp-aggregated push: one reservation per group of converged lanes.
+template <class T>
+__device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control* ctl) {
+    push_lanes(q, item, ctl, __activemask());
 }
 
 // `end`, advanced if the writers below it have all finished.
@@ -217,15 +223,15 @@ __device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
         if (avail <= 0) return 0;
     }
     long long want = avail < (long long)max_n ? avail : (long long)max_n;
-    long long had = (long long)atomicAdd(&c->avail.value, (u64)(-want));
+    long long had = (long long)ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(-want));
     long long took = had <= 0 ? 0 : (had < want ? had : want);
-    if (took < want) atomicAdd(&c->avail.value, (u64)(want - took));
+    if (took < want) ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(want - took));
     if (took == 0) return 0;
     // The items `start` hands out may have been credited to another claimer: acquire the credits
     // we took from and release them on `start`, then acquire what earlier claimers released on
     // it, so every credit that covers our items happens before our loads.
     fence_acq_rel();
-    base = atomicAdd(&c->start.value, (u64)took);
+    base = ATOS_ATOMIC(atomicAdd)(&c->start.value, (u64)took);
     fence_acq_rel();
     return (uint32_t)took;
 }
@@ -240,11 +246,11 @@ template <class T>
 __device__ __forceinline__ uint32_t take_window(const QueueRef<T>& q, uint32_t want, u64 hi, u64& base) {
     QueueCounters* c = q.counters;
     if (ld_relaxed(&c->window_next.value) >= hi) return 0;
-    u64 b = atomicAdd(&c->window_next.value, (u64)want);
+    u64 b = ATOS_ATOMIC(atomicAdd)(&c->window_next.value, (u64)want);
     if (b >= hi) return 0;
     uint32_t n = (uint32_t)(hi - b < want ? hi - b : want);
-    if (q.ring()) atomicAdd(&c->avail.value, (u64)(-(long long)n));
-    atomicAdd(&c->start.value, (u64)n);
+    if (q.ring()) ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(-(long long)n));
+    ATOS_ATOMIC(atomicAdd)(&c->start.value, (u64)n);
     // Acquire: a discrete window may have been published by a launch still running on another
     // queue's stream (no launch boundary between them); its writers released `end` after their
     // slot stores, and the host read `end` before this launch.
@@ -260,7 +266,7 @@ template <class T>
 __device__ uint32_t reserve(const QueueRef<T>& q, uint32_t max_n, u64& cur, u64& lim, u64& base) {
     QueueCounters* c = q.counters;
     if (cur == lim) {
-        cur = atomicAdd(&c->start.value, (u64)max_n);
+        cur = ATOS_ATOMIC(atomicAdd)(&c->start.value, (u64)max_n);
         lim = cur + max_n;
     }
     u64 e = ld_relaxed(&c->end.value);
@@ -333,10 +339,10 @@ __device__ uint32_t take_pass(const QueueRef<T>& q, uint32_t want, const u64* pa
     u64 b = ld_relaxed(&c->window_next.value);
     while (b < hi) {
         const u64 n = hi - b < want ? hi - b : want;
-        const u64 seen = atomicCAS(&c->window_next.value, b, b + n);
+        const u64 seen = ATOS_ATOMIC(atomicCAS)(&c->window_next.value, b, b + n);
         if (seen == b) {
-            if (q.ring()) atomicAdd(&c->avail.value, (u64)(-(long long)n));
-            atomicAdd(&c->start.value, n);
+            if (q.ring()) ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(-(long long)n));
+            ATOS_ATOMIC(atomicAdd)(&c->start.value, n);
             fence_acq_rel();
             base = b;
             return (uint32_t)n;
@@ -362,7 +368,7 @@ __device__ bool advance_priority(const PriorityRef<KS>& p) {
     if (ld_relaxed(&f->end_alloc.value) <= open_end) return false;    // nothing waits past it
     if (ld_relaxed(&pc->lock.value) != 0) return false;
     if (ld_relaxed(&n->done.value) != ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value)) return false;
-    if (atomicCAS(&pc->lock.value, 0ull, 1ull) != 0ull) return false;
+    if (ATOS_ATOMIC(atomicCAS)(&pc->lock.value, 0ull, 1ull) != 0ull) return false;
     fence_acq_rel();
     bool advanced = false;
     const u64 near_done = ld_relaxed(&n->done.value), far_done = ld_relaxed(&f->done.value);
@@ -373,7 +379,7 @@ __device__ bool advance_priority(const PriorityRef<KS>& p) {
         const u64 hi = published_end(p.far);
         if (hi > open_end) {
             const u64 t = ld_relaxed(&pc->threshold.value);
-            const u64 m = atomicExch(&pc->pass_min.value, EVERY_KEY);
+            const u64 m = ATOS_ATOMIC(atomicExch)(&pc->pass_min.value, EVERY_KEY);
             store_volatile(&pc->threshold.value, next_threshold<typename KS::Key>(t, ld_relaxed(&pc->delta.value), m));
             store_volatile(&pc->advances.value, ld_relaxed(&pc->advances.value) + 1);
             fence_acq_rel();  // acquire the far items below `end`; release them and the threshold
@@ -384,6 +390,8 @@ __device__ bool advance_priority(const PriorityRef<KS>& p) {
     st_release(&pc->lock.value, 0ull);
     return advanced;
 }
+
+template <class Q> __device__ bool quiescent_sums(const Q& q, u64* pushed_out);
 
 // The counters of every queue of the program.
 template <uint32_t N>
@@ -401,18 +409,22 @@ struct QueueSet {
         for (uint32_t i = 0; i < N; ++i) done += ld_relaxed(&c[i]->done.value);
         return done;
     }
-    // True when, at one instant between the two passes, every item ever pushed had been fully
-    // processed: each done_q <= end_alloc_q + kept_q and both only grow, so equal sums read in this
-    // order (a fence between) force done_q == end_alloc_q + kept_q for every q at that instant. A first
-    // unfenced look answers "no" cheaply while work is still pending.
-    __device__ bool quiescent(u64* pushed_out) const {
-        if (!pushed_out && done() != pushed()) return false;
-        u64 done_sum = done();
-        fence_acq_rel();
-        u64 alloc = pushed();
-        if (pushed_out) *pushed_out = alloc;
-        return done_sum == alloc;
-    }
+    __device__ bool quiescent(u64* pushed_out) const { return quiescent_sums(*this, pushed_out); }
 };
+
+// True when, at one instant between the two passes, every item ever pushed had been fully
+// processed: each done_q <= end_alloc_q + kept_q and both only grow, so equal sums read in this
+// order (a fence between) force done_q == end_alloc_q + kept_q for every q at that instant. A first
+// unfenced look answers "no" cheaply while work is still pending. `Q` sums some rings: one GPU's
+// (QueueSet) or every device's (MeshQueues in mesh.cuh).
+template <class Q>
+__device__ bool quiescent_sums(const Q& q, u64* pushed_out) {
+    if (!pushed_out && q.done() != q.pushed()) return false;
+    u64 done_sum = q.done();
+    fence_acq_rel();
+    u64 alloc = q.pushed();
+    if (pushed_out) *pushed_out = alloc;
+    return done_sum == alloc;
+}
 
 }  // namespace atos

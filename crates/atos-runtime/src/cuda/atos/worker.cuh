@@ -41,8 +41,8 @@ __device__ __forceinline__ void set_fault_control(Control* ctl) {
 // its batches (QueueServer::serve), as after an overflow; the faulting thread finishes its item.
 __device__ void fault(Site site) {
     Control* c = fault_control;
-    atomicCAS(&c->fault.value, 0ull, site);
-    atomicCAS(&c->status.value, STATUS_OK, STATUS_FAULT);
+    ATOS_ATOMIC(atomicCAS)(&c->fault.value, 0ull, site);
+    ATOS_ATOMIC(atomicCAS)(&c->status.value, STATUS_OK, STATUS_FAULT);
 }
 
 __device__ __forceinline__ bool shfl0(bool v) { return __shfl_sync(0xffffffffu, (int)v, 0) != 0; }
@@ -207,7 +207,7 @@ struct StagedPusher {
         __shared__ u64 base_shared;
         __shared__ int ok_shared;
         if (threadIdx.x == 0) {
-            base_shared = atomicAdd(&q.counters->end_alloc.value, (u64)n);
+            base_shared = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)n);
             ok_shared = make_room(q, base_shared, n, ctl);
         }
         __syncthreads();
@@ -273,8 +273,8 @@ struct SplitBatch {
         const bool any_back = __any_sync(mask, back);
         const uint32_t warp_moved = __reduce_add_sync(mask, moved);
         if (leader) {
-            if (any_back) atomicMin(&q.pc->pass_min.value, (u64)warp_min);
-            if (warp_moved) atomicAdd(&q.pc->moved.value, (u64)warp_moved);
+            if (any_back) ATOS_ATOMIC(atomicMin)(&q.pc->pass_min.value, (u64)warp_min);
+            if (warp_moved) ATOS_ATOMIC(atomicAdd)(&q.pc->moved.value, (u64)warp_moved);
         }
     }
 };
@@ -418,7 +418,7 @@ struct QueueServer {
             }
             out.flush(g);
             if (g.is_leader()) {
-                if (kept) atomicAdd(&q.counters->kept.value, (u64)kept);
+                if (kept) ATOS_ATOMIC(atomicAdd)(&q.counters->kept.value, (u64)kept);
                 add_release(&q.counters->done.value, (u64)n);  // after the batch's pushes
             }
             if (kept == 0) return;
@@ -541,14 +541,14 @@ __device__ void close_sweep(Control* ctl, const Q& queues) {
     store_volatile(&ctl->idle_sweeps.value, ld_relaxed(&ctl->idle_sweeps.value) + 1);
     fence_acq_rel();  // release: the new sweep's record comes before the cursor that opens it
     u64 sweep = ld_relaxed(&ctl->idle_cursor.value) >> IDLE_SWEEP_SHIFT;
-    atomicExch(&ctl->idle_cursor.value, (sweep + 1) << IDLE_SWEEP_SHIFT);
+    ATOS_ATOMIC(atomicExch)(&ctl->idle_cursor.value, (sweep + 1) << IDLE_SWEEP_SHIFT);
 }
 
 // Hands out a window of up to `want` indices of the open sweep; 0 when it is all handed out.
 __device__ __forceinline__ u64 grab_window(Control* ctl, u64 range, u64 want, u64& lo) {
     const u64 pos_mask = (1ull << IDLE_SWEEP_SHIFT) - 1;
     if ((ld_relaxed(&ctl->idle_cursor.value) & pos_mask) >= range) return 0;
-    u64 old = atomicAdd(&ctl->idle_cursor.value, want);
+    u64 old = ATOS_ATOMIC(atomicAdd)(&ctl->idle_cursor.value, want);
     fence_acq_rel();
     u64 pos = old & pos_mask;
     if (pos >= range) return 0;
