@@ -1,0 +1,227 @@
+//! Programs spread over several devices, simulated by the CPU executor (`CpuExecutor::placement`):
+//! BFS, PageRank and colouring on 2, 3 and 4 devices, even, edge-balanced, uneven and random
+//! partitions and a device with no vertices, with fewer and more threads than devices; every
+//! result checked against the CPU references, the routing counted (every item sent is received),
+//! and a stress loop over seeds that must never hang or stop early.
+
+mod common;
+
+use atos::apps::coloring::{self, ColoringArrays};
+use atos::apps::pagerank;
+use atos::apps::bfs::{self, Executor};
+use atos::prelude::*;
+use atos::{Placement, Stats};
+use atos_graph::Csr;
+use atos_graph::partition::{Partition, Parts};
+use atos_graph::reference::coloring::validate_coloring;
+use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
+
+/// The runtime's placement of a graph partition.
+fn placement(g: &Csr, p: Partition, devices: usize) -> Placement {
+    match p.parts(g, devices) {
+        Parts::Ranges(b) => Placement::ranges(b).unwrap(),
+        Parts::Owners(o) => Placement::from_owners(o, devices).unwrap(),
+    }
+}
+
+/// Items sent between devices are the items received, and every device's tasks add up to the
+/// run's.
+fn check_routing(name: &str, stats: &Stats, devices: usize) {
+    assert_eq!(stats.devices.len(), devices, "{name}");
+    let sent: u64 = stats.devices.iter().map(|d| d.sent).sum();
+    let received: u64 = stats.devices.iter().map(|d| d.received).sum();
+    assert_eq!(sent, received, "{name}: items lost or invented in transit");
+    let tasks: u64 = stats.devices.iter().map(|d| d.tasks).sum();
+    assert_eq!(tasks, stats.popped, "{name}");
+}
+
+fn bfs_on(g: &Csr, cpu: &CpuExecutor) -> bfs::BfsRun {
+    let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+    let offsets = g.offsets_u32().unwrap();
+    bfs::run(&Executor::Cpu(cpu), &offsets, &g.cols, 0, cap, QueueMode::Ring).unwrap()
+}
+
+#[test]
+fn bfs_on_simulated_devices_matches_the_reference() {
+    for spec in ["grid:40x40", "kron:11,seed=3", "grid:1x500"] {
+        let g = atos_graph::load(spec).unwrap();
+        let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
+        for devices in [2, 3, 4] {
+            for p in [
+                Partition::Vertices,
+                Partition::Edges,
+                Partition::Random { seed: 7 },
+            ] {
+                for threads in [1, 3, 6] {
+                    let cpu = CpuExecutor::new()
+                        .threads(threads)
+                        .placement(placement(&g, p, devices));
+                    let r = bfs_on(&g, &cpu);
+                    let name = format!("{spec} {devices} devices {p} {threads} threads");
+                    assert_eq!(r.depths, want, "{name}");
+                    assert_eq!(r.stats.popped, r.stats.pushed + 1, "{name}");
+                    check_routing(&name, &r.stats, devices);
+                    if devices > 1 && matches!(p, Partition::Random { .. }) {
+                        assert!(r.stats.devices.iter().any(|d| d.sent > 0), "{name}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Uneven ranges, a device with no vertices (first, middle and last) and one device.
+#[test]
+fn uneven_and_empty_partitions() {
+    let g = atos_graph::load("grid:30x30").unwrap();
+    let n = g.num_vertices() as u64;
+    let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
+    for bounds in [
+        vec![0, 1, n],
+        vec![0, n - 1, n],
+        vec![0, 0, n],
+        vec![0, 100, 100, n],
+        vec![0, 300, n, n],
+        vec![0, n],
+    ] {
+        let devices = bounds.len() - 1;
+        let cpu = CpuExecutor::new()
+            .threads(4)
+            .placement(Placement::ranges(bounds.clone()).unwrap());
+        let r = bfs_on(&g, &cpu);
+        assert_eq!(r.depths, want, "{bounds:?}");
+        check_routing(&format!("{bounds:?}"), &r.stats, devices);
+        for (d, s) in r.stats.devices.iter().enumerate() {
+            if bounds[d] == bounds[d + 1] {
+                assert_eq!(s.tasks, 0, "{bounds:?}: an empty device ran nothing");
+            }
+        }
+    }
+    // Every vertex on one device of four (the owner map form).
+    let cpu = CpuExecutor::new()
+        .threads(2)
+        .placement(Placement::from_owners(vec![3; n as usize], 4).unwrap());
+    assert_eq!(bfs_on(&g, &cpu).depths, want);
+}
+
+#[test]
+fn pagerank_on_simulated_devices_is_within_its_tolerance() {
+    let damping = 0.85f32;
+    let epsilon = 1e-4f32;
+    for spec in ["kron:10,seed=4", "grid:25x25"] {
+        let g = atos_graph::load(spec).unwrap();
+        let n = g.num_vertices();
+        let offsets = g.offsets_u32().unwrap();
+        let opts = PageRankOptions {
+            damping: f64::from(damping),
+            tolerance: f64::from(epsilon),
+            ..PageRankOptions::default()
+        };
+        let exact = pagerank_power(
+            &g,
+            PageRankOptions {
+                tolerance: 1e-12,
+                max_iterations: 10_000,
+                ..opts
+            },
+        );
+        for (devices, p) in [
+            (2, Partition::Vertices),
+            (3, Partition::Edges),
+            (4, Partition::Random { seed: 1 }),
+        ] {
+            let a = pagerank::PageRankArrays::new(n, damping);
+            let state = a.state(&offsets, &g.cols, epsilon, damping);
+            let seeds = Seeds::new().add(pagerank::push_rank::Task, &a.seeds);
+            let stats = CpuExecutor::new()
+                .threads(4)
+                .placement(placement(&g, p, devices))
+                .run_seeds(pagerank::Tasks::default(), &state, &seeds)
+                .unwrap();
+            let name = format!("{spec} {devices} {p}");
+            check_converged(&a.rank.to_vec(), &a.residue.to_vec(), &exact.rank, opts, 1e-5)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            check_routing(&name, &stats, devices);
+        }
+    }
+}
+
+#[test]
+fn coloring_on_simulated_devices_is_proper() {
+    for spec in ["kron:10,seed=2", "grid:20x20"] {
+        let g = atos_graph::load(spec).unwrap();
+        let offsets = g.offsets_u32().unwrap();
+        for (devices, p) in [(2, Partition::Edges), (3, Partition::Random { seed: 4 })] {
+            let arrays = ColoringArrays::new(g.num_vertices());
+            let state = arrays.state(&offsets, &g.cols);
+            let stats = CpuExecutor::new()
+                .threads(3)
+                .placement(placement(&g, p, devices))
+                .run_seeds(
+                    coloring::Tasks::default(),
+                    &state,
+                    &Seeds::new().add(coloring::assign::Task, &arrays.seeds),
+                )
+                .unwrap();
+            let name = format!("{spec} {devices} {p}");
+            validate_coloring(&g, &arrays.color.to_vec()).unwrap_or_else(|e| panic!("{name}: {e}"));
+            check_routing(&name, &stats, devices);
+        }
+    }
+}
+
+/// Spread runs are refused where the executor cannot run them yet, with the reason.
+#[test]
+fn spread_runs_refuse_what_they_cannot_do() {
+    let g = atos_graph::load("grid:4x4").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let depth = bfs::initial_depths(16, 0);
+    let state = bfs::state(&offsets, &g.cols, &depth, 64, QueueMode::Ring);
+    let err = CpuExecutor::new()
+        .strategy(Strategy::Bsp)
+        .placement(Placement::even(16, 2).unwrap())
+        .run(bfs::bfs::Task, &state, &[0])
+        .unwrap_err();
+    assert!(err.to_string().contains("persistent only"), "{err}");
+}
+
+/// Many short runs over programs, devices, partitions, threads and sources: every one ends
+/// (no hang) with the right answer (no early stop).
+#[test]
+fn spread_runs_always_end_exactly() {
+    let graphs: Vec<Csr> = ["kron:8,seed=1", "grid:12x12", "er:300,deg=3,seed=5"]
+        .iter()
+        .map(|s| atos_graph::load(s).unwrap())
+        .collect();
+    let mut runs = 0;
+    for round in 0..300u64 {
+        let g = &graphs[round as usize % graphs.len()];
+        let n = g.num_vertices();
+        let devices = 2 + (round as usize % 3);
+        let p = match round % 3 {
+            0 => Partition::Vertices,
+            1 => Partition::Edges,
+            _ => Partition::Random { seed: round },
+        };
+        let source = (round * 37 % n as u64) as u32;
+        let threads = 1 + (round as usize % 5);
+        let g2 = g.clone();
+        let pl = placement(g, p, devices);
+        let got = common::within(30, move || {
+            let cpu = CpuExecutor::new().threads(threads).placement(pl);
+            let cap = bfs::default_queue_capacity(g2.num_vertices(), g2.num_edges());
+            let offsets = g2.offsets_u32().unwrap();
+            bfs::run(&Executor::Cpu(&cpu), &offsets, &g2.cols, source, cap, QueueMode::Ring)
+                .unwrap()
+                .depths
+        })
+        .unwrap_or_else(|e| panic!("round {round}: {e}"));
+        assert_eq!(
+            got,
+            atos_graph::reference::bfs::bfs_depths(g, source),
+            "round {round}"
+        );
+        runs += 1;
+    }
+    assert_eq!(runs, 300);
+}
