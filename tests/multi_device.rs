@@ -6,9 +6,9 @@
 
 mod common;
 
+use atos::apps::bfs::{self, Executor};
 use atos::apps::coloring::{self, ColoringArrays};
 use atos::apps::pagerank;
-use atos::apps::bfs::{self, Executor};
 use atos::prelude::*;
 use atos::{Placement, Stats};
 use atos_graph::Csr;
@@ -38,7 +38,15 @@ fn check_routing(name: &str, stats: &Stats, devices: usize) {
 fn bfs_on(g: &Csr, cpu: &CpuExecutor) -> bfs::BfsRun {
     let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
     let offsets = g.offsets_u32().unwrap();
-    bfs::run(&Executor::Cpu(cpu), &offsets, &g.cols, 0, cap, QueueMode::Ring).unwrap()
+    bfs::run(
+        &Executor::Cpu(cpu),
+        &offsets,
+        &g.cols,
+        0,
+        cap,
+        QueueMode::Ring,
+    )
+    .unwrap()
 }
 
 #[test]
@@ -139,8 +147,14 @@ fn pagerank_on_simulated_devices_is_within_its_tolerance() {
                 .run_seeds(pagerank::Tasks::default(), &state, &seeds)
                 .unwrap();
             let name = format!("{spec} {devices} {p}");
-            check_converged(&a.rank.to_vec(), &a.residue.to_vec(), &exact.rank, opts, 1e-5)
-                .unwrap_or_else(|e| panic!("{name}: {e}"));
+            check_converged(
+                &a.rank.to_vec(),
+                &a.residue.to_vec(),
+                &exact.rank,
+                opts,
+                1e-5,
+            )
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
             check_routing(&name, &stats, devices);
         }
     }
@@ -211,9 +225,16 @@ fn spread_runs_always_end_exactly() {
             let cpu = CpuExecutor::new().threads(threads).placement(pl);
             let cap = bfs::default_queue_capacity(g2.num_vertices(), g2.num_edges());
             let offsets = g2.offsets_u32().unwrap();
-            bfs::run(&Executor::Cpu(&cpu), &offsets, &g2.cols, source, cap, QueueMode::Ring)
-                .unwrap()
-                .depths
+            bfs::run(
+                &Executor::Cpu(&cpu),
+                &offsets,
+                &g2.cols,
+                source,
+                cap,
+                QueueMode::Ring,
+            )
+            .unwrap()
+            .depths
         })
         .unwrap_or_else(|e| panic!("round {round}: {e}"));
         assert_eq!(

@@ -122,6 +122,11 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("delta", Kind::Num, true),
     ("advances", Kind::Int, true),
     ("max_core", Kind::Int, true),
+    ("devices", Kind::Int, true),
+    ("partition", Kind::Str, true),
+    ("remote_items", Kind::Int, true),
+    ("remote_bytes", Kind::Int, true),
+    ("device_tasks", Kind::Array, true),
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),
@@ -311,6 +316,84 @@ fn a_wrong_answer_is_a_failure_not_a_time() {
         );
     }
     assert!(o.stdout.contains("FAILED"), "{}", o.stdout);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `--devices`: runs spread over simulated devices are verified like any other and record the
+/// device count, the partition, the items sent between devices and each device's tasks; what a
+/// spread run cannot do is skipped with the reason; a corrupted answer still fails.
+#[test]
+fn spread_runs_are_verified_and_record_their_devices() {
+    let dir = temp_dir("devices");
+    let out = dir.join("m.jsonl");
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--app",
+        "bfs",
+        "--graph",
+        "kron:9",
+        "--devices",
+        "1,3",
+        "--partition",
+        "random:2",
+        "--strategy",
+        "persistent,bsp",
+        "--runs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        check_schema(r);
+    }
+    let spread: Vec<&Value> = recs.iter().filter(|r| r["devices"] == 3).collect();
+    assert_eq!(spread.len(), 2);
+    let ok = spread
+        .iter()
+        .find(|r| r["strategy"] == "persistent")
+        .unwrap();
+    assert_eq!(ok["status"], "ok", "{ok}");
+    assert_eq!(ok["verified"], true);
+    assert_eq!(ok["partition"], "random:2");
+    assert!(ok["remote_items"].as_u64().unwrap() > 0, "{ok}");
+    assert_eq!(ok["device_tasks"].as_array().unwrap().len(), 3);
+    let bsp = spread.iter().find(|r| r["strategy"] == "bsp").unwrap();
+    assert_eq!(bsp["status"], "skipped");
+    assert!(
+        bsp["note"]
+            .as_str()
+            .unwrap()
+            .contains("persistent strategy")
+    );
+    let plain = recs.iter().find(|r| r["devices"].is_null()).unwrap();
+    assert!(plain["remote_items"].is_null());
+
+    let bad = dir.join("bad.jsonl");
+    let o = atos_env(
+        &[
+            "bench",
+            "--device",
+            "cpu",
+            "--graph",
+            "grid:8x8",
+            "--devices",
+            "2",
+            "--runs",
+            "1",
+            "--out",
+            bad.to_str().unwrap(),
+        ],
+        &[("ATOS_BENCH_CORRUPT", "1")],
+    );
+    assert_ne!(o.code, Some(0));
+    assert_eq!(records(&bad)[0]["status"], "failed");
+    let o = atos(&["bench", "--graph", "grid:4x4", "--devices", "9"]);
+    assert!(o.stderr.contains("use 1 to 8"), "{}", o.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -90,14 +90,38 @@ pub mod mesh {
     pub const FIELDS: &[(&str, usize, &str)] = &[
         ("device", 1, "this device's index"),
         ("devices", 1, "devices of the run"),
-        ("kind", 1, "KIND_RANGES: index i belongs to the device whose range holds it; KIND_MAP: to owner[i]"),
-        ("len", 1, "indices placed: [0, len); an index at or past it belongs to device 0"),
-        ("owner", 1, "KIND_MAP: address (on this device) of each index's device, one byte per index"),
-        ("local", 1, "KIND_MAP: address (on this device) of each index's position on its device (u32)"),
-        ("rings", 1, "address (on this device) of every device's ring counters, device by device (QueueCounters*)"),
+        (
+            "kind",
+            1,
+            "KIND_RANGES: index i belongs to the device whose range holds it; KIND_MAP: to owner[i]",
+        ),
+        (
+            "len",
+            1,
+            "indices placed: [0, len); an index at or past it belongs to device 0",
+        ),
+        (
+            "owner",
+            1,
+            "KIND_MAP: address (on this device) of each index's device, one byte per index",
+        ),
+        (
+            "local",
+            1,
+            "KIND_MAP: address (on this device) of each index's position on its device (u32)",
+        ),
+        (
+            "rings",
+            1,
+            "address (on this device) of every device's ring counters, device by device (QueueCounters*)",
+        ),
         ("ring_count", 1, "entries of `rings`"),
         ("sent", 1, "address of this device's DeviceCounters"),
-        ("bounds", MAX_DEVICES + 1, "KIND_RANGES: device d holds [bounds[d], bounds[d + 1])"),
+        (
+            "bounds",
+            MAX_DEVICES + 1,
+            "KIND_RANGES: device d holds [bounds[d], bounds[d + 1])",
+        ),
     ];
     /// Word index of each field (order of [`FIELDS`]).
     pub const DEVICE: usize = 0;
@@ -119,7 +143,9 @@ pub mod mesh {
     const _: () = {
         let mut at = 0;
         let mut i = 0;
-        let starts = [DEVICE, DEVICES, KIND, LEN, OWNER, LOCAL, RINGS, RING_COUNT, SENT, BOUNDS];
+        let starts = [
+            DEVICE, DEVICES, KIND, LEN, OWNER, LOCAL, RINGS, RING_COUNT, SENT, BOUNDS,
+        ];
         while i < FIELDS.len() {
             assert!(starts[i] == at, "word indices follow FIELDS");
             at += FIELDS[i].1;
@@ -241,8 +267,14 @@ pub fn layout_header() -> String {
     ));
     out.push_str(&format!("struct {} {{\n", mesh::CUDA_STRUCT));
     for (member, words, doc) in mesh::FIELDS {
-        let dim = if *words > 1 { format!("[{words}]") } else { String::new() };
-        out.push_str(&format!("    unsigned long long {member}{dim};  // {doc}\n"));
+        let dim = if *words > 1 {
+            format!("[{words}]")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "    unsigned long long {member}{dim};  // {doc}\n"
+        ));
     }
     out.push_str(&format!(
         "}};\nstatic_assert(sizeof({}) == {}, \"layout generated from layout.rs\");\n\n",

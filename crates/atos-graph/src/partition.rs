@@ -38,11 +38,9 @@ impl Partition {
         let n = g.num_vertices() as u64;
         let d = devices as u64;
         match self {
-            Partition::Vertices => Parts::Ranges(
-                (0..=d)
-                    .map(|k| k * (n / d) + k.min(n % d))
-                    .collect(),
-            ),
+            Partition::Vertices => {
+                Parts::Ranges((0..=d).map(|k| k * (n / d) + k.min(n % d)).collect())
+            }
             Partition::Edges => {
                 let m = g.num_edges() as u64;
                 let offsets = &g.offsets;
@@ -165,6 +163,11 @@ mod tests {
         ] {
             assert_eq!(p.to_string().parse::<Partition>().unwrap(), p);
         }
-        assert!("blocks".parse::<Partition>().unwrap_err().contains("random:SEED"));
+        assert!(
+            "blocks"
+                .parse::<Partition>()
+                .unwrap_err()
+                .contains("random:SEED")
+        );
     }
 }

@@ -74,9 +74,7 @@ impl Placement {
             return Err(PlacementError::Devices(devices));
         }
         let d = devices as u64;
-        let bounds = (0..=d)
-            .map(|k| k * (len / d) + k.min(len % d))
-            .collect();
+        let bounds = (0..=d).map(|k| k * (len / d) + k.min(len % d)).collect();
         Placement::ranges(bounds)
     }
 
@@ -242,7 +240,10 @@ mod tests {
         assert_eq!(p.gather(&parts), vec![10, 11, 12, 13, 14]);
         assert_eq!(p.local(3), 2);
         let r = Placement::even(7, 2).unwrap();
-        assert_eq!(r.gather(&r.split(&[1, 2, 3, 4, 5, 6, 7])), [1, 2, 3, 4, 5, 6, 7]);
+        assert_eq!(
+            r.gather(&r.split(&[1, 2, 3, 4, 5, 6, 7])),
+            [1, 2, 3, 4, 5, 6, 7]
+        );
     }
 
     #[test]

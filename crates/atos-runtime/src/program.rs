@@ -241,3 +241,15 @@ pub(crate) fn idle_range(plan: &Plan, irs: &[&FnIr], values: &[u64]) -> Result<u
     }
     Ok(range)
 }
+
+/// Spread runs use rings only: a linear queue's capacity bounds every push of a run, which has
+/// no meaning per device.
+pub(crate) fn check_spread_rings(plan: &Plan, rings: &[Ring]) -> Result<(), RunError> {
+    match rings.iter().position(|r| r.linear) {
+        Some(q) => Err(RunError::Unsupported(format!(
+            "queue `{}` is linear: a program spread over several devices takes ring queues (`Queue::with_capacity`), whose capacity bounds the items alive on each device's rings",
+            plan.queues[q]
+        ))),
+        None => Ok(()),
+    }
+}

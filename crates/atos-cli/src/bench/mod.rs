@@ -114,6 +114,15 @@ pub struct BenchArgs {
     /// there is no warm-up to skip) [default: --warmup + --runs, the first --warmup untimed].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     original_runs: Option<u32>,
+    /// Device counts to spread each run over, comma-separated [default: 1]: each count above 1
+    /// runs the program spread over that many GPUs (peer-to-peer; the CPU executor simulates
+    /// them), persistent strategy and ring queues only.
+    #[arg(long, value_delimiter = ',', value_parser = parse_devices)]
+    devices: Vec<usize>,
+    /// Spread runs: how vertices are split over the devices: `vertices` (equal ranges),
+    /// `edges` (ranges of equal edge counts) or `random:SEED`.
+    #[arg(long, default_value = "vertices", value_parser = parse_partition)]
+    partition: atos_graph::partition::Partition,
     /// No progress bar and no notes (the table and failures are still printed).
     #[arg(long)]
     quiet: bool,
@@ -279,6 +288,21 @@ impl Prepared {
 
     /// Why a configuration does not apply (not a failure).
     fn skip_reason(&self, gpu: Option<&Gpu>, cfg: &Config, opts: &RunOpts) -> Option<String> {
+        if cfg.devices > 1 {
+            if cfg.strategy != Strategy::Persistent || cfg.queue == QueueMode::Linear {
+                return Some(
+                    "spread over several devices: persistent strategy and ring queues only".into(),
+                );
+            }
+            if matches!(self, Prepared::BfsPriority(..) | Prepared::Kcore(_))
+                || matches!(self, Prepared::Sssp(s) if s.is_priority())
+            {
+                return Some(
+                    "spread over several devices: plain queues only (this app uses a priority queue)"
+                        .into(),
+                );
+            }
+        }
         if !matches!(self, Prepared::Bfs(_)) && cfg.queue == QueueMode::Linear {
             return Some(
                 "linear queues need the total pushes in advance, which only BFS bounds; use ring"
@@ -306,6 +330,8 @@ enum DeviceArg {
 
 /// One configuration of the cross product (`worker` is `None` on the CPU).
 pub struct Config {
+    /// Devices the run is spread over (1: one device, the plain program).
+    pub devices: usize,
     pub strategy: Strategy,
     pub worker: Option<WorkerKind>,
     pub fetch: u32,
@@ -323,6 +349,10 @@ pub struct RunOpts {
     /// `ATOS_BENCH_CORRUPT=1`: change one depth after every run (test hook).
     pub corrupt: bool,
     pub cpu_threads: Option<usize>,
+    /// Spread configurations on the GPU: the GPUs, by device count.
+    pub gpus: std::collections::BTreeMap<usize, atos::Gpus>,
+    /// Spread configurations: the placement of the graph being run (set per graph and count).
+    pub placement: Option<atos::Placement>,
 }
 
 /// Why a configuration failed.
@@ -394,6 +424,34 @@ fn parse_queue(s: &str) -> Result<QueueMode, String> {
         "linear" => Ok(QueueMode::Linear),
         _ => Err(format!("unknown queue mode `{s}`: use ring or linear")),
     }
+}
+
+fn parse_devices(s: &str) -> Result<usize, String> {
+    match s.trim().parse::<usize>() {
+        Ok(d) if (1..=atos::codegen::layout::mesh::MAX_DEVICES).contains(&d) => Ok(d),
+        _ => Err(format!(
+            "bad device count `{s}`: use 1 to {}",
+            atos::codegen::layout::mesh::MAX_DEVICES
+        )),
+    }
+}
+
+fn parse_partition(s: &str) -> Result<atos_graph::partition::Partition, String> {
+    s.trim().parse()
+}
+
+/// The runtime's placement of a graph partition over `devices` devices.
+pub fn placement_of(
+    g: &atos_graph::Csr,
+    p: atos_graph::partition::Partition,
+    devices: usize,
+) -> Result<atos::Placement, String> {
+    use atos_graph::partition::Parts;
+    match p.parts(g, devices) {
+        Parts::Ranges(b) => atos::Placement::ranges(b),
+        Parts::Owners(o) => atos::Placement::from_owners(o, devices),
+    }
+    .map_err(|e| e.to_string())
 }
 
 fn parse_delta(s: &str) -> Result<f64, String> {
@@ -514,7 +572,11 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         timeline: args.timeline,
         corrupt: std::env::var(CORRUPT_ENV).is_ok_and(|v| !v.is_empty() && v != "0"),
         cpu_threads: args.cpu_threads.map(|t| t as usize),
+        gpus: Default::default(),
+        placement: None,
     };
+    let mut opts = opts;
+    let device_counts = dedup(&args.devices, 1);
     let originals = match &args.compare_original {
         Some(dir) => {
             if !dir.is_dir() {
@@ -549,31 +611,41 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         },
     };
 
+    if let Device::Gpu(_) = &device {
+        for &d in device_counts.iter().filter(|&&d| d > 1) {
+            let gpus = atos::Gpus::first(d).map_err(|e| format!("--devices {d}: {e}"))?;
+            opts.gpus.insert(d, gpus);
+        }
+    }
     // The configurations of one graph, in run order.
     let mut configs = Vec::new();
-    for &strategy in &strategies {
-        for &queue in &queues {
-            match &device {
-                Device::Gpu(_) => {
-                    for &w in &workers {
+    for &devices in &device_counts {
+        for &strategy in &strategies {
+            for &queue in &queues {
+                match &device {
+                    Device::Gpu(_) => {
+                        for &w in &workers {
+                            for &fetch in &fetches {
+                                configs.push(Config {
+                                    devices,
+                                    strategy,
+                                    worker: Some(w),
+                                    fetch,
+                                    queue,
+                                });
+                            }
+                        }
+                    }
+                    Device::Cpu => {
                         for &fetch in &fetches {
                             configs.push(Config {
+                                devices,
                                 strategy,
-                                worker: Some(w),
+                                worker: None,
                                 fetch,
                                 queue,
                             });
                         }
-                    }
-                }
-                Device::Cpu => {
-                    for &fetch in &fetches {
-                        configs.push(Config {
-                            strategy,
-                            worker: None,
-                            fetch,
-                            queue,
-                        });
                     }
                 }
             }
@@ -692,6 +764,19 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         for cfg in &configs {
             let mut rec = Record::new(&info, "atos", app.name());
             prepared.annotate(&mut rec);
+            opts.placement = None;
+            if cfg.devices > 1 {
+                rec.devices = Some(cfg.devices);
+                rec.partition = Some(args.partition.to_string());
+                match placement_of(&g, args.partition, cfg.devices) {
+                    Ok(p) => opts.placement = Some(p),
+                    Err(e) => {
+                        ui.print(&format!("FAILED {spec}: {e}"));
+                        failures += 1;
+                        continue;
+                    }
+                }
+            }
             rec.strategy = cfg.strategy.name().into();
             rec.worker = cfg.worker.map_or("cpu", |w| w.name()).into();
             rec.fetch = Some(cfg.fetch);
@@ -700,7 +785,12 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             rec.warmup = opts.warmup;
             rec.timeout_s = opts.timeout.as_secs_f64();
             let label = format!(
-                "{slug} {} {} {}",
+                "{slug}{} {} {} {}",
+                if cfg.devices > 1 {
+                    format!(" x{}", cfg.devices)
+                } else {
+                    String::new()
+                },
                 rec.strategy,
                 rec.worker_fetch(),
                 rec.queue

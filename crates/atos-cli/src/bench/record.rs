@@ -129,6 +129,16 @@ pub struct Record {
     pub advances: Option<u64>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).
     pub max_core: Option<u32>,
+    /// Devices the run was spread over (absent: one).
+    pub devices: Option<usize>,
+    /// Spread runs: the partition (`vertices`, `edges`, `random:SEED`).
+    pub partition: Option<String>,
+    /// Spread runs: items pushed from one device to another in the last run.
+    pub remote_items: Option<u64>,
+    /// Spread runs: bytes of those items (item size x items; remote atomics not counted).
+    pub remote_bytes: Option<u64>,
+    /// Spread runs: tasks each device ran in the last run.
+    pub device_tasks: Option<Vec<u64>>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
@@ -192,6 +202,11 @@ impl Record {
             delta: None,
             advances: None,
             max_core: None,
+            devices: None,
+            partition: None,
+            remote_items: None,
+            remote_bytes: None,
+            device_tasks: None,
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),

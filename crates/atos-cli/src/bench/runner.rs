@@ -53,6 +53,11 @@ fn fill_stats<P: TaskSet>(rec: &mut Record, app: &AppRun<'_, '_, P>, stats: &Sta
         .iter()
         .map(|p| p.advances)
         .reduce(|a, b| a + b);
+    if !stats.devices.is_empty() {
+        rec.remote_items = Some(stats.devices.iter().map(|d| d.sent).sum());
+        rec.remote_bytes = Some(stats.devices.iter().map(|d| d.received_bytes).sum());
+        rec.device_tasks = Some(stats.devices.iter().map(|d| d.tasks).collect());
+    }
 }
 
 /// The program with the configuration's strategy, block size and timeout, and its worker kind
@@ -98,10 +103,49 @@ pub fn run<P: TaskSet + Default>(
     opts: &RunOpts,
     rec: &mut Record,
 ) -> Result<(), Fail> {
-    match gpu {
-        Some(gpu) => self::gpu(&|| build(gpu), app, cfg.strategy, opts, rec),
-        None => cpu(app, cfg, opts, rec),
+    match (gpu, opts.gpus.get(&cfg.devices), &opts.placement) {
+        (Some(_), Some(gpus), Some(placement)) => {
+            mesh(gpus, &|| build(gpus.gpu(0)), app, placement, opts, rec)
+        }
+        (Some(gpu), _, _) => self::gpu(&|| build(gpu), app, cfg.strategy, opts, rec),
+        (None, _, _) => cpu(app, cfg, opts, rec),
     }
+}
+
+/// One configuration spread over several GPUs: compile once, upload by the placement, then
+/// warm-up and timed runs, each read back and verified.
+fn mesh<P: TaskSet>(
+    gpus: &atos::Gpus,
+    builder: &dyn Fn() -> ProgramBuilder<P>,
+    app: &AppRun<'_, '_, P>,
+    placement: &atos::Placement,
+    opts: &RunOpts,
+    rec: &mut Record,
+) -> Result<(), Fail> {
+    let program = builder()
+        .build_mesh(gpus)
+        .map_err(|e| Fail::new(format!("building the kernel: {e}")))?;
+    let dev = program
+        .upload(app.state, placement)
+        .map_err(|e| run_failed(e, "uploading the state"))?;
+    rec.upload_ms = Some(ms(dev.upload_time()));
+    let mut walls = Vec::new();
+    for i in 0..opts.warmup + opts.runs {
+        let label = run_label(i, opts.warmup);
+        let stats = program
+            .run_seeds_on(&dev, &app.seeds)
+            .map_err(|e| run_failed(e, &label))?;
+        dev.read_back()
+            .map_err(|e| run_failed(e, &format!("reading back the results of {label}")))?;
+        (app.verify)(&label)?;
+        if i >= opts.warmup {
+            rec.times_ms.push(ms(stats.time));
+            walls.extend(stats.wall.map(ms));
+        }
+        fill_stats(rec, app, &stats);
+    }
+    rec.wall_ms = median(&walls);
+    Ok(())
 }
 
 /// Why a GPU configuration cannot be built (a fetch size out of range for a worker kind, as
@@ -181,6 +225,9 @@ fn cpu<P: TaskSet + Default>(
     let mut cpu = CpuExecutor::new().fetch(cfg.fetch).strategy(cfg.strategy);
     if let Some(t) = opts.cpu_threads {
         cpu = cpu.threads(t);
+    }
+    if let Some(p) = &opts.placement {
+        cpu = cpu.placement(p.clone());
     }
     for i in 0..opts.warmup + opts.runs {
         let label = run_label(i, opts.warmup);

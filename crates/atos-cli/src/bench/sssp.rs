@@ -36,6 +36,14 @@ pub enum Wanted {
 }
 
 impl Sssp {
+    /// Whether runs use the priority queue (else FIFO).
+    pub fn is_priority(&self) -> bool {
+        match self {
+            Sssp::U32(i) => !matches!(i.order, Order::Fifo),
+            Sssp::F32(i) => !matches!(i.order, Order::Fifo),
+        }
+    }
+
     pub fn new(g: &atos_graph::Csr, source: u32, wanted: Wanted) -> Result<Sssp, String> {
         match &g.weights {
             Some(Weights::U32(w)) => {

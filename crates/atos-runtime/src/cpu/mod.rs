@@ -202,8 +202,7 @@ impl CpuExecutor {
             next_thread: AtomicUsize::new(0),
         };
         let panic_message: Mutex<Option<String>> = Mutex::new(None);
-        let on_threads =
-            |f: &(dyn Fn() + Sync)| self.on_threads(&control, &panic_message, f);
+        let on_threads = |f: &(dyn Fn() + Sync)| self.on_threads(&control, &panic_message, f);
         let t0 = Instant::now();
         let mut levels = 0;
         match self.strategy {
@@ -359,6 +358,7 @@ impl CpuExecutor {
         let hosts = queue_fields(&fields);
         let seeds = seeds_per_queue(&plan, seeds)?;
         let (ring_list, _) = rings(&desc, &hosts)?;
+        crate::program::check_spread_rings(&plan, &ring_list)?;
         let capacities: Vec<u64> = ring_list.iter().map(|r| r.capacity).collect();
         let range = idle_range(&plan, &irs, &field_values(&fields))?;
         let total_seeds: u64 = seeds.iter().map(|s| s.len() as u64).sum();
@@ -377,7 +377,11 @@ impl CpuExecutor {
             if let Some(most) = per_device.iter().map(Vec::len).max()
                 && most as u64 > capacities[q]
             {
-                return Err(RunError::overflow(&plan.queues[q], capacities[q], most as u64));
+                return Err(RunError::overflow(
+                    &plan.queues[q],
+                    capacities[q],
+                    most as u64,
+                ));
             }
             let r = ring_list[q];
             let ring = |seeds: &[ItemBits]| {
@@ -448,7 +452,12 @@ impl CpuExecutor {
             .iter()
             .enumerate()
             .map(|(q, r)| {
-                let t: Vec<_> = r.local.iter().chain(&r.recv).map(CpuQueue::totals).collect();
+                let t: Vec<_> = r
+                    .local
+                    .iter()
+                    .chain(&r.recv)
+                    .map(CpuQueue::totals)
+                    .collect();
                 QueueStats {
                     name: plan.queues[q].clone(),
                     capacity: capacities[q],
@@ -481,7 +490,10 @@ impl CpuExecutor {
             })
             .collect();
         Ok(Stats {
-            device: format!("CPU ({} threads, {devices} simulated devices)", self.threads),
+            device: format!(
+                "CPU ({} threads, {devices} simulated devices)",
+                self.threads
+            ),
             time: elapsed,
             time_is_gpu_events: false,
             seeded: 0,
@@ -589,9 +601,12 @@ impl CpuRun<'_> {
             levels += 1;
             on_threads(&|| {
                 let mut batch = Vec::new();
-                while self.serve_round::<P>(state, self.queues, &mut batch, |q, queue, fetch, out| {
-                    queue.claim_below(fetch, windows[q], out)
-                }) {}
+                while self.serve_round::<P>(
+                    state,
+                    self.queues,
+                    &mut batch,
+                    |q, queue, fetch, out| queue.claim_below(fetch, windows[q], out),
+                ) {}
             });
         }
     }

@@ -3,6 +3,7 @@
 pub mod device_state;
 mod driver;
 pub mod kernel_cache;
+pub mod mesh;
 pub mod nvrtc;
 pub mod program;
 
@@ -12,6 +13,7 @@ use cudarc::driver::{CudaContext, sys};
 use thiserror::Error;
 
 pub use device_state::DeviceState;
+pub use mesh::{Gpus, MeshProgram, MeshState};
 pub use program::{Program, ProgramBuilder};
 
 #[derive(Debug, Error)]
@@ -41,6 +43,8 @@ pub enum GpuError {
     Codegen(#[from] atos_codegen::CodegenError),
     #[error("CUDA driver error during {during}: {message}")]
     Driver { during: String, message: String },
+    #[error("{0}")]
+    Mesh(String),
     #[error(
         "the kernel did not finish within {seconds:.1} s; it is still running and this GPU context can no longer be used (a hang is an atos bug: please report it with the task and spec)"
     )]

@@ -226,6 +226,42 @@ impl<P: TaskSet> ProgramBuilder<P> {
     }
 }
 
+impl<P: TaskSet> ProgramBuilder<P> {
+    /// Generates the unit for a program spread over `gpus` (`KernelSpec::multi_device`),
+    /// compiles it once (cached) and loads it on every GPU. Persistent only; the grid is per
+    /// device. Run it with [`MeshProgram::run`] and a [`Placement`](crate::Placement).
+    pub fn build_mesh(mut self, gpus: &super::Gpus) -> Result<super::MeshProgram<P>, GpuError> {
+        self.spec.multi_device = true;
+        let (plan, irs) = plan_of::<P>()?;
+        let source = self.source()?;
+        let kernel = self.spec.kernel_name(&irs[0].name);
+        let functions = super::mesh::load_everywhere(gpus, &source, &kernel)?;
+        let grid = match self.grid {
+            Some(g) => g,
+            None => {
+                let per_sm = functions[0]
+                    .occupancy_max_active_blocks_per_multiprocessor(self.spec.block_size, 0, None)
+                    .map_err(driver_err("computing occupancy"))?;
+                per_sm.max(1) * gpus.gpu(0).sm_count()
+            }
+        };
+        Ok(super::MeshProgram {
+            gpus: gpus.clone(),
+            spec: self.spec,
+            plan,
+            source,
+            functions,
+            grid,
+            timeout: self.timeout,
+            fault_functions: fault_functions(
+                &irs,
+                &P::device_fns().into_iter().cloned().collect::<Vec<_>>(),
+            ),
+            _tasks: PhantomData,
+        })
+    }
+}
+
 fn task_index<P: TaskSet, T: Task>() -> Option<usize> {
     P::irs().iter().position(|ir| ir.name == T::ir().name)
 }

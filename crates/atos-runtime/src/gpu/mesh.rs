@@ -1,0 +1,890 @@
+//! Programs spread over several GPUs of one node, over CUDA peer-to-peer: [`Gpus`] opens the
+//! devices and enables peer access between every pair; [`MeshProgram`] is a task set compiled
+//! once (a `multi_device` unit, `mesh.cuh`) and loaded on every device; a run uploads the state
+//! by a [`Placement`], launches one persistent kernel per device at once, and ends when every
+//! ring of every device is quiescent (the kernels decide it among themselves: no host round
+//! trip).
+//!
+//! Device memory of a run, per device d: the read-only arrays (a copy each); its part of every
+//! spread `Atomics` field (the others whole on device 0); per queue field a local ring and a
+//! receive ring; the tables the kernel reads (spread parts, every device's receive rings, every
+//! ring's counters) and its `Mesh`. The one control block (status, fault, idle sweep) lives on
+//! device 0 and every device uses it.
+
+use std::ffi::c_void;
+use std::marker::PhantomData;
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use atos_codegen::layout::{
+    control as ctl, device_counters as dc, mesh, pack_words, queue_counters as qc, spread_parts,
+    status, unpack_words,
+};
+use atos_codegen::{KernelSpec, Plan, StateDesc};
+use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, result, sys};
+
+use super::{Gpu, GpuError, driver_err, nvrtc};
+use crate::arrays::ring_slots;
+use crate::cpu::mesh::route_key;
+use crate::elem::ItemBits;
+use crate::error::RunError;
+use crate::placement::Placement;
+use crate::program::{
+    Ring, Seeds, check_spread_rings, idle_range, queue_fields, rings, seeds_per_queue,
+};
+use crate::state::{AtomicHost, FieldRef, State};
+use crate::stats::{DeviceStats, QueueStats, Stats};
+use crate::task::TaskSet;
+
+/// Several GPUs of one node with peer access enabled between every pair.
+#[derive(Clone, Debug)]
+pub struct Gpus {
+    gpus: Vec<Gpu>,
+}
+
+impl Gpus {
+    /// Opens GPUs `ordinals` and enables peer access between every pair. Fails, saying which
+    /// pair, when two of them cannot reach each other's memory or lack native atomics between
+    /// them (a spread program's remote atomics need them).
+    pub fn new(ordinals: &[usize]) -> Result<Gpus, GpuError> {
+        if ordinals.is_empty() || ordinals.len() > mesh::MAX_DEVICES {
+            return Err(GpuError::Mesh(format!(
+                "a spread program runs on 1 to {} GPUs; {} were asked for",
+                mesh::MAX_DEVICES,
+                ordinals.len()
+            )));
+        }
+        let gpus = ordinals
+            .iter()
+            .map(|&o| Gpu::new(o))
+            .collect::<Result<Vec<_>, _>>()?;
+        for (a, ga) in gpus.iter().enumerate() {
+            for (b, gb) in gpus.iter().enumerate() {
+                if a == b {
+                    continue;
+                }
+                let (da, db) = (ga.ctx().cu_device(), gb.ctx().cu_device());
+                let mut can = 0;
+                // SAFETY: plain queries of two valid device handles.
+                unsafe { sys::cuDeviceCanAccessPeer(&mut can, da, db) }
+                    .result()
+                    .map_err(driver_err("asking for peer access"))?;
+                let mut atomics = 0;
+                unsafe {
+                    sys::cuDeviceGetP2PAttribute(
+                        &mut atomics,
+                        sys::CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
+                        da,
+                        db,
+                    )
+                }
+                .result()
+                .map_err(driver_err("asking for peer atomics"))?;
+                if can == 0 || atomics == 0 {
+                    return Err(GpuError::Mesh(format!(
+                        "GPU {} cannot {} GPU {}'s memory; spread programs need peer access with native atomics between every pair (NVLink)",
+                        ordinals[a],
+                        if can == 0 {
+                            "access"
+                        } else {
+                            "run native atomics on"
+                        },
+                        ordinals[b]
+                    )));
+                }
+                ga.ctx()
+                    .bind_to_thread()
+                    .map_err(driver_err("binding a context"))?;
+                // SAFETY: enables access from the current context (ga's) to gb's context.
+                let r = unsafe { sys::cuCtxEnablePeerAccess(gb.ctx().cu_ctx(), 0) };
+                if r != sys::CUresult::CUDA_SUCCESS
+                    && r != sys::CUresult::CUDA_ERROR_PEER_ACCESS_ALREADY_ENABLED
+                {
+                    return Err(GpuError::Driver {
+                        during: "enabling peer access".into(),
+                        message: format!("{r:?}"),
+                    });
+                }
+            }
+        }
+        // Device memory comes from each device's stream-ordered pool (cudarc allocates with
+        // cuMemAllocAsync), which peer access does not cover: open every pool to every peer.
+        for (a, ga) in gpus.iter().enumerate() {
+            let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
+            // SAFETY: a query of a valid device handle into a local.
+            unsafe { sys::cuDeviceGetMemPool(&mut pool, ga.ctx().cu_device()) }
+                .result()
+                .map_err(driver_err("finding a device's memory pool"))?;
+            let access: Vec<sys::CUmemAccessDesc> = gpus
+                .iter()
+                .enumerate()
+                .filter(|(b, _)| *b != a)
+                .map(|(_, gb)| sys::CUmemAccessDesc {
+                    location: sys::CUmemLocation {
+                        type_: sys::CUmemLocationType::CU_MEM_LOCATION_TYPE_DEVICE,
+                        id: gb.ctx().cu_device(),
+                    },
+                    flags: sys::CUmemAccess_flags::CU_MEM_ACCESS_FLAGS_PROT_READWRITE,
+                })
+                .collect();
+            if !access.is_empty() {
+                // SAFETY: `access` holds `access.len()` valid descriptors of open devices.
+                unsafe { sys::cuMemPoolSetAccess(pool, access.as_ptr(), access.len()) }
+                    .result()
+                    .map_err(driver_err("opening a memory pool to peers"))?;
+            }
+        }
+        Ok(Gpus { gpus })
+    }
+
+    /// The first `n` GPUs of the machine.
+    pub fn first(n: usize) -> Result<Gpus, GpuError> {
+        Gpus::new(&(0..n).collect::<Vec<_>>())
+    }
+
+    pub fn len(&self) -> usize {
+        self.gpus.len()
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.gpus.is_empty()
+    }
+
+    pub fn gpu(&self, d: usize) -> &Gpu {
+        &self.gpus[d]
+    }
+}
+
+/// A task set compiled for programs spread over [`Gpus`]: build it with
+/// [`Program::new`](super::Program::new)`(gpus.gpu(0), tasks)...`[`.build_mesh(&gpus)`](super::ProgramBuilder::build_mesh).
+pub struct MeshProgram<P: TaskSet> {
+    pub(crate) gpus: Gpus,
+    pub(crate) spec: KernelSpec,
+    pub(crate) plan: Plan,
+    pub(crate) source: String,
+    pub(crate) functions: Vec<CudaFunction>,
+    /// Blocks per device (occupancy x SMs of device 0, or the user's grid).
+    pub(crate) grid: u32,
+    pub(crate) timeout: Option<Duration>,
+    pub(crate) fault_functions: Vec<String>,
+    pub(crate) _tasks: PhantomData<P>,
+}
+
+/// Compiles (cached) the unit of `spec` and loads it on every GPU; the grid is per device.
+pub(crate) fn load_everywhere(
+    gpus: &Gpus,
+    source: &str,
+    kernel: &str,
+) -> Result<Vec<CudaFunction>, GpuError> {
+    let arch = gpus.gpu(0).arch();
+    if let Some(g) = gpus.gpus.iter().find(|g| g.arch() != arch) {
+        return Err(GpuError::Mesh(format!(
+            "every GPU of a spread program must be of one architecture: {} is sm_{}{} and the first sm_{}{}",
+            g.name(),
+            g.arch().0,
+            g.arch().1,
+            arch.0,
+            arch.1
+        )));
+    }
+    let compiled = nvrtc::compile_cubin(source, arch)?;
+    gpus.gpus
+        .iter()
+        .map(|g| {
+            let module = g
+                .ctx()
+                .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin.to_vec()))
+                .map_err(driver_err("loading the compiled module"))?;
+            module
+                .load_function(kernel)
+                .map_err(driver_err("finding the kernel"))
+        })
+        .collect()
+}
+
+impl<P: TaskSet> MeshProgram<P> {
+    pub fn spec(&self) -> &KernelSpec {
+        &self.spec
+    }
+
+    /// Blocks per device.
+    pub fn grid(&self) -> u32 {
+        self.grid
+    }
+
+    pub fn gpus(&self) -> &Gpus {
+        &self.gpus
+    }
+
+    /// The generated CUDA (one unit for every device).
+    pub fn source(&self) -> &str {
+        &self.source
+    }
+
+    /// Runs from `seeds` for the first task, spread by `placement`, and copies the `Atomics`
+    /// results back into `state`.
+    pub fn run(
+        &self,
+        state: &P::State<'_>,
+        seeds: &[<P::First as crate::task::Task>::Item],
+        placement: &Placement,
+    ) -> Result<Stats, RunError> {
+        self.run_seeds(state, &Seeds::new().add_for::<P::First>(seeds), placement)
+    }
+
+    /// Runs from seeds given per task (uploading the state first).
+    pub fn run_seeds(
+        &self,
+        state: &P::State<'_>,
+        seeds: &Seeds,
+        placement: &Placement,
+    ) -> Result<Stats, RunError> {
+        let dev = self.upload(state, placement)?;
+        let stats = self.run_seeds_on(&dev, seeds)?;
+        dev.read_back()?;
+        Ok(stats)
+    }
+
+    /// Uploads `state` spread by `placement` (one device per part of the placement, which must
+    /// have as many parts as this program has GPUs).
+    pub fn upload<'s>(
+        &self,
+        state: &'s P::State<'_>,
+        placement: &Placement,
+    ) -> Result<MeshState<'s>, RunError> {
+        if placement.devices() != self.gpus.len() {
+            return Err(RunError::Unsupported(format!(
+                "the placement has {} parts but the program runs on {} GPUs; partition for {1} devices",
+                placement.devices(),
+                self.gpus.len()
+            )));
+        }
+        MeshState::upload(&self.gpus, state, placement)
+    }
+
+    /// Runs on an uploaded state; results stay on the devices until [`MeshState::read_back`].
+    pub fn run_seeds_on(&self, dev: &MeshState<'_>, seeds: &Seeds) -> Result<Stats, RunError> {
+        let desc = <P::State<'_> as State>::desc();
+        if dev.desc != desc {
+            return Err(RunError::Seeds(format!(
+                "this device state was uploaded from a `{}`, not the `{}` this program runs on",
+                dev.desc.name, desc.name
+            )));
+        }
+        let seeds = seeds_per_queue(&self.plan, seeds)?;
+        // Checked only: the kernel reads the hook's range from the state itself.
+        idle_range(&self.plan, &P::irs(), &dev.field_values)?;
+        check_spread_rings(&self.plan, &dev.rings)?;
+        dev.reset(&seeds)?;
+        let outcome = self.launch_all(dev)?;
+        dev.stats(self, &seeds, outcome)
+    }
+
+    /// Launches every device's kernel, then waits for all of them. Returns (per device ms from
+    /// its launch to its end by CUDA events, host wall time).
+    fn launch_all(&self, dev: &MeshState<'_>) -> Result<(Vec<f64>, Duration), GpuError> {
+        let t0 = Instant::now();
+        let mut marks: Vec<(CudaEvent, CudaEvent, &Arc<CudaStream>)> = Vec::new();
+        for (d, part) in dev.parts.iter().enumerate() {
+            bind(&self.gpus, d)?;
+            let ctx = self.gpus.gpu(d).ctx();
+            let event = || {
+                ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
+                    .map_err(driver_err("creating an event"))
+            };
+            let (start, stop) = (event()?, event()?);
+            start
+                .record(&part.stream)
+                .map_err(driver_err("recording the start event"))?;
+            let mut arg = part.packed.clone();
+            let mut control = dev.control;
+            let mut mesh_at = part.mesh;
+            let mut params = [
+                arg.as_mut_ptr() as *mut c_void,
+                (&mut control) as *mut u64 as *mut c_void,
+                (&mut mesh_at) as *mut u64 as *mut c_void,
+            ];
+            // SAFETY: the kernel takes the by-value state struct (its size asserted against
+            // this packing by the generated unit), device 0's control block and this device's
+            // Mesh; every address in them is a live allocation owned by `dev`, reachable from
+            // this device (its own, or a peer's with peer access enabled by `Gpus::new`).
+            unsafe {
+                result::launch_kernel(
+                    self.functions[d].cu_function(),
+                    (self.grid.max(1), 1, 1),
+                    (self.spec.block_size, 1, 1),
+                    0,
+                    part.stream.cu_stream(),
+                    &mut params,
+                )
+            }
+            .map_err(driver_err("launching the kernel"))?;
+            stop.record(&part.stream)
+                .map_err(driver_err("recording the stop event"))?;
+            marks.push((start, stop, &part.stream));
+        }
+        let deadline = self.timeout.map(|t| (t0 + t, t));
+        let mut ms = Vec::new();
+        for (start, stop, _) in &marks {
+            loop {
+                if stop
+                    .try_is_complete()
+                    .map_err(driver_err("running the kernel"))?
+                {
+                    break;
+                }
+                if let Some((at, limit)) = deadline
+                    && Instant::now() > at
+                {
+                    return Err(GpuError::Timeout {
+                        seconds: limit.as_secs_f64(),
+                    });
+                }
+                std::thread::sleep(Duration::from_micros(50));
+            }
+            ms.push(f64::from(
+                start
+                    .elapsed_ms(stop)
+                    .map_err(driver_err("reading the event timer"))?,
+            ));
+        }
+        Ok((ms, t0.elapsed()))
+    }
+}
+
+/// One `Atomics` field on the devices: spread (a part per device) or whole on device 0.
+struct SpreadField<'s> {
+    host: &'s dyn AtomicHost,
+    spread: bool,
+    /// Per device holding a part: (live, pristine, bytes).
+    parts: Vec<(u64, u64, usize)>,
+}
+
+/// One device's share of a spread state.
+struct DevicePart {
+    stream: Arc<CudaStream>,
+    packed: Vec<u8>,
+    /// This device's `Mesh`.
+    mesh: u64,
+    /// Its counter buffer: per queue field the local ring's then the receive ring's counters,
+    /// then its DeviceCounters.
+    counters: u64,
+    /// Per queue field: (local ring items, receive ring items).
+    items: Vec<(u64, u64)>,
+    _buffers: Vec<CudaSlice<u8>>,
+}
+
+/// A state uploaded for a spread program (see the module docs).
+pub struct MeshState<'s> {
+    gpus: Gpus,
+    desc: StateDesc,
+    placement: Placement,
+    parts: Vec<DevicePart>,
+    /// Device 0's control block (used by every device).
+    control: u64,
+    rings: Vec<Ring>,
+    atomics: Vec<SpreadField<'s>>,
+    field_values: Vec<u64>,
+    upload_time: Duration,
+}
+
+/// Allocates zeroed device memory on one device, optionally filled; keeps the buffers.
+struct Arena<'a> {
+    stream: &'a Arc<CudaStream>,
+    buffers: Vec<CudaSlice<u8>>,
+}
+
+impl Arena<'_> {
+    fn alloc(&mut self, bytes: usize, init: Option<&[u8]>) -> Result<u64, GpuError> {
+        let mut buf = self
+            .stream
+            .alloc_zeros::<u8>(bytes.max(8))
+            .map_err(driver_err("allocating device memory"))?;
+        if let Some(data) = init.filter(|d| !d.is_empty()) {
+            self.stream
+                .memcpy_htod(data, &mut buf)
+                .map_err(driver_err("copying state to the device"))?;
+        }
+        let ptr = {
+            let (ptr, _sync) = buf.device_ptr(self.stream);
+            ptr
+        };
+        self.buffers.push(buf);
+        Ok(ptr)
+    }
+}
+
+fn words_bytes(words: &[u64]) -> Vec<u8> {
+    words.iter().flat_map(|w| w.to_le_bytes()).collect()
+}
+
+/// What [`MeshState::read_counters`] returns.
+type MeshCounters = (Vec<u64>, Vec<Vec<[Vec<u64>; 2]>>, Vec<u64>);
+
+/// Counter blocks per device: two per queue field, then the DeviceCounters.
+fn counter_bytes(queues: usize) -> usize {
+    2 * queues * qc::BYTES + dc::BYTES
+}
+
+impl<'s> MeshState<'s> {
+    fn upload<S: State>(
+        gpus: &Gpus,
+        state: &'s S,
+        placement: &Placement,
+    ) -> Result<MeshState<'s>, RunError> {
+        let t0 = Instant::now();
+        let desc = S::desc();
+        let fields = state.fields();
+        let (ring_list, _) = rings(&desc, &queue_fields(&fields))?;
+        let devices = gpus.len();
+        let n_queues = ring_list.len();
+        let streams: Vec<Arc<CudaStream>> = (0..devices)
+            .map(|d| {
+                gpus.gpu(d)
+                    .ctx()
+                    .new_stream()
+                    .map_err(driver_err("creating a stream"))
+            })
+            .collect::<Result<_, _>>()?;
+        let mut arenas: Vec<Arena> = streams
+            .iter()
+            .map(|stream| Arena {
+                stream,
+                buffers: Vec::new(),
+            })
+            .collect();
+        // First pass: every allocation whose address another device needs.
+        let control = arenas[0].alloc(ctl::BYTES, None)?;
+        let mut counters = Vec::new();
+        let mut items = Vec::new();
+        for (d, arena) in arenas.iter_mut().enumerate() {
+            counters.push(arena.alloc(counter_bytes(n_queues), None)?);
+            let mut mine = Vec::new();
+            for r in &ring_list {
+                let slots = ring_slots(r.capacity) as usize;
+                let local = arena.alloc(slots * r.elem_size, None)?;
+                let recv = arena.alloc(slots * r.elem_size, None)?;
+                mine.push((local, recv));
+            }
+            items.push(mine);
+            let _ = d;
+        }
+        let ring_ref = |d: usize, q: usize, recv: bool| -> [u64; 4] {
+            let r = ring_list[q];
+            let slots = ring_slots(r.capacity);
+            let c = counters[d] + ((2 * q + usize::from(recv)) * qc::BYTES) as u64;
+            let it = if recv { items[d][q].1 } else { items[d][q].0 };
+            [it, c, r.capacity, slots - 1]
+        };
+        let mut atomics: Vec<SpreadField> = Vec::new();
+        for f in &fields {
+            if let FieldRef::Atomics(a) = f {
+                let spread = a.len() as u64 == placement.len() && devices > 1;
+                let data = a.read_bytes();
+                let size = a.elem_size();
+                let mut parts = Vec::new();
+                if spread {
+                    let elems: Vec<&[u8]> = data.chunks_exact(size).collect();
+                    for (d, part) in placement.split(&elems).into_iter().enumerate() {
+                        let bytes: Vec<u8> = part.concat();
+                        let pristine = arenas[d].alloc(bytes.len(), Some(&bytes))?;
+                        let live = arenas[d].alloc(bytes.len(), None)?;
+                        parts.push((live, pristine, bytes.len()));
+                    }
+                } else {
+                    let pristine = arenas[0].alloc(data.len(), Some(&data))?;
+                    let live = arenas[0].alloc(data.len(), None)?;
+                    parts.push((live, pristine, data.len()));
+                }
+                atomics.push(SpreadField {
+                    host: *a,
+                    spread,
+                    parts,
+                });
+            }
+        }
+        // The placement's owner map (replicated) and every ring's counters, device-major.
+        let all_rings: Vec<u64> = (0..devices)
+            .flat_map(|d| (0..n_queues).flat_map(move |q| [(d, q, false), (d, q, true)]))
+            .map(|(d, q, recv)| ring_ref(d, q, recv)[1])
+            .collect();
+        let mut parts = Vec::new();
+        for (d, arena) in arenas.iter_mut().enumerate() {
+            let mut packed = Vec::new();
+            let mut at_atomic = 0;
+            for (field, fd) in fields.iter().zip(&desc.fields) {
+                match field {
+                    FieldRef::Slice { bytes, len } => {
+                        let ptr = arena.alloc(bytes.len(), Some(bytes))?;
+                        packed.extend_from_slice(&ptr.to_le_bytes());
+                        packed.extend_from_slice(&(*len as u64).to_le_bytes());
+                    }
+                    FieldRef::Atomics(a) => {
+                        let f = &atomics[at_atomic];
+                        at_atomic += 1;
+                        let mut table = vec![0u64; spread_parts::WORDS];
+                        table[spread_parts::SPREAD] = u64::from(f.spread);
+                        for (k, p) in f.parts.iter().enumerate() {
+                            table[spread_parts::PART + k] = p.0;
+                        }
+                        let at = arena.alloc(table.len() * 8, Some(&words_bytes(&table)))?;
+                        packed.extend_from_slice(&at.to_le_bytes());
+                        packed.extend_from_slice(&(a.len() as u64).to_le_bytes());
+                    }
+                    FieldRef::Queue(_) => {
+                        let q = desc
+                            .queues()
+                            .position(|x| x.name == fd.name)
+                            .expect("a queue");
+                        packed.extend_from_slice(&words_bytes(&ring_ref(d, q, false)));
+                    }
+                    FieldRef::Priority(_) => {
+                        return Err(RunError::Unsupported(format!(
+                            "queue `{}` is a priority queue: spread programs take plain queues only for now",
+                            fd.name
+                        )));
+                    }
+                    FieldRef::Scalar(bits) => {
+                        let mut slot = [0u8; 8];
+                        let size = fd.elem.size_bytes();
+                        slot[..size].copy_from_slice(&bits.to_le_bytes()[..size]);
+                        packed.extend_from_slice(&slot);
+                    }
+                }
+            }
+            for q in 0..n_queues {
+                let peers: Vec<u64> = (0..devices).flat_map(|p| ring_ref(p, q, true)).collect();
+                let table = arena.alloc(peers.len() * 8, Some(&words_bytes(&peers)))?;
+                packed.extend_from_slice(&words_bytes(&ring_ref(d, q, true)));
+                packed.extend_from_slice(&table.to_le_bytes());
+            }
+            debug_assert_eq!(
+                packed.len(),
+                atos_codegen::state_size(&desc) + atos_codegen::unit::mesh_state_extra(&desc)
+            );
+            let rings_table = arena.alloc(all_rings.len() * 8, Some(&words_bytes(&all_rings)))?;
+            let mut m = vec![0u64; mesh::WORDS];
+            m[mesh::DEVICE] = d as u64;
+            m[mesh::DEVICES] = devices as u64;
+            m[mesh::LEN] = placement.len();
+            m[mesh::RINGS] = rings_table;
+            m[mesh::RING_COUNT] = all_rings.len() as u64;
+            m[mesh::SENT] = counters[d] + (2 * n_queues * qc::BYTES) as u64;
+            match (placement.bounds(), placement.owner_map()) {
+                (Some(bounds), _) => {
+                    m[mesh::KIND] = mesh::KIND_RANGES;
+                    for (k, b) in bounds.iter().enumerate() {
+                        m[mesh::BOUNDS + k] = *b;
+                    }
+                }
+                (None, Some((owner, local))) => {
+                    m[mesh::KIND] = mesh::KIND_MAP;
+                    m[mesh::OWNER] = arena.alloc(owner.len(), Some(owner))?;
+                    let local: Vec<u8> = local.iter().flat_map(|x| x.to_le_bytes()).collect();
+                    m[mesh::LOCAL] = arena.alloc(local.len(), Some(&local))?;
+                }
+                (None, None) => unreachable!("a placement is ranges or a map"),
+            }
+            let mesh_at = arena.alloc(m.len() * 8, Some(&words_bytes(&m)))?;
+            parts.push((packed, mesh_at));
+        }
+        let mut out = Vec::new();
+        for (d, ((packed, mesh_at), arena)) in parts.into_iter().zip(arenas).enumerate() {
+            bind(gpus, d)?;
+            arena
+                .stream
+                .synchronize()
+                .map_err(driver_err("copying state to the device"))?;
+            out.push(DevicePart {
+                stream: streams[d].clone(),
+                packed,
+                mesh: mesh_at,
+                counters: counters[d],
+                items: items[d].clone(),
+                _buffers: arena.buffers,
+            });
+        }
+        Ok(MeshState {
+            gpus: gpus.clone(),
+            desc,
+            placement: placement.clone(),
+            parts: out,
+            control,
+            rings: ring_list,
+            atomics,
+            field_values: crate::program::field_values(&fields),
+            upload_time: t0.elapsed(),
+        })
+    }
+
+    /// Makes device d's context current on this thread: raw driver calls (copies, launches)
+    /// act on the current context, and the addresses they take are device d's.
+    fn bind(&self, d: usize) -> Result<(), GpuError> {
+        bind(&self.gpus, d)
+    }
+
+    /// Wall time of the upload.
+    pub fn upload_time(&self) -> Duration {
+        self.upload_time
+    }
+
+    /// Resets what runs mutate: every spread array from its pristine copy, the counters, the
+    /// control block, and the seeds (on their owners' local rings).
+    fn reset(&self, seeds: &[Vec<ItemBits>]) -> Result<(), RunError> {
+        let queues: Vec<_> = self.desc.queues().collect();
+        for (d, part) in self.parts.iter().enumerate() {
+            self.bind(d)?;
+            let s = part.stream.cu_stream();
+            for f in &self.atomics {
+                if let Some(&(live, pristine, bytes)) = f.parts.get(d) {
+                    // SAFETY: both are live allocations of `bytes` bytes on this device.
+                    unsafe { result::memcpy_dtod_async(live, pristine, bytes, s) }
+                        .map_err(driver_err("resetting the state"))?;
+                }
+            }
+            let mut block = Vec::new();
+            for (q, f) in queues.iter().enumerate() {
+                let first = f.elem.parts()[0];
+                let mine: Vec<ItemBits> = seeds[q]
+                    .iter()
+                    .copied()
+                    .filter(|&s| self.placement.owner(route_key(s, first)) == d)
+                    .collect();
+                let n = mine.len() as u64;
+                if n > self.rings[q].capacity {
+                    return Err(RunError::overflow(&f.name, self.rings[q].capacity, n));
+                }
+                block.extend(pack_words(
+                    qc::WORDS.len(),
+                    &[
+                        (qc::END, n),
+                        (qc::END_ALLOC, n),
+                        (qc::END_MAX, n),
+                        (qc::END_COUNT, n),
+                        (qc::PEAK, n),
+                        (qc::AVAIL, n),
+                    ],
+                ));
+                block.extend(pack_words(qc::WORDS.len(), &[]));
+                if n > 0 {
+                    let size = self.rings[q].elem_size;
+                    let raw: Vec<u8> = mine
+                        .iter()
+                        .flat_map(|i| i.to_le_bytes()[..size].to_vec())
+                        .collect();
+                    // SAFETY: the local ring holds at least `capacity` slots.
+                    unsafe { copy_in(part.items[q].0, &raw, &part.stream) }?;
+                }
+            }
+            block.extend(pack_words(dc::WORDS.len(), &[]));
+            // SAFETY: the counter buffer holds exactly this many bytes.
+            unsafe { copy_in(part.counters, &block, &part.stream) }?;
+        }
+        let total: u64 = seeds.iter().map(|s| s.len() as u64).sum();
+        let block = pack_words(
+            ctl::WORDS.len(),
+            &[
+                (ctl::IDLE_CLEAN, u64::from(total == 0)),
+                (ctl::IDLE_BASE, total),
+            ],
+        );
+        self.bind(0)?;
+        // SAFETY: device 0's control block holds exactly this many bytes.
+        unsafe { copy_in(self.control, &block, &self.parts[0].stream) }?;
+        Ok(())
+    }
+
+    /// Every device's counter words: device 0's control block; per device, per queue, the
+    /// (local, receive) rings' counters; per device its sent count.
+    fn read_counters(&self) -> Result<MeshCounters, GpuError> {
+        let n_queues = self.rings.len();
+        let mut control = vec![0u8; ctl::BYTES];
+        self.bind(0)?;
+        // SAFETY: device 0's control block holds ctl::BYTES.
+        unsafe { copy_out(&mut control, self.control, &self.parts[0].stream) }?;
+        let mut per_device = Vec::new();
+        let mut sent = Vec::new();
+        for (d, part) in self.parts.iter().enumerate() {
+            self.bind(d)?;
+            let mut raw = vec![0u8; counter_bytes(n_queues)];
+            // SAFETY: the counter buffer holds exactly this many bytes.
+            unsafe { copy_out(&mut raw, part.counters, &part.stream) }?;
+            let words = unpack_words(&raw);
+            let blocks: Vec<Vec<u64>> = words[..2 * n_queues * qc::WORDS.len()]
+                .chunks_exact(qc::WORDS.len())
+                .map(<[u64]>::to_vec)
+                .collect();
+            per_device.push(
+                blocks
+                    .chunks_exact(2)
+                    .map(|p| [p[0].clone(), p[1].clone()])
+                    .collect(),
+            );
+            sent.push(words[2 * n_queues * qc::WORDS.len() + dc::SENT]);
+        }
+        Ok((unpack_words(&control), per_device, sent))
+    }
+
+    fn stats<P: TaskSet>(
+        &self,
+        program: &MeshProgram<P>,
+        seeds: &[Vec<ItemBits>],
+        (ms, wall): (Vec<f64>, Duration),
+    ) -> Result<Stats, RunError> {
+        let (control, counters, sent) = self.read_counters()?;
+        if control[ctl::FAULT] != 0 {
+            return Err(RunError::fault(
+                control[ctl::FAULT],
+                &program.fault_functions,
+            ));
+        }
+        let plan = &program.plan;
+        if control[ctl::STATUS] != status::OK {
+            let (q, needed) = counters
+                .iter()
+                .flat_map(|dev| dev.iter().enumerate())
+                .flat_map(|(q, pair)| pair.iter().map(move |c| (q, c[qc::NEEDED])))
+                .max_by_key(|(_, n)| *n)
+                .unwrap_or((0, 0));
+            return Err(RunError::overflow(
+                &plan.queues[q],
+                self.rings[q].capacity,
+                needed,
+            ));
+        }
+        let queues = (0..self.rings.len())
+            .map(|q| {
+                let all: Vec<&Vec<u64>> = counters.iter().flat_map(|dev| dev[q].iter()).collect();
+                QueueStats {
+                    name: plan.queues[q].clone(),
+                    capacity: self.rings[q].capacity,
+                    seeded: seeds[q].len() as u64,
+                    popped: all.iter().map(|c| c[qc::DONE]).sum(),
+                    pushed: all
+                        .iter()
+                        .map(|c| c[qc::END_ALLOC] + c[qc::KEPT])
+                        .sum::<u64>()
+                        - seeds[q].len() as u64,
+                    peak: all.iter().map(|c| c[qc::PEAK]).max().unwrap_or(0),
+                    far: false,
+                }
+            })
+            .collect();
+        let devices = counters
+            .iter()
+            .enumerate()
+            .map(|(d, dev)| {
+                let received: Vec<u64> = dev.iter().map(|p| p[1][qc::END_ALLOC]).collect();
+                DeviceStats {
+                    name: format!("{} (GPU {d}, {:.3} ms)", program.gpus.gpu(d).name(), ms[d]),
+                    indices: self.placement.count(d),
+                    tasks: dev.iter().map(|p| p[0][qc::DONE] + p[1][qc::DONE]).sum(),
+                    sent: sent[d],
+                    received: received.iter().sum(),
+                    received_bytes: received
+                        .iter()
+                        .zip(&self.rings)
+                        .map(|(n, r)| n * r.elem_size as u64)
+                        .sum(),
+                }
+            })
+            .collect();
+        let spec = &program.spec;
+        Ok(Stats {
+            device: format!("{} x {}", program.gpus.len(), program.gpus.gpu(0).name()),
+            time: Duration::from_secs_f64(ms.iter().cloned().fold(0.0, f64::max) / 1e3),
+            time_is_gpu_events: true,
+            seeded: 0,
+            popped: 0,
+            pushed: 0,
+            queue_peak: 0,
+            queues,
+            idle_sweeps: control[ctl::IDLE_SWEEPS],
+            workers: spec.groups(program.grid) * program.gpus.len() as u64,
+            grid: Some((program.grid, spec.block_size)),
+            strategy: spec.strategy,
+            launches: program.gpus.len() as u64,
+            levels: 0,
+            wall: Some(wall),
+            upload: None,
+            timeline: None,
+            priority: Vec::new(),
+            devices,
+        }
+        .totals())
+    }
+
+    /// Copies every `Atomics` field's values back into its host array (gathering the parts).
+    pub fn read_back(&self) -> Result<(), RunError> {
+        for f in &self.atomics {
+            let mut parts = Vec::new();
+            for (d, &(live, _, bytes)) in f.parts.iter().enumerate() {
+                let mut raw = vec![0u8; bytes];
+                self.bind(d)?;
+                if bytes > 0 {
+                    // SAFETY: `live` holds `bytes` bytes on device d.
+                    unsafe { copy_out(&mut raw, live, &self.parts[d].stream) }?;
+                }
+                parts.push(raw);
+            }
+            let bytes = if f.spread {
+                let size = f.host.elem_size();
+                let split: Vec<Vec<[u8; 8]>> = parts
+                    .iter()
+                    .map(|p| {
+                        p.chunks_exact(size)
+                            .map(|c| {
+                                let mut w = [0u8; 8];
+                                w[..size].copy_from_slice(c);
+                                w
+                            })
+                            .collect()
+                    })
+                    .collect();
+                self.placement
+                    .gather(&split)
+                    .iter()
+                    .flat_map(|w| w[..size].to_vec())
+                    .collect()
+            } else {
+                parts.remove(0)
+            };
+            f.host.write_bytes(&bytes);
+        }
+        Ok(())
+    }
+}
+
+/// Makes GPU d's context current on this thread.
+fn bind(gpus: &Gpus, d: usize) -> Result<(), GpuError> {
+    gpus.gpu(d)
+        .ctx()
+        .bind_to_thread()
+        .map_err(driver_err("binding a context"))
+}
+
+/// Copies `bytes` to device address `at` on `stream` and waits.
+///
+/// # Safety
+/// `at` must be a live device allocation of at least `bytes.len()` bytes.
+unsafe fn copy_in(at: u64, bytes: &[u8], stream: &CudaStream) -> Result<(), GpuError> {
+    // SAFETY: as the caller guarantees; the wait keeps `bytes` borrowed until the copy ends.
+    unsafe { result::memcpy_htod_async(at, bytes, stream.cu_stream()) }
+        .map_err(driver_err("copying to the device"))?;
+    stream
+        .synchronize()
+        .map_err(driver_err("copying to the device"))
+}
+
+/// Copies `bytes.len()` bytes from device address `at` on `stream` and waits.
+///
+/// # Safety
+/// `at` must be a live device allocation of at least `bytes.len()` bytes.
+unsafe fn copy_out(bytes: &mut [u8], at: u64, stream: &CudaStream) -> Result<(), GpuError> {
+    // SAFETY: as for `copy_in`.
+    unsafe { result::memcpy_dtoh_async(bytes, at, stream.cu_stream()) }
+        .map_err(driver_err("copying from the device"))?;
+    stream
+        .synchronize()
+        .map_err(driver_err("copying from the device"))
+}
