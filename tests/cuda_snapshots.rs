@@ -47,6 +47,23 @@ fn bfs_cuda_balanced_and_windowed() {
     assert!(src.contains("atos::each_item"));
 }
 
+/// The unit for BFS spread over several GPUs: the task body is the one-GPU body (same text),
+/// while the state reaches `depth` through the placement (`atos::Spread`), pushes are routed
+/// (`atos::RoutedPusher`), each device serves its receive ring too, and termination sums every
+/// device's rings (`atos::MeshQueues`).
+#[test]
+fn bfs_cuda_multi_device() {
+    let one = atos::cuda_source::<bfs::Task>(&spec(WorkerKind::Cta, 64)).unwrap();
+    let spread =
+        atos::cuda_source::<bfs::Task>(&spec(WorkerKind::Cta, 64).multi_device(true)).unwrap();
+    let body = |src: &str| {
+        let at = src.find("__device__ __forceinline__ void bfs(").unwrap();
+        src[at..at + src[at..].find("\n}\n").unwrap()].to_string()
+    };
+    assert_eq!(body(&one), body(&spread), "the task body does not change");
+    insta::assert_snapshot!("bfs_cta_multi_device", spread);
+}
+
 /// The one-line ways to see a task's CUDA without a GPU.
 #[test]
 fn cuda_of_a_task_in_one_line() {

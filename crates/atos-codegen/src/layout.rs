@@ -42,6 +42,17 @@ words!(
     }
 );
 
+/// The counters of a queue that starts a run holding `n` seeds: each of these is `n`, every
+/// other counter 0 (seeds are pushed, written and published, not yet claimed).
+pub const SEEDED_COUNTERS: [usize; 6] = [
+    queue_counters::END,
+    queue_counters::END_ALLOC,
+    queue_counters::END_MAX,
+    queue_counters::END_COUNT,
+    queue_counters::PEAK,
+    queue_counters::AVAIL,
+];
+
 words!(
     /// The run's control block (`atos::Control`), one per run.
     control, "Control", {

@@ -101,14 +101,7 @@ impl CpuQueue {
             q.store_item(i as u64, *s);
         }
         let n = seeds.len() as u64;
-        for c in [
-            qc::END,
-            qc::END_ALLOC,
-            qc::END_MAX,
-            qc::END_COUNT,
-            qc::PEAK,
-            qc::AVAIL,
-        ] {
+        for c in layout::SEEDED_COUNTERS {
             q.c(c).store(n, Release);
         }
         q

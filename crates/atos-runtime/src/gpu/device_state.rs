@@ -226,17 +226,7 @@ impl<'s> DeviceState<'s> {
         );
         for (q, items) in self.queues.iter().zip(seeds) {
             let n = items.len() as u64;
-            block.extend(pack_words(
-                qc::WORDS.len(),
-                &[
-                    (qc::END, n),
-                    (qc::END_ALLOC, n),
-                    (qc::END_MAX, n),
-                    (qc::END_COUNT, n),
-                    (qc::PEAK, n),
-                    (qc::AVAIL, n),
-                ],
-            ));
+            block.extend(seeded_counters(n));
             if !items.is_empty() {
                 let mut raw = Vec::with_capacity(items.len() * q.elem_size);
                 for item in items {
@@ -386,4 +376,12 @@ unsafe fn copy_out_and_wait(
     unsafe { result::memcpy_dtoh_async(bytes, at, stream.cu_stream()) }
         .map_err(driver_err(during))?;
     stream.synchronize().map_err(driver_err(during))
+}
+
+/// The counter block of a queue starting a run with `n` seeds.
+pub(crate) fn seeded_counters(n: u64) -> Vec<u8> {
+    pack_words(
+        qc::WORDS.len(),
+        &atos_codegen::layout::SEEDED_COUNTERS.map(|w| (w, n)),
+    )
 }

@@ -23,6 +23,7 @@ use atos_codegen::layout::{
 use atos_codegen::{KernelSpec, Plan, StateDesc};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, result, sys};
 
+use super::device_state::seeded_counters;
 use super::{Gpu, GpuError, driver_err, nvrtc};
 use crate::arrays::ring_slots;
 use crate::cpu::mesh::route_key;
@@ -654,17 +655,7 @@ impl<'s> MeshState<'s> {
                 if n > self.rings[q].capacity {
                     return Err(RunError::overflow(&f.name, self.rings[q].capacity, n));
                 }
-                block.extend(pack_words(
-                    qc::WORDS.len(),
-                    &[
-                        (qc::END, n),
-                        (qc::END_ALLOC, n),
-                        (qc::END_MAX, n),
-                        (qc::END_COUNT, n),
-                        (qc::PEAK, n),
-                        (qc::AVAIL, n),
-                    ],
-                ));
+                block.extend(seeded_counters(n));
                 block.extend(pack_words(qc::WORDS.len(), &[]));
                 if n > 0 {
                     let size = self.rings[q].elem_size;
