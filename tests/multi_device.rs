@@ -199,6 +199,34 @@ fn spread_runs_refuse_what_they_cannot_do() {
     assert!(err.to_string().contains("persistent only"), "{err}");
 }
 
+/// A ring overflowing on one simulated device stops every device: the run returns the overflow,
+/// naming the queue, instead of waiting for items the stopped device holds.
+#[test]
+fn an_overflow_on_one_device_stops_the_run() {
+    let g = atos_graph::load("grid:30x30").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    for devices in [2, 3] {
+        let (o, cols, p) = (
+            offsets.clone(),
+            g.cols.clone(),
+            placement(&g, Partition::Vertices, devices),
+        );
+        let err = common::within(30, move || {
+            let depth = bfs::initial_depths(900, 0);
+            let state = bfs::state(&o, &cols, &depth, 2, QueueMode::Ring);
+            CpuExecutor::new()
+                .threads(4)
+                .placement(p)
+                .run(bfs::bfs::Task, &state, &[0])
+                .map(|_| ())
+                .map_err(|e| e.to_string())
+        })
+        .unwrap_or_else(|e| panic!("{devices} devices: {e}"))
+        .unwrap_err();
+        assert!(err.contains("queue `work` overflowed"), "{err}");
+    }
+}
+
 /// Many short runs over programs, devices, partitions, threads and sources: every one ends
 /// (no hang) with the right answer (no early stop).
 #[test]

@@ -288,7 +288,7 @@ pub fn generate_unit(
     let names: Vec<&str> = tasks.iter().map(|t| t.name.as_str()).collect();
     spec.validate(&names)?;
     if spec.multi_device {
-        check_multi_device(spec, state)?;
+        check_spread(spec.strategy, state)?;
     }
 
     let sigs: HashMap<String, Signature> = device_fns
@@ -874,25 +874,27 @@ pub fn mesh_state_extra(state: &StateDesc) -> usize {
     state.queues().count() * (field_size(FieldKind::Queue) + 8)
 }
 
-/// What a program spread over several devices cannot do yet, refused with the reason.
-fn check_multi_device(spec: &KernelSpec, state: &StateDesc) -> Result<(), CodegenError> {
-    if spec.strategy != Strategy::Persistent {
+/// What a program spread over several devices cannot do yet, refused with the reason: the one
+/// check both executors run (the GPU when generating the unit, the CPU executor before a
+/// simulated spread run).
+pub fn check_spread(strategy: Strategy, state: &StateDesc) -> Result<(), CodegenError> {
+    if strategy != Strategy::Persistent {
         return Err(CodegenError::Spec(format!(
-            "a program spread over several GPUs runs persistent kernels only (asked: {}); run discrete and bulk-synchronous strategies on one GPU",
-            spec.strategy.name()
+            "a program spread over several devices runs persistent only (asked: {}); run discrete and bulk-synchronous strategies on one device",
+            strategy.name()
         )));
     }
     for f in state.queues() {
         if f.kind.key().is_some() {
             return Err(CodegenError::Spec(format!(
-                "queue `{}` is a priority queue: programs spread over several GPUs take plain queues only for now (a threshold shared by every device is not built yet); run it on one GPU",
+                "queue `{}` is a priority queue: programs spread over several devices take plain queues only for now (a threshold shared by every device is not built yet); run it on one device",
                 f.name
             )));
         }
         let first = f.elem.parts()[0];
         if !first.is_int() {
             return Err(CodegenError::Spec(format!(
-                "queue `{}` holds `{}` items: a program spread over several GPUs routes each item to the device that owns its first part, which must be an integer index (put the vertex first)",
+                "queue `{}` holds `{}` items: a program spread over several devices routes each item to the device that owns its first part, which must be an integer index (put the vertex first)",
                 f.name,
                 f.elem.rust_name()
             )));

@@ -7,8 +7,27 @@
 //! pushed item runs on the device that owns its first part. The graph crate computes partitions
 //! (`atos_graph::partition`); this is the runtime's form of one.
 
+use atos_codegen::Scalar;
 use atos_codegen::layout::mesh::MAX_DEVICES;
+
+use crate::elem::ItemBits;
 use thiserror::Error;
+
+/// The index an item is routed by: the item, or its first part (`route_key` in mesh.cuh): the key both executors route pushes and seeds by; a
+/// negative one is past every placed range.
+pub fn route_key(bits: ItemBits, first: Scalar) -> u64 {
+    let width = 8 * first.size_bytes() as u32;
+    let raw = if width == 64 {
+        bits as u64
+    } else {
+        (bits as u64) & ((1u64 << width) - 1)
+    };
+    if first.is_signed_int() && raw >> (width - 1) & 1 == 1 {
+        u64::MAX
+    } else {
+        raw
+    }
+}
 
 /// A placement that cannot be used.
 #[derive(Debug, Error, PartialEq, Eq)]
@@ -212,6 +231,14 @@ impl Placement {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn route_keys_read_the_first_part() {
+        assert_eq!(route_key(7, Scalar::U32), 7);
+        assert_eq!(route_key(0xffff_ffff_0000_0009, Scalar::U32), 9);
+        assert_eq!(route_key((-3i32) as u64 as ItemBits, Scalar::I32), u64::MAX);
+        assert_eq!(route_key(u64::MAX as ItemBits, Scalar::U64), u64::MAX);
+    }
 
     #[test]
     fn even_ranges_cover_every_index_once() {

@@ -129,15 +129,38 @@ fn mesh<P: TaskSet>(
         .upload(app.state, placement)
         .map_err(|e| run_failed(e, "uploading the state"))?;
     rec.upload_ms = Some(ms(dev.upload_time()));
+    timed_runs(app, opts, rec, |label| {
+        let stats = program
+            .run_seeds_on(&dev, &app.seeds)
+            .map_err(|e| run_failed(e, label))?;
+        dev.read_back()
+            .map_err(|e| run_failed(e, &format!("reading back the results of {label}")))?;
+        Ok(stats)
+    })
+}
+
+/// The warm-up and timed runs of one configuration: `run_once` runs (and reads back) one run
+/// named by its label; every run is verified, then held to the timeout (a GPU kernel is stopped
+/// at it already; the CPU executor cannot be, so its run fails when it returns), the timed ones
+/// recorded.
+fn timed_runs<P: TaskSet>(
+    app: &AppRun<'_, '_, P>,
+    opts: &RunOpts,
+    rec: &mut Record,
+    mut run_once: impl FnMut(&str) -> Result<Stats, Fail>,
+) -> Result<(), Fail> {
     let mut walls = Vec::new();
     for i in 0..opts.warmup + opts.runs {
         let label = run_label(i, opts.warmup);
-        let stats = program
-            .run_seeds_on(&dev, &app.seeds)
-            .map_err(|e| run_failed(e, &label))?;
-        dev.read_back()
-            .map_err(|e| run_failed(e, &format!("reading back the results of {label}")))?;
+        let stats = run_once(&label)?;
         (app.verify)(&label)?;
+        if stats.time > opts.timeout {
+            return Err(Fail::new(format!(
+                "{label} took {:.1} s, more than the timeout of {:.1} s",
+                stats.time.as_secs_f64(),
+                opts.timeout.as_secs_f64()
+            )));
+        }
         if i >= opts.warmup {
             rec.times_ms.push(ms(stats.time));
             walls.extend(stats.wall.map(ms));
@@ -184,22 +207,14 @@ fn gpu<P: TaskSet>(
         .map_err(|e| run_failed(e, "uploading the state"))?;
     rec.upload_ms = Some(ms(dev.upload_time()));
     rec.uploaded_bytes = Some(dev.uploaded_bytes());
-    let mut walls = Vec::new();
-    for i in 0..opts.warmup + opts.runs {
-        let label = run_label(i, opts.warmup);
+    timed_runs(app, opts, rec, |label| {
         let stats = program
             .run_seeds_on(&mut dev, &app.seeds)
-            .map_err(|e| run_failed(e, &label))?;
+            .map_err(|e| run_failed(e, label))?;
         dev.read_back()
             .map_err(|e| run_failed(e, &format!("reading back the results of {label}")))?;
-        (app.verify)(&label)?;
-        if i >= opts.warmup {
-            rec.times_ms.push(ms(stats.time));
-            walls.extend(stats.wall.map(ms));
-        }
-        fill_stats(rec, app, &stats);
-    }
-    rec.wall_ms = median(&walls);
+        Ok(stats)
+    })?;
     drop(dev);
 
     if opts.timeline && strategy == Strategy::Persistent {
@@ -229,24 +244,11 @@ fn cpu<P: TaskSet + Default>(
     if let Some(p) = &opts.placement {
         cpu = cpu.placement(p.clone());
     }
-    for i in 0..opts.warmup + opts.runs {
-        let label = run_label(i, opts.warmup);
+    timed_runs(app, opts, rec, |label| {
         (app.reset)();
         let stats = cpu
             .run_seeds(P::default(), app.state, &app.seeds)
-            .map_err(|e| run_failed(e, &label))?;
-        (app.verify)(&label)?;
-        if stats.time > opts.timeout {
-            return Err(Fail::new(format!(
-                "{label} took {:.1} s, more than the timeout of {:.1} s",
-                stats.time.as_secs_f64(),
-                opts.timeout.as_secs_f64()
-            )));
-        }
-        if i >= opts.warmup {
-            rec.times_ms.push(ms(stats.time));
-        }
-        fill_stats(rec, app, &stats);
-    }
-    Ok(())
+            .map_err(|e| run_failed(e, label))?;
+        Ok(stats)
+    })
 }

@@ -11,7 +11,7 @@ use atos_codegen::Scalar;
 
 use super::queue::{CpuQueue, Line};
 use crate::elem::ItemBits;
-use crate::placement::Placement;
+use crate::placement::{Placement, route_key};
 
 thread_local! {
     /// The simulated device whose rings the current thread serves (its pushes are local there).
@@ -21,22 +21,6 @@ thread_local! {
 /// Makes the current thread run as device `d` (its tasks' pushes route from there).
 pub(crate) fn set_device(d: usize) {
     DEVICE.with(|c| c.set(d));
-}
-
-/// The index an item is routed by: the item, or its first part (`route_key` in mesh.cuh); a
-/// negative one is past every placed range.
-pub fn route_key(bits: ItemBits, first: Scalar) -> u64 {
-    let width = 8 * first.size_bytes() as u32;
-    let raw = if width == 64 {
-        bits as u64
-    } else {
-        (bits as u64) & ((1u64 << width) - 1)
-    };
-    if first.is_signed_int() && raw >> (width - 1) & 1 == 1 {
-        u64::MAX
-    } else {
-        raw
-    }
 }
 
 /// One queue field of a spread run: its rings on every simulated device.
@@ -113,14 +97,6 @@ pub(crate) fn devices_of(t: usize, threads: usize, devices: usize) -> Vec<usize>
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn route_keys_read_the_first_part() {
-        assert_eq!(route_key(7, Scalar::U32), 7);
-        assert_eq!(route_key(0xffff_ffff_0000_0009, Scalar::U32), 9);
-        assert_eq!(route_key((-3i32) as u64 as ItemBits, Scalar::I32), u64::MAX);
-        assert_eq!(route_key(u64::MAX as ItemBits, Scalar::U64), u64::MAX);
-    }
 
     #[test]
     fn every_device_has_a_thread() {

@@ -217,23 +217,13 @@ impl CpuExecutor {
         }
         let elapsed = t0.elapsed();
         unbind_all();
-        match control.status() {
-            status::OK => {}
-            status::OVERFLOW => {
-                let (i, t) = queues
-                    .iter()
-                    .map(|q| q.totals())
-                    .enumerate()
-                    .max_by_key(|(_, t)| t.needed)
-                    .expect("an overflow names a queue");
-                return Err(RunError::overflow(&plan.queues[i], capacities[i], t.needed));
-            }
-            _ => {
-                return Err(RunError::TaskPanicked {
-                    message: panic_message.into_inner().unwrap().unwrap_or_default(),
-                });
-            }
-        }
+        run_outcome(
+            &control,
+            panic_message,
+            &plan,
+            &capacities,
+            queues.iter().copied().enumerate(),
+        )?;
         let queue_stats = queues
             .iter()
             .enumerate()
@@ -263,31 +253,75 @@ impl CpuExecutor {
             })
             .collect();
         Ok(Stats {
-            device: format!("CPU ({} threads)", self.threads),
+            levels,
+            priority,
+            ..self.stats(
+                format!("CPU ({} threads)", self.threads),
+                elapsed,
+                &control,
+                queue_stats,
+            )
+        }
+        .totals())
+    }
+}
+
+/// How a run ended: `Ok`, or the overflow of the ring that needed the most (`rings`: each
+/// ring with its queue index) or the panic that stopped it.
+fn run_outcome<'q>(
+    control: &Control,
+    panic_message: Mutex<Option<String>>,
+    plan: &Plan,
+    capacities: &[u64],
+    rings: impl Iterator<Item = (usize, &'q CpuQueue)>,
+) -> Result<(), RunError> {
+    match control.status() {
+        status::OK => Ok(()),
+        status::OVERFLOW => {
+            let (q, needed) = rings
+                .map(|(q, r)| (q, r.totals().needed))
+                .max_by_key(|(_, n)| *n)
+                .expect("an overflow names a queue");
+            Err(RunError::overflow(&plan.queues[q], capacities[q], needed))
+        }
+        _ => Err(RunError::TaskPanicked {
+            message: panic_message.into_inner().unwrap().unwrap_or_default(),
+        }),
+    }
+}
+
+impl CpuExecutor {
+    /// A CPU run's stats (no levels, priority queues or devices: callers add theirs).
+    fn stats(
+        &self,
+        device: String,
+        elapsed: Duration,
+        control: &Control,
+        queues: Vec<QueueStats>,
+    ) -> Stats {
+        Stats {
+            device,
             time: elapsed,
             time_is_gpu_events: false,
             seeded: 0,
             popped: 0,
             pushed: 0,
             queue_peak: 0,
-            queues: queue_stats,
+            queues,
             idle_sweeps: control.word(ctl::IDLE_SWEEPS).load(Acquire),
             workers: self.threads as u64,
             grid: None,
             strategy: self.strategy,
             launches: 0,
-            levels,
+            levels: 0,
             wall: None,
             upload: None,
             timeline: None,
-            priority,
+            priority: Vec::new(),
             devices: Vec::new(),
         }
-        .totals())
     }
-}
 
-impl CpuExecutor {
     /// Each task's fetch size (the override, or the task's own).
     fn fetches(&self, irs: &[&atos_codegen::FnIr]) -> Vec<u64> {
         irs.iter()
@@ -333,26 +367,7 @@ impl CpuExecutor {
     ) -> Result<Stats, RunError> {
         let (plan, irs) = plan_of::<P>()?;
         let desc = <P::State<'_> as State>::desc();
-        let unsupported = |why: String| Err(RunError::Unsupported(why));
-        if self.strategy != Strategy::Persistent {
-            return unsupported(format!(
-                "a program spread over several devices runs persistent only (asked: {}); run other strategies on one device",
-                self.strategy.name()
-            ));
-        }
-        if let Some(f) = desc.queues().find(|f| f.kind.key().is_some()) {
-            return unsupported(format!(
-                "queue `{}` is a priority queue: programs spread over several devices take plain queues only for now; run it on one device",
-                f.name
-            ));
-        }
-        if let Some(f) = desc.queues().find(|f| !f.elem.parts()[0].is_int()) {
-            return unsupported(format!(
-                "queue `{}` holds `{}` items: a spread program routes each item to the device owning its first part, which must be an integer index (put the vertex first)",
-                f.name,
-                f.elem.rust_name()
-            ));
-        }
+        atos_codegen::unit::check_spread(self.strategy, &desc)?;
         let fetches = self.fetches(&irs);
         let fields = state.fields();
         let hosts = queue_fields(&fields);
@@ -430,24 +445,16 @@ impl CpuExecutor {
         self.on_threads(&control, &panic_message, &|| run.worker::<P>(state));
         let elapsed = t0.elapsed();
         hosts.iter().for_each(QueueField::unbind);
-        match control.status() {
-            status::OK => {}
-            status::OVERFLOW => {
-                let (q, needed) = routes
-                    .iter()
-                    .enumerate()
-                    .flat_map(|(q, r)| r.local.iter().chain(&r.recv).map(move |x| (q, x)))
-                    .map(|(q, x)| (q, x.totals().needed))
-                    .max_by_key(|(_, n)| *n)
-                    .expect("an overflow names a queue");
-                return Err(RunError::overflow(&plan.queues[q], capacities[q], needed));
-            }
-            _ => {
-                return Err(RunError::TaskPanicked {
-                    message: panic_message.into_inner().unwrap().unwrap_or_default(),
-                });
-            }
-        }
+        run_outcome(
+            &control,
+            panic_message,
+            &plan,
+            &capacities,
+            routes
+                .iter()
+                .enumerate()
+                .flat_map(|(q, r)| r.local.iter().chain(&r.recv).map(move |x| (q, x))),
+        )?;
         let queue_stats = routes
             .iter()
             .enumerate()
@@ -490,28 +497,16 @@ impl CpuExecutor {
             })
             .collect();
         Ok(Stats {
-            device: format!(
-                "CPU ({} threads, {devices} simulated devices)",
-                self.threads
-            ),
-            time: elapsed,
-            time_is_gpu_events: false,
-            seeded: 0,
-            popped: 0,
-            pushed: 0,
-            queue_peak: 0,
-            queues: queue_stats,
-            idle_sweeps: control.word(ctl::IDLE_SWEEPS).load(Acquire),
-            workers: self.threads as u64,
-            grid: None,
-            strategy: self.strategy,
-            launches: 0,
-            levels: 0,
-            wall: None,
-            upload: None,
-            timeline: None,
-            priority: Vec::new(),
             devices: device_stats,
+            ..self.stats(
+                format!(
+                    "CPU ({} threads, {devices} simulated devices)",
+                    self.threads
+                ),
+                elapsed,
+                &control,
+                queue_stats,
+            )
         }
         .totals())
     }

@@ -76,25 +76,8 @@ impl<'s> DeviceState<'s> {
         let fields = state.fields();
         let (ring_list, setups) = rings(&desc, &queue_fields(&fields))?;
         let n_queues = ring_list.len();
-        let mut buffers: Vec<CudaSlice<u8>> = Vec::new();
-        let mut uploaded = 0u64;
-        let mut alloc = |bytes: usize, init: Option<&[u8]>| -> Result<u64, GpuError> {
-            let mut buf = stream
-                .alloc_zeros::<u8>(bytes.max(8))
-                .map_err(driver_err("allocating device memory"))?;
-            if let Some(data) = init.filter(|d| !d.is_empty()) {
-                stream
-                    .memcpy_htod(data, &mut buf)
-                    .map_err(driver_err("copying state to the device"))?;
-                uploaded += data.len() as u64;
-            }
-            let ptr = {
-                let (ptr, _sync) = buf.device_ptr(stream);
-                ptr
-            };
-            buffers.push(buf);
-            Ok(ptr)
-        };
+        let mut arena = Arena::new(stream);
+        let mut alloc = |bytes: usize, init: Option<&[u8]>| arena.alloc(bytes, init);
         let control = alloc(control_bytes(n_queues, setups.len()), None)?;
         let mut packed = Vec::new();
         let mut atomics = Vec::new();
@@ -172,9 +155,9 @@ impl<'s> DeviceState<'s> {
             priority: setups,
             field_values: crate::program::field_values(&fields),
             atomics,
-            _buffers: buffers,
+            uploaded_bytes: arena.uploaded,
+            _buffers: arena.buffers,
             upload_time: t0.elapsed(),
-            uploaded_bytes: uploaded,
         })
     }
 
@@ -349,7 +332,7 @@ pub(crate) struct Counters {
 ///
 /// # Safety
 /// `at` must be a live device allocation of at least `bytes.len()` bytes.
-unsafe fn copy_in_and_wait(
+pub(crate) unsafe fn copy_in_and_wait(
     at: u64,
     bytes: &[u8],
     stream: &CudaStream,
@@ -366,7 +349,7 @@ unsafe fn copy_in_and_wait(
 ///
 /// # Safety
 /// `at` must be a live device allocation of at least `bytes.len()` bytes.
-unsafe fn copy_out_and_wait(
+pub(crate) unsafe fn copy_out_and_wait(
     bytes: &mut [u8],
     at: u64,
     stream: &CudaStream,
@@ -384,4 +367,42 @@ pub(crate) fn seeded_counters(n: u64) -> Vec<u8> {
         qc::WORDS.len(),
         &atos_codegen::layout::SEEDED_COUNTERS.map(|w| (w, n)),
     )
+}
+
+/// Zeroed device allocations on one stream's device, optionally filled from the host; keeps
+/// the buffers (their owner frees them) and counts the bytes copied in.
+pub(crate) struct Arena<'a> {
+    pub stream: &'a Arc<CudaStream>,
+    pub buffers: Vec<CudaSlice<u8>>,
+    pub uploaded: u64,
+}
+
+impl<'a> Arena<'a> {
+    pub fn new(stream: &'a Arc<CudaStream>) -> Arena<'a> {
+        Arena {
+            stream,
+            buffers: Vec::new(),
+            uploaded: 0,
+        }
+    }
+
+    /// The device address of `bytes` new bytes (at least 8), holding `init` when given.
+    pub fn alloc(&mut self, bytes: usize, init: Option<&[u8]>) -> Result<u64, GpuError> {
+        let mut buf = self
+            .stream
+            .alloc_zeros::<u8>(bytes.max(8))
+            .map_err(driver_err("allocating device memory"))?;
+        if let Some(data) = init.filter(|d| !d.is_empty()) {
+            self.stream
+                .memcpy_htod(data, &mut buf)
+                .map_err(driver_err("copying state to the device"))?;
+            self.uploaded += data.len() as u64;
+        }
+        let ptr = {
+            let (ptr, _sync) = buf.device_ptr(self.stream);
+            ptr
+        };
+        self.buffers.push(buf);
+        Ok(ptr)
+    }
 }

@@ -21,15 +21,15 @@ use atos_codegen::layout::{
     status, unpack_words,
 };
 use atos_codegen::{KernelSpec, Plan, StateDesc};
-use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, DevicePtr, result, sys};
+use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, result, sys};
 
-use super::device_state::seeded_counters;
+use super::device_state::{Arena, copy_in_and_wait, copy_out_and_wait, seeded_counters};
 use super::{Gpu, GpuError, driver_err, nvrtc};
 use crate::arrays::ring_slots;
-use crate::cpu::mesh::route_key;
 use crate::elem::ItemBits;
 use crate::error::RunError;
 use crate::placement::Placement;
+use crate::placement::route_key;
 use crate::program::{
     Ring, Seeds, check_spread_rings, idle_range, queue_fields, rings, seeds_per_queue,
 };
@@ -285,7 +285,7 @@ impl<P: TaskSet> MeshProgram<P> {
     /// its launch to its end by CUDA events, host wall time).
     fn launch_all(&self, dev: &MeshState<'_>) -> Result<(Vec<f64>, Duration), GpuError> {
         let t0 = Instant::now();
-        let mut marks: Vec<(CudaEvent, CudaEvent, &Arc<CudaStream>)> = Vec::new();
+        let mut marks: Vec<(CudaEvent, CudaEvent)> = Vec::new();
         for (d, part) in dev.parts.iter().enumerate() {
             bind(&self.gpus, d)?;
             let ctx = self.gpus.gpu(d).ctx();
@@ -322,11 +322,11 @@ impl<P: TaskSet> MeshProgram<P> {
             .map_err(driver_err("launching the kernel"))?;
             stop.record(&part.stream)
                 .map_err(driver_err("recording the stop event"))?;
-            marks.push((start, stop, &part.stream));
+            marks.push((start, stop));
         }
         let deadline = self.timeout.map(|t| (t0 + t, t));
         let mut ms = Vec::new();
-        for (start, stop, _) in &marks {
+        for (start, stop) in &marks {
             loop {
                 if stop
                     .try_is_complete()
@@ -389,32 +389,6 @@ pub struct MeshState<'s> {
     upload_time: Duration,
 }
 
-/// Allocates zeroed device memory on one device, optionally filled; keeps the buffers.
-struct Arena<'a> {
-    stream: &'a Arc<CudaStream>,
-    buffers: Vec<CudaSlice<u8>>,
-}
-
-impl Arena<'_> {
-    fn alloc(&mut self, bytes: usize, init: Option<&[u8]>) -> Result<u64, GpuError> {
-        let mut buf = self
-            .stream
-            .alloc_zeros::<u8>(bytes.max(8))
-            .map_err(driver_err("allocating device memory"))?;
-        if let Some(data) = init.filter(|d| !d.is_empty()) {
-            self.stream
-                .memcpy_htod(data, &mut buf)
-                .map_err(driver_err("copying state to the device"))?;
-        }
-        let ptr = {
-            let (ptr, _sync) = buf.device_ptr(self.stream);
-            ptr
-        };
-        self.buffers.push(buf);
-        Ok(ptr)
-    }
-}
-
 fn words_bytes(words: &[u64]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
@@ -447,18 +421,12 @@ impl<'s> MeshState<'s> {
                     .map_err(driver_err("creating a stream"))
             })
             .collect::<Result<_, _>>()?;
-        let mut arenas: Vec<Arena> = streams
-            .iter()
-            .map(|stream| Arena {
-                stream,
-                buffers: Vec::new(),
-            })
-            .collect();
+        let mut arenas: Vec<Arena> = streams.iter().map(Arena::new).collect();
         // First pass: every allocation whose address another device needs.
         let control = arenas[0].alloc(ctl::BYTES, None)?;
         let mut counters = Vec::new();
         let mut items = Vec::new();
-        for (d, arena) in arenas.iter_mut().enumerate() {
+        for arena in arenas.iter_mut() {
             counters.push(arena.alloc(counter_bytes(n_queues), None)?);
             let mut mine = Vec::new();
             for r in &ring_list {
@@ -468,7 +436,6 @@ impl<'s> MeshState<'s> {
                 mine.push((local, recv));
             }
             items.push(mine);
-            let _ = d;
         }
         let ring_ref = |d: usize, q: usize, recv: bool| -> [u64; 4] {
             let r = ring_list[q];
@@ -664,12 +631,14 @@ impl<'s> MeshState<'s> {
                         .flat_map(|i| i.to_le_bytes()[..size].to_vec())
                         .collect();
                     // SAFETY: the local ring holds at least `capacity` slots.
-                    unsafe { copy_in(part.items[q].0, &raw, &part.stream) }?;
+                    unsafe {
+                        copy_in_and_wait(part.items[q].0, &raw, &part.stream, "resetting the run")
+                    }?;
                 }
             }
             block.extend(pack_words(dc::WORDS.len(), &[]));
             // SAFETY: the counter buffer holds exactly this many bytes.
-            unsafe { copy_in(part.counters, &block, &part.stream) }?;
+            unsafe { copy_in_and_wait(part.counters, &block, &part.stream, "resetting the run") }?;
         }
         let total: u64 = seeds.iter().map(|s| s.len() as u64).sum();
         let block = pack_words(
@@ -681,7 +650,14 @@ impl<'s> MeshState<'s> {
         );
         self.bind(0)?;
         // SAFETY: device 0's control block holds exactly this many bytes.
-        unsafe { copy_in(self.control, &block, &self.parts[0].stream) }?;
+        unsafe {
+            copy_in_and_wait(
+                self.control,
+                &block,
+                &self.parts[0].stream,
+                "resetting the run",
+            )
+        }?;
         Ok(())
     }
 
@@ -692,14 +668,28 @@ impl<'s> MeshState<'s> {
         let mut control = vec![0u8; ctl::BYTES];
         self.bind(0)?;
         // SAFETY: device 0's control block holds ctl::BYTES.
-        unsafe { copy_out(&mut control, self.control, &self.parts[0].stream) }?;
+        unsafe {
+            copy_out_and_wait(
+                &mut control,
+                self.control,
+                &self.parts[0].stream,
+                "reading run counters",
+            )
+        }?;
         let mut per_device = Vec::new();
         let mut sent = Vec::new();
         for (d, part) in self.parts.iter().enumerate() {
             self.bind(d)?;
             let mut raw = vec![0u8; counter_bytes(n_queues)];
             // SAFETY: the counter buffer holds exactly this many bytes.
-            unsafe { copy_out(&mut raw, part.counters, &part.stream) }?;
+            unsafe {
+                copy_out_and_wait(
+                    &mut raw,
+                    part.counters,
+                    &part.stream,
+                    "reading run counters",
+                )
+            }?;
             let words = unpack_words(&raw);
             let blocks: Vec<Vec<u64>> = words[..2 * n_queues * qc::WORDS.len()]
                 .chunks_exact(qc::WORDS.len())
@@ -814,7 +804,14 @@ impl<'s> MeshState<'s> {
                 self.bind(d)?;
                 if bytes > 0 {
                     // SAFETY: `live` holds `bytes` bytes on device d.
-                    unsafe { copy_out(&mut raw, live, &self.parts[d].stream) }?;
+                    unsafe {
+                        copy_out_and_wait(
+                            &mut raw,
+                            live,
+                            &self.parts[d].stream,
+                            "copying results back",
+                        )
+                    }?;
                 }
                 parts.push(raw);
             }
@@ -852,30 +849,4 @@ fn bind(gpus: &Gpus, d: usize) -> Result<(), GpuError> {
         .ctx()
         .bind_to_thread()
         .map_err(driver_err("binding a context"))
-}
-
-/// Copies `bytes` to device address `at` on `stream` and waits.
-///
-/// # Safety
-/// `at` must be a live device allocation of at least `bytes.len()` bytes.
-unsafe fn copy_in(at: u64, bytes: &[u8], stream: &CudaStream) -> Result<(), GpuError> {
-    // SAFETY: as the caller guarantees; the wait keeps `bytes` borrowed until the copy ends.
-    unsafe { result::memcpy_htod_async(at, bytes, stream.cu_stream()) }
-        .map_err(driver_err("copying to the device"))?;
-    stream
-        .synchronize()
-        .map_err(driver_err("copying to the device"))
-}
-
-/// Copies `bytes.len()` bytes from device address `at` on `stream` and waits.
-///
-/// # Safety
-/// `at` must be a live device allocation of at least `bytes.len()` bytes.
-unsafe fn copy_out(bytes: &mut [u8], at: u64, stream: &CudaStream) -> Result<(), GpuError> {
-    // SAFETY: as for `copy_in`.
-    unsafe { result::memcpy_dtoh_async(bytes, at, stream.cu_stream()) }
-        .map_err(driver_err("copying from the device"))?;
-    stream
-        .synchronize()
-        .map_err(driver_err("copying from the device"))
 }
