@@ -2,7 +2,8 @@
 //! BFS, PageRank and colouring on 2, 3 and 4 devices, even, edge-balanced, uneven and random
 //! partitions and a device with no vertices, with fewer and more threads than devices; every
 //! result checked against the CPU references, the routing counted (every item sent is received),
-//! and a stress loop over seeds that must never hang or stop early.
+//! and a stress loop over seeds that must never hang or stop early; eager and aggregated
+//! (outboxes forwarded at a batch size or a wait time) remote pushes alike.
 
 mod common;
 
@@ -10,11 +11,12 @@ use atos::apps::bfs::{self, Executor};
 use atos::apps::coloring::{self, ColoringArrays};
 use atos::apps::pagerank;
 use atos::prelude::*;
-use atos::{Placement, Stats};
+use atos::{Aggregation, Placement, Stats};
 use atos_graph::Csr;
 use atos_graph::partition::{Partition, Parts};
 use atos_graph::reference::coloring::validate_coloring;
 use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
+use std::time::Duration;
 
 /// The runtime's placement of a graph partition.
 fn placement(g: &Csr, p: Partition, devices: usize) -> Placement {
@@ -184,6 +186,83 @@ fn coloring_on_simulated_devices_is_proper() {
     }
 }
 
+fn batched(batch: u32, wait_us: u64) -> Aggregation {
+    Aggregation::batched(batch, Duration::from_micros(wait_us)).unwrap()
+}
+
+/// Aggregated remote pushes (outboxes): every batch size, from one item to more than a run
+/// sends (only the wait time forwards), gives the reference answers, and every item an outbox
+/// took in reaches its owner.
+#[test]
+fn aggregated_runs_match_the_reference() {
+    for spec in ["kron:11,seed=3", "grid:40x40"] {
+        let g = atos_graph::load(spec).unwrap();
+        let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
+        for devices in [2, 3, 4] {
+            for agg in [batched(1, 0), batched(64, 5), batched(1_000_000, 200)] {
+                let cpu = CpuExecutor::new()
+                    .threads(3)
+                    .aggregation(agg)
+                    .placement(placement(&g, Partition::Random { seed: 2 }, devices));
+                let r = bfs_on(&g, &cpu);
+                let name = format!("{spec} {devices} devices {agg}");
+                assert_eq!(r.depths, want, "{name}");
+                assert_eq!(r.stats.popped, r.stats.pushed + 1, "{name}");
+                check_routing(&name, &r.stats, devices);
+                assert!(r.stats.devices.iter().any(|d| d.sent > 0), "{name}");
+            }
+        }
+    }
+    let g = atos_graph::load("kron:10,seed=2").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let arrays = ColoringArrays::new(g.num_vertices());
+    let state = arrays.state(&offsets, &g.cols);
+    let stats = CpuExecutor::new()
+        .threads(4)
+        .aggregation(batched(16, 2))
+        .placement(placement(&g, Partition::Edges, 3))
+        .run_seeds(
+            coloring::Tasks::default(),
+            &state,
+            &Seeds::new().add(coloring::assign::Task, &arrays.seeds),
+        )
+        .unwrap();
+    validate_coloring(&g, &arrays.color.to_vec()).unwrap();
+    check_routing("colouring, aggregated", &stats, 3);
+}
+
+/// An outbox holds at most the queue's capacity, like any ring: overflowing it stops the run
+/// with the queue's overflow. A star whose leaves all live on the other device: the centre's
+/// task sends every leaf through device 0's outbox, which forwards nothing for seconds.
+#[test]
+fn an_overflowing_outbox_stops_the_run() {
+    let leaves = 200u32;
+    let mut edges = atos_graph::build::EdgeList::new(leaves + 1);
+    for v in 1..=leaves {
+        edges.push(0, v);
+    }
+    let (g, _) = edges
+        .into_csr(atos_graph::build::BuildOptions::default())
+        .unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let owners: Vec<u8> = (0..=leaves).map(|v| u8::from(v > 0)).collect();
+    let p = Placement::from_owners(owners, 2).unwrap();
+    let err = common::within(30, move || {
+        let depth = bfs::initial_depths(g.num_vertices(), 0);
+        let state = bfs::state(&offsets, &g.cols, &depth, 64, QueueMode::Ring);
+        CpuExecutor::new()
+            .threads(2)
+            .aggregation(batched(1_000_000, 5_000_000))
+            .placement(p)
+            .run(bfs::bfs::Task, &state, &[0])
+            .map(|_| ())
+            .map_err(|e| e.to_string())
+    })
+    .unwrap()
+    .unwrap_err();
+    assert!(err.contains("queue `work` overflowed"), "{err}");
+}
+
 /// Spread runs are refused where the executor cannot run them yet, with the reason.
 #[test]
 fn spread_runs_refuse_what_they_cannot_do() {
@@ -249,8 +328,17 @@ fn spread_runs_always_end_exactly() {
         let threads = 1 + (round as usize % 5);
         let g2 = g.clone();
         let pl = placement(g, p, devices);
+        // Every fourth run aggregated, batch sizes and waits varied.
+        let agg = if round % 4 == 3 {
+            batched(1 + (round % 50) as u32, round % 3)
+        } else {
+            Aggregation::Eager
+        };
         let got = common::within(30, move || {
-            let cpu = CpuExecutor::new().threads(threads).placement(pl);
+            let cpu = CpuExecutor::new()
+                .threads(threads)
+                .aggregation(agg)
+                .placement(pl);
             let cap = bfs::default_queue_capacity(g2.num_vertices(), g2.num_edges());
             let offsets = g2.offsets_u32().unwrap();
             bfs::run(

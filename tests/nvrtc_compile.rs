@@ -156,7 +156,11 @@ fn multi_device_programs_compile_for_every_worker_kind() {
             let mut spec = KernelSpec::for_tasks(&irs).multi_device(true);
             spec.tasks = vec![atos::TaskSpec { worker, fetch }; irs.len()];
             let src = atos::cuda_source::<P>(&spec.clone().checked(false)).unwrap();
-            assert!(src.contains("atos::RoutedPusher") && src.contains("atos::MeshQueues"));
+            assert!(
+                src.contains("atos::RoutedPusher")
+                    && src.contains("atos::MeshQueues")
+                    && src.contains("atos::forward_server")
+            );
             compile_clean(&src);
         }
     }

@@ -124,6 +124,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("max_core", Kind::Int, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
+    ("aggregation", Kind::Str, true),
     ("remote_items", Kind::Int, true),
     ("remote_bytes", Kind::Int, true),
     ("device_tasks", Kind::Array, true),
@@ -336,6 +337,7 @@ fn spread_runs_are_verified_and_record_their_devices() {
         "kron:9",
         "--devices",
         "1,3",
+        "--spread-one",
         "--partition",
         "random:2",
         "--strategy",
@@ -347,10 +349,19 @@ fn spread_runs_are_verified_and_record_their_devices() {
     ]);
     assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
     let recs = records(&out);
-    assert_eq!(recs.len(), 4);
+    assert_eq!(recs.len(), 6);
     for r in &recs {
         check_schema(r);
     }
+    // --spread-one: the spread program on one device sends nothing between devices.
+    let one = recs
+        .iter()
+        .find(|r| r["devices"] == 1 && r["strategy"] == "persistent")
+        .unwrap();
+    assert_eq!(one["status"], "ok", "{one}");
+    assert_eq!(one["verified"], true);
+    assert_eq!(one["remote_items"], 0, "{one}");
+    assert_eq!(one["device_tasks"].as_array().unwrap().len(), 1);
     let spread: Vec<&Value> = recs.iter().filter(|r| r["devices"] == 3).collect();
     assert_eq!(spread.len(), 2);
     let ok = spread

@@ -39,6 +39,7 @@ words!(
         11 AVAIL "avail": "ring: written items not yet claimed (signed; claims take from it, each advance of end adds to it)",
         12 WINDOW_NEXT "window_next": "windowed launches: the next item of the launch's window to hand out (set by the host before each launch)",
         13 KEPT "kept": "pushes a CTA kept in shared memory and ran itself instead of publishing them (counted before the batch that pushed them is done)",
+        14 STAMP "stamp": "outbox rings of an aggregated spread run: the device's clock (ns) at the last forward of this outbox to its peer",
     }
 );
 
@@ -124,10 +125,20 @@ pub mod mesh {
         (
             "rings",
             1,
-            "address (on this device) of every device's ring counters, device by device (QueueCounters*)",
+            "address (on this device) of every device's ring counters (QueueCounters*), device by device; per device the same number: per queue field its local ring, its receive ring, then in an aggregated run its outbox to each peer",
         ),
         ("ring_count", 1, "entries of `rings`"),
         ("sent", 1, "address of this device's DeviceCounters"),
+        (
+            "batch",
+            1,
+            "aggregated remote pushes: forward an outbox once it holds this many items (0: eager, no outboxes)",
+        ),
+        (
+            "wait_ns",
+            1,
+            "aggregated remote pushes: or once this many ns have passed since its last forward",
+        ),
         (
             "bounds",
             MAX_DEVICES + 1,
@@ -144,7 +155,9 @@ pub mod mesh {
     pub const RINGS: usize = 6;
     pub const RING_COUNT: usize = 7;
     pub const SENT: usize = 8;
-    pub const BOUNDS: usize = 9;
+    pub const BATCH: usize = 9;
+    pub const WAIT_NS: usize = 10;
+    pub const BOUNDS: usize = 11;
     /// Words of the struct.
     pub const WORDS: usize = BOUNDS + MAX_DEVICES + 1;
     pub const KIND_RANGES: u64 = 0;
@@ -155,7 +168,8 @@ pub mod mesh {
         let mut at = 0;
         let mut i = 0;
         let starts = [
-            DEVICE, DEVICES, KIND, LEN, OWNER, LOCAL, RINGS, RING_COUNT, SENT, BOUNDS,
+            DEVICE, DEVICES, KIND, LEN, OWNER, LOCAL, RINGS, RING_COUNT, SENT, BATCH, WAIT_NS,
+            BOUNDS,
         ];
         while i < FIELDS.len() {
             assert!(starts[i] == at, "word indices follow FIELDS");

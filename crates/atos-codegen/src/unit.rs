@@ -520,7 +520,10 @@ fn pusher_init(
         _ => format!("{{state.{at}, ctl}}"),
     };
     if spec.multi_device {
-        return format!("{{{}, state.{n}_peers, ctl}}", ring(id, &f.elem, &n));
+        return format!(
+            "{{{}, state.{n}_peers, state.{n}_outbox, ctl}}",
+            ring(id, &f.elem, &n)
+        );
     }
     match f.far_elem() {
         Some(far) => format!(
@@ -744,8 +747,21 @@ fn emit_kernel(
         format!("atos::run_window({})", args.join(", "))
     } else if spec.multi_device {
         out.push_str("    const atos::MeshQueues queues;\n");
+        // Aggregated runs: each queue's outboxes forwarded to their owners by whole groups,
+        // up to `forward_items_per_thread` items per thread at a time.
+        let k = forward_items_per_thread(group, spec.block_size);
+        let mut forwards = Vec::new();
+        for (q, f) in state.queues().enumerate() {
+            let n = sanitize(&f.name);
+            let _ = writeln!(
+                out,
+                "    const auto forward{q} = atos::forward_server<{k}>(state.{n}_outbox, state.{n}_peers, ctl);"
+            );
+            forwards.push(format!("forward{q}"));
+        }
         let mut args = vec!["group", "ctl", "out", "queues", "idle"];
         args.extend(servers.iter().map(String::as_str));
+        args.extend(forwards.iter().map(String::as_str));
         format!("atos::run_persistent({})", args.join(", "))
     } else {
         let counters: Vec<String> = queues
@@ -851,7 +867,7 @@ fn emit_state_struct(out: &mut String, state: &StateDesc, multi_device: bool) {
             let (t, n) = (f.elem.cuda_name(), sanitize(&f.name));
             let _ = writeln!(
                 out,
-                "    atos::QueueRef<{t}> {n}_recv;\n    const atos::QueueRef<{t}>* {n}_peers;"
+                "    atos::QueueRef<{t}, true> {n}_recv;\n    const atos::QueueRef<{t}, true>* {n}_peers;\n    const atos::QueueRef<{t}>* {n}_outbox;"
             );
         }
     }
@@ -869,9 +885,19 @@ fn emit_state_struct(out: &mut String, state: &StateDesc, multi_device: bool) {
 }
 
 /// Bytes a multi-device unit's state struct adds after the fields: per queue field, its receive
-/// ring (a `QueueRef`) and the address of the table of every device's receive ring.
+/// ring (a `QueueRef`), the address of the table of every device's receive ring, and the
+/// address of the table of this device's outboxes (aggregated runs; by destination).
 pub fn mesh_state_extra(state: &StateDesc) -> usize {
-    state.queues().count() * (field_size(FieldKind::Queue) + 8)
+    state.queues().count() * (field_size(FieldKind::Queue) + 16)
+}
+
+/// Items each thread of a group carries in one forward of an outbox (aggregated spread runs):
+/// about 1024 items per forward for a CTA group, 256 for a warp and 8 for a thread.
+fn forward_items_per_thread(group: WorkerKind, block_size: u32) -> u32 {
+    match group {
+        WorkerKind::Cta => (1024 / block_size.max(1)).max(1),
+        WorkerKind::Warp | WorkerKind::Thread => 8,
+    }
 }
 
 /// What a program spread over several devices cannot do yet, refused with the reason: the one

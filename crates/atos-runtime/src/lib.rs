@@ -1,6 +1,7 @@
 //! atos-runtime: the device code (embedded CUDA headers), the GPU executor (NVRTC + cudarc)
 //! and the CPU executor, behind one set of state and task types.
 
+pub mod aggregation;
 pub mod arrays;
 pub mod cpu;
 pub mod elem;
@@ -13,6 +14,7 @@ pub mod state;
 pub mod stats;
 pub mod task;
 
+pub use aggregation::Aggregation;
 pub use arrays::{AtomicArray, Atomics, PriorityQueue, Queue, QueueMode, Slice, fence, lanes};
 pub use cpu::CpuExecutor;
 pub use elem::{

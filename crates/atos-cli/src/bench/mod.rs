@@ -119,10 +119,21 @@ pub struct BenchArgs {
     /// them), persistent strategy and ring queues only.
     #[arg(long, value_delimiter = ',', value_parser = parse_devices)]
     devices: Vec<usize>,
+    /// Also run each configuration as a spread program on one device (every index placed on
+    /// device 0): what spread code costs (routing, system-scope atomics) apart from the traffic
+    /// between devices.
+    #[arg(long)]
+    spread_one: bool,
     /// Spread runs: how vertices are split over the devices: `vertices` (equal ranges),
     /// `edges` (ranges of equal edge counts) or `random:SEED`.
     #[arg(long, default_value = "vertices", value_parser = parse_partition)]
     partition: atos_graph::partition::Partition,
+    /// Spread runs: how pushes to another device travel, comma-separated, each a
+    /// configuration: `eager` (straight into the owner's receive ring) or `BATCH:WAIT_US`
+    /// (through a local outbox per destination, forwarded at BATCH items or WAIT_US
+    /// microseconds after its last forward) [default: eager].
+    #[arg(long, value_delimiter = ',', value_parser = parse_aggregation)]
+    aggregation: Vec<atos::Aggregation>,
     /// No progress bar and no notes (the table and failures are still printed).
     #[arg(long)]
     quiet: bool,
@@ -288,7 +299,7 @@ impl Prepared {
 
     /// Why a configuration does not apply (not a failure).
     fn skip_reason(&self, gpu: Option<&Gpu>, cfg: &Config, opts: &RunOpts) -> Option<String> {
-        if cfg.devices > 1 {
+        if cfg.spread {
             if cfg.strategy != Strategy::Persistent || cfg.queue == QueueMode::Linear {
                 return Some(
                     "spread over several devices: persistent strategy and ring queues only".into(),
@@ -330,8 +341,13 @@ enum DeviceArg {
 
 /// One configuration of the cross product (`worker` is `None` on the CPU).
 pub struct Config {
-    /// Devices the run is spread over (1: one device, the plain program).
+    /// Devices the run is spread over.
     pub devices: usize,
+    /// Whether it runs the spread program (always with several devices; on one device only
+    /// with `--spread-one`) rather than the plain one.
+    pub spread: bool,
+    /// Spread runs: how pushes to another device travel.
+    pub aggregation: atos::Aggregation,
     pub strategy: Strategy,
     pub worker: Option<WorkerKind>,
     pub fetch: u32,
@@ -353,6 +369,8 @@ pub struct RunOpts {
     pub gpus: std::collections::BTreeMap<usize, atos::Gpus>,
     /// Spread configurations: the placement of the graph being run (set per graph and count).
     pub placement: Option<atos::Placement>,
+    /// Spread configurations: the aggregation of the configuration being run.
+    pub aggregation: atos::Aggregation,
 }
 
 /// Why a configuration failed.
@@ -434,6 +452,10 @@ fn parse_devices(s: &str) -> Result<usize, String> {
             atos::codegen::layout::mesh::MAX_DEVICES
         )),
     }
+}
+
+fn parse_aggregation(s: &str) -> Result<atos::Aggregation, String> {
+    s.parse()
 }
 
 fn parse_partition(s: &str) -> Result<atos_graph::partition::Partition, String> {
@@ -574,6 +596,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         cpu_threads: args.cpu_threads.map(|t| t as usize),
         gpus: Default::default(),
         placement: None,
+        aggregation: atos::Aggregation::Eager,
     };
     let mut opts = opts;
     let device_counts = dedup(&args.devices, 1);
@@ -611,15 +634,30 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         },
     };
 
+    // (devices, spread, aggregation) in run order: the plain one-device run, then the spread
+    // ones, each with every aggregation.
+    let aggregations = dedup(&args.aggregation, atos::Aggregation::Eager);
+    let mut layouts: Vec<(usize, bool, atos::Aggregation)> = Vec::new();
+    for &d in &device_counts {
+        if d == 1 {
+            layouts.push((1, false, atos::Aggregation::Eager));
+        }
+        if d > 1 || args.spread_one {
+            layouts.extend(aggregations.iter().map(|&a| (d, true, a)));
+        }
+    }
     if let Device::Gpu(_) = &device {
-        for &d in device_counts.iter().filter(|&&d| d > 1) {
+        for d in layouts.iter().filter(|l| l.1).map(|l| l.0) {
+            if opts.gpus.contains_key(&d) {
+                continue;
+            }
             let gpus = atos::Gpus::first(d).map_err(|e| format!("--devices {d}: {e}"))?;
             opts.gpus.insert(d, gpus);
         }
     }
     // The configurations of one graph, in run order.
     let mut configs = Vec::new();
-    for &devices in &device_counts {
+    for &(devices, spread, aggregation) in &layouts {
         for &strategy in &strategies {
             for &queue in &queues {
                 match &device {
@@ -628,6 +666,8 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                             for &fetch in &fetches {
                                 configs.push(Config {
                                     devices,
+                                    spread,
+                                    aggregation,
                                     strategy,
                                     worker: Some(w),
                                     fetch,
@@ -640,6 +680,8 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                         for &fetch in &fetches {
                             configs.push(Config {
                                 devices,
+                                spread,
+                                aggregation,
                                 strategy,
                                 worker: None,
                                 fetch,
@@ -765,8 +807,10 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             let mut rec = Record::new(&info, "atos", app.name());
             prepared.annotate(&mut rec);
             opts.placement = None;
-            if cfg.devices > 1 {
+            opts.aggregation = cfg.aggregation;
+            if cfg.spread {
                 rec.devices = Some(cfg.devices);
+                rec.aggregation = Some(cfg.aggregation.to_string());
                 rec.partition = Some(args.partition.to_string());
                 match placement_of(&g, args.partition, cfg.devices) {
                     Ok(p) => opts.placement = Some(p),
@@ -786,8 +830,8 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             rec.timeout_s = opts.timeout.as_secs_f64();
             let label = format!(
                 "{slug}{} {} {} {}",
-                if cfg.devices > 1 {
-                    format!(" x{}", cfg.devices)
+                if cfg.spread {
+                    format!(" x{} {}", cfg.devices, cfg.aggregation)
                 } else {
                     String::new()
                 },
@@ -1092,7 +1136,13 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
                 |v: Option<f64>, prec: usize| v.map_or("-".to_string(), |v| format!("{v:.prec$}"));
             [
                 slug_of(&r.graph),
-                r.implementation.clone(),
+                // A spread run: `atos x2` (spread over 2 devices), `atos x1` (--spread-one),
+                // `atos x2 256:20` (aggregated).
+                match (r.devices, r.aggregation.as_deref()) {
+                    (Some(d), Some(a)) if a != "eager" => format!("{} x{d} {a}", r.implementation),
+                    (Some(d), _) => format!("{} x{d}", r.implementation),
+                    (None, _) => r.implementation.clone(),
+                },
                 r.strategy.clone(),
                 wf,
                 r.queue.clone(),

@@ -133,6 +133,8 @@ pub struct Record {
     pub devices: Option<usize>,
     /// Spread runs: the partition (`vertices`, `edges`, `random:SEED`).
     pub partition: Option<String>,
+    /// Spread runs: how pushes to another device travel (`eager`, or `BATCH:WAIT_US`).
+    pub aggregation: Option<String>,
     /// Spread runs: items pushed from one device to another in the last run.
     pub remote_items: Option<u64>,
     /// Spread runs: bytes of those items (item size x items; remote atomics not counted).
@@ -204,6 +206,7 @@ impl Record {
             max_core: None,
             devices: None,
             partition: None,
+            aggregation: None,
             remote_items: None,
             remote_bytes: None,
             device_tasks: None,

@@ -122,9 +122,10 @@ fn mesh<P: TaskSet>(
     opts: &RunOpts,
     rec: &mut Record,
 ) -> Result<(), Fail> {
-    let program = builder()
+    let mut program = builder()
         .build_mesh(gpus)
         .map_err(|e| Fail::new(format!("building the kernel: {e}")))?;
+    program.set_aggregation(opts.aggregation);
     let dev = program
         .upload(app.state, placement)
         .map_err(|e| run_failed(e, "uploading the state"))?;
@@ -242,7 +243,7 @@ fn cpu<P: TaskSet + Default>(
         cpu = cpu.threads(t);
     }
     if let Some(p) = &opts.placement {
-        cpu = cpu.placement(p.clone());
+        cpu = cpu.placement(p.clone()).aggregation(opts.aggregation);
     }
     timed_runs(app, opts, rec, |label| {
         (app.reset)();

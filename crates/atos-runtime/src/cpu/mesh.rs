@@ -1,15 +1,20 @@
 //! The CPU executor's twin of a program spread over several devices (`mesh.cuh`): per simulated
-//! device a local ring and a receive ring of every queue, pushes routed to the device that owns
-//! the item, and termination summed over every ring of every device. Memory is one on the CPU,
-//! so `Atomics` placement changes nothing here; routing and the rings are those of the GPU.
+//! device a local ring and a receive ring of every queue (and, aggregated, an outbox per peer
+//! with its forwards), pushes routed to the device that owns the item, and termination summed
+//! over every ring of every device. Memory is one on the CPU, so `Atomics` placement changes
+//! nothing here; routing and the rings are those of the GPU.
 
 use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::Ordering::{AcqRel, Acquire};
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
+use std::time::Instant;
+
+use atos_codegen::layout::queue_counters as qc;
 
 use atos_codegen::Scalar;
 
 use super::queue::{CpuQueue, Line};
+use crate::aggregation::Aggregation;
 use crate::elem::ItemBits;
 use crate::placement::{Placement, route_key};
 
@@ -29,40 +34,104 @@ pub struct CpuRoute {
     pub local: Vec<CpuQueue>,
     /// Per device: the ring peers push its items to.
     pub recv: Vec<CpuQueue>,
+    /// Aggregated runs: per device, its outbox to each peer (`None` for itself, and for every
+    /// peer of an eager run).
+    pub outbox: Vec<Vec<Option<CpuQueue>>>,
+    aggregation: Aggregation,
     placement: Arc<Placement>,
     first: Scalar,
     /// Per device: items its tasks pushed to a peer.
     sent: Vec<Line>,
+    /// The clock of the outboxes' `stamp` words.
+    epoch: Instant,
 }
 
 impl CpuRoute {
+    /// `ring()` makes one empty ring of the queue.
     pub(crate) fn new(
         local: Vec<CpuQueue>,
-        recv: Vec<CpuQueue>,
+        ring: &dyn Fn() -> CpuQueue,
+        aggregation: Aggregation,
         placement: Arc<Placement>,
         first: Scalar,
     ) -> CpuRoute {
-        let sent = (0..local.len()).map(|_| Line::default()).collect();
+        let devices = local.len();
+        let sent = (0..devices).map(|_| Line::default()).collect();
+        let outbox = (0..devices)
+            .map(|d| {
+                (0..devices)
+                    .map(|p| (p != d && aggregation.is_batched()).then(ring))
+                    .collect()
+            })
+            .collect();
         CpuRoute {
             local,
-            recv,
+            recv: (0..devices).map(|_| ring()).collect(),
+            outbox,
+            aggregation,
             placement,
             first,
             sent,
+            epoch: Instant::now(),
         }
     }
 
     /// A task body's push: to this device's local ring if it owns the item, else to the
-    /// owner's receive ring.
+    /// owner's receive ring (eager) or to this device's outbox for the owner (aggregated).
     pub fn push(&self, item: ItemBits) {
         let me = DEVICE.with(Cell::get);
         let owner = self.placement.owner(route_key(item, self.first));
         if owner == me {
             self.local[owner].push(item);
-        } else {
-            self.recv[owner].push(item);
-            self.sent[me].0.fetch_add(1, AcqRel);
+            return;
         }
+        match &self.outbox[me][owner] {
+            Some(outbox) => outbox.push(item),
+            None => self.recv[owner].push(item),
+        }
+        self.sent[me].0.fetch_add(1, AcqRel);
+    }
+
+    /// `ForwardServer` of mesh.cuh for device `d`: forwards each of its outboxes that holds
+    /// `batch` items, or whose last forward is `wait` old, to the peer's receive ring, up to
+    /// `most` items each. The items are pushed to the peer before the outbox counts them done.
+    /// Whether any moved.
+    pub(crate) fn forward(&self, d: usize, most: u64, batch: &mut Vec<ItemBits>) -> bool {
+        let Aggregation::Batched { batch: size, wait } = self.aggregation else {
+            return false;
+        };
+        let mut moved = false;
+        for (p, outbox) in self.outbox[d].iter().enumerate() {
+            let Some(outbox) = outbox else { continue };
+            let avail = outbox.c(qc::AVAIL).load(Acquire) as i64;
+            if avail <= 0 {
+                continue;
+            }
+            let now = u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            let stamp = outbox.c(qc::STAMP).load(Relaxed);
+            let waited = u128::from(now.saturating_sub(stamp)) >= wait.as_nanos();
+            if avail < i64::from(size) && !waited {
+                continue;
+            }
+            let n = outbox.claim(most, batch);
+            if n == 0 {
+                continue;
+            }
+            outbox.c(qc::STAMP).store(now, Relaxed);
+            for &item in batch.iter() {
+                self.recv[p].push(item);
+            }
+            outbox.complete(n);
+            moved = true;
+        }
+        moved
+    }
+
+    /// Every ring of device `d`, local and receive first.
+    pub(crate) fn rings_of(&self, d: usize) -> impl Iterator<Item = &CpuQueue> {
+        [&self.local[d], &self.recv[d]]
+            .into_iter()
+            .chain(self.outbox[d].iter().flatten())
     }
 
     /// Items device `d`'s tasks pushed to peers.

@@ -26,6 +26,10 @@ use crate::stats::{DeviceStats, PriorityStats, QueueStats, Stats};
 use crate::task::{Task, TaskSet};
 use atos_codegen::layout::priority_control as pc;
 use atos_codegen::unit::PASS_FETCH;
+
+/// Most items one forward of an outbox moves (aggregated spread runs; about a CTA group's on
+/// the GPU).
+const FORWARD_MOST: u64 = 1024;
 use queue::{Control, CpuPriority, CpuQueue, QueueSet};
 
 /// Runs tasks on CPU threads.
@@ -35,6 +39,7 @@ pub struct CpuExecutor {
     fetch: Option<u32>,
     strategy: Strategy,
     placement: Option<Arc<Placement>>,
+    aggregation: crate::Aggregation,
 }
 
 impl Default for CpuExecutor {
@@ -54,7 +59,15 @@ impl CpuExecutor {
             fetch: None,
             strategy: Strategy::Persistent,
             placement: None,
+            aggregation: crate::Aggregation::Eager,
         }
+    }
+
+    /// How a spread run's pushes to another simulated device travel (eager by default), as
+    /// `MeshProgram::set_aggregation` sets it on the GPU.
+    pub fn aggregation(mut self, aggregation: crate::Aggregation) -> Self {
+        self.aggregation = aggregation;
+        self
     }
 
     /// Simulates a program spread over `placement.devices()` devices, as the multi-GPU
@@ -404,7 +417,8 @@ impl CpuExecutor {
             };
             routes.push(mesh::CpuRoute::new(
                 per_device.iter().map(|s| ring(s)).collect(),
-                (0..devices).map(|_| ring(&[])).collect(),
+                &|| ring(&[]),
+                self.aggregation,
                 placement.clone(),
                 first,
             ));
@@ -423,11 +437,11 @@ impl CpuExecutor {
         let rings_of = |d: usize| DeviceRings {
             local: routes.iter().map(|r| &r.local[d]).collect(),
             recv: routes.iter().map(|r| &r.recv[d]).collect(),
+            routes: &routes,
         };
         let device_rings: Vec<DeviceRings> = (0..devices).map(rings_of).collect();
-        let all: Vec<&CpuQueue> = routes
-            .iter()
-            .flat_map(|r| r.local.iter().chain(&r.recv))
+        let all: Vec<&CpuQueue> = (0..devices)
+            .flat_map(|d| routes.iter().flat_map(move |r| r.rings_of(d)))
             .collect();
         let run = CpuRun {
             plan: &plan,
@@ -450,10 +464,9 @@ impl CpuExecutor {
             panic_message,
             &plan,
             &capacities,
-            routes
-                .iter()
-                .enumerate()
-                .flat_map(|(q, r)| r.local.iter().chain(&r.recv).map(move |x| (q, x))),
+            routes.iter().enumerate().flat_map(|(q, r)| {
+                (0..devices).flat_map(move |d| r.rings_of(d).map(move |x| (q, x)))
+            }),
         )?;
         let queue_stats = routes
             .iter()
@@ -534,6 +547,8 @@ struct CpuRun<'r> {
 struct DeviceRings<'r> {
     local: Vec<&'r CpuQueue>,
     recv: Vec<&'r CpuQueue>,
+    /// Every queue's routes (for the device's forwards).
+    routes: &'r [mesh::CpuRoute],
 }
 
 impl CpuRun<'_> {
@@ -687,6 +702,9 @@ impl CpuRun<'_> {
                 let rings = &self.devices[d];
                 worked |= self.serve_round::<P>(state, &rings.local, &mut batch, claim);
                 worked |= self.serve_round::<P>(state, &rings.recv, &mut batch, claim);
+                for r in rings.routes {
+                    worked |= r.forward(d, FORWARD_MOST, &mut batch);
+                }
             }
             if let Some(&d) = mine.first() {
                 mesh::set_device(d); // the idle hook's pushes route from here

@@ -25,6 +25,7 @@ use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, result, sys
 
 use super::device_state::{Arena, copy_in_and_wait, copy_out_and_wait, seeded_counters};
 use super::{Gpu, GpuError, driver_err, nvrtc};
+use crate::aggregation::Aggregation;
 use crate::arrays::ring_slots;
 use crate::elem::ItemBits;
 use crate::error::RunError;
@@ -168,6 +169,8 @@ pub struct MeshProgram<P: TaskSet> {
     pub(crate) grid: u32,
     pub(crate) timeout: Option<Duration>,
     pub(crate) fault_functions: Vec<String>,
+    /// How pushes to another device travel (states uploaded from now on).
+    pub(crate) aggregation: Aggregation,
     pub(crate) _tasks: PhantomData<P>,
 }
 
@@ -222,6 +225,17 @@ impl<P: TaskSet> MeshProgram<P> {
         &self.source
     }
 
+    /// Sets how items pushed to another device travel in the states uploaded from now on
+    /// (eager by default). The unit is the same either way: the choice is a word of each
+    /// device's `Mesh`, and aggregated states get an outbox per queue and destination.
+    pub fn set_aggregation(&mut self, aggregation: Aggregation) {
+        self.aggregation = aggregation;
+    }
+
+    pub fn aggregation(&self) -> Aggregation {
+        self.aggregation
+    }
+
     /// Runs from `seeds` for the first task, spread by `placement`, and copies the `Atomics`
     /// results back into `state`.
     pub fn run(
@@ -260,7 +274,7 @@ impl<P: TaskSet> MeshProgram<P> {
                 self.gpus.len()
             )));
         }
-        MeshState::upload(&self.gpus, state, placement)
+        MeshState::upload(&self.gpus, state, placement, self.aggregation)
     }
 
     /// Runs on an uploaded state; results stay on the devices until [`MeshState::read_back`].
@@ -367,11 +381,11 @@ struct DevicePart {
     packed: Vec<u8>,
     /// This device's `Mesh`.
     mesh: u64,
-    /// Its counter buffer: per queue field the local ring's then the receive ring's counters,
-    /// then its DeviceCounters.
+    /// Its counter buffer: per queue field its rings' counters (see [`RING_LOCAL`]), then its
+    /// DeviceCounters.
     counters: u64,
-    /// Per queue field: (local ring items, receive ring items).
-    items: Vec<(u64, u64)>,
+    /// Per queue field: its rings' item buffers, in the same order.
+    items: Vec<Vec<u64>>,
     _buffers: Vec<CudaSlice<u8>>,
 }
 
@@ -384,21 +398,31 @@ pub struct MeshState<'s> {
     /// Device 0's control block (used by every device).
     control: u64,
     rings: Vec<Ring>,
+    /// Rings per queue field on each device: local, receive, then one outbox per peer in an
+    /// aggregated run.
+    per_queue: usize,
     atomics: Vec<SpreadField<'s>>,
     field_values: Vec<u64>,
     upload_time: Duration,
 }
 
+/// A queue field's rings on one device, in counter-buffer order: its local ring, its receive
+/// ring, then (aggregated runs) its outbox to each peer, peers in device order.
+const RING_LOCAL: usize = 0;
+const RING_RECV: usize = 1;
+const RING_OUTBOX: usize = 2;
+
 fn words_bytes(words: &[u64]) -> Vec<u8> {
     words.iter().flat_map(|w| w.to_le_bytes()).collect()
 }
 
-/// What [`MeshState::read_counters`] returns.
-type MeshCounters = (Vec<u64>, Vec<Vec<[Vec<u64>; 2]>>, Vec<u64>);
+/// What [`MeshState::read_counters`] returns: device 0's control block; per device, per queue
+/// field, its rings' counters (local, receive, outboxes); per device its sent count.
+type MeshCounters = (Vec<u64>, Vec<Vec<Vec<Vec<u64>>>>, Vec<u64>);
 
-/// Counter blocks per device: two per queue field, then the DeviceCounters.
-fn counter_bytes(queues: usize) -> usize {
-    2 * queues * qc::BYTES + dc::BYTES
+/// Counter blocks per device: `per_queue` per queue field, then the DeviceCounters.
+fn counter_bytes(queues: usize, per_queue: usize) -> usize {
+    per_queue * queues * qc::BYTES + dc::BYTES
 }
 
 impl<'s> MeshState<'s> {
@@ -406,6 +430,7 @@ impl<'s> MeshState<'s> {
         gpus: &Gpus,
         state: &'s S,
         placement: &Placement,
+        aggregation: Aggregation,
     ) -> Result<MeshState<'s>, RunError> {
         let t0 = Instant::now();
         let desc = S::desc();
@@ -413,6 +438,11 @@ impl<'s> MeshState<'s> {
         let (ring_list, _) = rings(&desc, &queue_fields(&fields))?;
         let devices = gpus.len();
         let n_queues = ring_list.len();
+        let per_queue = if aggregation.is_batched() {
+            RING_OUTBOX + devices - 1
+        } else {
+            RING_OUTBOX
+        };
         let streams: Vec<Arc<CudaStream>> = (0..devices)
             .map(|d| {
                 gpus.gpu(d)
@@ -427,23 +457,26 @@ impl<'s> MeshState<'s> {
         let mut counters = Vec::new();
         let mut items = Vec::new();
         for arena in arenas.iter_mut() {
-            counters.push(arena.alloc(counter_bytes(n_queues), None)?);
+            counters.push(arena.alloc(counter_bytes(n_queues, per_queue), None)?);
             let mut mine = Vec::new();
             for r in &ring_list {
                 let slots = ring_slots(r.capacity) as usize;
-                let local = arena.alloc(slots * r.elem_size, None)?;
-                let recv = arena.alloc(slots * r.elem_size, None)?;
-                mine.push((local, recv));
+                let buffers = (0..per_queue)
+                    .map(|_| arena.alloc(slots * r.elem_size, None))
+                    .collect::<Result<Vec<u64>, _>>()?;
+                mine.push(buffers);
             }
             items.push(mine);
         }
-        let ring_ref = |d: usize, q: usize, recv: bool| -> [u64; 4] {
+        // Ring k (RING_LOCAL, ...) of queue q on device d, as a QueueRef's words.
+        let ring_ref = |d: usize, q: usize, k: usize| -> [u64; 4] {
             let r = ring_list[q];
             let slots = ring_slots(r.capacity);
-            let c = counters[d] + ((2 * q + usize::from(recv)) * qc::BYTES) as u64;
-            let it = if recv { items[d][q].1 } else { items[d][q].0 };
-            [it, c, r.capacity, slots - 1]
+            let c = counters[d] + ((per_queue * q + k) * qc::BYTES) as u64;
+            [items[d][q][k], c, r.capacity, slots - 1]
         };
+        // Device d's outbox to peer p (aggregated runs), by ring index.
+        let outbox_of = |d: usize, p: usize| RING_OUTBOX + if p < d { p } else { p - 1 };
         let mut atomics: Vec<SpreadField> = Vec::new();
         for f in &fields {
             if let FieldRef::Atomics(a) = f {
@@ -473,8 +506,8 @@ impl<'s> MeshState<'s> {
         }
         // The placement's owner map (replicated) and every ring's counters, device-major.
         let all_rings: Vec<u64> = (0..devices)
-            .flat_map(|d| (0..n_queues).flat_map(move |q| [(d, q, false), (d, q, true)]))
-            .map(|(d, q, recv)| ring_ref(d, q, recv)[1])
+            .flat_map(|d| (0..n_queues).flat_map(move |q| (0..per_queue).map(move |k| (d, q, k))))
+            .map(|(d, q, k)| ring_ref(d, q, k)[1])
             .collect();
         let mut parts = Vec::new();
         for (d, arena) in arenas.iter_mut().enumerate() {
@@ -504,7 +537,7 @@ impl<'s> MeshState<'s> {
                             .queues()
                             .position(|x| x.name == fd.name)
                             .expect("a queue");
-                        packed.extend_from_slice(&words_bytes(&ring_ref(d, q, false)));
+                        packed.extend_from_slice(&words_bytes(&ring_ref(d, q, RING_LOCAL)));
                     }
                     FieldRef::Priority(_) => {
                         return Err(RunError::Unsupported(format!(
@@ -521,10 +554,26 @@ impl<'s> MeshState<'s> {
                 }
             }
             for q in 0..n_queues {
-                let peers: Vec<u64> = (0..devices).flat_map(|p| ring_ref(p, q, true)).collect();
+                let peers: Vec<u64> = (0..devices)
+                    .flat_map(|p| ring_ref(p, q, RING_RECV))
+                    .collect();
                 let table = arena.alloc(peers.len() * 8, Some(&words_bytes(&peers)))?;
-                packed.extend_from_slice(&words_bytes(&ring_ref(d, q, true)));
+                // This device's outboxes by destination (its own entry, and every entry of an
+                // eager run, stays zero: never read).
+                let outboxes: Vec<u64> = (0..devices)
+                    .flat_map(|p| {
+                        if p == d || !aggregation.is_batched() {
+                            [0; 4]
+                        } else {
+                            ring_ref(d, q, outbox_of(d, p))
+                        }
+                    })
+                    .collect();
+                let outbox_table =
+                    arena.alloc(outboxes.len() * 8, Some(&words_bytes(&outboxes)))?;
+                packed.extend_from_slice(&words_bytes(&ring_ref(d, q, RING_RECV)));
                 packed.extend_from_slice(&table.to_le_bytes());
+                packed.extend_from_slice(&outbox_table.to_le_bytes());
             }
             debug_assert_eq!(
                 packed.len(),
@@ -537,7 +586,8 @@ impl<'s> MeshState<'s> {
             m[mesh::LEN] = placement.len();
             m[mesh::RINGS] = rings_table;
             m[mesh::RING_COUNT] = all_rings.len() as u64;
-            m[mesh::SENT] = counters[d] + (2 * n_queues * qc::BYTES) as u64;
+            m[mesh::SENT] = counters[d] + (per_queue * n_queues * qc::BYTES) as u64;
+            (m[mesh::BATCH], m[mesh::WAIT_NS]) = aggregation.words();
             match (placement.bounds(), placement.owner_map()) {
                 (Some(bounds), _) => {
                     m[mesh::KIND] = mesh::KIND_RANGES;
@@ -579,6 +629,7 @@ impl<'s> MeshState<'s> {
             parts: out,
             control,
             rings: ring_list,
+            per_queue,
             atomics,
             field_values: crate::program::field_values(&fields),
             upload_time: t0.elapsed(),
@@ -623,7 +674,9 @@ impl<'s> MeshState<'s> {
                     return Err(RunError::overflow(&f.name, self.rings[q].capacity, n));
                 }
                 block.extend(seeded_counters(n));
-                block.extend(pack_words(qc::WORDS.len(), &[]));
+                for _ in 1..self.per_queue {
+                    block.extend(pack_words(qc::WORDS.len(), &[]));
+                }
                 if n > 0 {
                     let size = self.rings[q].elem_size;
                     let raw: Vec<u8> = mine
@@ -632,7 +685,12 @@ impl<'s> MeshState<'s> {
                         .collect();
                     // SAFETY: the local ring holds at least `capacity` slots.
                     unsafe {
-                        copy_in_and_wait(part.items[q].0, &raw, &part.stream, "resetting the run")
+                        copy_in_and_wait(
+                            part.items[q][RING_LOCAL],
+                            &raw,
+                            &part.stream,
+                            "resetting the run",
+                        )
                     }?;
                 }
             }
@@ -661,8 +719,7 @@ impl<'s> MeshState<'s> {
         Ok(())
     }
 
-    /// Every device's counter words: device 0's control block; per device, per queue, the
-    /// (local, receive) rings' counters; per device its sent count.
+    /// Every device's counter words (see [`MeshCounters`]).
     fn read_counters(&self) -> Result<MeshCounters, GpuError> {
         let n_queues = self.rings.len();
         let mut control = vec![0u8; ctl::BYTES];
@@ -680,7 +737,7 @@ impl<'s> MeshState<'s> {
         let mut sent = Vec::new();
         for (d, part) in self.parts.iter().enumerate() {
             self.bind(d)?;
-            let mut raw = vec![0u8; counter_bytes(n_queues)];
+            let mut raw = vec![0u8; counter_bytes(n_queues, self.per_queue)];
             // SAFETY: the counter buffer holds exactly this many bytes.
             unsafe {
                 copy_out_and_wait(
@@ -691,17 +748,18 @@ impl<'s> MeshState<'s> {
                 )
             }?;
             let words = unpack_words(&raw);
-            let blocks: Vec<Vec<u64>> = words[..2 * n_queues * qc::WORDS.len()]
+            let ring_words = self.per_queue * n_queues * qc::WORDS.len();
+            let blocks: Vec<Vec<u64>> = words[..ring_words]
                 .chunks_exact(qc::WORDS.len())
                 .map(<[u64]>::to_vec)
                 .collect();
             per_device.push(
                 blocks
-                    .chunks_exact(2)
-                    .map(|p| [p[0].clone(), p[1].clone()])
+                    .chunks_exact(self.per_queue)
+                    .map(<[_]>::to_vec)
                     .collect(),
             );
-            sent.push(words[2 * n_queues * qc::WORDS.len() + dc::SENT]);
+            sent.push(words[ring_words + dc::SENT]);
         }
         Ok((unpack_words(&control), per_device, sent))
     }
@@ -724,7 +782,7 @@ impl<'s> MeshState<'s> {
             let (q, needed) = counters
                 .iter()
                 .flat_map(|dev| dev.iter().enumerate())
-                .flat_map(|(q, pair)| pair.iter().map(move |c| (q, c[qc::NEEDED])))
+                .flat_map(|(q, rings)| rings.iter().map(move |c| (q, c[qc::NEEDED])))
                 .max_by_key(|(_, n)| *n)
                 .unwrap_or((0, 0));
             return Err(RunError::overflow(
@@ -735,7 +793,12 @@ impl<'s> MeshState<'s> {
         }
         let queues = (0..self.rings.len())
             .map(|q| {
-                let all: Vec<&Vec<u64>> = counters.iter().flat_map(|dev| dev[q].iter()).collect();
+                // Tasks run from the local and receive rings; an outbox is a hop on the way
+                // to a receive ring, not a push or a pop of its own.
+                let all: Vec<&Vec<u64>> = counters
+                    .iter()
+                    .flat_map(|dev| dev[q][..RING_OUTBOX].iter())
+                    .collect();
                 QueueStats {
                     name: plan.queues[q].clone(),
                     capacity: self.rings[q].capacity,
@@ -746,7 +809,12 @@ impl<'s> MeshState<'s> {
                         .map(|c| c[qc::END_ALLOC] + c[qc::KEPT])
                         .sum::<u64>()
                         - seeds[q].len() as u64,
-                    peak: all.iter().map(|c| c[qc::PEAK]).max().unwrap_or(0),
+                    peak: counters
+                        .iter()
+                        .flat_map(|dev| dev[q].iter())
+                        .map(|c| c[qc::PEAK])
+                        .max()
+                        .unwrap_or(0),
                     far: false,
                 }
             })
@@ -755,11 +823,14 @@ impl<'s> MeshState<'s> {
             .iter()
             .enumerate()
             .map(|(d, dev)| {
-                let received: Vec<u64> = dev.iter().map(|p| p[1][qc::END_ALLOC]).collect();
+                let received: Vec<u64> = dev.iter().map(|r| r[RING_RECV][qc::END_ALLOC]).collect();
                 DeviceStats {
                     name: format!("{} (GPU {d}, {:.3} ms)", program.gpus.gpu(d).name(), ms[d]),
                     indices: self.placement.count(d),
-                    tasks: dev.iter().map(|p| p[0][qc::DONE] + p[1][qc::DONE]).sum(),
+                    tasks: dev
+                        .iter()
+                        .map(|r| r[RING_LOCAL][qc::DONE] + r[RING_RECV][qc::DONE])
+                        .sum(),
                     sent: sent[d],
                     received: received.iter().sum(),
                     received_bytes: received

@@ -257,6 +257,7 @@ impl<P: TaskSet> ProgramBuilder<P> {
                 &irs,
                 &P::device_fns().into_iter().cloned().collect::<Vec<_>>(),
             ),
+            aggregation: crate::Aggregation::Eager,
             _tasks: PhantomData,
         })
     }

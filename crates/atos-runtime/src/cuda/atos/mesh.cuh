@@ -1,7 +1,9 @@
 // A program spread over several GPUs of one node (peer-to-peer): the placement of indices on
 // devices, `Atomics` arrays spread over the devices, pushes routed to the device that owns the
 // item, and the termination sums over every device's rings. Included by units generated with
-// ATOS_SYSTEM_SCOPE 1 (every atomic and ordering holds between GPUs; see prelude.cuh).
+// ATOS_SYSTEM_SCOPE 1: atomics on shared state and on the counters termination reads hold
+// between GPUs (see prelude.cuh); orderings take each ring's scope (QueueRef in queue.cuh): a
+// device's local rings order at device scope, the receive rings peers push to at system scope.
 //
 // The model: one address space. Every element of an `Atomics` array has one home (its owner's
 // memory, or device 0's for an array that is not spread) and every device reaches it through
@@ -63,12 +65,15 @@ __device__ __forceinline__ u64 route_key(int64_t v) { return v < 0 ? ~0ull : (u6
 template <class T> __device__ __forceinline__ u64 route_key(const T& t) { return route_key(t.f0); }
 
 // A queue field's push channel: items this device owns go to `local` (staged or warp-aggregated
-// as on one GPU), the others straight into their owner's receive ring over the peer mapping,
-// aggregated per destination among the warp's converged lanes.
+// as on one GPU), the others to their owner, aggregated per destination among the warp's
+// converged lanes: eager (mesh_view.batch == 0), straight into the owner's receive ring over
+// the peer mapping; aggregated, into this device's outbox for the owner (a local ring), which a
+// ForwardServer moves to the owner in batches.
 template <class T, class Local>
 struct RoutedPusher {
     Local local;
-    const QueueRef<T>* peers;  // every device's receive ring of this queue (a table on this device)
+    const QueueRef<T, true>* peers;  // every device's receive ring of this queue (a table on this device)
+    const QueueRef<T>* outbox;       // aggregated runs: this device's outbox to each device (own entry unused)
     Control* ctl;
 
     __device__ void push(T item) const {
@@ -78,7 +83,8 @@ struct RoutedPusher {
             return;
         }
         const uint32_t same = __match_any_sync(__activemask(), o);
-        push_lanes(peers[o], item, ctl, same);
+        if (mesh_view.batch == 0) push_lanes(peers[o], item, ctl, same);
+        else push_lanes(outbox[o], item, ctl, same);
         if ((threadIdx.x & 31u) == (uint32_t)(__ffs(same) - 1))
             atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.sent)->sent.value, (u64)__popc(same));
     }
@@ -90,22 +96,117 @@ struct RoutedPusher {
     }
 };
 
-// Every ring of every device, for the termination check (QueueSet's sums over the mesh).
+__device__ __forceinline__ u64 clock_ns() {
+    u64 t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
+// Aggregated runs: moves batches of this device's outboxes of one queue to their owners'
+// receive rings. An outbox is forwarded once it holds `batch` items, or once `wait_ns` have
+// passed since its last forward (so the last items of a run always leave). A forward is one
+// claim from the outbox (up to K items per thread of the group), one reservation and one
+// publication in the peer's ring, with the items written over the link by the whole group;
+// the outbox counts them done after the peer's reservation, so the termination sums (which
+// include every outbox) never miss an item between devices.
+template <uint32_t K, class T>
+struct ForwardServer {
+    const QueueRef<T>* outbox;
+    const QueueRef<T, true>* peers;
+    Control* ctl;
+
+    template <class G, class Out>
+    __device__ bool serve(const G& g, Out&) const {
+        if (mesh_view.batch == 0) return false;
+        bool worked = false;
+        for (uint32_t p = 0; p < (uint32_t)mesh_view.devices; ++p)
+            if (p != (uint32_t)mesh_view.device && forward(g, outbox[p], peers[p])) worked = true;
+        return worked;
+    }
+
+    template <class G>
+    __device__ bool forward(const G& g, const QueueRef<T>& from, const QueueRef<T, true>& to) const {
+        QueueCounters* c = from.counters;
+        u64 base = 0;
+        uint32_t n = 0;
+        if (g.is_leader()) {
+            const long long avail = (long long)ld_relaxed(&c->avail.value);
+            if (avail > 0) {
+                const u64 now = clock_ns();
+                if ((u64)avail >= (u64)mesh_view.batch || now - ld_relaxed(&c->stamp.value) >= (u64)mesh_view.wait_ns) {
+                    n = claim(from, K * g.size(), base);
+                    if (n) store_volatile(&c->stamp.value, now);
+                }
+            }
+        }
+        n = g.share(n);
+        if (n == 0) return false;
+        base = g.share(base);
+        g.sync();  // the leader's acquire (claim) reaches the group through the barrier
+        T held[K];
+        for (uint32_t k = 0; k < K; ++k) {
+            const uint32_t t = g.rank() + k * g.size();
+            if (t < n) held[k] = load_item(from.slot(base + t));
+        }
+        g.sync();
+        if (g.rank() == g.size() - 1) complete_range<false>(c->read_count, c->read_max, c->read_end, nullptr, base, n);
+        u64 at = 0;
+        int ok = 0;
+        if (g.is_leader()) {
+            at = ATOS_ATOMIC(atomicAdd)(&to.counters->end_alloc.value, (u64)n);
+            ok = make_room(to, at, n, ctl);
+        }
+        at = g.share(at);
+        ok = g.share(ok);
+        if (ok) {
+            for (uint32_t k = 0; k < K; ++k) {
+                const uint32_t t = g.rank() + k * g.size();
+                if (t < n) store_item(to.slot(at + t), held[k]);
+            }
+            fence_release<true>();  // the stores over the link come before the publication
+        }
+        g.sync();
+        if (g.is_leader()) {
+            if (ok) publish(to, at, n);
+            add_release(&c->done.value, (u64)n);  // after the peer's reservation
+        }
+        return true;
+    }
+};
+
+template <uint32_t K, class T>
+__device__ ForwardServer<K, T> forward_server(const QueueRef<T>* outbox, const QueueRef<T, true>* peers, Control* ctl) {
+    return ForwardServer<K, T>{outbox, peers, ctl};
+}
+
+// Every ring of every device, for the termination check (QueueSet's sums over the mesh). The
+// table is device-major, `ring_count / devices` rings each.
 struct MeshQueues {
-    __device__ u64 pushed() const {
+    __device__ static u64 pushed(uint32_t lo, uint32_t hi) {
         QueueCounters* const* c = reinterpret_cast<QueueCounters* const*>(mesh_view.rings);
         u64 alloc = 0;
-        for (uint32_t i = 0; i < (uint32_t)mesh_view.ring_count; ++i)
-            alloc += ld_relaxed(&c[i]->end_alloc.value) + ld_relaxed(&c[i]->kept.value);
+        for (uint32_t i = lo; i < hi; ++i) alloc += ld_relaxed(&c[i]->end_alloc.value) + ld_relaxed(&c[i]->kept.value);
         return alloc;
     }
-    __device__ u64 done() const {
+    __device__ static u64 done(uint32_t lo, uint32_t hi) {
         QueueCounters* const* c = reinterpret_cast<QueueCounters* const*>(mesh_view.rings);
         u64 done = 0;
-        for (uint32_t i = 0; i < (uint32_t)mesh_view.ring_count; ++i) done += ld_relaxed(&c[i]->done.value);
+        for (uint32_t i = lo; i < hi; ++i) done += ld_relaxed(&c[i]->done.value);
         return done;
     }
-    __device__ bool quiescent(u64* pushed_out) const { return quiescent_sums(*this, pushed_out); }
+    __device__ u64 pushed() const { return pushed(0, (uint32_t)mesh_view.ring_count); }
+    __device__ u64 done() const { return done(0, (uint32_t)mesh_view.ring_count); }
+    // A cheap first look at this device's own rings (in its own memory): work left here means
+    // the run is not over, without reading the peers' counters over the links. "Not over" is
+    // always a safe answer; only the full two-pass check below can end the run.
+    __device__ bool quiescent(u64* pushed_out) const {
+        if (!pushed_out) {
+            const uint32_t per = (uint32_t)(mesh_view.ring_count / mesh_view.devices);
+            const uint32_t lo = (uint32_t)mesh_view.device * per;
+            if (done(lo, lo + per) != pushed(lo, lo + per)) return false;
+        }
+        return quiescent_sums(*this, pushed_out);
+    }
 };
 
 }  // namespace atos

@@ -2,11 +2,12 @@
 // NVRTC ships no C++ standard library, so the few pieces needed are defined here.
 #pragma once
 
-// Memory scope of every atomic, fence and counter access in atos's device code. A unit for a
-// program spread over several GPUs (ATOS_SYSTEM_SCOPE 1, set by the generated unit) works on
-// peers' memory through peer-to-peer mappings: its atomics and orderings must hold between
-// GPUs, so they take the system scope (`atomicAdd_system`, `fence.acq_rel.sys`, ...). One GPU
-// keeps the cheaper device scope.
+// The unit's memory scope: of every atomic and counter access in atos's device code, and of
+// every ordering that is not a ring's own (queue.cuh's QueueRef carries a ring's scope). A unit
+// for a program spread over several GPUs (ATOS_SYSTEM_SCOPE 1, set by the generated unit) works
+// on peers' memory through peer-to-peer mappings: its atomics and those orderings must hold
+// between GPUs, so they take the system scope (`atomicAdd_system`, `fence.acq_rel.sys`, ...).
+// One GPU keeps the cheaper device scope.
 #ifndef ATOS_SYSTEM_SCOPE
 #define ATOS_SYSTEM_SCOPE 0
 #endif

@@ -30,62 +30,87 @@ typedef unsigned long long u64;
 // A linear queue (mask == LINEAR) fills each slot once: capacity bounds every push of the run.
 constexpr u64 LINEAR = ~0ull;
 
-template <class T>
+// The scope of a ring's orderings (its fences, release and acquire operations): `false`, this
+// device (every ring of a one-GPU unit, and the local rings of a spread unit, which only their
+// own device pushes to and pops); `true`, every GPU of the run (the receive rings of a spread
+// unit, pushed to from peers). Counters that termination sums read across devices (`end_alloc`,
+// `kept`, `done`) are always updated at the unit's scope (ATOS_ATOMIC, and a unit-scope release
+// on `done`), so the termination argument is the same for every ring.
+template <class T, bool SYS = false>
 struct QueueRef {
     T* items;
     QueueCounters* counters;
     u64 capacity;  // ring: most items alive (pushed, not yet claimed) at once; linear: all pushes
     u64 mask;      // ring: slots - 1 (slots: a power of two above capacity, see ring_slots); or LINEAR
 
+    static constexpr bool sys = SYS;
     __device__ bool ring() const { return mask != LINEAR; }
     __device__ T* slot(u64 i) const { return &items[i & mask]; }
 };
+
+// Orderings at a scope: S true is the system scope (between GPUs), false the device's. The
+// default is the unit's scope (ATOS_SYSTEM_SCOPE).
+constexpr bool UNIT_SCOPE = ATOS_SYSTEM_SCOPE != 0;
+#define ATOS_SCOPED(S, before, after, ...) \
+    do {                                   \
+        if constexpr (S) asm volatile(before "sys" after __VA_ARGS__); \
+        else asm volatile(before "gpu" after __VA_ARGS__);             \
+    } while (0)
 
 __device__ __forceinline__ u64 ld_relaxed(const u64* p) {
     u64 v;
     asm volatile("ld.relaxed." ATOS_SCOPE ".global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
+template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ void st_release(u64* p, u64 v) {
-    asm volatile("st.release." ATOS_SCOPE ".global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+    ATOS_SCOPED(S, "st.release.", ".global.u64 [%0], %1;", ::"l"(p), "l"(v) : "memory");
 }
-__device__ __forceinline__ void fence_acq_rel() { asm volatile("fence.acq_rel." ATOS_SCOPE ";" ::: "memory"); }
+template <bool S = UNIT_SCOPE>
+__device__ __forceinline__ void fence_acq_rel() { ATOS_SCOPED(S, "fence.acq_rel.", ";", ::: "memory"); }
 // Orders this thread's earlier memory operations (a slot store) before its later ones, without
 // invalidating L1 (MEMBAR only).
-__device__ __forceinline__ void fence_release() { asm volatile("fence.release." ATOS_SCOPE ";" ::: "memory"); }
+template <bool S = UNIT_SCOPE>
+__device__ __forceinline__ void fence_release() { ATOS_SCOPED(S, "fence.release.", ";", ::: "memory"); }
 // Release read-modify-writes: earlier memory operations of this thread are ordered before them.
+template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ u64 add_release(u64* p, u64 v) {
     u64 old;
-    asm volatile("atom.release." ATOS_SCOPE ".global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    ATOS_SCOPED(S, "atom.release.", ".global.add.u64 %0, [%1], %2;", : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
+template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ u64 add_acq_rel(u64* p, u64 v) {
     u64 old;
-    asm volatile("atom.acq_rel." ATOS_SCOPE ".global.add.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    ATOS_SCOPED(S, "atom.acq_rel.", ".global.add.u64 %0, [%1], %2;", : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
+template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ u64 max_release(u64* p, u64 v) {
     u64 old;
-    asm volatile("atom.release." ATOS_SCOPE ".global.max.u64 %0, [%1], %2;" : "=l"(old) : "l"(p), "l"(v) : "memory");
+    ATOS_SCOPED(S, "atom.release.", ".global.max.u64 %0, [%1], %2;", : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
+
 // Raises `prefix` to v; a ring's `end` also credits the items it newly published to `avail`
 // (atomicMax returns the old value, so concurrent raises credit disjoint ranges). Both release:
 // what the raiser acquired (the counted ranges) comes before them.
+template <bool S>
 __device__ __forceinline__ void raise_prefix(Counter& prefix, Counter* credit, u64 v) {
-    u64 old = max_release(&prefix.value, v);
-    if (credit && old < v) add_release(&credit->value, v - old);
+    u64 old = max_release<S>(&prefix.value, v);
+    if (credit && old < v) add_release<S>(&credit->value, v - old);
 }
 
 // Advances `prefix` to `count` when count == max (read in that order: `max` only grows and every
 // counted range raised it first, so an equal pair means the counted ranges tile [0, count)).
 // The fence between the reads orders them and makes what the counts prove (the ranges' stores
 // or loads, released by their counters) come before the raise and the credit.
+template <bool S>
 __device__ __forceinline__ void try_advance(Counter& count, Counter& max, Counter& prefix, Counter* credit) {
     u64 c = ld_relaxed(&count.value);
     if (c <= ld_relaxed(&prefix.value)) return;  // nothing new: no fence on the polling path
-    fence_acq_rel();
-    if (c == ld_relaxed(&max.value)) raise_prefix(prefix, credit, c);
+    fence_acq_rel<S>();
+    if (c == ld_relaxed(&max.value)) raise_prefix<S>(prefix, credit, c);
 }
 
 // Counts the completed range [base, base + n): written (end_*) or copied out (read_*): `max`
@@ -93,18 +118,19 @@ __device__ __forceinline__ void try_advance(Counter& count, Counter& max, Counte
 // (after `max`; and it acquires the earlier ranges' counts so that, when this count completes
 // the tiling, the raise passes them on). The writer that completes a tiling raises the prefix
 // itself: pollers alone could miss every instant with count == max under steady traffic.
+template <bool S>
 __device__ __forceinline__ void complete_range(Counter& count, Counter& max, Counter& prefix, Counter* credit, u64 base, u64 n) {
-    max_release(&max.value, base + n);
-    u64 c = add_acq_rel(&count.value, n) + n;
-    if (c == ld_relaxed(&max.value)) raise_prefix(prefix, credit, c);
+    max_release<S>(&max.value, base + n);
+    u64 c = add_acq_rel<S>(&count.value, n) + n;
+    if (c == ld_relaxed(&max.value)) raise_prefix<S>(prefix, credit, c);
 }
 
 // The publication of a queue's written items (each already fenced by its writer); a ring
 // credits `avail`.
-template <class T>
-__device__ __forceinline__ void publish(const QueueRef<T>& q, u64 base, u64 n) {
+template <class T, bool S>
+__device__ __forceinline__ void publish(const QueueRef<T, S>& q, u64 base, u64 n) {
     QueueCounters* c = q.counters;
-    complete_range(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr, base, n);
+    complete_range<S>(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr, base, n);
 }
 
 __device__ __forceinline__ void report_overflow(Control* ctl, QueueCounters* c, u64 alive) {
@@ -122,8 +148,8 @@ __device__ __forceinline__ void report_overflow(Control* ctl, QueueCounters* c, 
 // written ones not claimed; `avail` lags a publication by one atomic). Proceed when the upper
 // bound fits, report an overflow when the lower one does not, and re-read while a claim or a
 // publication is between its two atomics.
-template <class T>
-__device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
+template <class T, bool S>
+__device__ bool make_room(const QueueRef<T, S>& q, u64 base, u64 n, Control* ctl) {
     QueueCounters* c = q.counters;
     u64 need = base + n;
     if (!q.ring()) {  // its peak is end_alloc: no extra atomic on the hot path
@@ -141,7 +167,7 @@ __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
         // `avail` before `end` (a fence between): a publication seen by neither read is left
         // out, never counted twice, so this stays a lower bound.
         long long avail = (long long)ld_relaxed(&c->avail.value);
-        fence_acq_rel();
+        fence_acq_rel<S>();
         long long lower = (long long)(need - ld_relaxed(&c->end.value)) + (avail > 0 ? avail : 0);
         if (lower > (long long)q.capacity) {
             report_overflow(ctl, c, (u64)lower);
@@ -156,19 +182,19 @@ __device__ bool make_room(const QueueRef<T>& q, u64 base, u64 n, Control* ctl) {
     u64 floor = need - slots;  // items below it must be copied out; alive <= slots => start >= floor
     nap = 32;
     while (ld_relaxed(&c->read_end.value) < floor) {
-        try_advance(c->read_count, c->read_max, c->read_end, nullptr);
+        try_advance<S>(c->read_count, c->read_max, c->read_end, nullptr);
         if (ld_relaxed(&ctl->status.value) != STATUS_OK) return false;
         __nanosleep(nap);
         if (nap < 1024) nap *= 2;
     }
-    fence_acq_rel();  // acquire: the copy-outs of the earlier lap come before our overwrite
+    fence_acq_rel<S>();  // acquire: the copy-outs of the earlier lap come before our overwrite
     return true;
 }
 
 // Aggregated push of the lanes in `mask` (all calling it with the same queue): one reservation
 // for them all.
-template <class T>
-__device__ __forceinline__ void push_lanes(const QueueRef<T>& q, T item, Control* ctl, uint32_t mask) {
+template <class T, bool S>
+__device__ __forceinline__ void push_lanes(const QueueRef<T, S>& q, T item, Control* ctl, uint32_t mask) {
     uint32_t leader = __ffs(mask) - 1;
     uint32_t rank = __popc(mask & lanemask_lt());
     uint32_t n = __popc(mask);
@@ -183,25 +209,25 @@ __device__ __forceinline__ void push_lanes(const QueueRef<T>& q, T item, Control
     __syncwarp(mask);  // the leader's acquire (room for an earlier lap) orders our stores too
     if (ok) {
         store_item(q.slot(base + rank), item);
-        fence_release();  // the slot store comes before the leader's publication
+        fence_release<S>();  // the slot store comes before the leader's publication
     }
     __syncwarp(mask);
     if (rank == 0 && ok) publish(q, base, n);
 }
 
 // Warp-aggregated push: one reservation per group of converged lanes.
-template <class T>
-__device__ __forceinline__ void push_warp(const QueueRef<T>& q, T item, Control* ctl) {
+template <class T, bool S>
+__device__ __forceinline__ void push_warp(const QueueRef<T, S>& q, T item, Control* ctl) {
     push_lanes(q, item, ctl, __activemask());
 }
 
 // `end`, advanced if the writers below it have all finished.
-template <class T>
-__device__ __forceinline__ u64 published_end(const QueueRef<T>& q) {
+template <class T, bool S>
+__device__ __forceinline__ u64 published_end(const QueueRef<T, S>& q) {
     QueueCounters* c = q.counters;
     u64 e = ld_relaxed(&c->end.value);
     if (ld_relaxed(&c->end_alloc.value) > e) {
-        try_advance(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr);
+        try_advance<S>(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr);
         e = ld_relaxed(&c->end.value);
     }
     return e;
@@ -212,8 +238,8 @@ __device__ __forceinline__ u64 published_end(const QueueRef<T>& q) {
 // from it (and gives back what it could not take); only then does it move `start`, so the
 // claimed items are all below `end` and can be copied out at once. Returns how many; `base`
 // is the first.
-template <class T>
-__device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
+template <class T, bool S>
+__device__ uint32_t claim(const QueueRef<T, S>& q, uint32_t max_n, u64& base) {
     QueueCounters* c = q.counters;
     long long avail = (long long)ld_relaxed(&c->avail.value);
     if (avail <= 0) {
@@ -230,9 +256,9 @@ __device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
     // The items `start` hands out may have been credited to another claimer: acquire the credits
     // we took from and release them on `start`, then acquire what earlier claimers released on
     // it, so every credit that covers our items happens before our loads.
-    fence_acq_rel();
+    fence_acq_rel<S>();
     base = ATOS_ATOMIC(atomicAdd)(&c->start.value, (u64)took);
-    fence_acq_rel();
+    fence_acq_rel<S>();
     return (uint32_t)took;
 }
 
@@ -242,8 +268,8 @@ __device__ uint32_t claim(const QueueRef<T>& q, uint32_t max_n, u64& base) {
 // are a prefix of the queue, so an item a push waits for (below `start`) is always held by a
 // claimer that copies it out without waiting. The host hands out windows of published items
 // only.
-template <class T>
-__device__ __forceinline__ uint32_t take_window(const QueueRef<T>& q, uint32_t want, u64 hi, u64& base) {
+template <class T, bool S>
+__device__ __forceinline__ uint32_t take_window(const QueueRef<T, S>& q, uint32_t want, u64 hi, u64& base) {
     QueueCounters* c = q.counters;
     if (ld_relaxed(&c->window_next.value) >= hi) return 0;
     u64 b = ATOS_ATOMIC(atomicAdd)(&c->window_next.value, (u64)want);
@@ -254,7 +280,7 @@ __device__ __forceinline__ uint32_t take_window(const QueueRef<T>& q, uint32_t w
     // Acquire: a discrete window may have been published by a launch still running on another
     // queue's stream (no launch boundary between them); its writers released `end` after their
     // slot stores, and the host read `end` before this launch.
-    fence_acq_rel();
+    fence_acq_rel<S>();
     base = b;
     return n;
 }
@@ -262,8 +288,8 @@ __device__ __forceinline__ uint32_t take_window(const QueueRef<T>& q, uint32_t w
 // Linear queues (after Atos): a worker reserves `max_n` slots from `start` with one atomicAdd,
 // ahead of `end`, and takes the part already written, round after round, until its reservation
 // is used up. `cur`/`lim` are the worker's reservation, kept between calls.
-template <class T>
-__device__ uint32_t reserve(const QueueRef<T>& q, uint32_t max_n, u64& cur, u64& lim, u64& base) {
+template <class T, bool S>
+__device__ uint32_t reserve(const QueueRef<T, S>& q, uint32_t max_n, u64& cur, u64& lim, u64& base) {
     QueueCounters* c = q.counters;
     if (cur == lim) {
         cur = ATOS_ATOMIC(atomicAdd)(&c->start.value, (u64)max_n);
@@ -273,7 +299,7 @@ __device__ uint32_t reserve(const QueueRef<T>& q, uint32_t max_n, u64& cur, u64&
     if (e <= cur) e = published_end(q);
     u64 hi = e < lim ? e : lim;
     if (hi <= cur) return 0;
-    fence_acq_rel();  // acquire: the items below `end` are written
+    fence_acq_rel<S>();  // acquire: the items below `end` are written
     base = cur;
     cur = hi;
     return (uint32_t)(hi - base);
@@ -332,8 +358,8 @@ struct PriorityRef {
 // never moves `window_next` past the pass, so the next pass starts where this one ended. The
 // acquire after the hand-out pairs with the advance's release of `pass_end` (which came after
 // its acquire of the far ring's `end`): the items are written before they are loaded.
-template <class T>
-__device__ uint32_t take_pass(const QueueRef<T>& q, uint32_t want, const u64* pass_end, u64& base) {
+template <class T, bool S>
+__device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64* pass_end, u64& base) {
     QueueCounters* c = q.counters;
     const u64 hi = ld_relaxed(pass_end);
     u64 b = ld_relaxed(&c->window_next.value);
@@ -343,7 +369,7 @@ __device__ uint32_t take_pass(const QueueRef<T>& q, uint32_t want, const u64* pa
         if (seen == b) {
             if (q.ring()) ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(-(long long)n));
             ATOS_ATOMIC(atomicAdd)(&c->start.value, n);
-            fence_acq_rel();
+            fence_acq_rel<S>();
             base = b;
             return (uint32_t)n;
         }

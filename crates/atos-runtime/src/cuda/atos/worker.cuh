@@ -214,7 +214,7 @@ struct StagedPusher {
         u64 base = base_shared;
         if (ok_shared) {
             for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_item(q.slot(base + i), stage[i]);
-            fence_release();  // the slot stores come before the leader's publication
+            fence_release<QueueRef<T>::sys>();  // the slot stores come before the leader's publication
         }
         __syncthreads();
         if (threadIdx.x == 0) {
@@ -384,9 +384,9 @@ struct NoKeep {};
 template <class A, class B> struct same_type { static constexpr bool value = false; };
 template <class A> struct same_type<A, A> { static constexpr bool value = true; };
 
-template <uint32_t FETCH, uint32_t K, class W, class T, class Batch, class Keep = NoKeep>
+template <uint32_t FETCH, uint32_t K, class W, class T, class Batch, class Keep = NoKeep, bool S = false>
 struct QueueServer {
-    const QueueRef<T>& q;  // the kernel parameter's (a local copy hides that it points to global memory)
+    const QueueRef<T, S>& q;  // the kernel parameter's (a local copy hides that it points to global memory)
     W& worker;
     Batch batch;
     const Keep* keeper;
@@ -408,7 +408,7 @@ struct QueueServer {
         g.sync();
         // The group's last thread releases the slots (its atomics overlap the first items'
         // loads on the other threads; with a small fetch it often holds no item).
-        if (g.rank() == g.size() - 1 && q.ring()) complete_range(q.counters->read_count, q.counters->read_max, q.counters->read_end, nullptr, base, n);
+        if (g.rank() == g.size() - 1 && q.ring()) complete_range<S>(q.counters->read_count, q.counters->read_max, q.counters->read_end, nullptr, base, n);
         while (true) {
             batch(held, count);
             g.sync();
@@ -419,7 +419,9 @@ struct QueueServer {
             out.flush(g);
             if (g.is_leader()) {
                 if (kept) ATOS_ATOMIC(atomicAdd)(&q.counters->kept.value, (u64)kept);
-                add_release(&q.counters->done.value, (u64)n);  // after the batch's pushes
+                // After the batch's pushes, at the unit's scope: termination reads `done` from
+                // every device, and a batch may have pushed to a peer.
+                add_release(&q.counters->done.value, (u64)n);
             }
             if (kept == 0) return;
             n = kept;
@@ -477,9 +479,9 @@ struct QueueServer {
     }
 };
 
-template <uint32_t FETCH, uint32_t K, class W, class T, class Batch>
-__device__ QueueServer<FETCH, K, W, T, Batch> queue_server(const QueueRef<T>& q, W& worker, Batch batch) {
-    return QueueServer<FETCH, K, W, T, Batch>{q, worker, batch, nullptr, 0, 0};
+template <uint32_t FETCH, uint32_t K, class W, class T, class Batch, bool S>
+__device__ QueueServer<FETCH, K, W, T, Batch, NoKeep, S> queue_server(const QueueRef<T, S>& q, W& worker, Batch batch) {
+    return QueueServer<FETCH, K, W, T, Batch, NoKeep, S>{q, worker, batch, nullptr, 0, 0};
 }
 
 // A server whose group keeps its own pushes to `q` (the pusher `keep` stages them).

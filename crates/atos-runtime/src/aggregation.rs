@@ -1,0 +1,105 @@
+//! How a program spread over several devices sends the items it pushes to another device:
+//! eagerly (each warp's items straight into the owner's receive ring), or aggregated (into a
+//! local outbox per destination, forwarded in batches), after the multi-GPU Atos paper's
+//! `BATCH_SIZE` and `WAIT_TIME`. Both executors take it: the GPU (`MeshProgram::aggregation`)
+//! and the CPU executor's simulated devices (`CpuExecutor::aggregation`).
+
+use std::fmt;
+use std::str::FromStr;
+use std::time::Duration;
+
+/// How items pushed to another device travel. `Eager` is the default (over NVLink a remote
+/// push is cheap enough; see docs/runtime.md).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Aggregation {
+    /// Each push goes straight to the owner's receive ring (one reservation per warp and
+    /// destination).
+    #[default]
+    Eager,
+    /// Pushes go to this device's outbox for the owner; an outbox is forwarded (one
+    /// reservation and one publication in the owner's ring) once it holds `batch` items, or
+    /// once `wait` has passed since its last forward.
+    Batched { batch: u32, wait: Duration },
+}
+
+impl Aggregation {
+    /// `Batched`, checked: `batch` at least 1.
+    pub fn batched(batch: u32, wait: Duration) -> Result<Aggregation, String> {
+        if batch == 0 {
+            return Err("an aggregation batch holds at least 1 item".into());
+        }
+        Ok(Aggregation::Batched { batch, wait })
+    }
+
+    /// The device words: (batch, wait in ns); batch 0 is eager.
+    pub fn words(&self) -> (u64, u64) {
+        match *self {
+            Aggregation::Eager => (0, 0),
+            Aggregation::Batched { batch, wait } => (
+                u64::from(batch),
+                u64::try_from(wait.as_nanos()).unwrap_or(u64::MAX),
+            ),
+        }
+    }
+
+    pub fn is_batched(&self) -> bool {
+        matches!(self, Aggregation::Batched { .. })
+    }
+}
+
+/// `eager`, or `BATCH:WAIT_US` (e.g. `256:20`: forward at 256 items or 20 µs after the last
+/// forward).
+impl FromStr for Aggregation {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Aggregation, String> {
+        let s = s.trim();
+        if s == "eager" {
+            return Ok(Aggregation::Eager);
+        }
+        let bad = || format!("bad aggregation `{s}`: use `eager` or BATCH:WAIT_US (e.g. 256:20)");
+        let (b, w) = s.split_once(':').ok_or_else(bad)?;
+        let batch: u32 = b.trim().parse().map_err(|_| bad())?;
+        let wait: f64 = w.trim().parse().map_err(|_| bad())?;
+        if !(wait >= 0.0 && wait.is_finite()) {
+            return Err(bad());
+        }
+        Aggregation::batched(batch, Duration::from_secs_f64(wait / 1e6))
+            .map_err(|e| format!("{}: {e}", bad()))
+    }
+}
+
+impl fmt::Display for Aggregation {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Aggregation::Eager => write!(f, "eager"),
+            Aggregation::Batched { batch, wait } => {
+                write!(f, "{batch}:{}", wait.as_secs_f64() * 1e6)
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parses_and_prints_both_forms() {
+        assert_eq!("eager".parse::<Aggregation>().unwrap(), Aggregation::Eager);
+        let a: Aggregation = "256:20".parse().unwrap();
+        assert_eq!(
+            a,
+            Aggregation::Batched {
+                batch: 256,
+                wait: Duration::from_micros(20)
+            }
+        );
+        assert_eq!(a.to_string(), "256:20");
+        assert_eq!(a.words(), (256, 20_000));
+        assert_eq!("0.5:0.5".parse::<Aggregation>().ok(), None);
+        for bad in ["", "256", "0:5", "x:1", "8:-1", "8:inf"] {
+            let e = bad.parse::<Aggregation>().unwrap_err();
+            assert!(e.contains("BATCH:WAIT_US"), "{bad}: {e}");
+        }
+    }
+}
