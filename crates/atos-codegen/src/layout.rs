@@ -89,6 +89,7 @@ words!(
     /// in each device's own memory.
     device_counters, "DeviceCounters", {
         0 SENT "sent": "items this device's tasks pushed to a peer's receive ring",
+        1 OVER "over": "set once this device's termination poller (block 0's first group) found every ring of every device quiescent",
     }
 );
 

@@ -6,9 +6,10 @@
 //! trip).
 //!
 //! Device memory of a run, per device d: the read-only arrays (a copy each); its part of every
-//! spread `Atomics` field (the others whole on device 0); per queue field a local ring and a
-//! receive ring; the tables the kernel reads (spread parts, every device's receive rings, every
-//! ring's counters) and its `Mesh`. The one control block (status, fault, idle sweep) lives on
+//! spread `Atomics` field (the others whole on device 0); per queue field a local ring, a
+//! receive ring and, in an aggregated run ([`Aggregation`]), an outbox per peer; the tables the
+//! kernel reads (spread parts, every device's receive rings, its outboxes, every ring's
+//! counters) and its `Mesh` (placement, ring table, aggregation words). The one control block (status, fault, idle sweep) lives on
 //! device 0 and every device uses it.
 
 use std::ffi::c_void;

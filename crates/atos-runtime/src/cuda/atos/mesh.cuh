@@ -198,14 +198,21 @@ struct MeshQueues {
     __device__ u64 done() const { return done(0, (uint32_t)mesh_view.ring_count); }
     // A cheap first look at this device's own rings (in its own memory): work left here means
     // the run is not over, without reading the peers' counters over the links. "Not over" is
-    // always a safe answer; only the full two-pass check below can end the run.
+    // always a safe answer; only the full two-pass check can end the run. One group per device
+    // (block 0's first) runs that check, so idle groups do not poll the peers' counters (lines
+    // their workers are updating) over the links; it records the end in this device's `over`
+    // word, which the other groups read locally. Quiescence is stable (nothing is pushed once
+    // every ring is done), so the poller's answer holds for them too.
     __device__ bool quiescent(u64* pushed_out) const {
-        if (!pushed_out) {
-            const uint32_t per = (uint32_t)(mesh_view.ring_count / mesh_view.devices);
-            const uint32_t lo = (uint32_t)mesh_view.device * per;
-            if (done(lo, lo + per) != pushed(lo, lo + per)) return false;
-        }
-        return quiescent_sums(*this, pushed_out);
+        if (pushed_out) return quiescent_sums(*this, pushed_out);
+        const uint32_t per = (uint32_t)(mesh_view.ring_count / mesh_view.devices);
+        const uint32_t lo = (uint32_t)mesh_view.device * per;
+        if (done(lo, lo + per) != pushed(lo, lo + per)) return false;
+        u64* over = &reinterpret_cast<DeviceCounters*>(mesh_view.sent)->over.value;
+        if (blockIdx.x != 0 || threadIdx.x != 0) return ld_relaxed(over) != 0;
+        if (!quiescent_sums(*this, nullptr)) return false;
+        st_release(over, 1ull);
+        return true;
     }
 };
 
