@@ -58,6 +58,39 @@ fn core_numbers_match_the_reference_on_every_family() {
     }
 }
 
+/// A level's peels push far items below the smallest key the pass sent back: the next advance
+/// must start from them, not skip their level. K4 {0,1,2,3} with leaves on 0, 2 and 3, an edge
+/// 1-7 and K5 {7..11}: at level 1 the leaves peel and push 0, 2 and 3 at level 3 while the pass
+/// sends back nothing below 4 (the K5). A threshold that jumped past level 3 served levels 3 and
+/// 4 together and gave vertex 1 core number 4 (the reference: 3).
+#[test]
+fn an_advance_never_skips_a_level_tasks_pushed() {
+    let mut e = atos_graph::EdgeList::new(12);
+    let k4 = [0u32, 1, 2, 3];
+    for (i, &a) in k4.iter().enumerate() {
+        for &b in &k4[i + 1..] {
+            e.push(a, b);
+        }
+    }
+    for (leaf, to) in [(4, 0), (5, 2), (6, 3), (7, 1)] {
+        e.push(leaf, to);
+    }
+    for a in 7..12u32 {
+        for b in a + 1..12 {
+            e.push(a, b);
+        }
+    }
+    let (g, _) = e.into_csr(atos_graph::BuildOptions::default()).unwrap();
+    assert_eq!(core_numbers(&g).unwrap()[1], 3);
+    for _ in 0..20 {
+        for threads in [1, 3] {
+            for strategy in [Strategy::Persistent, Strategy::Bsp] {
+                run("K4+K5", &g, strategy, threads);
+            }
+        }
+    }
+}
+
 /// The threshold walks the levels: past the largest core number, and at most to one past
 /// `core_bound` (no task is queued above it; stale tasks between the two still run).
 #[test]

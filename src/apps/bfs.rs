@@ -72,7 +72,7 @@ pub enum Executor<'p> {
 
 /// Number of vertices whose depth differs from `reference` (every vertex when the lengths
 /// differ).
-pub fn mismatches(depths: &[u32], reference: &[u32]) -> usize {
+pub fn mismatches<T: PartialEq>(depths: &[T], reference: &[T]) -> usize {
     if depths.len() != reference.len() {
         return depths.len().max(reference.len());
     }

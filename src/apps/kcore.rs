@@ -35,7 +35,8 @@
 //!
 //! The threshold must advance by exactly one level: [`KcoreArrays::state`] sets delta 1 (a
 //! wider band would serve two levels at once and give the higher one's vertices the lower
-//! number).
+//! number). An advance may skip levels no item holds: it starts from the smallest key sent far
+//! since the last advance (`pass_min`), which every far item's key is at least.
 
 use crate::{AtomicArray, Atomics, PriorityQueue, Slice, lanes};
 

@@ -338,6 +338,8 @@ fn spread_runs_are_verified_and_record_their_devices() {
         "--devices",
         "1,3",
         "--spread-one",
+        "--aggregation",
+        "eager,16:1",
         "--partition",
         "random:2",
         "--strategy",
@@ -349,7 +351,8 @@ fn spread_runs_are_verified_and_record_their_devices() {
     ]);
     assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
     let recs = records(&out);
-    assert_eq!(recs.len(), 6);
+    // plain x2 strategies, x1 (eager only) x2, x3 eager and 16:1 x2.
+    assert_eq!(recs.len(), 8);
     for r in &recs {
         check_schema(r);
     }
@@ -362,7 +365,23 @@ fn spread_runs_are_verified_and_record_their_devices() {
     assert_eq!(one["verified"], true);
     assert_eq!(one["remote_items"], 0, "{one}");
     assert_eq!(one["device_tasks"].as_array().unwrap().len(), 1);
-    let spread: Vec<&Value> = recs.iter().filter(|r| r["devices"] == 3).collect();
+    assert_eq!(one["aggregation"], "eager");
+    let batched: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["devices"] == 3 && r["aggregation"] == "16:1")
+        .collect();
+    assert_eq!(batched.len(), 2);
+    let b = batched
+        .iter()
+        .find(|r| r["strategy"] == "persistent")
+        .unwrap();
+    assert_eq!(b["status"], "ok", "{b}");
+    assert_eq!(b["verified"], true);
+    assert!(b["remote_items"].as_u64().unwrap() > 0, "{b}");
+    let spread: Vec<&Value> = recs
+        .iter()
+        .filter(|r| r["devices"] == 3 && r["aggregation"] == "eager")
+        .collect();
     assert_eq!(spread.len(), 2);
     let ok = spread
         .iter()

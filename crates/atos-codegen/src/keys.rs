@@ -40,10 +40,11 @@ pub fn decode(key: Scalar, enc: u64) -> u64 {
     }
 }
 
-/// The threshold after an advance from `t`: `delta` (key bits) above the smallest key the
-/// finished pass sent back to the far ring (`pass_min`, encoded; [`EVERY_KEY`] when unknown),
-/// or above `t` when that is larger, so an advance skips empty key ranges without an empty
-/// pass each. Always above `t` (an f32 step too small to change the key moves one encoded
+/// The threshold after an advance from `t`: `delta` (key bits) above the smallest key sent to
+/// the far ring since the last advance (`pass_min`, encoded; [`EVERY_KEY`] when none): by a
+/// task's push or by the finished pass's push-back; or above `t` when that is larger. Every far
+/// item's key is at least `pass_min`, so an advance skips only empty key ranges (without an
+/// empty pass each). Always above `t` (an f32 step too small to change the key moves one encoded
 /// step), at most [`EVERY_KEY`] (every key near).
 pub fn next_threshold(key: Scalar, t: u64, delta: u64, pass_min: u64) -> u64 {
     if t >= EVERY_KEY {

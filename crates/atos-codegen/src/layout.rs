@@ -77,7 +77,7 @@ words!(
         0 THRESHOLD "threshold": "a push whose encoded key is below it goes to the near ring, else to the far ring; only grows (EVERY_KEY: every key is near)",
         1 DELTA "delta": "how far an advance moves the threshold, in the key's own type (its bits)",
         2 PASS_END "pass_end": "persistent: far items below it belong to the pass opened by the last advance",
-        3 PASS_MIN "pass_min": "smallest encoded key the open pass sent back to the far ring (EVERY_KEY if none)",
+        3 PASS_MIN "pass_min": "smallest encoded key sent to the far ring since the last advance, by a task's push or a pass's push-back (EVERY_KEY if none)",
         4 LOCK "lock": "persistent: 1 while a group advances the threshold",
         5 ADVANCES "advances": "threshold advances of the run",
         6 MOVED "moved": "far items the passes moved to the near ring",
@@ -129,7 +129,7 @@ pub mod mesh {
             "address (on this device) of every device's ring counters (QueueCounters*), device by device; per device the same number: per queue field its local ring, its receive ring, then in an aggregated run its outbox to each peer",
         ),
         ("ring_count", 1, "entries of `rings`"),
-        ("sent", 1, "address of this device's DeviceCounters"),
+        ("counters", 1, "address of this device's DeviceCounters"),
         (
             "batch",
             1,
@@ -155,7 +155,7 @@ pub mod mesh {
     pub const LOCAL: usize = 5;
     pub const RINGS: usize = 6;
     pub const RING_COUNT: usize = 7;
-    pub const SENT: usize = 8;
+    pub const COUNTERS: usize = 8;
     pub const BATCH: usize = 9;
     pub const WAIT_NS: usize = 10;
     pub const BOUNDS: usize = 11;
@@ -169,7 +169,7 @@ pub mod mesh {
         let mut at = 0;
         let mut i = 0;
         let starts = [
-            DEVICE, DEVICES, KIND, LEN, OWNER, LOCAL, RINGS, RING_COUNT, SENT, BATCH, WAIT_NS,
+            DEVICE, DEVICES, KIND, LEN, OWNER, LOCAL, RINGS, RING_COUNT, COUNTERS, BATCH, WAIT_NS,
             BOUNDS,
         ];
         while i < FIELDS.len() {

@@ -527,7 +527,7 @@ fn pusher_init(
     }
     match f.far_elem() {
         Some(far) => format!(
-            "{{{}, {}, &state.{n}.pc->threshold.value}}",
+            "{{{}, {}, state.{n}.pc}}",
             ring(id, &f.elem, &format!("{n}.near")),
             ring(id + 1, &far, &format!("{n}.far"))
         ),

@@ -45,6 +45,17 @@ impl Aggregation {
     pub fn is_batched(&self) -> bool {
         matches!(self, Aggregation::Batched { .. })
     }
+
+    /// An outbox holds at most its queue's capacity, so a batch above it would never fill:
+    /// refused, naming the queue (both executors check before a run).
+    pub fn check_capacity(&self, queue: &str, capacity: u64) -> Result<(), String> {
+        match *self {
+            Aggregation::Batched { batch, .. } if u64::from(batch) > capacity => Err(format!(
+                "aggregation batch {batch} is more than queue `{queue}` holds ({capacity} items): an outbox would never fill; use a batch of at most {capacity}"
+            )),
+            _ => Ok(()),
+        }
+    }
 }
 
 /// `eager`, or `BATCH:WAIT_US` (e.g. `256:20`: forward at 256 items or 20 µs after the last
@@ -72,8 +83,9 @@ impl fmt::Display for Aggregation {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             Aggregation::Eager => write!(f, "eager"),
+            // Whole nanoseconds as microseconds (0.1 prints as 0.1, not 0.09999...).
             Aggregation::Batched { batch, wait } => {
-                write!(f, "{batch}:{}", wait.as_secs_f64() * 1e6)
+                write!(f, "{batch}:{}", wait.as_nanos() as f64 / 1e3)
             }
         }
     }
@@ -97,6 +109,11 @@ mod tests {
         assert_eq!(a.to_string(), "256:20");
         assert_eq!(a.words(), (256, 20_000));
         assert_eq!("0.5:0.5".parse::<Aggregation>().ok(), None);
+        assert_eq!("8:0.1".parse::<Aggregation>().unwrap().to_string(), "8:0.1");
+        assert!(a.check_capacity("work", 256).is_ok());
+        let e = a.check_capacity("work", 255).unwrap_err();
+        assert!(e.contains("queue `work`") && e.contains("255"), "{e}");
+        assert!(Aggregation::Eager.check_capacity("work", 1).is_ok());
         for bad in ["", "256", "0:5", "x:1", "8:-1", "8:inf"] {
             let e = bad.parse::<Aggregation>().unwrap_err();
             assert!(e.contains("BATCH:WAIT_US"), "{bad}: {e}");

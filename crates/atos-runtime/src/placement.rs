@@ -228,6 +228,19 @@ impl Placement {
     }
 }
 
+/// Splits seeds by owner: each goes to its owner's local ring (both executors).
+pub(crate) fn seeds_by_owner(
+    seeds: &[ItemBits],
+    placement: &Placement,
+    first: Scalar,
+) -> Vec<Vec<ItemBits>> {
+    let mut out = vec![Vec::new(); placement.devices()];
+    for &s in seeds {
+        out[placement.owner(route_key(s, first))].push(s);
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -46,6 +46,17 @@ pub(crate) fn plan_of<P: TaskSet>() -> Result<(Plan, Vec<&'static FnIr>), Codege
 }
 
 /// Seeds as bits per queue index.
+/// A device state runs only programs over the state type it was uploaded from.
+pub(crate) fn check_uploaded_from(uploaded: &StateDesc, desc: &StateDesc) -> Result<(), RunError> {
+    if uploaded != desc {
+        return Err(RunError::Seeds(format!(
+            "this device state was uploaded from a `{}`, not the `{}` this program runs on",
+            uploaded.name, desc.name
+        )));
+    }
+    Ok(())
+}
+
 pub(crate) fn seeds_per_queue(plan: &Plan, seeds: &Seeds) -> Result<Vec<Vec<ItemBits>>, RunError> {
     let mut out = vec![Vec::new(); plan.queues.len()];
     for (name, items) in &seeds.by_task {
@@ -244,12 +255,21 @@ pub(crate) fn idle_range(plan: &Plan, irs: &[&FnIr], values: &[u64]) -> Result<u
 
 /// Spread runs use rings only: a linear queue's capacity bounds every push of a run, which has
 /// no meaning per device.
-pub(crate) fn check_spread_rings(plan: &Plan, rings: &[Ring]) -> Result<(), RunError> {
-    match rings.iter().position(|r| r.linear) {
-        Some(q) => Err(RunError::Unsupported(format!(
+pub(crate) fn check_spread_rings(
+    plan: &Plan,
+    rings: &[Ring],
+    aggregation: crate::Aggregation,
+) -> Result<(), RunError> {
+    if let Some(q) = rings.iter().position(|r| r.linear) {
+        return Err(RunError::Unsupported(format!(
             "queue `{}` is linear: a program spread over several devices takes ring queues (`Queue::with_capacity`), whose capacity bounds the items alive on each device's rings",
             plan.queues[q]
-        ))),
-        None => Ok(()),
+        )));
     }
+    for (name, r) in plan.queues.iter().zip(rings) {
+        aggregation
+            .check_capacity(name, r.capacity)
+            .map_err(RunError::Unsupported)?;
+    }
+    Ok(())
 }

@@ -635,14 +635,17 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     };
 
     // (devices, spread, aggregation) in run order: the plain one-device run, then the spread
-    // ones, each with every aggregation.
+    // ones, each with every aggregation (one device has no peer: --spread-one runs eager only,
+    // an aggregated run there would be the same run).
     let aggregations = dedup(&args.aggregation, atos::Aggregation::Eager);
     let mut layouts: Vec<(usize, bool, atos::Aggregation)> = Vec::new();
     for &d in &device_counts {
         if d == 1 {
             layouts.push((1, false, atos::Aggregation::Eager));
-        }
-        if d > 1 || args.spread_one {
+            if args.spread_one {
+                layouts.push((1, true, atos::Aggregation::Eager));
+            }
+        } else {
             layouts.extend(aggregations.iter().map(|&a| (d, true, a)));
         }
     }
@@ -657,37 +660,25 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     }
     // The configurations of one graph, in run order.
     let mut configs = Vec::new();
+    // The CPU executor has no worker kinds: one configuration per fetch.
+    let worker_choices: Vec<Option<WorkerKind>> = match &device {
+        Device::Gpu(_) => workers.iter().map(|&w| Some(w)).collect(),
+        Device::Cpu => vec![None],
+    };
     for &(devices, spread, aggregation) in &layouts {
         for &strategy in &strategies {
             for &queue in &queues {
-                match &device {
-                    Device::Gpu(_) => {
-                        for &w in &workers {
-                            for &fetch in &fetches {
-                                configs.push(Config {
-                                    devices,
-                                    spread,
-                                    aggregation,
-                                    strategy,
-                                    worker: Some(w),
-                                    fetch,
-                                    queue,
-                                });
-                            }
-                        }
-                    }
-                    Device::Cpu => {
-                        for &fetch in &fetches {
-                            configs.push(Config {
-                                devices,
-                                spread,
-                                aggregation,
-                                strategy,
-                                worker: None,
-                                fetch,
-                                queue,
-                            });
-                        }
+                for &worker in &worker_choices {
+                    for &fetch in &fetches {
+                        configs.push(Config {
+                            devices,
+                            spread,
+                            aggregation,
+                            strategy,
+                            worker,
+                            fetch,
+                            queue,
+                        });
                     }
                 }
             }

@@ -220,7 +220,7 @@ fn run<W: Weight>(
                 W::ZERO
             };
         }
-        let bad = mismatches(&got, &input.reference);
+        let bad = atos::apps::bfs::mismatches(&got, &input.reference);
         Fail::check_mismatches(bad, input.reference.len(), "distances", "Dijkstra's", label)
     };
     let reset = || a.reset();
@@ -235,12 +235,4 @@ fn run<W: Weight>(
     };
     let build = |gpu: &Gpu| runner::builder(gpu, W::Relax::default(), cfg, opts);
     runner::run(gpu, &build, &app, cfg, opts, rec)
-}
-
-/// How many distances differ (f32: compared as values; both are the same f32 sums, never NaN).
-fn mismatches<W: Weight>(got: &[W], want: &[W]) -> usize {
-    if got.len() != want.len() {
-        return got.len().max(want.len());
-    }
-    got.iter().zip(want).filter(|(a, b)| a != b).count()
 }

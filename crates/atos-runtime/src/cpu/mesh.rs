@@ -107,9 +107,11 @@ impl CpuRoute {
             if avail <= 0 {
                 continue;
             }
-            let now = u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX);
+            // As on the GPU: a stamp at or after `now` has not waited; an outbox never
+            // forwarded (stamp 0; the clock starts at 1) has.
+            let now = u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX - 1) + 1;
             let stamp = outbox.c(qc::STAMP).load(Relaxed);
-            let waited = u128::from(now.saturating_sub(stamp)) >= wait.as_nanos();
+            let waited = now > stamp && u128::from(now - stamp) >= wait.as_nanos();
             if avail < i64::from(size) && !waited {
                 continue;
             }
@@ -138,19 +140,6 @@ impl CpuRoute {
     pub fn sent(&self, d: usize) -> u64 {
         self.sent[d].0.load(Acquire)
     }
-}
-
-/// Splits seeds by owner: each goes to its owner's local ring (as the GPU host does).
-pub(crate) fn seeds_by_owner(
-    seeds: &[ItemBits],
-    placement: &Placement,
-    first: Scalar,
-) -> Vec<Vec<ItemBits>> {
-    let mut out = vec![Vec::new(); placement.devices()];
-    for &s in seeds {
-        out[placement.owner(route_key(s, first))].push(s);
-    }
-    out
 }
 
 /// The simulated devices thread `t` of `threads` serves: one each when there are at least as

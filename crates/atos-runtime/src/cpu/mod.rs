@@ -386,7 +386,7 @@ impl CpuExecutor {
         let hosts = queue_fields(&fields);
         let seeds = seeds_per_queue(&plan, seeds)?;
         let (ring_list, _) = rings(&desc, &hosts)?;
-        crate::program::check_spread_rings(&plan, &ring_list)?;
+        crate::program::check_spread_rings(&plan, &ring_list, self.aggregation)?;
         let capacities: Vec<u64> = ring_list.iter().map(|r| r.capacity).collect();
         let range = idle_range(&plan, &irs, &field_values(&fields))?;
         let total_seeds: u64 = seeds.iter().map(|s| s.len() as u64).sum();
@@ -401,7 +401,7 @@ impl CpuExecutor {
         let mut routes = Vec::new();
         for (q, f) in desc.queues().enumerate() {
             let first = f.elem.parts()[0];
-            let per_device = mesh::seeds_by_owner(&seeds[q], &placement, first);
+            let per_device = crate::placement::seeds_by_owner(&seeds[q], &placement, first);
             if let Some(most) = per_device.iter().map(Vec::len).max()
                 && most as u64 > capacities[q]
             {
@@ -437,7 +437,9 @@ impl CpuExecutor {
         let rings_of = |d: usize| DeviceRings {
             local: routes.iter().map(|r| &r.local[d]).collect(),
             recv: routes.iter().map(|r| &r.recv[d]).collect(),
+            all: routes.iter().flat_map(|r| r.rings_of(d)).collect(),
             routes: &routes,
+            over: std::sync::atomic::AtomicBool::new(false),
         };
         let device_rings: Vec<DeviceRings> = (0..devices).map(rings_of).collect();
         let all: Vec<&CpuQueue> = (0..devices)
@@ -547,8 +549,13 @@ struct CpuRun<'r> {
 struct DeviceRings<'r> {
     local: Vec<&'r CpuQueue>,
     recv: Vec<&'r CpuQueue>,
+    /// Every ring of the device (outboxes included).
+    all: Vec<&'r CpuQueue>,
     /// Every queue's routes (for the device's forwards).
     routes: &'r [mesh::CpuRoute],
+    /// Set by the device's termination poller once every ring of every device was quiescent
+    /// (`over` in mesh.cuh's DeviceCounters).
+    over: std::sync::atomic::AtomicBool,
 }
 
 impl CpuRun<'_> {
@@ -738,7 +745,9 @@ impl CpuRun<'_> {
                     idle = 0;
                     continue;
                 }
-            } else if all.quiescent().0 {
+            } else if mine.is_empty() && all.quiescent().0
+                || !mine.is_empty() && self.mesh_over(t, &mine, &all)
+            {
                 return;
             }
             idle += 1;
@@ -750,6 +759,31 @@ impl CpuRun<'_> {
                 std::thread::sleep(Duration::from_micros(20));
             }
         }
+    }
+
+    /// `MeshQueues::quiescent` of mesh.cuh for thread `t`, serving simulated devices `mine`: a
+    /// look at their own rings first; then each device's poller (one thread per device) runs
+    /// the full check over every device's rings and records the end in the device's `over`,
+    /// which the device's other threads read.
+    fn mesh_over(&self, t: usize, mine: &[usize], all: &QueueSet<'_>) -> bool {
+        if mine
+            .iter()
+            .any(|&d| !QueueSet(&self.devices[d].all).quiescent().0)
+        {
+            return false;
+        }
+        for &d in mine {
+            let over = &self.devices[d].over;
+            if over.load(Acquire) {
+                continue;
+            }
+            // Thread d % threads serves device d (mesh::devices_of): its poller.
+            if t != d % self.threads || !all.quiescent().0 {
+                return false;
+            }
+            over.store(true, Release);
+        }
+        true
     }
 
     /// `grab_window` of worker.cuh.

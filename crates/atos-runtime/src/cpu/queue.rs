@@ -424,12 +424,14 @@ impl CpuPriority {
         &self.words[i].0
     }
 
-    /// `PriorityPusher::push`: near below the threshold (read relaxed), far otherwise.
+    /// `PriorityPusher::push`: near below the threshold (read relaxed), far otherwise, lowering
+    /// `pass_min` (the smallest key sent far since the last advance).
     pub fn push(&self, item: ItemBits, key_bits: u64) {
         let enc = keys::encode(self.key, key_bits);
         if enc < self.word(pc::THRESHOLD).load(Relaxed) {
             self.near.push(item);
         } else {
+            self.word(pc::PASS_MIN).fetch_min(enc, AcqRel);
             self.far
                 .push(item | ItemBits::from(key_bits & 0xffff_ffff) << self.key_shift);
         }

@@ -31,9 +31,10 @@ use crate::arrays::ring_slots;
 use crate::elem::ItemBits;
 use crate::error::RunError;
 use crate::placement::Placement;
-use crate::placement::route_key;
+use crate::placement::seeds_by_owner;
 use crate::program::{
-    Ring, Seeds, check_spread_rings, idle_range, queue_fields, rings, seeds_per_queue,
+    Ring, Seeds, check_spread_rings, check_uploaded_from, idle_range, queue_fields, rings,
+    seeds_per_queue,
 };
 use crate::state::{AtomicHost, FieldRef, State};
 use crate::stats::{DeviceStats, QueueStats, Stats};
@@ -280,17 +281,11 @@ impl<P: TaskSet> MeshProgram<P> {
 
     /// Runs on an uploaded state; results stay on the devices until [`MeshState::read_back`].
     pub fn run_seeds_on(&self, dev: &MeshState<'_>, seeds: &Seeds) -> Result<Stats, RunError> {
-        let desc = <P::State<'_> as State>::desc();
-        if dev.desc != desc {
-            return Err(RunError::Seeds(format!(
-                "this device state was uploaded from a `{}`, not the `{}` this program runs on",
-                dev.desc.name, desc.name
-            )));
-        }
+        check_uploaded_from(&dev.desc, &<P::State<'_> as State>::desc())?;
         let seeds = seeds_per_queue(&self.plan, seeds)?;
         // Checked only: the kernel reads the hook's range from the state itself.
         idle_range(&self.plan, &P::irs(), &dev.field_values)?;
-        check_spread_rings(&self.plan, &dev.rings)?;
+        check_spread_rings(&self.plan, &dev.rings, dev.aggregation)?;
         dev.reset(&seeds)?;
         let outcome = self.launch_all(dev)?;
         dev.stats(self, &seeds, outcome)
@@ -402,6 +397,7 @@ pub struct MeshState<'s> {
     /// Rings per queue field on each device: local, receive, then one outbox per peer in an
     /// aggregated run.
     per_queue: usize,
+    aggregation: Aggregation,
     atomics: Vec<SpreadField<'s>>,
     field_values: Vec<u64>,
     upload_time: Duration,
@@ -587,7 +583,7 @@ impl<'s> MeshState<'s> {
             m[mesh::LEN] = placement.len();
             m[mesh::RINGS] = rings_table;
             m[mesh::RING_COUNT] = all_rings.len() as u64;
-            m[mesh::SENT] = counters[d] + (per_queue * n_queues * qc::BYTES) as u64;
+            m[mesh::COUNTERS] = counters[d] + (per_queue * n_queues * qc::BYTES) as u64;
             (m[mesh::BATCH], m[mesh::WAIT_NS]) = aggregation.words();
             match (placement.bounds(), placement.owner_map()) {
                 (Some(bounds), _) => {
@@ -631,6 +627,7 @@ impl<'s> MeshState<'s> {
             control,
             rings: ring_list,
             per_queue,
+            aggregation,
             atomics,
             field_values: crate::program::field_values(&fields),
             upload_time: t0.elapsed(),
@@ -652,6 +649,12 @@ impl<'s> MeshState<'s> {
     /// control block, and the seeds (on their owners' local rings).
     fn reset(&self, seeds: &[Vec<ItemBits>]) -> Result<(), RunError> {
         let queues: Vec<_> = self.desc.queues().collect();
+        // Per queue, the seeds of each device (on its local ring).
+        let split: Vec<Vec<Vec<ItemBits>>> = queues
+            .iter()
+            .zip(seeds)
+            .map(|(f, s)| seeds_by_owner(s, &self.placement, f.elem.parts()[0]))
+            .collect();
         for (d, part) in self.parts.iter().enumerate() {
             self.bind(d)?;
             let s = part.stream.cu_stream();
@@ -664,12 +667,7 @@ impl<'s> MeshState<'s> {
             }
             let mut block = Vec::new();
             for (q, f) in queues.iter().enumerate() {
-                let first = f.elem.parts()[0];
-                let mine: Vec<ItemBits> = seeds[q]
-                    .iter()
-                    .copied()
-                    .filter(|&s| self.placement.owner(route_key(s, first)) == d)
-                    .collect();
+                let mine = &split[q][d];
                 let n = mine.len() as u64;
                 if n > self.rings[q].capacity {
                     return Err(RunError::overflow(&f.name, self.rings[q].capacity, n));

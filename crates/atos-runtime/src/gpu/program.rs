@@ -11,7 +11,9 @@ use cudarc::driver::{CudaFunction, CudaStream};
 use super::device_state::DeviceState;
 use super::{Gpu, GpuError, driver_err, nvrtc};
 use crate::error::RunError;
-use crate::program::{Seeds, check_seed_room, idle_range, plan_of, seeds_per_queue};
+use crate::program::{
+    Seeds, check_seed_room, check_uploaded_from, idle_range, plan_of, seeds_per_queue,
+};
 use crate::state::State;
 use crate::stats::Stats;
 use crate::task::{Task, TaskSet};
@@ -351,13 +353,7 @@ impl<P: TaskSet> Program<P> {
         dev: &mut DeviceState<'_>,
         seeds: &Seeds,
     ) -> Result<Stats, RunError> {
-        let desc = <P::State<'_> as State>::desc();
-        if dev.desc != desc {
-            return Err(RunError::Seeds(format!(
-                "this device state was uploaded from a `{}`, not the `{}` this program runs on",
-                dev.desc.name, desc.name
-            )));
-        }
+        check_uploaded_from(&dev.desc, &<P::State<'_> as State>::desc())?;
         let seeds = seeds_per_queue(&self.plan, seeds)?;
         let capacities: Vec<u64> = dev.queues.iter().map(|q| q.capacity).collect();
         check_seed_room(&self.plan, &capacities, &seeds)?;

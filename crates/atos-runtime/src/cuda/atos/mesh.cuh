@@ -86,7 +86,7 @@ struct RoutedPusher {
         if (mesh_view.batch == 0) push_lanes(peers[o], item, ctl, same);
         else push_lanes(outbox[o], item, ctl, same);
         if ((threadIdx.x & 31u) == (uint32_t)(__ffs(same) - 1))
-            atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.sent)->sent.value, (u64)__popc(same));
+            atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->sent.value, (u64)__popc(same));
     }
     template <class G> __device__ void flush(const G& g) const { local.flush(g); }
     // Persistent CTA groups keep their own local pushes (QueueServer's keep).
@@ -103,10 +103,12 @@ __device__ __forceinline__ u64 clock_ns() {
 }
 
 // Aggregated runs: moves batches of this device's outboxes of one queue to their owners'
-// receive rings. An outbox is forwarded once it holds `batch` items, or once `wait_ns` have
-// passed since its last forward (so the last items of a run always leave). A forward is one
-// claim from the outbox (up to K items per thread of the group), one reservation and one
-// publication in the peer's ring, with the items written over the link by the whole group;
+// receive rings. An outbox is forwarded once it holds `batch` items (at most the queue's
+// capacity: the host refuses more), or once `wait_ns` have passed since its last forward (so
+// the last items of a run always leave; an outbox never forwarded counts as waited). A
+// forward is one claim from the outbox (up to K items per thread of the group), one
+// reservation and one publication in the peer's ring, with the items written over the link by
+// the whole group;
 // the outbox counts them done after the peer's reservation, so the termination sums (which
 // include every outbox) never miss an item between devices.
 template <uint32_t K, class T>
@@ -133,7 +135,11 @@ struct ForwardServer {
             const long long avail = (long long)ld_relaxed(&c->avail.value);
             if (avail > 0) {
                 const u64 now = clock_ns();
-                if ((u64)avail >= (u64)mesh_view.batch || now - ld_relaxed(&c->stamp.value) >= (u64)mesh_view.wait_ns) {
+                // A stamp at or after `now` (another group's forward since our clock read) has
+                // not waited; an outbox never forwarded (stamp 0) has.
+                const u64 stamp = ld_relaxed(&c->stamp.value);
+                const bool waited = now > stamp && now - stamp >= (u64)mesh_view.wait_ns;
+                if ((u64)avail >= (u64)mesh_view.batch || waited) {
                     n = claim(from, K * g.size(), base);
                     if (n) store_volatile(&c->stamp.value, now);
                 }
@@ -208,7 +214,7 @@ struct MeshQueues {
         const uint32_t per = (uint32_t)(mesh_view.ring_count / mesh_view.devices);
         const uint32_t lo = (uint32_t)mesh_view.device * per;
         if (done(lo, lo + per) != pushed(lo, lo + per)) return false;
-        u64* over = &reinterpret_cast<DeviceCounters*>(mesh_view.sent)->over.value;
+        u64* over = &reinterpret_cast<DeviceCounters*>(mesh_view.counters)->over.value;
         if (blockIdx.x != 0 || threadIdx.x != 0) return ld_relaxed(over) != 0;
         if (!quiescent_sums(*this, nullptr)) return false;
         st_release(over, 1ull);

@@ -33,9 +33,11 @@ constexpr u64 LINEAR = ~0ull;
 // The scope of a ring's orderings (its fences, release and acquire operations): `false`, this
 // device (every ring of a one-GPU unit, and the local rings of a spread unit, which only their
 // own device pushes to and pops); `true`, every GPU of the run (the receive rings of a spread
-// unit, pushed to from peers). Counters that termination sums read across devices (`end_alloc`,
-// `kept`, `done`) are always updated at the unit's scope (ATOS_ATOMIC, and a unit-scope release
-// on `done`), so the termination argument is the same for every ring.
+// unit, pushed to from peers). Every counter atomic takes the unit's scope (ATOS_ATOMIC), local
+// rings' included: termination reads `end_alloc`, `kept` and `done` across devices, and the
+// others (`avail`, `start`, `peak`, ...) are relaxed, where the scope was not measured to cost
+// anything (narrowing them is untried). `done` is released at the unit's scope, so the
+// termination argument is the same for every ring.
 template <class T, bool SYS = false>
 struct QueueRef {
     T* items;

@@ -226,16 +226,24 @@ struct StagedPusher {
 };
 
 // A priority queue's channel: a push below the threshold goes to the near ring's channel, any
-// other to the far ring's with its key. The threshold is read relaxed: it only grows, so a
-// stale read sends an item far that could have gone near, and the next pass moves it.
+// other to the far ring's with its key, lowering `pass_min` (the smallest key sent far since
+// the last advance, which the next advance starts from: a key it missed would be skipped). The
+// threshold is read relaxed: it only grows, so a stale read sends an item far that could have
+// gone near, and the next pass moves it. `pass_min` is read first: it only falls between
+// advances, so most far pushes need no atomic.
 template <class KS, class NearP, class FarP>
 struct PriorityPusher {
     NearP near;
     FarP far;
-    const u64* threshold;
+    PriorityControl* pc;
     __device__ void push(typename KS::Item item, typename KS::Key key) const {
-        if (encode_key(key) < ld_relaxed(threshold)) near.push(item);
-        else far.push(KS::keyed(item, key));
+        const u64 k = encode_key(key);
+        if (k < ld_relaxed(&pc->threshold.value)) {
+            near.push(item);
+            return;
+        }
+        if (k < ld_relaxed(&pc->pass_min.value)) ATOS_ATOMIC(atomicMin)(&pc->pass_min.value, k);
+        far.push(KS::keyed(item, key));
     }
     template <class G> __device__ void flush(const G& g) const {
         near.flush(g);
