@@ -494,7 +494,9 @@ impl CpuPriority {
         let (near_done, far_done) = (near.done(), far.done());
         fence(SeqCst);
         let quiet = near_done == near.pushed()
-            && far_done == far.start()
+            // Handed out is `window_next` (see advance_priority in queue.cuh): `start` moves
+            // one atomic after a pass batch is taken.
+            && far_done == far.c(qc::WINDOW_NEXT).load(SeqCst)
             && self.word(pc::PASS_END).load(Acquire) == open_end;
         let mut advanced = false;
         if quiet {

@@ -384,8 +384,11 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
 // Advances the threshold and opens the next pass when the near ring is quiescent (every push to
 // it done), every far item handed out so far is done, and far items wait past the pass. One
 // group at a time (the lock); the exact checks are repeated under it, each counter pair read as
-// QueueSet::quiescent reads its sums (done first, a fence, then the bound). Returns whether it
-// advanced.
+// QueueSet::quiescent reads its sums (done first, a fence, then the bound). "Handed out" is
+// `window_next`, not `start`: take_pass moves `start` one atomic after its compare-and-swap on
+// `window_next`, and a batch between the two (held, not yet split) must block the advance, or
+// it is split under the next threshold with its push-backs missing from `pass_min`. Returns
+// whether it advanced.
 template <class KS>
 __device__ bool advance_priority(const PriorityRef<KS>& p) {
     PriorityControl* pc = p.pc;
@@ -402,7 +405,7 @@ __device__ bool advance_priority(const PriorityRef<KS>& p) {
     const u64 near_done = ld_relaxed(&n->done.value), far_done = ld_relaxed(&f->done.value);
     fence_acq_rel();
     const bool quiet = near_done == ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value) &&
-                       far_done == ld_relaxed(&f->start.value) && ld_relaxed(&pc->pass_end.value) == open_end;
+                       far_done == ld_relaxed(&f->window_next.value) && ld_relaxed(&pc->pass_end.value) == open_end;
     if (quiet) {
         const u64 hi = published_end(p.far);
         if (hi > open_end) {
