@@ -64,6 +64,38 @@ fn bfs_cuda_multi_device() {
     insta::assert_snapshot!("bfs_cta_multi_device", spread);
 }
 
+/// Owner-computes BFS: `relax` is an inline task. On one device every push to `relax` runs it
+/// at once (no push into the ring); spread, only an item this device owns does, the others are
+/// routed. Each thread's count of inline runs reaches the queue's `inlined` word at the end.
+#[test]
+fn bfs_owner_inline_cuda() {
+    use atos::apps::bfs_owner;
+    let one = atos::cuda_source::<bfs_owner::Tasks>(&unchecked::<bfs_owner::Tasks>()).unwrap();
+    assert!(one.contains("relax(atos_pushed, s, atos::ThreadWorker::make(), atos_out);"));
+    assert!(
+        !one.contains("atos_out.relax.push("),
+        "one device: never queued"
+    );
+    assert!(one.contains("atos::count_inlined(state.relax.counters, out.atos_inlined_relax);"));
+    let cta = unchecked::<bfs_owner::Tasks>()
+        .worker(WorkerKind::Cta)
+        .fetch(64)
+        .multi_device(true);
+    let spread = atos::cuda_source::<bfs_owner::Tasks>(&cta).unwrap();
+    assert!(spread.contains("if (atos_out.relax.owns(atos_pushed))"));
+    assert!(
+        spread.contains("void relax__inline("),
+        "a thread copy of the CTA task"
+    );
+    insta::assert_snapshot!("bfs_owner_cta_multi_device", spread);
+    // A discrete launch runs what the last one pushed: nothing inline.
+    let discrete = atos::cuda_source::<bfs_owner::Tasks>(
+        &unchecked::<bfs_owner::Tasks>().strategy(Strategy::Discrete),
+    )
+    .unwrap();
+    assert!(!discrete.contains("atos_pushed") && discrete.contains("atos_out.relax.push("));
+}
+
 /// The one-line ways to see a task's CUDA without a GPU.
 #[test]
 fn cuda_of_a_task_in_one_line() {

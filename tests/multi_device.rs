@@ -402,3 +402,48 @@ fn spread_runs_always_end_exactly() {
     }
     assert_eq!(runs, 300);
 }
+
+/// Owner-computes BFS (an inline task): the same depths on 1 to 4 simulated devices, eager and
+/// aggregated; an offer the pushing device owns runs at its push (counted as pushed and popped,
+/// never in the ring), only the others travel, and on one device nothing is queued in the
+/// inline task's ring at all.
+#[test]
+fn owner_computes_programs_run_inline_where_the_item_is_local() {
+    use atos::apps::bfs_owner;
+    for spec in ["kron:11,seed=5", "grid:30x30"] {
+        let g = atos_graph::load(spec).unwrap();
+        let n = g.num_vertices();
+        let offsets = g.offsets_u32().unwrap();
+        let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
+        let cap = bfs::default_queue_capacity(n, g.num_edges());
+        for (devices, p) in [
+            (1, Partition::Vertices),
+            (2, Partition::Edges),
+            (3, Partition::Random { seed: 2 }),
+            (4, Partition::Vertices),
+        ] {
+            let name = format!("{spec} {devices} {p}");
+            for aggregation in [Aggregation::Eager, batched(16, 50)] {
+                let mut cpu = CpuExecutor::new().threads(3).aggregation(aggregation);
+                if devices > 1 {
+                    cpu = cpu.placement(placement(&g, p, devices));
+                }
+                let r = bfs_owner::run_cpu(&cpu, &offsets, &g.cols, 0, cap).unwrap();
+                assert_eq!(r.depths, want, "{name}");
+                let relax = r.stats.queue("relax").unwrap();
+                let frontier = r.stats.queue("frontier").unwrap();
+                // Every offer is one edge of a visited vertex, run once (inline or popped).
+                assert_eq!(relax.popped, relax.pushed, "{name}");
+                assert!(relax.pushed >= (g.num_edges() as u64) / 2, "{name}");
+                assert_eq!(frontier.popped, frontier.pushed + 1, "{name}");
+                if devices == 1 {
+                    assert_eq!(relax.peak, 0, "{name}: one device queues no offer");
+                } else {
+                    check_routing(&name, &r.stats, devices);
+                    let sent: u64 = r.stats.devices.iter().map(|d| d.sent).sum();
+                    assert!(sent > 0 && sent < relax.pushed, "{name}: {sent} sent");
+                }
+            }
+        }
+    }
+}

@@ -136,6 +136,7 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::bfs_priority::visit::Task>();
     check::<atos::apps::sssp::float::relax::Task>();
     check::<atos::apps::kcore::peel::Task>();
+    check::<atos::apps::bfs_owner::Tasks>();
 }
 
 /// Units for programs spread over several GPUs (peer-to-peer, `mesh.cuh`): every worker kind,
@@ -173,6 +174,8 @@ fn multi_device_programs_compile_for_every_worker_kind() {
     check::<atos::apps::coloring::Tasks>();
     check::<(relax::Task, promote::Task)>();
     check::<common::tuples::place::Task>();
+    // An inline task: run at the push when this device owns the item, routed otherwise.
+    check::<atos::apps::bfs_owner::Tasks>();
 }
 
 /// Every scalar method of the operation table has its device function, and the feature task

@@ -261,3 +261,101 @@ fn an_idle_range_its_index_type_cannot_hold_is_an_error_and_a_small_one_runs() {
     assert_eq!(stats.popped, 100, "the hook found every index once");
     assert!(hits.to_vec().iter().all(|&h| h == 1));
 }
+
+mod inline_rules {
+    use atos::prelude::*;
+
+    #[atos::state]
+    pub struct Two<'a> {
+        pub hits: Atomics<'a, u32>,
+        pub a: Queue<'a, u32>,
+        pub b: Queue<'a, u32>,
+    }
+
+    #[atos::task(queue = "a", worker = "warp", inline)]
+    pub fn first(v: u32, s: &Two) {
+        s.b.push(v);
+    }
+
+    #[atos::task(queue = "b", worker = "thread", inline)]
+    pub fn second(v: u32, s: &Two) {
+        s.hits.fetch_add(v, 1);
+    }
+
+    /// Pops `a` (queued), pushes each item to `b` twice.
+    #[atos::task(queue = "a", worker = "warp")]
+    pub fn spread(v: u32, s: &Two) {
+        s.b.push(v);
+        s.b.push(v + 1);
+    }
+
+    #[atos::state]
+    pub struct Keyed<'a> {
+        pub hits: Atomics<'a, u32>,
+        pub work: atos::PriorityQueue<'a, u32, u32>,
+    }
+
+    #[atos::task(worker = "thread", inline)]
+    pub fn keyed(v: u32, s: &Keyed) {
+        s.hits.fetch_add(v, 1);
+    }
+}
+
+/// `inline` is refused where running an item at its push would change the program: on a
+/// priority queue (the threshold would be skipped) and on an inline task pushing to another
+/// inline task's queue (pushes inside pushes). Allowed, an inline task's items run at their
+/// push on the CPU executor too: each counted pushed and popped, none queued (a ring of one
+/// item does not overflow), and level by level (bsp) they are queued as before.
+#[test]
+fn inline_tasks_are_checked_and_run_at_the_push() {
+    use inline_rules::*;
+    let err = atos::cuda::<(first::Task, second::Task)>()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("inline task `first` pushes to queue `b`, whose task is inline too"),
+        "{err}"
+    );
+    let err = atos::cuda::<keyed::Task>().unwrap_err().to_string();
+    assert!(
+        err.contains("is `inline`, but its queue `work` is a priority queue"),
+        "{err}"
+    );
+    let hits = AtomicArray::filled(8, 0u32);
+    let state = Two {
+        hits: hits.view(),
+        a: Queue::with_capacity(8),
+        b: Queue::with_capacity(1),
+    };
+    let err = cpu(2)
+        .run((first::Task, second::Task), &state, &[1, 2, 3])
+        .unwrap_err();
+    assert!(
+        err.to_string().contains("whose task is inline too"),
+        "{err}"
+    );
+    for threads in [1, 2, 4] {
+        hits.fill(0);
+        let stats = cpu(threads)
+            .run((spread::Task, second::Task), &state, &[1, 2, 3, 4, 5])
+            .unwrap();
+        assert_eq!(hits.to_vec(), vec![0, 1, 2, 2, 2, 2, 1, 0]);
+        let b = stats.queue("b").unwrap();
+        assert_eq!((b.pushed, b.popped, b.peak), (10, 10, 0));
+    }
+    let state = Two {
+        b: Queue::with_capacity(10),
+        ..state
+    };
+    hits.fill(0);
+    let stats = cpu(2)
+        .strategy(Strategy::Bsp)
+        .run((spread::Task, second::Task), &state, &[1, 2, 3, 4, 5])
+        .unwrap();
+    assert_eq!(hits.to_vec(), vec![0, 1, 2, 2, 2, 2, 1, 0]);
+    assert_eq!(
+        stats.queue("b").unwrap().peak,
+        10,
+        "queued for the next level"
+    );
+}

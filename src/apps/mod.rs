@@ -2,6 +2,7 @@
 //! helpers to run them on either executor.
 
 pub mod bfs;
+pub mod bfs_owner;
 pub mod bfs_priority;
 pub mod coloring;
 pub mod kcore;

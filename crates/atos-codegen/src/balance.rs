@@ -21,7 +21,7 @@
 
 use std::fmt::Write;
 
-use crate::emit::{Emitter, OUT};
+use crate::emit::{Emitter, InlineCalls, OUT};
 use crate::ir::*;
 use crate::names::sanitize;
 use crate::typeck::Typed;
@@ -155,7 +155,7 @@ pub fn batch_fn_name(task: &FnIr) -> String {
 
 /// Emits the frame struct and `<task>_batch` for a task that [`runs_balanced`].
 #[allow(clippy::too_many_arguments)]
-pub fn emit_batch_fn(
+pub(crate) fn emit_batch_fn(
     out: &mut String,
     task: &FnIr,
     fn_index: u32,
@@ -164,6 +164,7 @@ pub fn emit_batch_fn(
     state_param: &str,
     spec: &KernelSpec,
     ts: &TaskSpec,
+    inline: &InlineCalls,
 ) {
     let worker_type = worker_type(ts.worker);
     let held = held_per_thread(spec, ts);
@@ -195,6 +196,7 @@ pub fn emit_batch_fn(
     );
     let mut em = Emitter::new(typed, Some(state_param));
     em.set_sites(fn_index, spec.checked);
+    em.set_inline(inline);
     em.set_per_lane(true);
     em.raw(&format!(
         "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"

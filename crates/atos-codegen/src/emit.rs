@@ -21,6 +21,42 @@ pub(crate) const OUT: &str = "atos_out";
 pub(crate) const STATE_FN_UNIFORM: &str = "__uniform";
 pub(crate) const STATE_FN_DIRECT: &str = "__direct";
 
+/// The inline tasks of a unit (`#[atos::task(inline)]`, persistent kernels): a push to one of
+/// their queues runs the task at once, in the pushing thread, when this device owns the item.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct InlineCalls {
+    /// (queue field, the C++ function running its task on a `ThreadWorker`).
+    pub calls: Vec<(String, String)>,
+    /// A unit spread over several devices: only items this device owns run at once; the
+    /// others are routed as any push.
+    pub spread: bool,
+}
+
+impl InlineCalls {
+    /// The function running the inline task of queue `field`, if it has one.
+    pub fn callee(&self, field: &str) -> Option<&str> {
+        self.calls
+            .iter()
+            .find(|(f, _)| f == field)
+            .map(|(_, c)| c.as_str())
+    }
+
+    /// The function running task `i` of the program at its pushes, if it is inline here.
+    pub fn callee_of_task(&self, plan: &crate::plan::Plan, i: usize) -> Option<&str> {
+        match plan.tasks[i].source {
+            crate::plan::Source::Queue { queue, .. } if plan.tasks[i].inline => {
+                self.callee(&plan.queues[queue])
+            }
+            _ => None,
+        }
+    }
+
+    /// The per-thread counter in `atos_Out` of the items of `field` run at once.
+    pub fn counter(field: &str) -> String {
+        format!("atos_inlined_{}", sanitize(field))
+    }
+}
+
 pub(crate) struct Emitter<'a> {
     pub typed: &'a Typed,
     pub state_param: Option<&'a str>,
@@ -36,6 +72,7 @@ pub(crate) struct Emitter<'a> {
     fn_index: u32,
     checked: bool,
     line: u32,
+    inline: InlineCalls,
 }
 
 impl<'a> Emitter<'a> {
@@ -51,7 +88,13 @@ impl<'a> Emitter<'a> {
             fn_index: 0,
             checked: false,
             line: 0,
+            inline: InlineCalls::default(),
         }
+    }
+
+    /// Pushes to these queues run their inline task at once (see [`InlineCalls`]).
+    pub fn set_inline(&mut self, inline: &InlineCalls) {
+        self.inline = inline.clone();
     }
 
     /// Numbers this function's fault sites and turns overflow and index checks on or off.
@@ -343,6 +386,22 @@ impl<'a> Emitter<'a> {
             StmtKind::Push { field, item, key } => {
                 let text = self.on_leader_if_uniform(|em| {
                     let item = em.expr(item);
+                    if let Some(callee) = em.inline.callee(field) {
+                        // The item runs here and now: one more task of this queue, counted
+                        // when the kernel ends (`count_inlined`).
+                        let (f, st) = (sanitize(field), em.state());
+                        let count = InlineCalls::counter(field);
+                        let run = format!(
+                            "{OUT}.{count} += 1; {callee}(atos_pushed, {st}, atos::ThreadWorker::make(), {OUT});"
+                        );
+                        return if em.inline.spread {
+                            format!(
+                                "{{ const auto atos_pushed = {item}; if ({OUT}.{f}.owns(atos_pushed)) {{ {run} }} else {{ {OUT}.{f}.push(atos_pushed); }} }}"
+                            )
+                        } else {
+                            format!("{{ const auto atos_pushed = {item}; {run} }}")
+                        };
+                    }
                     match key {
                         Some(k) => {
                             let k = em.expr(k);

@@ -185,6 +185,11 @@ pub struct TaskAttrs {
     /// or `item.0`, `item.1`, .. for a parameter named `item`).
     #[serde(default)]
     pub tuple_item: bool,
+    /// `#[atos::task(inline)]`: a push of an item this device owns may run the task at once,
+    /// in the pushing thread, instead of queueing the item (persistent kernels do; see
+    /// docs/dsl.md, "Inline tasks").
+    #[serde(default)]
+    pub inline: bool,
 }
 
 /// Where a task's items come from.

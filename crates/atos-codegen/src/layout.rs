@@ -40,6 +40,7 @@ words!(
         12 WINDOW_NEXT "window_next": "windowed launches: the next item of the launch's window to hand out (set by the host before each launch)",
         13 KEPT "kept": "pushes a CTA kept in shared memory and ran itself instead of publishing them (counted before the batch that pushed them is done)",
         14 STAMP "stamp": "outbox rings of an aggregated spread run: the device's clock (ns) at the last forward of this outbox to its peer",
+        15 INLINED "inlined": "items of an inline task's queue that their push ran at once (never in the ring; added when the kernel ends): counted as pushed and popped, not in termination",
     }
 );
 

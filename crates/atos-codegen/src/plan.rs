@@ -18,6 +18,9 @@ pub enum Source {
 pub struct PlannedTask {
     pub name: String,
     pub source: Source,
+    /// `#[atos::task(inline)]`, checked: a plain queue's task that pushes to no inline task's
+    /// queue (see [`Plan::inline_task_of`]).
+    pub inline: bool,
 }
 
 /// A priority queue field's two rings (queue indices) and key type.
@@ -67,6 +70,15 @@ impl Plan {
     /// The priority queue whose far ring is queue `queue`, if it is one.
     pub fn far_of(&self, queue: usize) -> Option<&PriorityPlan> {
         self.priority.iter().find(|p| p.far == queue)
+    }
+
+    /// The inline task popping the queue field named `field`, if that queue has one: a push
+    /// to it may run that task at once instead of queueing the item.
+    pub fn inline_task_of(&self, field: &str) -> Option<usize> {
+        self.tasks.iter().position(|t| {
+            t.inline
+                && matches!(t.source, Source::Queue { queue, .. } if self.queues[queue] == field)
+        })
     }
 
     /// Queue index of the queue task `task` pops, `None` for the idle hook.
@@ -222,9 +234,27 @@ pub fn plan_program(
                 Source::Idle { range_field: field }
             }
         };
+        if attrs.inline {
+            match &source {
+                Source::Queue { field, .. } if state.fields[*field].kind.key().is_some() => {
+                    return Err(CodegenError::Program(format!(
+                        "task `{}` is `inline`, but its queue `{}` is a priority queue: running an item at its push would skip the threshold; drop `inline` or give the task a plain queue",
+                        task.name, state.fields[*field].name
+                    )));
+                }
+                Source::Queue { .. } => {}
+                Source::Idle { .. } => {
+                    return Err(CodegenError::Program(format!(
+                        "idle hook `{}` cannot be `inline`: only a queue's task runs at a push",
+                        task.name
+                    )));
+                }
+            }
+        }
         planned.push(PlannedTask {
             name: task.name.clone(),
             source,
+            inline: attrs.inline,
         });
     }
     let plan = Plan {
@@ -243,6 +273,21 @@ pub fn plan_program(
             "a program has at most one idle hook; this one has {}",
             hooks.join(", ")
         )));
+    }
+    for (task, planned) in tasks.iter().zip(&plan.tasks) {
+        if !planned.inline {
+            continue;
+        }
+        if let Some(q) = task
+            .pushed_queues(device_fns)
+            .into_iter()
+            .find(|q| plan.inline_task_of(q).is_some())
+        {
+            return Err(CodegenError::Program(format!(
+                "inline task `{}` pushes to queue `{q}`, whose task is inline too: an inline task runs inside the push that made its item, so its own pushes must be queued (drop `inline` from one of them)",
+                task.name
+            )));
+        }
     }
     for (q, name) in plan.queues.iter().enumerate() {
         if plan.far_of(q).is_some() {

@@ -7,7 +7,7 @@ use std::fmt::Write;
 use crate::balance::{
     SHARED_FIXED_BYTES, SHARED_LIMIT_BYTES, batch_fn_name, emit_batch_fn, runs_balanced,
 };
-use crate::emit::{Emitter, OUT, STATE_FN_DIRECT, STATE_FN_UNIFORM};
+use crate::emit::{Emitter, InlineCalls, OUT, STATE_FN_DIRECT, STATE_FN_UNIFORM};
 use crate::error::CodegenError;
 use crate::ir::*;
 use crate::names::{NameTable, sanitize};
@@ -306,6 +306,7 @@ pub fn generate_unit(
         .collect();
     let ordered = order_device_fns(tasks, device_fns)?;
     let group = spec.group();
+    let inline = inline_calls(tasks, &plan, state, spec);
 
     let mut out = String::new();
     let described: Vec<String> = tasks
@@ -344,7 +345,21 @@ pub fn generate_unit(
     emit_tuple_structs(&mut out, state);
     emit_key_structs(&mut out, state);
     emit_state_struct(&mut out, state, spec.multi_device);
-    emit_out_struct(&mut out, state, spec, group);
+    emit_out_struct(&mut out, state, spec, group, &inline);
+    for (field, callee) in &inline.calls {
+        let task = plan
+            .inline_task_of(field)
+            .expect("inline_calls lists inline tasks");
+        let _ = writeln!(
+            out,
+            "__device__ __forceinline__ void {callee}({}, const {}&, const atos::ThreadWorker&, atos_Out&);",
+            tasks[task].item_ty().cuda_name(),
+            state.name
+        );
+    }
+    if !inline.calls.is_empty() {
+        out.push('\n');
+    }
 
     for f in &ordered {
         for (signature, _) in device_variants(f, state) {
@@ -378,6 +393,7 @@ pub fn generate_unit(
         for (signature, per_lane) in device_variants(f, state) {
             let mut em = Emitter::new(&typed, state_param.as_deref());
             em.set_sites(fn_index, spec.checked);
+            em.set_inline(&inline);
             em.set_per_lane(per_lane);
             em.block(&f.body);
             let _ = writeln!(out, "{signature} {{\n{}}}\n", em.finish());
@@ -399,27 +415,37 @@ pub fn generate_unit(
         let state_param = sanitize(&attrs.state_param);
         let names = NameTable::with_taken(&[&state_param, "worker", OUT]);
         let typed = Checker::check(task, Some(state), &sigs, names)?;
-        let mut em = Emitter::new(&typed, Some(&state_param));
-        em.set_sites(fn_index, spec.checked);
-        let item = match item_parts(task, &typed, TUPLE_ITEM) {
-            Some(parts) => {
-                for (name, ty, value) in parts {
-                    em.raw(&format!("{} {name} = {value};", ty.cuda_name()));
+        // The task's function on the spec's worker, and (an inline task whose spec worker is
+        // not a thread) a copy on a thread worker for its pushes to run.
+        let mut variants = vec![(sanitize(&task.name), ts.worker)];
+        if let Some(callee) = inline.callee_of_task(&plan, fn_index as usize)
+            && ts.worker != WorkerKind::Thread
+        {
+            variants.push((callee.to_string(), WorkerKind::Thread));
+        }
+        for (fn_name, worker) in variants {
+            let mut em = Emitter::new(&typed, Some(&state_param));
+            em.set_sites(fn_index, spec.checked);
+            em.set_inline(&inline);
+            let item = match item_parts(task, &typed, TUPLE_ITEM) {
+                Some(parts) => {
+                    for (name, ty, value) in parts {
+                        em.raw(&format!("{} {name} = {value};", ty.cuda_name()));
+                    }
+                    TUPLE_ITEM.to_string()
                 }
-                TUPLE_ITEM.to_string()
-            }
-            None => typed.params()[0].clone(),
-        };
-        em.block(&task.body);
-        let _ = writeln!(
-            out,
-            "__device__ __forceinline__ void {}({} {item}, const {}& {state_param}, const {}& worker, atos_Out& {OUT}) {{\n{}}}\n",
-            sanitize(&task.name),
-            task.item_ty().cuda_name(),
-            state.name,
-            worker_type(ts.worker),
-            em.finish()
-        );
+                None => typed.params()[0].clone(),
+            };
+            em.block(&task.body);
+            let _ = writeln!(
+                out,
+                "__device__ __forceinline__ void {fn_name}({} {item}, const {}& {state_param}, const {}& worker, atos_Out& {OUT}) {{\n{}}}\n",
+                task.item_ty().cuda_name(),
+                state.name,
+                worker_type(worker),
+                em.finish()
+            );
+        }
         let is_balanced = matches!(planned.source, Source::Queue { .. })
             && runs_balanced(task, &typed, ts, spec, &mut budget);
         if is_balanced {
@@ -432,6 +458,7 @@ pub fn generate_unit(
                 &state_param,
                 spec,
                 ts,
+                &inline,
             );
         }
         balanced.push(is_balanced);
@@ -439,6 +466,28 @@ pub fn generate_unit(
 
     emit_kernel(&mut out, tasks, &plan, state, spec, group, &balanced);
     Ok(out)
+}
+
+/// The inline tasks this unit runs at their pushes: persistent kernels only (a discrete or
+/// bulk-synchronous launch runs what the last one pushed, so its items stay queued).
+fn inline_calls(tasks: &[&FnIr], plan: &Plan, state: &StateDesc, spec: &KernelSpec) -> InlineCalls {
+    let mut calls = Vec::new();
+    if spec.strategy == Strategy::Persistent {
+        for (i, (task, planned)) in tasks.iter().zip(&plan.tasks).enumerate() {
+            if let (true, Source::Queue { field, .. }) = (planned.inline, &planned.source) {
+                let name = sanitize(&task.name);
+                let callee = match spec.tasks[i].worker {
+                    WorkerKind::Thread => name,
+                    _ => format!("{name}__inline"),
+                };
+                calls.push((state.fields[*field].name.clone(), callee));
+            }
+        }
+    }
+    InlineCalls {
+        calls,
+        spread: spec.multi_device,
+    }
 }
 
 /// Items one thread holds of its worker's batch.
@@ -569,7 +618,13 @@ fn emit_key_structs(out: &mut String, state: &StateDesc) {
 }
 
 /// `atos_Out`: one push channel per queue field, named after it.
-fn emit_out_struct(out: &mut String, state: &StateDesc, spec: &KernelSpec, group: WorkerKind) {
+fn emit_out_struct(
+    out: &mut String,
+    state: &StateDesc,
+    spec: &KernelSpec,
+    group: WorkerKind,
+    inline: &InlineCalls,
+) {
     out.push_str("struct atos_Out {\n");
     let mut flushes = Vec::new();
     for (id, f) in queue_fields_indexed(state) {
@@ -577,6 +632,13 @@ fn emit_out_struct(out: &mut String, state: &StateDesc, spec: &KernelSpec, group
         let ty = pusher_type(spec, state, group, id, f);
         let _ = writeln!(out, "    {ty} {n};");
         flushes.push(format!("{n}.flush(g);"));
+    }
+    for (field, _) in &inline.calls {
+        let _ = writeln!(
+            out,
+            "    atos::u64 {} = 0;  // items of `{field}` this thread's pushes ran at once",
+            InlineCalls::counter(field)
+        );
     }
     let _ = writeln!(
         out,
@@ -594,6 +656,7 @@ fn emit_kernel(
     group: WorkerKind,
     balanced: &[bool],
 ) {
+    let inline = inline_calls(tasks, plan, state, spec);
     let queues: Vec<&FieldDesc> = state.queues().collect();
     let window_param = if spec.strategy.windowed() {
         ", const atos::Window window"
@@ -787,7 +850,16 @@ fn emit_kernel(
         args.extend(servers.iter().map(String::as_str));
         format!("atos::run_persistent({})", args.join(", "))
     };
-    let _ = writeln!(out, "    {args};\n}}");
+    let _ = writeln!(out, "    {args};");
+    for (field, _) in &inline.calls {
+        let _ = writeln!(
+            out,
+            "    atos::count_inlined(state.{}.counters, out.{});",
+            sanitize(field),
+            InlineCalls::counter(field)
+        );
+    }
+    out.push_str("}\n");
 }
 
 /// The C++ name of a tuple item parameter (a name no Rust binding is given).

@@ -14,6 +14,8 @@ pub struct TaskArgs {
     pub worker: WorkerKind,
     pub fetch: u32,
     pub source: ItemSource,
+    /// `inline`: pushes of items this device owns may run the task at once (tasks only).
+    pub inline: bool,
 }
 
 impl Default for TaskArgs {
@@ -22,6 +24,7 @@ impl Default for TaskArgs {
             worker: WorkerKind::Warp,
             fetch: 1,
             source: ItemSource::Queue(None),
+            inline: false,
         }
     }
 }
@@ -77,6 +80,14 @@ fn parse_args(attr: proc_macro2::TokenStream, idle: bool) -> Result<TaskArgs> {
             }
             args.fetch = fetch;
             Ok(())
+        } else if !idle && meta.path.is_ident("inline") {
+            if !meta.input.is_empty() && !meta.input.peek(syn::Token![,]) {
+                return Err(meta.error(
+                    "`inline` takes no value: write #[atos::task(queue = \"...\", inline)]",
+                ));
+            }
+            args.inline = true;
+            Ok(())
         } else if !idle && meta.path.is_ident("queue") {
             let lit: syn::LitStr = meta.value()?.parse()?;
             args.source = ItemSource::Queue(Some(field_name(&lit)?));
@@ -94,7 +105,7 @@ fn parse_args(attr: proc_macro2::TokenStream, idle: bool) -> Result<TaskArgs> {
             )))
         } else {
             Err(meta.error(format!(
-                "unknown task argument `{}`: expected `queue = \"field\"`, `worker = \"thread\"|\"warp\"|\"cta\"` or `fetch = N`",
+                "unknown task argument `{}`: expected `queue = \"field\"`, `worker = \"thread\"|\"warp\"|\"cta\"`, `fetch = N` or `inline`",
                 path_text(&meta.path)
             )))
         }

@@ -2,6 +2,7 @@
 //! run checked against the plain CPU BFS of `atos_graph::reference`.
 
 use atos::apps::bfs::{self, UNREACHED, bfs as bfs_task};
+use atos::apps::bfs_owner;
 use atos::apps::bfs_priority::{self, visit};
 use atos::{Gpu, Seeds, Stats, Task, TaskSet};
 
@@ -121,6 +122,50 @@ fn run_task<T: Task<Item = u32> + TaskSet + Default>(
     };
     let build = |gpu: &Gpu| runner::builder(gpu, task, cfg, opts);
     runner::run(gpu, &build, &app, cfg, opts, rec)
+}
+
+/// Owner-computes BFS (`atos::apps::bfs_owner`): `visit` takes the configuration's worker
+/// and fetch, the inline `relax` keeps its own (thread workers, 64 items). The workload ratio
+/// counts `visit` tasks only (the offers are edges).
+pub fn run_owner(
+    gpu: Option<&Gpu>,
+    input: &BfsInput,
+    cols: &[u32],
+    cfg: &Config,
+    opts: &RunOpts,
+    rec: &mut Record,
+) -> Result<(), Fail> {
+    let depth = bfs::initial_depths(input.reference.len(), input.source);
+    let state = bfs_owner::state(&input.offsets, cols, &depth, input.capacity, cfg.queue);
+    let (verify, reset, _) = checks(input, &depth, opts);
+    let reached = input.reached();
+    let app = AppRun {
+        state: &state,
+        seeds: Seeds::new().add(bfs_owner::visit::Task, &[input.source]),
+        verify: &verify,
+        reset: &reset,
+        workload: &|s: &Stats| bfs_owner::workload_ratio(s, reached),
+    };
+    runner::run(gpu, &|g| owner_builder(g, cfg, opts), &app, cfg, opts, rec)
+}
+
+fn owner_builder(
+    gpu: &Gpu,
+    cfg: &Config,
+    opts: &RunOpts,
+) -> atos::ProgramBuilder<bfs_owner::Tasks> {
+    runner::builder_for(
+        gpu,
+        bfs_owner::Tasks::default(),
+        bfs_owner::visit::Task,
+        cfg,
+        opts,
+    )
+}
+
+/// Why an owner-computes BFS configuration cannot be built on the GPU.
+pub fn gpu_skip_reason_owner(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
+    runner::skip_reason(&owner_builder(gpu, cfg, opts))
 }
 
 /// Why a priority BFS configuration cannot be built on the GPU.

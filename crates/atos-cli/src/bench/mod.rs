@@ -148,6 +148,9 @@ pub enum App {
     Bfs,
     /// BFS with the depth as priority (`--delta` levels per band, default 1).
     BfsPriority,
+    /// Owner-computes BFS (`atos::apps::bfs_owner`): each edge's relaxation is an inline task,
+    /// run at once where the vertex is local and sent to its owner otherwise.
+    BfsOwner,
     /// Asynchronous push PageRank (Algorithm 4), checked against power iteration.
     Pagerank,
     /// The same program with every queueing left to the re-scan: a push is one atomic add
@@ -175,6 +178,7 @@ impl App {
         match self {
             App::Bfs => "bfs",
             App::BfsPriority => "bfs-priority",
+            App::BfsOwner => "bfs-owner",
             App::Pagerank => "pagerank",
             App::PagerankRescan => "pagerank-rescan",
             App::PagerankBsp => "pagerank-bsp",
@@ -191,7 +195,7 @@ impl App {
         match self {
             App::Bfs => &original::BFS_BINARIES,
             App::Pagerank | App::PagerankRescan => &original::PR_BINARIES,
-            App::PagerankBsp => &[],
+            App::PagerankBsp | App::BfsOwner => &[],
             App::Coloring => &original::GC_BINARIES,
             App::Sssp | App::SsspPriority | App::BfsPriority | App::Kcore => &[],
         }
@@ -200,6 +204,7 @@ impl App {
     fn prepare(self, g: &atos_graph::Csr, args: &BenchArgs) -> Result<Prepared, String> {
         match self {
             App::Bfs => bfs::BfsInput::new(g, args.source).map(Prepared::Bfs),
+            App::BfsOwner => bfs::BfsInput::new(g, args.source).map(Prepared::BfsOwner),
             App::BfsPriority => {
                 let delta = match args.delta {
                     None => atos::apps::bfs_priority::DEFAULT_DELTA,
@@ -231,6 +236,7 @@ impl App {
 /// An app's per-graph input (reference answer included).
 enum Prepared {
     Bfs(bfs::BfsInput),
+    BfsOwner(bfs::BfsInput),
     /// With the delta.
     BfsPriority(u32, bfs::BfsInput),
     PageRank(pagerank::Form, pagerank::PageRankInput),
@@ -243,7 +249,7 @@ impl Prepared {
     /// BFS: the vertices the source reaches; the other apps: every vertex.
     fn reached(&self, g: &atos_graph::Csr) -> u64 {
         match self {
-            Prepared::Bfs(b) | Prepared::BfsPriority(_, b) => b.reached(),
+            Prepared::Bfs(b) | Prepared::BfsOwner(b) | Prepared::BfsPriority(_, b) => b.reached(),
             Prepared::Sssp(p) => p.reached(),
             _ => g.num_vertices() as u64,
         }
@@ -251,7 +257,7 @@ impl Prepared {
 
     fn max_depth(&self) -> u32 {
         match self {
-            Prepared::Bfs(b) | Prepared::BfsPriority(_, b) => b.max_depth(),
+            Prepared::Bfs(b) | Prepared::BfsOwner(b) | Prepared::BfsPriority(_, b) => b.max_depth(),
             _ => 0,
         }
     }
@@ -267,6 +273,7 @@ impl Prepared {
     ) -> Result<(), Fail> {
         match self {
             Prepared::Bfs(b) => bfs::run(gpu, b, &g.cols, cfg, opts, rec),
+            Prepared::BfsOwner(b) => bfs::run_owner(gpu, b, &g.cols, cfg, opts, rec),
             Prepared::BfsPriority(delta, b) => {
                 bfs::run_priority(gpu, b, *delta, &g.cols, cfg, opts, rec)
             }
@@ -281,7 +288,7 @@ impl Prepared {
     /// its L1 bound; colouring: CPU greedy's colour count).
     fn annotate(&self, rec: &mut Record) {
         match self {
-            Prepared::Bfs(_) => {}
+            Prepared::Bfs(_) | Prepared::BfsOwner(_) => {}
             Prepared::BfsPriority(delta, _) => rec.delta = Some(f64::from(*delta)),
             Prepared::Sssp(p) => rec.delta = p.delta(),
             Prepared::PageRank(_, p) => {
@@ -323,6 +330,7 @@ impl Prepared {
         let gpu = gpu?;
         match self {
             Prepared::Bfs(_) => bfs::gpu_skip_reason(gpu, cfg, opts),
+            Prepared::BfsOwner(_) => bfs::gpu_skip_reason_owner(gpu, cfg, opts),
             Prepared::BfsPriority(..) => bfs::gpu_skip_reason_priority(gpu, cfg, opts),
             Prepared::Sssp(p) => p.gpu_skip_reason(gpu, cfg, opts),
             Prepared::PageRank(form, _) => pagerank::gpu_skip_reason(*form, gpu, cfg, opts),
@@ -774,7 +782,9 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             max_depth: prepared.max_depth(),
         };
         let what = match &prepared {
-            Prepared::Bfs(_) => format!("{} reached from {}", info.reached, args.source),
+            Prepared::Bfs(_) | Prepared::BfsOwner(_) => {
+                format!("{} reached from {}", info.reached, args.source)
+            }
             Prepared::BfsPriority(delta, _) => format!(
                 "{} reached from {}, priority order, delta {delta}",
                 info.reached, args.source

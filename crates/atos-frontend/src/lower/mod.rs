@@ -83,6 +83,7 @@ pub fn lower_task_spanned(args: TaskArgs, item_fn: &syn::ItemFn) -> Result<(FnIr
             state_param,
             source: args.source,
             tuple_item: item.tuple,
+            inline: args.inline,
         }),
         params: item.params,
         ret: None,

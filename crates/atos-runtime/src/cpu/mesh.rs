@@ -13,7 +13,7 @@ use atos_codegen::layout::queue_counters as qc;
 
 use atos_codegen::Scalar;
 
-use super::queue::{CpuQueue, Line};
+use super::queue::{CpuQueue, InlineRun, Line};
 use crate::aggregation::Aggregation;
 use crate::elem::ItemBits;
 use crate::placement::{Placement, route_key};
@@ -44,6 +44,9 @@ pub struct CpuRoute {
     sent: Vec<Line>,
     /// The clock of the outboxes' `stamp` words.
     epoch: Instant,
+    /// The queue's inline task (persistent runs): an item the pushing device owns runs at once,
+    /// counted in that device's local ring.
+    inline: std::sync::OnceLock<InlineRun>,
 }
 
 impl CpuRoute {
@@ -73,6 +76,7 @@ impl CpuRoute {
             first,
             sent,
             epoch: Instant::now(),
+            inline: std::sync::OnceLock::new(),
         }
     }
 
@@ -82,7 +86,10 @@ impl CpuRoute {
         let me = DEVICE.with(Cell::get);
         let owner = self.placement.owner(route_key(item, self.first));
         if owner == me {
-            self.local[owner].push(item);
+            match self.inline.get() {
+                Some(run) => run.run(&self.local[me], item),
+                None => self.local[owner].push(item),
+            }
             return;
         }
         match &self.outbox[me][owner] {
@@ -90,6 +97,11 @@ impl CpuRoute {
             None => self.recv[owner].push(item),
         }
         self.sent[me].0.fetch_add(1, AcqRel);
+    }
+
+    /// Makes pushes of items the pushing device owns run `run` at once.
+    pub(crate) fn set_inline(&self, run: InlineRun) {
+        let _ = self.inline.set(run);
     }
 
     /// `ForwardServer` of mesh.cuh for device `d`: forwards each of its outboxes that holds

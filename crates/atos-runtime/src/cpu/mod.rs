@@ -30,7 +30,7 @@ use atos_codegen::unit::PASS_FETCH;
 /// Most items one forward of an outbox moves (aggregated spread runs; about a CTA group's on
 /// the GPU).
 const FORWARD_MOST: u64 = 1024;
-use queue::{Control, CpuPriority, CpuQueue, QueueSet};
+use queue::{Control, CpuPriority, CpuQueue, InlineRun, QueueSet};
 
 /// Runs tasks on CPU threads.
 #[derive(Clone, Debug)]
@@ -179,6 +179,10 @@ impl CpuExecutor {
             };
             queues.push(r);
         }
+        let runners = inline_runners::<P>(&plan, self.strategy, state);
+        for (q, f) in &runners {
+            queues[*q].set_inline(InlineRun::new(&**f));
+        }
         let unbind_all = || hosts.iter().for_each(QueueField::unbind);
         let (mut at_plain, mut at_prio) = (0, 0);
         for (i, h) in hosts.iter().enumerate() {
@@ -246,8 +250,8 @@ impl CpuExecutor {
                     name: plan.queues[i].clone(),
                     capacity: capacities[i],
                     seeded: seeds[i].len() as u64,
-                    popped: t.done,
-                    pushed: t.end_alloc - seeds[i].len() as u64,
+                    popped: t.done + t.inlined,
+                    pushed: t.end_alloc + t.inlined - seeds[i].len() as u64,
                     peak: t.peak,
                     far: plan.far_of(i).is_some(),
                 }
@@ -423,6 +427,10 @@ impl CpuExecutor {
                 first,
             ));
         }
+        let runners = inline_runners::<P>(&plan, self.strategy, state);
+        for (q, f) in &runners {
+            routes[*q].set_inline(InlineRun::new(&**f));
+        }
         for (i, h) in hosts.iter().enumerate() {
             let QueueField::Plain(q) = h else {
                 unreachable!("priority queues are refused above")
@@ -484,8 +492,9 @@ impl CpuExecutor {
                     name: plan.queues[q].clone(),
                     capacity: capacities[q],
                     seeded: seeds[q].len() as u64,
-                    popped: t.iter().map(|t| t.done).sum(),
-                    pushed: t.iter().map(|t| t.end_alloc).sum::<u64>() - seeds[q].len() as u64,
+                    popped: t.iter().map(|t| t.done + t.inlined).sum(),
+                    pushed: t.iter().map(|t| t.end_alloc + t.inlined).sum::<u64>()
+                        - seeds[q].len() as u64,
                     peak: t.iter().map(|t| t.peak).max().unwrap_or(0),
                     far: false,
                 }
@@ -499,7 +508,10 @@ impl CpuExecutor {
                     indices: placement.count(d),
                     tasks: routes
                         .iter()
-                        .map(|r| r.local[d].done() + r.recv[d].done())
+                        .map(|r| {
+                            let local = r.local[d].totals();
+                            local.done + local.inlined + r.recv[d].done()
+                        })
                         .sum(),
                     sent: routes.iter().map(|r| r.sent(d)).sum(),
                     received: received.iter().sum(),
@@ -525,6 +537,29 @@ impl CpuExecutor {
         }
         .totals())
     }
+}
+
+/// The inline tasks' runners of a run, by queue index: each calls its task on an item
+/// (`#[atos::task(inline)]`). Persistent runs only, as on the GPU: a level-by-level run keeps
+/// its pushes for the next level.
+#[allow(clippy::type_complexity)]
+fn inline_runners<'s, P: TaskSet>(
+    plan: &Plan,
+    strategy: Strategy,
+    state: &'s P::State<'_>,
+) -> Vec<(usize, Box<dyn Fn(ItemBits) + Sync + 's>)> {
+    if strategy != Strategy::Persistent {
+        return Vec::new();
+    }
+    (0..plan.tasks.len())
+        .filter(|&t| plan.tasks[t].inline)
+        .filter_map(|t| plan.queue_of(t).map(|q| (t, q)))
+        .map(|(t, q)| {
+            let run: Box<dyn Fn(ItemBits) + Sync + 's> =
+                Box::new(move |bits| P::call(t, bits, state));
+            (q, run)
+        })
+        .collect()
 }
 
 /// One run's shared data, as every worker thread sees it.

@@ -49,6 +49,37 @@ impl Default for Control {
     }
 }
 
+/// An inline task's runner (`#[atos::task(inline)]`): runs the task on an item at its push.
+/// It points at a closure of the executor's run, which outlives every push of that run (the
+/// queues are unbound before the closure is dropped).
+#[derive(Clone, Copy)]
+pub(crate) struct InlineRun(*const (dyn Fn(ItemBits) + Sync + 'static));
+
+// SAFETY: the closure is `Sync`, and is only called while the run that owns it is alive.
+unsafe impl Send for InlineRun {}
+unsafe impl Sync for InlineRun {}
+
+impl InlineRun {
+    /// A runner calling `f`, which must outlive every push of the queues it is set on.
+    pub(crate) fn new(f: &(dyn Fn(ItemBits) + Sync + '_)) -> InlineRun {
+        let p: *const (dyn Fn(ItemBits) + Sync + '_) = f;
+        // SAFETY: only the lifetime is erased; see the type's documentation.
+        InlineRun(unsafe {
+            std::mem::transmute::<
+                *const (dyn Fn(ItemBits) + Sync + '_),
+                *const (dyn Fn(ItemBits) + Sync + 'static),
+            >(p)
+        })
+    }
+
+    /// Runs the task on `item`, counting it in `counted`'s `inlined` word.
+    pub(crate) fn run(&self, counted: &CpuQueue, item: ItemBits) {
+        counted.c(qc::INLINED).fetch_add(1, Relaxed);
+        // SAFETY: the closure outlives the run (see the type's documentation).
+        unsafe { (*self.0)(item) }
+    }
+}
+
 pub struct CpuQueue {
     /// `words` words per slot: an item's bits, low word first.
     items: Vec<AtomicU64>,
@@ -58,6 +89,8 @@ pub struct CpuQueue {
     capacity: u64,
     counters: [Line; qc::WORDS.len()],
     control: Arc<Control>,
+    /// A one-device run's inline task of this queue: every push runs it at once.
+    inline: std::sync::OnceLock<InlineRun>,
 }
 
 /// Counter values after a run.
@@ -65,6 +98,8 @@ pub struct CpuQueue {
 pub struct QueueTotals {
     pub end_alloc: u64,
     pub done: u64,
+    /// Items an inline task ran at their push (never in the ring).
+    pub inlined: u64,
     pub peak: u64,
     pub needed: u64,
 }
@@ -96,6 +131,7 @@ impl CpuQueue {
             capacity,
             counters: std::array::from_fn(|_| Line::default()),
             control,
+            inline: std::sync::OnceLock::new(),
         };
         for (i, s) in seeds.iter().enumerate() {
             q.store_item(i as u64, *s);
@@ -212,8 +248,17 @@ impl CpuQueue {
         true
     }
 
-    /// Enqueues one item (a task body's `push`).
+    /// Makes every push of this queue run `run` at once instead (a one-device persistent run
+    /// of an inline task).
+    pub(crate) fn set_inline(&self, run: InlineRun) {
+        let _ = self.inline.set(run);
+    }
+
+    /// Enqueues one item (a task body's `push`), or runs its inline task at once.
     pub fn push(&self, item: ItemBits) {
+        if let Some(run) = self.inline.get() {
+            return run.run(self, item);
+        }
         let base = self.c(qc::END_ALLOC).fetch_add(1, AcqRel);
         if !self.make_room(base, 1) {
             return;
@@ -376,6 +421,7 @@ impl CpuQueue {
         QueueTotals {
             end_alloc: self.c(qc::END_ALLOC).load(SeqCst),
             done: self.c(qc::DONE).load(SeqCst),
+            inlined: self.c(qc::INLINED).load(SeqCst),
             peak: if self.linear {
                 self.c(qc::END_ALLOC).load(SeqCst)
             } else {

@@ -415,8 +415,8 @@ impl Driver<'_> {
                 name: plan.queues[i].clone(),
                 capacity: q.capacity,
                 seeded,
-                popped: c[qc::DONE],
-                pushed: c[qc::END_ALLOC] - seeded + c[qc::KEPT],
+                popped: c[qc::DONE] + c[qc::INLINED],
+                pushed: c[qc::END_ALLOC] - seeded + c[qc::KEPT] + c[qc::INLINED],
                 // A linear queue's peak is every push (no extra atomic on its hot path).
                 peak: if q.linear {
                     c[qc::END_ALLOC]

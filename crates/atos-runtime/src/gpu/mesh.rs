@@ -802,10 +802,10 @@ impl<'s> MeshState<'s> {
                     name: plan.queues[q].clone(),
                     capacity: self.rings[q].capacity,
                     seeded: seeds[q].len() as u64,
-                    popped: all.iter().map(|c| c[qc::DONE]).sum(),
+                    popped: all.iter().map(|c| c[qc::DONE] + c[qc::INLINED]).sum(),
                     pushed: all
                         .iter()
-                        .map(|c| c[qc::END_ALLOC] + c[qc::KEPT])
+                        .map(|c| c[qc::END_ALLOC] + c[qc::KEPT] + c[qc::INLINED])
                         .sum::<u64>()
                         - seeds[q].len() as u64,
                     peak: counters
@@ -828,7 +828,11 @@ impl<'s> MeshState<'s> {
                     indices: self.placement.count(d),
                     tasks: dev
                         .iter()
-                        .map(|r| r[RING_LOCAL][qc::DONE] + r[RING_RECV][qc::DONE])
+                        .map(|r| {
+                            r[RING_LOCAL][qc::DONE]
+                                + r[RING_LOCAL][qc::INLINED]
+                                + r[RING_RECV][qc::DONE]
+                        })
                         .sum(),
                     sent: sent[d],
                     received: received.iter().sum(),

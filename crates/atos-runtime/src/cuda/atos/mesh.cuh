@@ -88,6 +88,8 @@ struct RoutedPusher {
         if ((threadIdx.x & 31u) == (uint32_t)(__ffs(same) - 1))
             atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->sent.value, (u64)__popc(same));
     }
+    // Whether this device owns `item` (an inline task's push runs it here at once).
+    __device__ bool owns(T item) const { return owner_of(route_key(item)) == (uint32_t)mesh_view.device; }
     template <class G> __device__ void flush(const G& g) const { local.flush(g); }
     // Persistent CTA groups keep their own local pushes (QueueServer's keep).
     template <uint32_t FETCH, uint32_t K, class W>

@@ -458,4 +458,17 @@ __device__ bool quiescent_sums(const Q& q, u64* pushed_out) {
     return done_sum == alloc;
 }
 
+// Adds each thread's count of items it ran inline (an inline task's items its pushes ran at
+// once, never queued) to the queue's `inlined` word when the kernel ends: summed over the warp
+// first (two 32-bit sums: 24 low bits and the rest), one atomic per warp. For the host's stats
+// only; termination never reads it.
+__device__ __forceinline__ void count_inlined(QueueCounters* c, u64 n) {
+    const unsigned active = __activemask();
+    const u64 lo = __reduce_add_sync(active, (unsigned)(n & 0xFFFFFFull));
+    const u64 hi = __reduce_add_sync(active, (unsigned)(n >> 24));
+    const u64 total = lo + (hi << 24);
+    if ((threadIdx.x & 31u) == (unsigned)(__ffs(active) - 1) && total != 0)
+        atomicAdd(&c->inlined.value, total);
+}
+
 }  // namespace atos
