@@ -290,6 +290,25 @@ mod inline_rules {
     }
 
     #[atos::state]
+    pub struct Swept<'a> {
+        pub hits: Atomics<'a, u32>,
+        pub work: Queue<'a, u32>,
+        pub n: u32,
+    }
+
+    #[atos::task(worker = "thread", inline)]
+    pub fn mark(v: u32, s: &Swept) {
+        s.hits.fetch_add(v, 1);
+    }
+
+    #[atos::idle(range = "n", worker = "thread")]
+    pub fn sweep(i: u32, s: &Swept) {
+        if s.hits.load(i) == 0 {
+            s.work.push(i);
+        }
+    }
+
+    #[atos::state]
     pub struct Keyed<'a> {
         pub hits: Atomics<'a, u32>,
         pub work: atos::PriorityQueue<'a, u32, u32>,
@@ -302,8 +321,9 @@ mod inline_rules {
 }
 
 /// `inline` is refused where running an item at its push would change the program: on a
-/// priority queue (the threshold would be skipped) and on an inline task pushing to another
-/// inline task's queue (pushes inside pushes). Allowed, an inline task's items run at their
+/// priority queue (the threshold would be skipped), on an inline task pushing to another
+/// inline task's queue (pushes inside pushes) and on the queue an idle hook pushes to (a sweep
+/// proves the end by seeing no push). Allowed, an inline task's items run at their
 /// push on the CPU executor too: each counted pushed and popped, none queued (a ring of one
 /// item does not overflow), and level by level (bsp) they are queued as before.
 #[test]
@@ -314,6 +334,13 @@ fn inline_tasks_are_checked_and_run_at_the_push() {
         .to_string();
     assert!(
         err.contains("inline task `first` pushes to queue `b`, whose task is inline too"),
+        "{err}"
+    );
+    let err = atos::cuda::<(mark::Task, sweep::Task)>()
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("idle hook `sweep` pushes to queue `work`, whose task is inline"),
         "{err}"
     );
     let err = atos::cuda::<keyed::Task>().unwrap_err().to_string();

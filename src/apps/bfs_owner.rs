@@ -70,8 +70,8 @@ pub fn workload_ratio(stats: &crate::Stats, reached: u64) -> f64 {
     stats.queue("frontier").map_or(0, |q| q.popped) as f64 / reached.max(1) as f64
 }
 
-/// BFS from `source` on the CPU executor (which queues every offer: the same program run
-/// without inlining, as a discrete kernel would).
+/// BFS from `source` on the CPU executor (persistent runs relax inline as the GPU does;
+/// level-by-level runs queue every offer).
 pub fn run_cpu(
     cpu: &crate::CpuExecutor,
     offsets: &[u32],

@@ -274,6 +274,17 @@ pub fn plan_program(
             hooks.join(", ")
         )));
     }
+    if let Some(hook) = plan.idle()
+        && let Some(q) = tasks[hook]
+            .pushed_queues(device_fns)
+            .into_iter()
+            .find(|q| plan.inline_task_of(q).is_some())
+    {
+        return Err(CodegenError::Program(format!(
+            "idle hook `{}` pushes to queue `{q}`, whose task is inline: a sweep proves the run finished by seeing no push during it, and an inline run is no push in a queue; drop `inline` or push from a task",
+            tasks[hook].name
+        )));
+    }
     for (task, planned) in tasks.iter().zip(&plan.tasks) {
         if !planned.inline {
             continue;

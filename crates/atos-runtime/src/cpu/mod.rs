@@ -181,7 +181,9 @@ impl CpuExecutor {
         }
         let runners = inline_runners::<P>(&plan, self.strategy, state);
         for (q, f) in &runners {
-            queues[*q].set_inline(InlineRun::new(&**f));
+            // SAFETY: `runners` lives to the end of this function; the queues are unbound
+            // (every worker joined) before it returns on every path after the binding.
+            queues[*q].set_inline(unsafe { InlineRun::new(&**f) });
         }
         let unbind_all = || hosts.iter().for_each(QueueField::unbind);
         let (mut at_plain, mut at_prio) = (0, 0);
@@ -429,7 +431,8 @@ impl CpuExecutor {
         }
         let runners = inline_runners::<P>(&plan, self.strategy, state);
         for (q, f) in &runners {
-            routes[*q].set_inline(InlineRun::new(&**f));
+            // SAFETY: as in `run_seeds`: unbound before `runners` is dropped.
+            routes[*q].set_inline(unsafe { InlineRun::new(&**f) });
         }
         for (i, h) in hosts.iter().enumerate() {
             let QueueField::Plain(q) = h else {

@@ -60,8 +60,12 @@ unsafe impl Send for InlineRun {}
 unsafe impl Sync for InlineRun {}
 
 impl InlineRun {
-    /// A runner calling `f`, which must outlive every push of the queues it is set on.
-    pub(crate) fn new(f: &(dyn Fn(ItemBits) + Sync + '_)) -> InlineRun {
+    /// A runner calling `f`.
+    ///
+    /// # Safety
+    /// `f` must outlive every push of the queues the runner is set on: the run must unbind
+    /// them (join its workers) before dropping `f`.
+    pub(crate) unsafe fn new(f: &(dyn Fn(ItemBits) + Sync + '_)) -> InlineRun {
         let p: *const (dyn Fn(ItemBits) + Sync + '_) = f;
         // SAFETY: only the lifetime is erased; see the type's documentation.
         InlineRun(unsafe {
