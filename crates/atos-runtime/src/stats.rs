@@ -1,6 +1,22 @@
 use std::fmt;
 use std::time::Duration;
 
+use atos_codegen::layout::queue_counters as qc;
+
+/// A queue's pushes (seeds included) and tasks run, from the counter words
+/// (`layout::queue_counters`) of the rings its items run from: a push is a reservation in a
+/// ring (`end_alloc`), an item a CTA kept, or an inline run; a task is an item done or an
+/// inline run. The one definition both executors' stats use (outboxes are hops, not rings
+/// items run from: leave them out).
+pub(crate) fn pushes_and_tasks<'a>(rings: impl IntoIterator<Item = &'a [u64]>) -> (u64, u64) {
+    rings.into_iter().fold((0, 0), |(pushes, tasks), c| {
+        (
+            pushes + c[qc::END_ALLOC] + c[qc::KEPT] + c[qc::INLINED],
+            tasks + c[qc::DONE] + c[qc::INLINED],
+        )
+    })
+}
+
 /// What a run did with one queue.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueueStats {

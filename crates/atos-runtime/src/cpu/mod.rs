@@ -22,7 +22,7 @@ use crate::program::{
     seeds_per_queue,
 };
 use crate::state::State;
-use crate::stats::{DeviceStats, PriorityStats, QueueStats, Stats};
+use crate::stats::{DeviceStats, PriorityStats, QueueStats, Stats, pushes_and_tasks};
 use crate::task::{Task, TaskSet};
 use atos_codegen::layout::priority_control as pc;
 use atos_codegen::unit::PASS_FETCH;
@@ -248,12 +248,13 @@ impl CpuExecutor {
             .enumerate()
             .map(|(i, q)| {
                 let t = q.totals();
+                let (pushes, tasks) = pushes_and_tasks([&t.words[..]]);
                 QueueStats {
                     name: plan.queues[i].clone(),
                     capacity: capacities[i],
                     seeded: seeds[i].len() as u64,
-                    popped: t.done + t.inlined,
-                    pushed: t.end_alloc + t.inlined - seeds[i].len() as u64,
+                    popped: tasks,
+                    pushed: pushes - seeds[i].len() as u64,
                     peak: t.peak,
                     far: plan.far_of(i).is_some(),
                 }
@@ -491,13 +492,13 @@ impl CpuExecutor {
                     .chain(&r.recv)
                     .map(CpuQueue::totals)
                     .collect();
+                let (pushes, tasks) = pushes_and_tasks(t.iter().map(|t| &t.words[..]));
                 QueueStats {
                     name: plan.queues[q].clone(),
                     capacity: capacities[q],
                     seeded: seeds[q].len() as u64,
-                    popped: t.iter().map(|t| t.done + t.inlined).sum(),
-                    pushed: t.iter().map(|t| t.end_alloc + t.inlined).sum::<u64>()
-                        - seeds[q].len() as u64,
+                    popped: tasks,
+                    pushed: pushes - seeds[q].len() as u64,
                     peak: t.iter().map(|t| t.peak).max().unwrap_or(0),
                     far: false,
                 }
@@ -512,8 +513,8 @@ impl CpuExecutor {
                     tasks: routes
                         .iter()
                         .map(|r| {
-                            let local = r.local[d].totals();
-                            local.done + local.inlined + r.recv[d].done()
+                            let (local, recv) = (r.local[d].totals(), r.recv[d].totals());
+                            pushes_and_tasks([&local.words[..], &recv.words[..]]).1
                         })
                         .sum(),
                     sent: routes.iter().map(|r| r.sent(d)).sum(),

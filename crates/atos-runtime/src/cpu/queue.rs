@@ -100,10 +100,8 @@ pub struct CpuQueue {
 /// Counter values after a run.
 #[derive(Clone, Copy, Debug)]
 pub struct QueueTotals {
-    pub end_alloc: u64,
-    pub done: u64,
-    /// Items an inline task ran at their push (never in the ring).
-    pub inlined: u64,
+    /// Every counter word, by `layout::queue_counters` index.
+    pub words: [u64; qc::WORDS.len()],
     pub peak: u64,
     pub needed: u64,
 }
@@ -423,9 +421,7 @@ impl CpuQueue {
 
     pub fn totals(&self) -> QueueTotals {
         QueueTotals {
-            end_alloc: self.c(qc::END_ALLOC).load(SeqCst),
-            done: self.c(qc::DONE).load(SeqCst),
-            inlined: self.c(qc::INLINED).load(SeqCst),
+            words: std::array::from_fn(|i| self.c(i).load(SeqCst)),
             peak: if self.linear {
                 self.c(qc::END_ALLOC).load(SeqCst)
             } else {

@@ -64,6 +64,14 @@ pub(crate) fn control_bytes(queues: usize, priority: usize) -> usize {
     ctl::BYTES + queues * qc::BYTES + priority * pc::BYTES
 }
 
+/// A scalar field's packing: its `size` low bytes in an 8-byte slot (the state struct's
+/// `alignas(8)` member).
+pub(crate) fn scalar_slot(bits: u64, size: usize) -> [u8; 8] {
+    let mut slot = [0u8; 8];
+    slot[..size].copy_from_slice(&bits.to_le_bytes()[..size]);
+    slot
+}
+
 impl<'s> DeviceState<'s> {
     /// Allocates and uploads every field of `state` on `stream` (waits for the copies).
     pub(crate) fn upload<S: State>(
@@ -135,10 +143,7 @@ impl<'s> DeviceState<'s> {
                     }
                 }
                 FieldRef::Scalar(bits) => {
-                    let mut slot = [0u8; 8];
-                    let size = fd.elem.size_bytes();
-                    slot[..size].copy_from_slice(&bits.to_le_bytes()[..size]);
-                    packed.extend_from_slice(&slot);
+                    packed.extend_from_slice(&scalar_slot(*bits, fd.elem.size_bytes()));
                 }
             }
         }

@@ -22,7 +22,7 @@ use super::device_state::{Counters, DeviceState};
 use super::{Gpu, GpuError, driver_err};
 use crate::elem::ItemBits;
 use crate::error::RunError;
-use crate::stats::{PriorityStats, QueueStats, Stats};
+use crate::stats::{PriorityStats, QueueStats, Stats, pushes_and_tasks};
 
 /// What the launches of one run took.
 pub(crate) struct Outcome {
@@ -411,12 +411,13 @@ impl Driver<'_> {
             if c[qc::NEEDED] > 0 && overflow.is_none_or(|(_, n)| c[qc::NEEDED] > n) {
                 overflow = Some((i, c[qc::NEEDED]));
             }
+            let (pushes, tasks) = pushes_and_tasks([&c[..]]);
             queue_stats.push(QueueStats {
                 name: plan.queues[i].clone(),
                 capacity: q.capacity,
                 seeded,
-                popped: c[qc::DONE] + c[qc::INLINED],
-                pushed: c[qc::END_ALLOC] - seeded + c[qc::KEPT] + c[qc::INLINED],
+                popped: tasks,
+                pushed: pushes - seeded,
                 // A linear queue's peak is every push (no extra atomic on its hot path).
                 peak: if q.linear {
                     c[qc::END_ALLOC]

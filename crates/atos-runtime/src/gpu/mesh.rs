@@ -24,7 +24,9 @@ use atos_codegen::layout::{
 use atos_codegen::{KernelSpec, Plan, StateDesc};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, result, sys};
 
-use super::device_state::{Arena, copy_in_and_wait, copy_out_and_wait, seeded_counters};
+use super::device_state::{
+    Arena, copy_in_and_wait, copy_out_and_wait, scalar_slot, seeded_counters,
+};
 use super::{Gpu, GpuError, driver_err, nvrtc};
 use crate::aggregation::Aggregation;
 use crate::arrays::ring_slots;
@@ -37,7 +39,7 @@ use crate::program::{
     seeds_per_queue,
 };
 use crate::state::{AtomicHost, FieldRef, State};
-use crate::stats::{DeviceStats, QueueStats, Stats};
+use crate::stats::{DeviceStats, QueueStats, Stats, pushes_and_tasks};
 use crate::task::TaskSet;
 
 /// Several GPUs of one node with peer access enabled between every pair.
@@ -543,10 +545,7 @@ impl<'s> MeshState<'s> {
                         )));
                     }
                     FieldRef::Scalar(bits) => {
-                        let mut slot = [0u8; 8];
-                        let size = fd.elem.size_bytes();
-                        slot[..size].copy_from_slice(&bits.to_le_bytes()[..size]);
-                        packed.extend_from_slice(&slot);
+                        packed.extend_from_slice(&scalar_slot(*bits, fd.elem.size_bytes()));
                     }
                 }
             }
@@ -798,16 +797,13 @@ impl<'s> MeshState<'s> {
                     .iter()
                     .flat_map(|dev| dev[q][..RING_OUTBOX].iter())
                     .collect();
+                let (pushes, tasks) = pushes_and_tasks(all.iter().map(|c| &c[..]));
                 QueueStats {
                     name: plan.queues[q].clone(),
                     capacity: self.rings[q].capacity,
                     seeded: seeds[q].len() as u64,
-                    popped: all.iter().map(|c| c[qc::DONE] + c[qc::INLINED]).sum(),
-                    pushed: all
-                        .iter()
-                        .map(|c| c[qc::END_ALLOC] + c[qc::KEPT] + c[qc::INLINED])
-                        .sum::<u64>()
-                        - seeds[q].len() as u64,
+                    popped: tasks,
+                    pushed: pushes - seeds[q].len() as u64,
                     peak: counters
                         .iter()
                         .flat_map(|dev| dev[q].iter())
@@ -828,11 +824,7 @@ impl<'s> MeshState<'s> {
                     indices: self.placement.count(d),
                     tasks: dev
                         .iter()
-                        .map(|r| {
-                            r[RING_LOCAL][qc::DONE]
-                                + r[RING_LOCAL][qc::INLINED]
-                                + r[RING_RECV][qc::DONE]
-                        })
+                        .map(|r| pushes_and_tasks([&r[RING_LOCAL][..], &r[RING_RECV][..]]).1)
                         .sum(),
                     sent: sent[d],
                     received: received.iter().sum(),
