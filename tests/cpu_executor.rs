@@ -98,7 +98,11 @@ fn every_feature_computes_what_the_rust_says() {
                     .iter()
                     .filter(|&&c| c < limit)
                     .count() as i64
-                    * 1_000_000,
+                    * 1_000_000
+                // lower and raise on flags[v] (each moves it when the Collatz count is above
+                // 0), and `!mass.lower(v, f32::MAX)`
+                + if collatz_steps(u64::from(v) + 1) > 0 { 110 } else { 0 }
+                + 1000,
             "sums[{v}]"
         );
         assert_eq!(

@@ -237,43 +237,58 @@ fn every_table_entry_has_its_device_function_and_a_use() {
 /// Every `ops::ATOMICS` entry has its device function for every element type it admits, and
 /// no more: a kernel calling each (entry, type) pair compiles, and a call for a type the entry
 /// does not admit would have no CPU counterpart (the runtime's `atomic_table` test checks the
-/// CPU side of the same table).
+/// CPU side of the same table). A `by_field` entry is compiled on a plain field and on a field
+/// spread over several GPUs (`atos::Spread`, with its filter copy).
 #[test]
 fn every_atomic_entry_compiles_for_every_element_type_it_admits() {
     if !nvrtc_or_skip() {
         return;
     }
     use atos::codegen::Scalar;
-    let mut src = String::from("#include <atos/prelude.cuh>\n\n");
+    use atos::codegen::ops::AtomicReturns;
+    let mut src = String::from(
+        "#define ATOS_SYSTEM_SCOPE 1\n#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n#include <atos/mesh.cuh>\n\n",
+    );
     let mut calls = 0;
     for (i, ty) in Scalar::ALL.iter().enumerate() {
         let t = ty.cuda_name();
         src.push_str(&format!(
-            "extern \"C\" __global__ void every_atomic_{i}({t}* p, {t} a, {t} b, {t}* out) {{\n"
+            "extern \"C\" __global__ void every_atomic_{i}({t}* p, const atos::SpreadParts* parts, {t} a, {t} b, {t}* out) {{\n"
         ));
+        if atos::codegen::ops::Receivers::Num.take(*ty) {
+            src.push_str(&format!("    atos::Spread<{t}> spread{{parts}};\n"));
+        } else {
+            src.push_str("    (void)parts;\n");
+        }
         for d in atos::codegen::ops::ATOMICS {
             if !d.elems.take(*ty) {
                 continue;
             }
             let values = ["a", "b"][..d.values].join(", ");
-            let args = if values.is_empty() {
-                "p + threadIdx.x".to_string()
+            let targets = if d.by_field {
+                vec!["p, threadIdx.x", "spread, threadIdx.x"]
             } else {
-                format!("p + threadIdx.x, {values}")
+                vec!["p + threadIdx.x"]
             };
-            if d.returns_previous {
-                src.push_str(&format!(
-                    "    out[threadIdx.x] = atos::{}({args});\n",
-                    d.cuda
-                ));
-            } else {
-                src.push_str(&format!("    atos::{}({args});\n", d.cuda));
+            for target in targets {
+                let args = if values.is_empty() {
+                    target.to_string()
+                } else {
+                    format!("{target}, {values}")
+                };
+                let call = format!("atos::{}({args})", d.cuda);
+                src.push_str(&match d.returns {
+                    AtomicReturns::Previous => format!("    out[threadIdx.x] = {call};\n"),
+                    AtomicReturns::Moved => format!("    out[threadIdx.x] = ({t}){call};\n"),
+                    AtomicReturns::Nothing => format!("    {call};\n"),
+                });
+                calls += 1;
             }
-            calls += 1;
         }
         src.push_str("}\n");
     }
-    // 4 entries for every type, 4 more for the 8 numeric ones, 3 more for the 7 integer/bool.
-    assert_eq!(calls, 4 * 9 + 4 * 8 + 3 * 7, "(entry, type) pairs");
+    // 4 entries for every type, 4 more (+ lower and raise, each plain and spread) for the 8
+    // numeric ones, 3 more for the 7 integer/bool.
+    assert_eq!(calls, 4 * 9 + 8 * 8 + 3 * 7, "(entry, type) pairs");
     compile_clean(&src);
 }

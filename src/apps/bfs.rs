@@ -1,8 +1,8 @@
 //! Speculative BFS (Atos ICPP'22, Listing 4 / Algorithm 2).
 //!
-//! A task is a vertex whose depth just dropped. It relaxes its neighbours with `fetch_min`
-//! (after a plain load that skips the neighbours already as close) and pushes each one it
-//! improved. There are no levels and no barriers: a vertex can be
+//! A task is a vertex whose depth just dropped. It relaxes its neighbours with `lower`
+//! (`fetch_min` asked only whether it improved, so a plain load skips the neighbours already as
+//! close) and pushes each one it improved. There are no levels and no barriers: a vertex can be
 //! processed more than once when a shorter path reaches it later, which is the speculation
 //! the workload ratio (vertices popped / vertices reached) measures.
 
@@ -24,9 +24,10 @@ pub fn bfs(v: u32, s: &BfsState) {
     let next = s.depth.load(v) + 1;
     for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
         let u = s.cols[e];
-        // A plain load first: most edges reach vertices already as close, and a load is far
-        // cheaper than an atomic (the result is the same: depths only decrease).
-        if s.depth.load(u) > next && s.depth.fetch_min(u, next) > next {
+        // `lower` = `fetch_min(u, next) > next`, with a plain load first: most edges reach
+        // vertices already as close, and a load is far cheaper than an atomic. On several GPUs
+        // a device's filter copy of the depths answers most of these for the other's vertices.
+        if s.depth.lower(u, next) {
             s.work.push(u);
         }
     }

@@ -3,7 +3,7 @@
 //!
 //! `visit` sends `(u, depth + 1)` for each edge to the `relax` queue; `relax` is an inline task
 //! (`#[atos::task(inline)]`), so a push of a vertex this device owns runs the relaxation at once
-//! in the pushing lane, exactly the plain BFS's load and `fetch_min`. Only a vertex another GPU
+//! in the pushing lane, exactly the plain BFS's `lower`. Only a vertex another GPU
 //! owns travels, as an 8-byte item to that GPU's receive ring, where its owner relaxes it with
 //! local atomics. On one GPU every relaxation runs inline and nothing is queued in `relax`; spread
 //! over several, a task body touches only its own device's depths, and the one link crossing
@@ -38,7 +38,7 @@ pub fn visit(v: u32, s: &BfsOwnerState) {
 /// first: most offers reach vertices already as close).
 #[atos::task(queue = "relax", worker = "thread", fetch = 64, inline)]
 pub fn relax((u, d): (u32, u32), s: &BfsOwnerState) {
-    if s.depth.load(u) > d && s.depth.fetch_min(u, d) > d {
+    if s.depth.lower(u, d) {
         s.frontier.push(u);
     }
 }

@@ -25,7 +25,7 @@ pub fn visit(v: u32, s: &BfsPriorityState) {
     let next = s.depth.load(v) + 1;
     for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
         let u = s.cols[e];
-        if s.depth.load(u) > next && s.depth.fetch_min(u, next) > next {
+        if s.depth.lower(u, next) {
             s.work.push(u, next);
         }
     }

@@ -3,8 +3,8 @@
 //! distance a push found.
 //!
 //! A task is a vertex and the distance a push found for it. It relaxes every out-edge with
-//! the vertex's current distance by `fetch_min` (after a plain load that skips the neighbours
-//! already as close) and queues each neighbour it improved with the new distance, keyed by it.
+//! the vertex's current distance by `lower` (`fetch_min` asked only whether it improved, so a
+//! plain load skips the neighbours already as close) and queues each neighbour it improved with the new distance, keyed by it.
 //! In priority order a task whose vertex has since got a shorter distance is stale and relaxes
 //! nothing (the push of that distance is queued too and runs soon); stale tasks still count
 //! in the workload, at the cost of one load.
@@ -77,7 +77,7 @@ macro_rules! sssp_program {
                 for e in lanes(lo..hi) {
                     let u = s.cols[e];
                     let nd = cur + s.weights[e];
-                    if s.dist.load(u) > nd && s.dist.fetch_min(u, nd) > nd {
+                    if s.dist.lower(u, nd) {
                         s.work.push((u, nd), nd);
                     }
                 }

@@ -206,6 +206,18 @@ pub fn features(v: u32, s: &Features) {
     s.flags.fetch_and(v, !(1u32 << 31));
     s.sums.fetch_sub(v, (seen - before) as i64);
     s.mass.fetch_add(v, s.scale * 0.5);
+    // `lower` / `raise` on the element task `v` owns: the answers are deterministic (both
+    // move it when it is above 0), and it ends where it was.
+    let cur = s.flags.load(v);
+    if s.flags.lower(v, cur / 2) {
+        s.sums.fetch_add(v, 10);
+    }
+    if s.flags.raise(v, cur) {
+        s.sums.fetch_add(v, 100);
+    }
+    if s.mass.raise(v, -1.0) || !s.mass.lower(v, f32::MAX) {
+        s.sums.fetch_add(v, 1000);
+    }
     for i in lanes(0..4u32) {
         set_flag(s, v, i);
     }

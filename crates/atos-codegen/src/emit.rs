@@ -120,10 +120,16 @@ impl<'a> Emitter<'a> {
     /// `state.field[index]`, the index checked against the length (in every build, as Rust
     /// checks indices).
     fn element(&mut self, field: &str, index: &Expr) -> String {
+        let i = self.checked_index(field, index);
+        format!("{}.{}[{i}]", self.state(), sanitize(field))
+    }
+
+    /// `index` checked against the field's length (a fault when past it).
+    fn checked_index(&mut self, field: &str, index: &Expr) -> String {
         let i = self.expr(index);
         let (st, f) = (self.state(), sanitize(field));
         format!(
-            "{st}.{f}[atos::index({i}, {st}.{f}_len, {})]",
+            "atos::index({i}, {st}.{f}_len, {})",
             self.site(Fault::IndexOutOfBounds)
         )
     }
@@ -205,7 +211,8 @@ impl<'a> Emitter<'a> {
             StmtKind::Expr(e) => match &e.kind {
                 // An effect that returns nothing (`store`) runs once per worker, on the leader.
                 ExprKind::Atomic { field, op, args }
-                    if !crate::ops::atomic(op).is_some_and(|d| d.returns_previous) =>
+                    if crate::ops::atomic(op)
+                        .is_some_and(|d| d.returns == crate::ops::AtomicReturns::Nothing) =>
                 {
                     let text = self.on_leader_if_uniform(|em| em.atomic_call(field, op, args));
                     self.line(&format!("{};", self.leader_stmt(text)), l);
@@ -546,10 +553,17 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// `atos::<cuda>(&state.field[index], values..)` for an `ops::ATOMICS` entry.
+    /// `atos::<cuda>(&state.field[index], values..)` for an `ops::ATOMICS` entry
+    /// (`atos::<cuda>(state.field, index, values..)` for a `by_field` one).
     fn atomic_call(&mut self, field: &str, op: &str, args: &[Expr]) -> String {
         let decl = crate::ops::atomic(op).expect("the type checker admits table atomics");
-        let mut parts = vec![format!("&{}", self.element(field, &args[0]))];
+        let target = if decl.by_field {
+            let i = self.checked_index(field, &args[0]);
+            format!("{}.{}, {i}", self.state(), sanitize(field))
+        } else {
+            format!("&{}", self.element(field, &args[0]))
+        };
+        let mut parts = vec![target];
         parts.extend(args[1..].iter().map(|a| self.expr(a)));
         format!("atos::{}({})", decl.cuda, parts.join(", "))
     }

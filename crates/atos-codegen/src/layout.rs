@@ -184,15 +184,63 @@ pub mod mesh {
 
 /// Where an `Atomics` field of a program spread over several devices lives
 /// (`atos::SpreadParts`, one copy on each device): spread over the devices by the placement
-/// (element i on its owner, at its local position), or whole on device 0.
+/// (element i on its owner, at its local position), or whole on device 0; and the device's
+/// filter copy of a field the plan gives one (`Plan::filters`).
 pub mod spread_parts {
     use super::mesh::MAX_DEVICES;
-    /// 1: spread by the placement; 0: the whole array on device 0 (`part[0]`).
+    /// (member, words, meaning), in order: the one description of the struct.
+    pub const FIELDS: &[(&str, usize, &str)] = &[
+        (
+            "spread",
+            1,
+            "1: spread by the placement; 0: the whole array on device 0 (part[0])",
+        ),
+        (
+            "part",
+            MAX_DEVICES,
+            "device d's part (a peer address every device can use)",
+        ),
+        (
+            "filter",
+            1,
+            "this device's filter copy (every element, on this device; 0: none), read by lower/raise",
+        ),
+    ];
     pub const SPREAD: usize = 0;
-    /// `MAX_DEVICES` words: device d's part (a peer address every device can use).
     pub const PART: usize = 1;
-    pub const WORDS: usize = PART + MAX_DEVICES;
+    pub const FILTER: usize = PART + MAX_DEVICES;
+    pub const WORDS: usize = FILTER + 1;
     pub const CUDA_STRUCT: &str = "SpreadParts";
+    const _: () = {
+        let mut at = 0;
+        let mut i = 0;
+        let starts = [SPREAD, PART, FILTER];
+        while i < FIELDS.len() {
+            assert!(starts[i] == at, "word indices follow FIELDS");
+            at += FIELDS[i].1;
+            i += 1;
+        }
+        assert!(at == WORDS);
+    };
+}
+
+/// A struct of 64-bit words described by a `FIELDS` table, with its size checked.
+fn word_struct(out: &mut String, name: &str, fields: &[(&str, usize, &str)], words: usize) {
+    out.push_str(&format!("struct {name} {{\n"));
+    for (member, n, doc) in fields {
+        let dim = if *n > 1 {
+            format!("[{n}]")
+        } else {
+            String::new()
+        };
+        out.push_str(&format!(
+            "    unsigned long long {member}{dim};  // {doc}\n"
+        ));
+    }
+    out.push_str(&format!(
+        "}};\nstatic_assert(sizeof({name}) == {}, \"layout generated from layout.rs\");\n\n",
+        words * 8
+    ));
 }
 
 /// Above every encoded key: a threshold of this value puts every push in the near ring.
@@ -292,28 +340,13 @@ pub fn layout_header() -> String {
         mesh::KIND_RANGES,
         mesh::KIND_MAP
     ));
-    out.push_str(&format!("struct {} {{\n", mesh::CUDA_STRUCT));
-    for (member, words, doc) in mesh::FIELDS {
-        let dim = if *words > 1 {
-            format!("[{words}]")
-        } else {
-            String::new()
-        };
-        out.push_str(&format!(
-            "    unsigned long long {member}{dim};  // {doc}\n"
-        ));
-    }
-    out.push_str(&format!(
-        "}};\nstatic_assert(sizeof({}) == {}, \"layout generated from layout.rs\");\n\n",
-        mesh::CUDA_STRUCT,
-        mesh::WORDS * 8
-    ));
-    out.push_str(&format!(
-        "struct {} {{\n    unsigned long long spread;  // 1: spread by the placement; 0: whole on device 0\n    unsigned long long part[{}];  // each device's part\n}};\nstatic_assert(sizeof({0}) == {}, \"layout generated from layout.rs\");\n\n",
+    word_struct(&mut out, mesh::CUDA_STRUCT, mesh::FIELDS, mesh::WORDS);
+    word_struct(
+        &mut out,
         spread_parts::CUDA_STRUCT,
-        mesh::MAX_DEVICES,
-        spread_parts::WORDS * 8
-    ));
+        spread_parts::FIELDS,
+        spread_parts::WORDS,
+    );
     out.push_str(&format!(
         "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\nconstexpr unsigned long long EVERY_KEY = {EVERY_KEY}ull;\n\n}}  // namespace atos\n",
         status::OK,

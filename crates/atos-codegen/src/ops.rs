@@ -127,6 +127,17 @@ impl MethodDecl {
     }
 }
 
+/// What an `Atomics` method returns.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum AtomicReturns {
+    /// The element's previous value.
+    Previous,
+    /// Nothing: a statement (`store`).
+    Nothing,
+    /// Whether the operation changed the element in its direction (`lower`, `raise`).
+    Moved,
+}
+
 /// One method of `Atomics<T>`: `s.field.name(index, values..)`.
 #[derive(Clone, Copy, Debug)]
 pub struct AtomicDecl {
@@ -135,10 +146,13 @@ pub struct AtomicDecl {
     pub values: usize,
     /// The element types it is defined for, on the CPU (`Atomics<T>`) and the GPU alike.
     pub elems: Receivers,
-    /// Returns the element's previous value (`false`: returns nothing, a statement).
-    pub returns_previous: bool,
-    /// The device function in namespace `atos`, taking the element's address first.
+    pub returns: AtomicReturns,
+    /// The device function in namespace `atos`. It takes the element's address first, or, for
+    /// a `by_field` entry, the field itself and the (checked) index: a program spread over
+    /// several GPUs gives it the field's placement (`atos::Spread`), so it can use the
+    /// device's filter copy (`lower`, `raise`; see docs/runtime.md).
     pub cuda: &'static str,
+    pub by_field: bool,
 }
 
 const fn a(name: &'static str, values: usize, elems: Receivers, cuda: &'static str) -> AtomicDecl {
@@ -146,17 +160,21 @@ const fn a(name: &'static str, values: usize, elems: Receivers, cuda: &'static s
         name,
         values,
         elems,
-        returns_previous: true,
+        returns: AtomicReturns::Previous,
         cuda,
+        by_field: false,
     }
 }
 
 /// Every `Atomics` method device code may call. Each is relaxed and device-scoped; the
-/// read-modify-writes return the previous value, as `std::sync::atomic` does.
+/// read-modify-writes return the previous value, as `std::sync::atomic` does. `lower(i, v)`
+/// is `fetch_min(i, v) > v` and `raise(i, v)` is `fetch_max(i, v) < v`: whether the element
+/// moved; with only the answer asked for, the device may skip the atomic when a load (or, spread
+/// over several GPUs, the device's filter copy) already shows it cannot move.
 pub const ATOMICS: &[AtomicDecl] = &[
     a("load", 0, Any, "atomic_load"),
     AtomicDecl {
-        returns_previous: false,
+        returns: AtomicReturns::Nothing,
         ..a("store", 1, Any, "atomic_store")
     },
     a("swap", 1, Any, "atomic_swap"),
@@ -168,6 +186,16 @@ pub const ATOMICS: &[AtomicDecl] = &[
     a("fetch_and", 1, Bits, "atomic_fetch_and"),
     a("fetch_or", 1, Bits, "atomic_fetch_or"),
     a("fetch_xor", 1, Bits, "atomic_fetch_xor"),
+    AtomicDecl {
+        returns: AtomicReturns::Moved,
+        by_field: true,
+        ..a("lower", 1, Num, "atomic_lower")
+    },
+    AtomicDecl {
+        returns: AtomicReturns::Moved,
+        by_field: true,
+        ..a("raise", 1, Num, "atomic_raise")
+    },
 ];
 
 /// The `Atomics` method called `name`.

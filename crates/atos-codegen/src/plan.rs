@@ -35,6 +35,25 @@ pub struct PriorityPlan {
     pub key: Scalar,
 }
 
+/// Which way a filtered field moves.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Direction {
+    /// Only `lower` and `fetch_min` write it.
+    Down,
+    /// Only `raise` and `fetch_max` write it.
+    Up,
+}
+
+/// An `Atomics` field that moves only one way and is asked with `lower` (or `raise`): spread
+/// over several GPUs, each device keeps a filter copy of it (docs/runtime.md, "Filter copies").
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct FilterPlan {
+    /// Index into `StateDesc::fields`.
+    pub field: usize,
+    pub name: String,
+    pub direction: Direction,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Plan {
     /// In program order.
@@ -45,6 +64,8 @@ pub struct Plan {
     pub queues: Vec<String>,
     /// The priority queues, in declaration order.
     pub priority: Vec<PriorityPlan>,
+    /// The fields with filter copies on several GPUs, in declaration order.
+    pub filters: Vec<FilterPlan>,
 }
 
 /// The name of a priority queue's far ring.
@@ -88,6 +109,45 @@ impl Plan {
             Source::Idle { .. } => None,
         }
     }
+}
+
+/// The `Atomics` fields that `bodies` ask with `lower` (or `raise`) and write with no other
+/// operation than that one and `fetch_min` (or `raise` and `fetch_max`): each stays on one side
+/// of any copy taken from it, which is what makes a filter copy exact.
+pub fn filters(bodies: &[&FnIr], state: &StateDesc) -> Vec<FilterPlan> {
+    let mut ops: Vec<(String, String)> = Vec::new();
+    for f in bodies {
+        visit_exprs(&f.body, &mut |e| {
+            if let ExprKind::Atomic { field, op, .. } = &e.kind {
+                ops.push((field.clone(), op.clone()));
+            }
+        });
+    }
+    let mut out = Vec::new();
+    for (i, f) in state.fields.iter().enumerate() {
+        if f.kind != FieldKind::Atomics {
+            continue;
+        }
+        let used: Vec<&str> = ops
+            .iter()
+            .filter(|(n, _)| *n == f.name)
+            .map(|(_, o)| o.as_str())
+            .collect();
+        let only = |allowed: &[&str]| used.iter().all(|o| *o == "load" || allowed.contains(o));
+        let direction = if used.contains(&"lower") && only(&["lower", "fetch_min"]) {
+            Direction::Down
+        } else if used.contains(&"raise") && only(&["raise", "fetch_max"]) {
+            Direction::Up
+        } else {
+            continue;
+        };
+        out.push(FilterPlan {
+            field: i,
+            name: f.name.clone(),
+            direction,
+        });
+    }
+    out
 }
 
 /// A queue field's rings: its index in `StateDesc::fields`, the queue index of its ring (a
@@ -257,10 +317,12 @@ pub fn plan_program(
             inline: attrs.inline,
         });
     }
+    let bodies: Vec<&FnIr> = tasks.iter().chain(device_fns).copied().collect();
     let plan = Plan {
         tasks: planned,
         queues: runtime,
         priority,
+        filters: filters(&bodies, state),
     };
     let hooks: Vec<&str> = plan
         .tasks

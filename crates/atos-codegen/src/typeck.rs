@@ -476,10 +476,10 @@ impl<'a> Checker<'a> {
                     let v = self.expr(a)?;
                     self.constrain(v, Kind::Known(elem))?;
                 }
-                if decl.returns_previous {
-                    self.known(elem)
-                } else {
-                    self.fresh(Kind::Any)
+                match decl.returns {
+                    crate::ops::AtomicReturns::Previous => self.known(elem),
+                    crate::ops::AtomicReturns::Moved => self.known(Scalar::Bool),
+                    crate::ops::AtomicReturns::Nothing => self.fresh(Kind::Any),
                 }
             }
             ExprKind::FloatConst { ty, .. } => self.known(*ty),

@@ -702,3 +702,54 @@ fn priority_pushes_need_their_key_and_plain_pushes_none() {
     let err = unit("s.next.push(v, 3u32);").unwrap_err().to_string();
     assert!(err.contains("f32") && err.contains("u32"), "{err}");
 }
+
+/// A field gets a filter copy on several GPUs only when it is asked with `lower` (or `raise`)
+/// and written by nothing that moves it the other way: every write, in the task or a device
+/// function it calls, is `lower`/`fetch_min` (or `raise`/`fetch_max`).
+#[test]
+fn filter_copies_go_to_fields_that_move_one_way() {
+    use atos_codegen::plan::{Direction, FilterPlan};
+    let st = state();
+    let filters = |body: &str, device: &[&str]| -> Vec<FilterPlan> {
+        let task = lower_task_source("", &format!("fn t(v: u32, s: &S) {{ {body} }}")).unwrap();
+        let fns: Vec<FnIr> = device
+            .iter()
+            .map(|src| lower_device_source(src).unwrap())
+            .collect();
+        let refs: Vec<&FnIr> = fns.iter().collect();
+        plan_program(&[&task], &refs, &st).unwrap().filters
+    };
+    let down = |name: &str, field| FilterPlan {
+        field,
+        name: name.into(),
+        direction: Direction::Down,
+    };
+    assert_eq!(
+        filters(
+            "if s.hits.lower(v, 3) { s.work.push(v); } let x = s.hits.load(v); s.hits.fetch_min(v, x);",
+            &[]
+        ),
+        vec![down("hits", 2)]
+    );
+    assert_eq!(
+        filters("s.out.raise(v, 1); s.out.fetch_max(v, 2);", &[])[0].direction,
+        Direction::Up
+    );
+    // Asked without `lower`/`raise`, or also written another way: no copy.
+    assert_eq!(filters("s.hits.fetch_min(v, 3);", &[]), vec![]);
+    assert_eq!(
+        filters("s.hits.lower(v, 3); s.hits.raise(v, 9);", &[]),
+        vec![]
+    );
+    assert_eq!(
+        filters("s.hits.lower(v, 3); s.hits.fetch_add(v, 1);", &[]),
+        vec![]
+    );
+    assert_eq!(
+        filters(
+            "s.hits.lower(v, 3); reset(s, v);",
+            &["fn reset(s: &S, v: u32) { s.hits.store(v, 9); }"]
+        ),
+        vec![]
+    );
+}

@@ -128,6 +128,34 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     {
         T::fetch_max(&self.cells[i.to_usize()], v)
     }
+    /// `fetch_min(i, v) > v`: lowers the element to `v` if it is above, and says whether it
+    /// was. Only the answer is asked for, so a load that shows the element at or below `v`
+    /// answers without the atomic (on several GPUs, a copy of the element on the device may;
+    /// see docs/runtime.md, "Filter copies"). The element and the answer are those of
+    /// `fetch_min` in every case.
+    pub fn lower(&self, i: impl IndexArg, v: T) -> bool
+    where
+        T: AtomicNum + PartialOrd,
+    {
+        let c = &self.cells[i.to_usize()];
+        // `<=` is false for a NaN on either side: fetch_min decides those.
+        if T::load(c) <= v {
+            return false;
+        }
+        T::fetch_min(c, v) > v
+    }
+    /// `fetch_max(i, v) < v`: raises the element to `v` if it is below, and says whether it
+    /// was (`lower` upside down).
+    pub fn raise(&self, i: impl IndexArg, v: T) -> bool
+    where
+        T: AtomicNum + PartialOrd,
+    {
+        let c = &self.cells[i.to_usize()];
+        if T::load(c) >= v {
+            return false;
+        }
+        T::fetch_max(c, v) < v
+    }
     pub fn fetch_and(&self, i: impl IndexArg, v: T) -> T
     where
         T: AtomicBits,

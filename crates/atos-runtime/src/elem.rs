@@ -335,7 +335,7 @@ mod atomic_table {
         assert_eq!(v.compare_and_swap(0u32, b, a).to_bits(), b.to_bits());
         vec!["load", "store", "swap", "compare_and_swap"]
     }
-    fn num_ops<T: AtomicNum>(a: T, b: T) -> Vec<&'static str> {
+    fn num_ops<T: AtomicNum + PartialOrd>(a: T, b: T) -> Vec<&'static str> {
         let v = AtomicArray::filled(1, a);
         let v = v.view();
         v.fetch_add(0u32, b);
@@ -343,7 +343,17 @@ mod atomic_table {
         assert_eq!(v.load(0u32).to_bits(), a.to_bits());
         v.fetch_min(0u32, b);
         v.fetch_max(0u32, b);
-        vec!["fetch_add", "fetch_sub", "fetch_min", "fetch_max"]
+        // a < b: the element is b; lowering to a moves it once, raising back to b once.
+        assert!(v.lower(0u32, a) && !v.lower(0u32, a) && !v.lower(0u32, b));
+        assert!(v.raise(0u32, b) && !v.raise(0u32, b) && !v.raise(0u32, a));
+        vec![
+            "fetch_add",
+            "fetch_sub",
+            "fetch_min",
+            "fetch_max",
+            "lower",
+            "raise",
+        ]
     }
     fn bits_ops<T: AtomicBits>(a: T, b: T) -> Vec<&'static str> {
         let v = AtomicArray::filled(1, a);
@@ -412,5 +422,16 @@ mod atomic_table {
         v.fetch_min(0u32, -1.0);
         assert_eq!(v.fetch_max(0u32, 7.0), -1.0);
         assert_eq!(v.load(0u32), 7.0);
+        // `lower` / `raise` are `fetch_min(i, v) > v` / `fetch_max(i, v) < v` with NaNs too:
+        // a NaN element takes `v` and the answer is false (NaN compares false); a NaN `v`
+        // changes nothing.
+        assert!(!v.lower(0u32, f32::NAN) && !v.raise(0u32, f32::NAN));
+        assert_eq!(v.load(0u32), 7.0);
+        v.store(0u32, f32::NAN);
+        assert!(!v.lower(0u32, 2.0));
+        assert_eq!(v.load(0u32), 2.0);
+        v.store(0u32, f32::NAN);
+        assert!(!v.raise(0u32, 2.0));
+        assert_eq!(v.load(0u32), 2.0);
     }
 }

@@ -21,6 +21,7 @@ use atos_codegen::layout::{
     control as ctl, device_counters as dc, mesh, pack_words, queue_counters as qc, spread_parts,
     status, unpack_words,
 };
+use atos_codegen::plan::FilterPlan;
 use atos_codegen::{KernelSpec, Plan, StateDesc};
 use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, result, sys};
 
@@ -278,7 +279,13 @@ impl<P: TaskSet> MeshProgram<P> {
                 self.gpus.len()
             )));
         }
-        MeshState::upload(&self.gpus, state, placement, self.aggregation)
+        MeshState::upload(
+            &self.gpus,
+            state,
+            placement,
+            self.aggregation,
+            &self.plan.filters,
+        )
     }
 
     /// Runs on an uploaded state; results stay on the devices until [`MeshState::read_back`].
@@ -288,7 +295,7 @@ impl<P: TaskSet> MeshProgram<P> {
         // Checked only: the kernel reads the hook's range from the state itself.
         idle_range(&self.plan, &P::irs(), &dev.field_values)?;
         check_spread_rings(&self.plan, &dev.rings, dev.aggregation)?;
-        dev.reset(&seeds)?;
+        dev.reset(&seeds, &self.plan.filters)?;
         let outcome = self.launch_all(dev)?;
         dev.stats(self, &seeds, outcome)
     }
@@ -367,10 +374,16 @@ impl<P: TaskSet> MeshProgram<P> {
 
 /// One `Atomics` field on the devices: spread (a part per device) or whole on device 0.
 struct SpreadField<'s> {
+    name: String,
     host: &'s dyn AtomicHost,
     spread: bool,
     /// Per device holding a part: (live, pristine, bytes).
     parts: Vec<(u64, u64, usize)>,
+    /// Per device: the address of its `SpreadParts` table of this field.
+    tables: Vec<u64>,
+    /// Per device, when the uploading program gives the field a filter copy (`Plan::filters`):
+    /// (live copy, pristine copy) of every element, `host`'s whole size each.
+    filters: Vec<(u64, u64)>,
 }
 
 /// One device's share of a spread state.
@@ -430,6 +443,7 @@ impl<'s> MeshState<'s> {
         state: &'s S,
         placement: &Placement,
         aggregation: Aggregation,
+        filters: &[FilterPlan],
     ) -> Result<MeshState<'s>, RunError> {
         let t0 = Instant::now();
         let desc = S::desc();
@@ -477,7 +491,7 @@ impl<'s> MeshState<'s> {
         // Device d's outbox to peer p (aggregated runs), by ring index.
         let outbox_of = |d: usize, p: usize| RING_OUTBOX + if p < d { p } else { p - 1 };
         let mut atomics: Vec<SpreadField> = Vec::new();
-        for f in &fields {
+        for (f, fd) in fields.iter().zip(&desc.fields) {
             if let FieldRef::Atomics(a) = f {
                 let spread = a.len() as u64 == placement.len() && devices > 1;
                 let data = a.read_bytes();
@@ -496,10 +510,24 @@ impl<'s> MeshState<'s> {
                     let live = arenas[0].alloc(data.len(), None)?;
                     parts.push((live, pristine, data.len()));
                 }
+                let filters = if spread && filters.iter().any(|p| p.name == fd.name) {
+                    arenas
+                        .iter_mut()
+                        .map(|arena| {
+                            let pristine = arena.alloc(data.len(), Some(&data))?;
+                            Ok((arena.alloc(data.len(), None)?, pristine))
+                        })
+                        .collect::<Result<Vec<_>, RunError>>()?
+                } else {
+                    Vec::new()
+                };
                 atomics.push(SpreadField {
+                    name: fd.name.clone(),
                     host: *a,
                     spread,
                     parts,
+                    tables: Vec::new(),
+                    filters,
                 });
             }
         }
@@ -520,14 +548,16 @@ impl<'s> MeshState<'s> {
                         packed.extend_from_slice(&(*len as u64).to_le_bytes());
                     }
                     FieldRef::Atomics(a) => {
-                        let f = &atomics[at_atomic];
+                        let f = &mut atomics[at_atomic];
                         at_atomic += 1;
+                        // The filter word is set per run (`reset`), for the running program.
                         let mut table = vec![0u64; spread_parts::WORDS];
                         table[spread_parts::SPREAD] = u64::from(f.spread);
                         for (k, p) in f.parts.iter().enumerate() {
                             table[spread_parts::PART + k] = p.0;
                         }
                         let at = arena.alloc(table.len() * 8, Some(&words_bytes(&table)))?;
+                        f.tables.push(at);
                         packed.extend_from_slice(&at.to_le_bytes());
                         packed.extend_from_slice(&(a.len() as u64).to_le_bytes());
                     }
@@ -644,9 +674,19 @@ impl<'s> MeshState<'s> {
         self.upload_time
     }
 
-    /// Resets what runs mutate: every spread array from its pristine copy, the counters, the
+    /// Resets what runs mutate: every spread array (and filter copy) from its pristine copy,
+    /// each field's filter word for the running program's `filters`, the counters, the
     /// control block, and the seeds (on their owners' local rings).
-    fn reset(&self, seeds: &[Vec<ItemBits>]) -> Result<(), RunError> {
+    fn reset(&self, seeds: &[Vec<ItemBits>], filters: &[FilterPlan]) -> Result<(), RunError> {
+        for p in filters {
+            let f = self.atomics.iter().find(|f| f.name == p.name);
+            if f.is_some_and(|f| f.spread && f.filters.is_empty()) {
+                return Err(RunError::Unsupported(format!(
+                    "field `{}` has a filter copy in this program but the state was uploaded by a program without one; upload the state with this program",
+                    p.name
+                )));
+            }
+        }
         let queues: Vec<_> = self.desc.queues().collect();
         // Per queue, the seeds of each device (on its local ring).
         let split: Vec<Vec<Vec<ItemBits>>> = queues
@@ -663,6 +703,26 @@ impl<'s> MeshState<'s> {
                     unsafe { result::memcpy_dtod_async(live, pristine, bytes, s) }
                         .map_err(driver_err("resetting the state"))?;
                 }
+                let on = filters.iter().any(|p| p.name == f.name);
+                let word = match f.filters.get(d) {
+                    Some(&(live, pristine)) if on => {
+                        let bytes = f.host.len() * f.host.elem_size();
+                        // SAFETY: both are live allocations of the whole field on this device.
+                        unsafe { result::memcpy_dtod_async(live, pristine, bytes, s) }
+                            .map_err(driver_err("resetting the state"))?;
+                        live
+                    }
+                    _ => 0,
+                };
+                // SAFETY: the table holds `spread_parts::WORDS` words.
+                unsafe {
+                    copy_in_and_wait(
+                        f.tables[d] + (spread_parts::FILTER * 8) as u64,
+                        &word.to_le_bytes(),
+                        &part.stream,
+                        "resetting the state",
+                    )
+                }?;
             }
             let mut block = Vec::new();
             for (q, f) in queues.iter().enumerate() {

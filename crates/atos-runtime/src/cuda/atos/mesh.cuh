@@ -46,12 +46,85 @@ __device__ __forceinline__ u64 local_of(u64 i, uint32_t o) {
 template <class T>
 struct Spread {
     const SpreadParts* t;
-    __device__ __forceinline__ T& operator[](u64 i) const {
-        if (!t->spread) return reinterpret_cast<T*>(t->part[0])[i];
-        const uint32_t o = owner_of(i);
-        return reinterpret_cast<T*>(t->part[o])[local_of(i, o)];
+    __device__ __forceinline__ uint32_t home_of(u64 i) const { return t->spread ? owner_of(i) : 0u; }
+    __device__ __forceinline__ T* at(u64 i, uint32_t o) const {
+        return t->spread ? &reinterpret_cast<T*>(t->part[o])[local_of(i, o)] : &reinterpret_cast<T*>(t->part[0])[i];
     }
+    __device__ __forceinline__ T& operator[](u64 i) const { return *at(i, home_of(i)); }
 };
+
+// Filter copies (docs/runtime.md, "Filter copies"). A field the plan gives one moves only one
+// way (only `lower` and `fetch_min` write it, or only `raise` and `fetch_max`), and each device
+// holds a copy of every element that is never past the element itself: below it, for `raise`;
+// above it, for `lower`. `lower(i, v)` on an element of another device first reads the copy:
+// at or below `v`, the element is too, and the answer (it did not move) is exact at that read.
+// Otherwise the atomic goes to the element's owner, and its result (the element is now at most
+// min(old, v)) lowers the copy. Copies are written with release and read with acquire at device
+// scope: a device that answers from its copy also sees the owner's element at least that low.
+// A copy written by two threads at once may keep the larger value: it only filters less.
+// A scalar's bits as the unsigned integer of its width (B), and back.
+template <class B, class T> __device__ __forceinline__ B bits_as(T v) {
+    static_assert(sizeof(B) == sizeof(T), "same width");
+    union { T t; B b; } u;
+    u.t = v;
+    return u.b;
+}
+template <class T> __device__ __forceinline__ T filter_load(const T* p) {
+    if constexpr (sizeof(T) == 8) {
+        unsigned long long b;
+        asm volatile("ld.acquire.gpu.global.b64 %0, [%1];" : "=l"(b) : "l"(p) : "memory");
+        return bits_as<T>(b);
+    } else if constexpr (sizeof(T) == 4) {
+        unsigned int b;
+        asm volatile("ld.acquire.gpu.global.b32 %0, [%1];" : "=r"(b) : "l"(p) : "memory");
+        return bits_as<T>(b);
+    } else if constexpr (sizeof(T) == 2) {
+        unsigned short b;
+        asm volatile("ld.acquire.gpu.global.b16 %0, [%1];" : "=h"(b) : "l"(p) : "memory");
+        return bits_as<T>(b);
+    } else {
+        static_assert(sizeof(T) == 1, "a scalar");
+        unsigned short b;
+        asm volatile("ld.acquire.gpu.global.b8 %0, [%1];" : "=h"(b) : "l"(p) : "memory");
+        return bits_as<T>((uint8_t)b);
+    }
+}
+template <class T> __device__ __forceinline__ void filter_store(T* p, T v) {
+    if constexpr (sizeof(T) == 8) {
+        asm volatile("st.release.gpu.global.b64 [%0], %1;" ::"l"(p), "l"(bits_as<unsigned long long>(v)) : "memory");
+    } else if constexpr (sizeof(T) == 4) {
+        asm volatile("st.release.gpu.global.b32 [%0], %1;" ::"l"(p), "r"(bits_as<unsigned int>(v)) : "memory");
+    } else if constexpr (sizeof(T) == 2) {
+        asm volatile("st.release.gpu.global.b16 [%0], %1;" ::"l"(p), "h"(bits_as<unsigned short>(v)) : "memory");
+    } else {
+        asm volatile("st.release.gpu.global.b8 [%0], %1;" ::"l"(p), "h"((unsigned short)bits_as<uint8_t>(v)) : "memory");
+    }
+}
+
+template <class T> __device__ bool atomic_lower(const Spread<T>& a, u64 i, T v) {
+    const uint32_t o = a.home_of(i);
+    T* const home = a.at(i, o);
+    T* const copy = reinterpret_cast<T*>(a.t->filter);
+    if (copy == nullptr || o == (uint32_t)mesh_view.device) return atomic_lower(home, 0, v);
+    const T seen = filter_load(copy + i);
+    if (seen <= v) return false;
+    const T old = atomic_fetch_min(home, v);
+    const T now = atos::min(old, v);
+    if (!(seen <= now)) filter_store(copy + i, now);
+    return old > v;
+}
+template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) {
+    const uint32_t o = a.home_of(i);
+    T* const home = a.at(i, o);
+    T* const copy = reinterpret_cast<T*>(a.t->filter);
+    if (copy == nullptr || o == (uint32_t)mesh_view.device) return atomic_raise(home, 0, v);
+    const T seen = filter_load(copy + i);
+    if (seen >= v) return false;
+    const T old = atomic_fetch_max(home, v);
+    const T now = atos::max(old, v);
+    if (!(seen >= now)) filter_store(copy + i, now);
+    return old < v;
+}
 
 // The index an item is routed by: the item itself, or a tuple's first part (atos-codegen
 // rejects items whose first part is not an integer).

@@ -415,6 +415,19 @@ ATOS_NARROW_NUM_ATOMICS(uint8_t)
 ATOS_NARROW_NUM_ATOMICS(uint16_t)
 #undef ATOS_NARROW_NUM_ATOMICS
 
+// `lower` and `raise` (ops.rs): `fetch_min(i, v) > v` and `fetch_max(i, v) < v`, asked only
+// whether the element moved, so a load that shows it cannot move answers without the atomic.
+// `<=` and `>=` are false for a NaN on either side: the atomic decides those, as fetch_min's
+// NaN rules say. A spread program's fields take the `Spread` versions (mesh.cuh).
+template <class T> __device__ __forceinline__ bool atomic_lower(T* a, unsigned long long i, T v) {
+    if (load_volatile(a + i) <= v) return false;
+    return atomic_fetch_min(a + i, v) > v;
+}
+template <class T> __device__ __forceinline__ bool atomic_raise(T* a, unsigned long long i, T v) {
+    if (load_volatile(a + i) >= v) return false;
+    return atomic_fetch_max(a + i, v) < v;
+}
+
 __device__ __forceinline__ uint32_t lanemask_lt() {
     uint32_t m;
     asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(m));
