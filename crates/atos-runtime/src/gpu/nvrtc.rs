@@ -166,6 +166,42 @@ fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
 
 /// Runs NVRTC (no cache). `compile_time` is left for the caller to fill in.
 fn compile_uncached(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuError> {
+    let (cubin, log) = run_nvrtc(source, options(arch), Output::Cubin)?;
+    Ok(Compiled {
+        cubin: Arc::new(cubin),
+        log,
+        origin: CacheHit::Compiled,
+        compile_time: Duration::ZERO,
+    })
+}
+
+/// What NVRTC hands back.
+#[derive(Clone, Copy)]
+enum Output {
+    Cubin,
+    /// LTO IR of relocatable device code (`-rdc -dlto`), for a device link (nvJitLink).
+    LtoIr,
+}
+
+/// Compiles `source` with the device headers to LTO IR for `arch`, with `extra` options after
+/// the usual ones (NVSHMEM's: `nvshmem_sys::Install::nvrtc_options`). Returns the IR and
+/// NVRTC's log. Not cached: the device link that follows is the expensive part.
+pub fn compile_ltoir(
+    source: &str,
+    arch: (i32, i32),
+    extra: &[String],
+) -> Result<(Vec<u8>, String), GpuError> {
+    let mut opts = options(arch);
+    opts.extend(extra.iter().cloned());
+    run_nvrtc(source, opts, Output::LtoIr)
+}
+
+/// One NVRTC compilation of `source` (with the device headers) under `opts`.
+fn run_nvrtc(
+    source: &str,
+    opts: Vec<String>,
+    output: Output,
+) -> Result<(Vec<u8>, String), GpuError> {
     let src = CString::new(source)
         .map_err(|_| GpuError::Nvrtc("generated source contains a NUL byte".into()))?;
     let headers = device_headers();
@@ -194,10 +230,13 @@ fn compile_uncached(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuError
     };
     check(r, "nvrtcCreateProgram")?;
     let result = (|| {
-        let opts: Vec<CString> = options(arch)
+        let opts: Vec<CString> = opts
             .into_iter()
-            .map(|o| CString::new(o).unwrap())
-            .collect();
+            .map(|o| {
+                CString::new(o)
+                    .map_err(|_| GpuError::Nvrtc("an NVRTC option contains a NUL byte".into()))
+            })
+            .collect::<Result<_, _>>()?;
         let opt_ptrs: Vec<*const c_char> = opts.iter().map(|c| c.as_ptr()).collect();
         // SAFETY: `prog` is live; options outlive the call.
         let r =
@@ -210,22 +249,33 @@ fn compile_uncached(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuError
             });
         }
         let mut size = 0usize;
-        // SAFETY: `prog` compiled successfully.
-        check(
-            unsafe { sys::nvrtcGetCUBINSize(prog, &mut size) },
-            "nvrtcGetCUBINSize",
-        )?;
-        let mut cubin = vec![0u8; size];
-        check(
-            unsafe { sys::nvrtcGetCUBIN(prog, cubin.as_mut_ptr() as *mut c_char) },
-            "nvrtcGetCUBIN",
-        )?;
-        Ok(Compiled {
-            cubin: Arc::new(cubin),
-            log,
-            origin: CacheHit::Compiled,
-            compile_time: Duration::ZERO,
-        })
+        let mut bytes;
+        // SAFETY: `prog` compiled successfully; the buffer holds the size NVRTC gave.
+        match output {
+            Output::Cubin => {
+                check(
+                    unsafe { sys::nvrtcGetCUBINSize(prog, &mut size) },
+                    "nvrtcGetCUBINSize",
+                )?;
+                bytes = vec![0u8; size];
+                check(
+                    unsafe { sys::nvrtcGetCUBIN(prog, bytes.as_mut_ptr() as *mut c_char) },
+                    "nvrtcGetCUBIN",
+                )?;
+            }
+            Output::LtoIr => {
+                check(
+                    unsafe { sys::nvrtcGetLTOIRSize(prog, &mut size) },
+                    "nvrtcGetLTOIRSize",
+                )?;
+                bytes = vec![0u8; size];
+                check(
+                    unsafe { sys::nvrtcGetLTOIR(prog, bytes.as_mut_ptr() as *mut c_char) },
+                    "nvrtcGetLTOIR",
+                )?;
+            }
+        }
+        Ok((bytes, log))
     })();
     // SAFETY: destroying the program we created.
     unsafe { sys::nvrtcDestroyProgram(&mut prog) };
