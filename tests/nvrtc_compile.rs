@@ -244,18 +244,29 @@ fn every_atomic_entry_compiles_for_every_element_type_it_admits() {
     if !nvrtc_or_skip() {
         return;
     }
+    // Every entry at device scope (one GPU), then at system scope with the `Spread` forms.
+    for system in [false, true] {
+        every_atomic_unit(system);
+    }
+}
+
+fn every_atomic_unit(system: bool) {
     use atos::codegen::Scalar;
     use atos::codegen::ops::AtomicReturns;
-    let mut src = String::from(
-        "#define ATOS_SYSTEM_SCOPE 1\n#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n#include <atos/mesh.cuh>\n\n",
-    );
+    let mut src = if system {
+        String::from(
+            "#define ATOS_SYSTEM_SCOPE 1\n#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n#include <atos/mesh.cuh>\n\n",
+        )
+    } else {
+        String::from("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n\n")
+    };
     let mut calls = 0;
     for (i, ty) in Scalar::ALL.iter().enumerate() {
         let t = ty.cuda_name();
         src.push_str(&format!(
             "extern \"C\" __global__ void every_atomic_{i}({t}* p, const atos::SpreadParts* parts, {t} a, {t} b, {t}* out) {{\n"
         ));
-        if atos::codegen::ops::Receivers::Num.take(*ty) {
+        if system && atos::codegen::ops::Receivers::Num.take(*ty) {
             src.push_str(&format!("    atos::Spread<{t}> spread{{parts}};\n"));
         } else {
             src.push_str("    (void)parts;\n");
@@ -265,8 +276,10 @@ fn every_atomic_entry_compiles_for_every_element_type_it_admits() {
                 continue;
             }
             let values = ["a", "b"][..d.values].join(", ");
-            let targets = if d.by_field {
+            let targets = if d.by_field && system {
                 vec!["p, threadIdx.x", "spread, threadIdx.x"]
+            } else if d.by_field {
+                vec!["p, threadIdx.x"]
             } else {
                 vec!["p + threadIdx.x"]
             };
@@ -289,6 +302,7 @@ fn every_atomic_entry_compiles_for_every_element_type_it_admits() {
     }
     // 4 entries for every type, 4 more (+ lower and raise, each plain and spread) for the 8
     // numeric ones, 3 more for the 7 integer/bool.
-    assert_eq!(calls, 4 * 9 + 8 * 8 + 3 * 7, "(entry, type) pairs");
+    let spread = if system { 2 * 8 } else { 0 };
+    assert_eq!(calls, 4 * 9 + 6 * 8 + spread + 3 * 7, "(entry, type) pairs");
     compile_clean(&src);
 }
