@@ -100,9 +100,11 @@ fn every_feature_computes_what_the_rust_says() {
                     .count() as i64
                     * 1_000_000
                 // lower and raise on flags[v] (each moves it when the Collatz count is above
-                // 0), and `!mass.lower(v, f32::MAX)`
+                // 0), `!mass.lower(v, f32::MAX)`, and mass[v] (1.5) lowered to 0.25 and raised
+                // back
                 + if collatz_steps(u64::from(v) + 1) > 0 { 110 } else { 0 }
-                + 1000,
+                + 1000
+                + 110_000,
             "sums[{v}]"
         );
         assert_eq!(

@@ -218,6 +218,14 @@ pub fn features(v: u32, s: &Features) {
     if s.mass.raise(v, -1.0) || !s.mass.lower(v, f32::MAX) {
         s.sums.fetch_add(v, 1000);
     }
+    // Float moves: `mass[v]` (owned by task `v`) goes down to 0.25 and back up to where it was.
+    let m = s.mass.load(v);
+    if s.mass.lower(v, 0.25) {
+        s.sums.fetch_add(v, 10_000);
+    }
+    if s.mass.raise(v, m) {
+        s.sums.fetch_add(v, 100_000);
+    }
     for i in lanes(0..4u32) {
         set_flag(s, v, i);
     }

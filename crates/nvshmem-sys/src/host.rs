@@ -142,17 +142,11 @@ impl Host {
                 source,
             })?;
         macro_rules! sym {
-            ($name:literal) => {{
-                // SAFETY: the type is the function's C signature in NVSHMEM 3's headers.
-                let s = unsafe { lib.get(concat!($name, "\0").as_bytes()) }.map_err(|source| {
-                    NvshmemError::Symbol {
-                        path: path.clone(),
-                        symbol: $name,
-                        source,
-                    }
-                })?;
-                *s
-            }};
+            ($name:literal) => {
+                // SAFETY: the type is the function's C signature in the library's header; the
+                // pointers live in `Self` next to the library they point into.
+                unsafe { crate::symbol(&lib, path.as_str(), $name) }?
+            };
         }
         Ok(Host {
             get_uniqueid: sym!("nvshmemx_get_uniqueid"),

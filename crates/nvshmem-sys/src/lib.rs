@@ -17,6 +17,26 @@ pub use host::{Host, InitAttr, UniqueId};
 pub use install::Install;
 pub use link::DeviceLinker;
 
+/// Function `name` of `lib` (loaded from `path`), as the C signature `T`.
+///
+/// # Safety
+/// `T` is the function's C signature, and the result is not used after `lib` is dropped.
+unsafe fn symbol<T: Copy>(
+    lib: &libloading::Library,
+    path: &str,
+    name: &'static str,
+) -> Result<T, NvshmemError> {
+    let c = std::ffi::CString::new(name).expect("symbol names hold no NUL");
+    // SAFETY: the caller upholds the contract.
+    unsafe { lib.get::<T>(c.as_bytes_with_nul()) }
+        .map(|s| *s)
+        .map_err(|source| NvshmemError::Symbol {
+            path: path.into(),
+            symbol: name,
+            source,
+        })
+}
+
 /// What can go wrong finding or loading NVSHMEM.
 #[derive(Debug, thiserror::Error)]
 pub enum NvshmemError {

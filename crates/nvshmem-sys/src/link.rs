@@ -38,17 +38,11 @@ impl DeviceLinker {
             source,
         })?;
         macro_rules! sym {
-            ($name:literal) => {{
-                // SAFETY: the type is the function's C signature in nvJitLink.h (CUDA 13).
-                let s = unsafe { lib.get(concat!($name, "\0").as_bytes()) }.map_err(|source| {
-                    NvshmemError::Symbol {
-                        path: NVJITLINK.into(),
-                        symbol: $name,
-                        source,
-                    }
-                })?;
-                *s
-            }};
+            ($name:literal) => {
+                // SAFETY: the type is the function's C signature in the library's header; the
+                // pointers live in `Self` next to the library they point into.
+                unsafe { crate::symbol(&lib, NVJITLINK, $name) }?
+            };
         }
         Ok(DeviceLinker {
             create: sym!("nvJitLinkCreate"),

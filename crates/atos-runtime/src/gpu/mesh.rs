@@ -675,18 +675,11 @@ impl<'s> MeshState<'s> {
     }
 
     /// Resets what runs mutate: every spread array (and filter copy) from its pristine copy,
-    /// each field's filter word for the running program's `filters`, the counters, the
-    /// control block, and the seeds (on their owners' local rings).
+    /// each field's filter word for the running program's `filters` (0, no copy, for a field
+    /// whose copies the uploading program did not allocate: `lower` then asks the owner, as
+    /// exact, only slower), the counters, the control block, and the seeds (on their owners'
+    /// local rings).
     fn reset(&self, seeds: &[Vec<ItemBits>], filters: &[FilterPlan]) -> Result<(), RunError> {
-        for p in filters {
-            let f = self.atomics.iter().find(|f| f.name == p.name);
-            if f.is_some_and(|f| f.spread && f.filters.is_empty()) {
-                return Err(RunError::Unsupported(format!(
-                    "field `{}` has a filter copy in this program but the state was uploaded by a program without one; upload the state with this program",
-                    p.name
-                )));
-            }
-        }
         let queues: Vec<_> = self.desc.queues().collect();
         // Per queue, the seeds of each device (on its local ring).
         let split: Vec<Vec<Vec<ItemBits>>> = queues
