@@ -1,8 +1,9 @@
-//! `atos`: the command-line front end: graph inspection and conversion, and the benchmark
-//! runner (`atos bench`, docs/bench.md).
+//! `atos`: the command-line front end: graph inspection and conversion, the benchmark runner
+//! (`atos bench`, docs/bench.md), and the launcher of one-process-per-GPU runs (`atos run`).
 
 mod bench;
 mod graph;
+mod launch;
 mod memory;
 
 use clap::{Parser, Subcommand};
@@ -25,6 +26,12 @@ enum Command {
     Graph(graph::GraphCommand),
     /// Run and verify benchmark configurations; write a table, JSON lines and plots.
     Bench(Box<bench::BenchArgs>),
+    /// Start an atos command on N processes of this node, one per GPU, as the ranks of an
+    /// NVSHMEM run (docs/runtime.md, "NVSHMEM").
+    Run(launch::RunArgs),
+    /// Check an NVSHMEM run end to end (under `atos run --np N`): each rank runs a
+    /// device-linked kernel that puts into the next rank's memory over NVSHMEM's device API.
+    NvshmemCheck,
 }
 
 fn main() {
@@ -33,6 +40,8 @@ fn main() {
         Command::Graph(cmd) => graph::run(cmd).map(|()| true),
         // Ok(false): some configuration failed; it was reported, the exit code says so.
         Command::Bench(args) => bench::run(*args),
+        Command::Run(args) => launch::run(&args).map_err(Into::into),
+        Command::NvshmemCheck => nvshmem_check().map(|()| true),
     };
     match result {
         Ok(true) => {}
@@ -42,4 +51,13 @@ fn main() {
             std::process::exit(1);
         }
     }
+}
+
+/// `atos nvshmem-check`: joins the run this rank belongs to and runs the check kernel.
+fn nvshmem_check() -> Result<(), Box<dyn std::error::Error>> {
+    let env = atos::gpu::nvshmem::RankEnv::from_env()?
+        .ok_or("not a rank: start it with `atos run --np N nvshmem-check`")?;
+    let gpus = atos::Gpus::join(&env)?;
+    println!("{}", atos::gpu::nvshmem::self_check(&gpus)?);
+    Ok(())
 }

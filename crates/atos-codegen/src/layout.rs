@@ -91,6 +91,7 @@ words!(
     device_counters, "DeviceCounters", {
         0 SENT "sent": "items this device's tasks pushed to a peer's receive ring",
         1 OVER "over": "set once this device's termination poller (block 0's first group) found every ring of every device quiescent",
+        2 ELAPSED_NS "elapsed_ns": "the device's kernel time of the last run in ns, written by its host after the run (the kernel leaves it alone)",
     }
 );
 

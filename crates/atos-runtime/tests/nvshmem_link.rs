@@ -4,26 +4,12 @@
 //! Under CI=true a missing piece fails instead of skipping.
 
 use atos_runtime::gpu::nvrtc;
+use atos_runtime::gpu::nvshmem::CHECK_SOURCE as SOURCE;
 use nvshmem_sys::{DeviceLinker, Install};
 
 fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
-
-const SOURCE: &str = r#"#include <atos/prelude.cuh>
-#include <non_abi/nvshmem_build_options.h>
-#include <device/nvshmem_defines.h>
-#include <device/nvshmemx_defines.h>
-
-// One-sided put and remote atomic into the next rank's symmetric array.
-extern "C" __global__ void ring_put(unsigned int* sym, unsigned int v) {
-    const int next = (nvshmem_my_pe() + 1) % nvshmem_n_pes();
-    nvshmem_uint32_p(sym + threadIdx.x, atos::max(v, 1u), next);
-    nvshmem_fence();
-    nvshmem_uint32_atomic_add(sym, 1u, next);
-    nvshmem_quiet();
-}
-"#;
 
 #[test]
 fn an_nvshmem_kernel_compiles_and_device_links_without_a_gpu() {

@@ -134,6 +134,11 @@ pub struct BenchArgs {
     /// microseconds after its last forward) [default: eager].
     #[arg(long, value_delimiter = ',', value_parser = parse_aggregation)]
     aggregation: Vec<atos::Aggregation>,
+    /// Spread runs on the GPU: `p2p` (this process drives every GPU, peer-to-peer) or
+    /// `nvshmem` (one process per GPU over NVSHMEM: the bench starts its ranks itself, as
+    /// `atos run --np N` would, N the one spread count of --devices; rank 0 reports).
+    #[arg(long, value_enum, default_value = "p2p")]
+    transport: Transport,
     /// No progress bar and no notes (the table and failures are still printed).
     #[arg(long)]
     quiet: bool,
@@ -338,6 +343,12 @@ impl Prepared {
             Prepared::Kcore(_) => kcore::gpu_skip_reason(gpu, cfg, opts),
         }
     }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Transport {
+    P2p,
+    Nvshmem,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
@@ -608,6 +619,59 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     };
     let mut opts = opts;
     let device_counts = dedup(&args.devices, 1);
+    // NVSHMEM: every rank runs this same bench (the spread configurations in lockstep, their
+    // uploads, runs and frees being collectives); rank 0 alone runs the one-device ones, and
+    // prints and writes.
+    let mut rank: Option<atos::Gpus> = None;
+    if args.transport == Transport::Nvshmem {
+        let spread: Vec<usize> = device_counts.iter().copied().filter(|&d| d > 1).collect();
+        let [n] = spread[..] else {
+            return Err(format!(
+                "--transport nvshmem runs one spread device count per call (the ranks of one NVSHMEM run): give --devices N or --devices 1,N, not {:?}",
+                device_counts
+            )
+            .into());
+        };
+        if args.device == DeviceArg::Cpu || args.spread_one {
+            return Err(
+                "--transport nvshmem runs on GPUs, with several devices (not --device cpu or --spread-one)".into(),
+            );
+        }
+        match atos::gpu::nvshmem::RankEnv::from_env()? {
+            None => {
+                let argv: Vec<String> = std::env::args().skip(1).collect();
+                // Ranks past 0 wait at the next collective while rank 0 runs the one-device
+                // configurations: the watchdogs allow for that (or ATOS_BOOTSTRAP_TIMEOUT).
+                let timeout = std::env::var(atos::gpu::nvshmem::TIMEOUT_VAR)
+                    .ok()
+                    .and_then(|t| t.parse::<f64>().ok())
+                    .filter(|t| t.is_finite() && *t > 0.0)
+                    .unwrap_or(
+                        atos::gpu::nvshmem::DEFAULT_TIMEOUT_S
+                            .max(args.timeout * f64::from(args.runs + args.warmup)),
+                    );
+                let timeout = Duration::from_secs_f64(timeout);
+                return crate::launch::launch(n as u32, &argv, timeout).map_err(Into::into);
+            }
+            Some(env) if env.ranks as usize != n => {
+                return Err(format!(
+                    "this rank is one of {} but --devices asks for {n}",
+                    env.ranks
+                )
+                .into());
+            }
+            Some(env) => {
+                let gpus = atos::Gpus::join(&env)?;
+                opts.gpus.insert(n, gpus.clone());
+                rank = Some(gpus);
+            }
+        }
+    }
+    // Whether this process reports (always, but under NVSHMEM only rank 0).
+    let lead = rank
+        .as_ref()
+        .and_then(|g| g.world())
+        .is_none_or(|w| w.rank() == 0);
     let originals = match &args.compare_original {
         Some(dir) => {
             if !dir.is_dir() {
@@ -627,13 +691,16 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             Vec::new()
         }
     };
-    let mut out = Output::open(args.out.as_deref())?;
+    let mut out = Output::open(args.out.as_deref().filter(|_| lead))?;
 
     let mut early_notes = Vec::new();
-    let device = match args.device {
-        DeviceArg::Cpu => Device::Cpu,
-        DeviceArg::Gpu => Device::Gpu(Gpu::new(0).map_err(|e| format!("--device gpu: {e}"))?),
-        DeviceArg::Auto => match Gpu::new(0) {
+    let device = match (&rank, args.device) {
+        (Some(gpus), _) => Device::Gpu(gpus.gpu(0).clone()),
+        (None, DeviceArg::Cpu) => Device::Cpu,
+        (None, DeviceArg::Gpu) => {
+            Device::Gpu(Gpu::new(0).map_err(|e| format!("--device gpu: {e}"))?)
+        }
+        (None, DeviceArg::Auto) => match Gpu::new(0) {
             Ok(g) => Device::Gpu(g),
             Err(e) => {
                 early_notes.push(format!("no GPU ({e}): running on the CPU executor"));
@@ -656,6 +723,9 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         } else {
             layouts.extend(aggregations.iter().map(|&a| (d, true, a)));
         }
+    }
+    if !lead {
+        layouts.retain(|l| l.1);
     }
     if let Device::Gpu(_) = &device {
         for d in layouts.iter().filter(|l| l.1).map(|l| l.0) {
@@ -708,7 +778,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     }
     // The originals that exist, with their idle counts.
     let mut original_runs: Vec<(OriginalBinary, PathBuf, Vec<u64>)> = Vec::new();
-    if let Some(dir) = &args.compare_original {
+    if lead && let Some(dir) = &args.compare_original {
         if gpu_name.is_none() {
             early_notes.push(
                 "the original binaries run on the GPU while atos runs on the CPU here: their times do not compare".into(),
@@ -732,7 +802,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             .iter()
             .map(|(_, _, idle)| idle.len() as u64)
             .sum::<u64>();
-    let ui = Ui::new(per_graph * args.graphs.len() as u64, args.quiet);
+    let ui = Ui::new(per_graph * args.graphs.len() as u64, args.quiet || !lead);
     for n in &early_notes {
         ui.note(n);
     }
@@ -953,8 +1023,10 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     }
     ui.bar.finish_and_clear();
 
-    print_table(&records, &args.graphs, &slugs);
-    if let Some(dir) = &args.plots {
+    if lead {
+        print_table(&records, &args.graphs, &slugs);
+    }
+    if lead && let Some(dir) = &args.plots {
         let graphs: Vec<(String, String)> = args
             .graphs
             .iter()
@@ -982,6 +1054,15 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         );
     }
     Ok(failures == 0)
+}
+
+/// A spread record's transport in the table: " nvshmem", or nothing for peer-to-peer.
+fn transport_of(r: &Record) -> &'static str {
+    if r.device.contains("NVSHMEM") {
+        " nvshmem"
+    } else {
+        ""
+    }
 }
 
 /// Runs one original binary with one idle count `warmup + runs` times (a process each) and fills
@@ -1140,8 +1221,10 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
                 // A spread run: `atos x2` (spread over 2 devices), `atos x1` (--spread-one),
                 // `atos x2 256:20` (aggregated).
                 match (r.devices, r.aggregation.as_deref()) {
-                    (Some(d), Some(a)) if a != "eager" => format!("{} x{d} {a}", r.implementation),
-                    (Some(d), _) => format!("{} x{d}", r.implementation),
+                    (Some(d), Some(a)) if a != "eager" => {
+                        format!("{} x{d}{} {a}", r.implementation, transport_of(r))
+                    }
+                    (Some(d), _) => format!("{} x{d}{}", r.implementation, transport_of(r)),
                     (None, _) => r.implementation.clone(),
                 },
                 r.strategy.clone(),

@@ -18,8 +18,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use atos_codegen::layout::{
-    control as ctl, device_counters as dc, mesh, pack_words, queue_counters as qc, spread_parts,
-    status, unpack_words,
+    LINE_BYTES, control as ctl, device_counters as dc, mesh, pack_words, queue_counters as qc,
+    spread_parts, status, unpack_words,
 };
 use atos_codegen::plan::FilterPlan;
 use atos_codegen::{KernelSpec, Plan, StateDesc};
@@ -28,6 +28,7 @@ use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, result, sys
 use super::device_state::{
     Arena, copy_in_and_wait, copy_out_and_wait, scalar_slot, seeded_counters,
 };
+use super::nvshmem::{RankEnv, Symmetric, World};
 use super::{Gpu, GpuError, driver_err, nvrtc};
 use crate::aggregation::Aggregation;
 use crate::arrays::ring_slots;
@@ -43,10 +44,16 @@ use crate::state::{AtomicHost, FieldRef, State};
 use crate::stats::{DeviceStats, QueueStats, Stats, pushes_and_tasks};
 use crate::task::TaskSet;
 
-/// Several GPUs of one node with peer access enabled between every pair.
+/// The GPUs of a spread run: several GPUs of one node driven by this process, with peer
+/// access enabled between every pair ([`Gpus::new`]); or one GPU per process, joined into an
+/// NVSHMEM run ([`Gpus::join`]).
 #[derive(Clone, Debug)]
 pub struct Gpus {
+    /// The GPUs this process drives: every device of the run (peer-to-peer), or its own one
+    /// (NVSHMEM, device index = rank).
     gpus: Vec<Gpu>,
+    /// One process per GPU: this process's membership of the NVSHMEM run.
+    world: Option<Arc<World>>,
 }
 
 impl Gpus {
@@ -141,7 +148,50 @@ impl Gpus {
                     .map_err(driver_err("opening a memory pool to peers"))?;
             }
         }
-        Ok(Gpus { gpus })
+        Ok(Gpus { gpus, world: None })
+    }
+
+    /// Joins the one-process-per-GPU run `env` describes (see [`nvshmem`](super::nvshmem)):
+    /// opens this rank's GPU (`env.device`, by default its rank modulo the GPUs here) and
+    /// initializes NVSHMEM on it. Spread states of programs built on these `Gpus` live in
+    /// NVSHMEM's symmetric heap; every rank must upload, run and drop them in the same order.
+    pub fn join(env: &RankEnv) -> Result<Gpus, GpuError> {
+        let ordinal = match env.device {
+            Some(d) => d,
+            None => env.rank as usize % super::device_count()?,
+        };
+        let gpu = Gpu::new(ordinal)?;
+        let world = World::join(env, &gpu)?;
+        Ok(Gpus {
+            gpus: vec![gpu],
+            world: Some(Arc::new(world)),
+        })
+    }
+
+    /// The NVSHMEM run this process belongs to, if it was joined with [`Gpus::join`].
+    pub fn world(&self) -> Option<&World> {
+        self.world.as_deref()
+    }
+
+    /// The devices this process drives: (device index in the run, GPU).
+    pub fn local(&self) -> impl Iterator<Item = (usize, &Gpu)> {
+        let first = self.world.as_ref().map_or(0, |w| w.rank() as usize);
+        self.gpus
+            .iter()
+            .enumerate()
+            .map(move |(k, g)| (first + k, g))
+    }
+
+    /// A description for reports: "2 x NVIDIA H200", and the transport.
+    pub fn describe(&self) -> String {
+        match &self.world {
+            None => format!("{} x {}", self.gpus.len(), self.gpus[0].name()),
+            Some(w) => format!(
+                "{} x {} (NVSHMEM, one process each)",
+                w.ranks(),
+                self.gpus[0].name()
+            ),
+        }
     }
 
     /// The first `n` GPUs of the machine.
@@ -149,16 +199,20 @@ impl Gpus {
         Gpus::new(&(0..n).collect::<Vec<_>>())
     }
 
+    /// Devices of the run (every rank's, under NVSHMEM).
     pub fn len(&self) -> usize {
-        self.gpus.len()
+        self.world
+            .as_ref()
+            .map_or(self.gpus.len(), |w| w.ranks() as usize)
     }
 
     pub fn is_empty(&self) -> bool {
-        self.gpus.is_empty()
+        self.len() == 0
     }
 
-    pub fn gpu(&self, d: usize) -> &Gpu {
-        &self.gpus[d]
+    /// The `k`-th GPU this process drives (see [`Gpus::local`]).
+    pub fn gpu(&self, k: usize) -> &Gpu {
+        &self.gpus[k]
     }
 }
 
@@ -296,18 +350,20 @@ impl<P: TaskSet> MeshProgram<P> {
         idle_range(&self.plan, &P::irs(), &dev.field_values)?;
         check_spread_rings(&self.plan, &dev.rings, dev.aggregation)?;
         dev.reset(&seeds, &self.plan.filters)?;
-        let outcome = self.launch_all(dev)?;
-        dev.stats(self, &seeds, outcome)
+        let (ms, wall) = self.launch_all(dev)?;
+        dev.record_times(&ms)?;
+        dev.stats(self, &seeds, wall)
     }
 
-    /// Launches every device's kernel, then waits for all of them. Returns (per device ms from
-    /// its launch to its end by CUDA events, host wall time).
+    /// Launches the kernel of every device this process drives, then waits for all of them.
+    /// Returns (per driven device, ms from its launch to its end by CUDA events; host wall
+    /// time).
     fn launch_all(&self, dev: &MeshState<'_>) -> Result<(Vec<f64>, Duration), GpuError> {
         let t0 = Instant::now();
         let mut marks: Vec<(CudaEvent, CudaEvent)> = Vec::new();
-        for (d, part) in dev.parts.iter().enumerate() {
-            bind(&self.gpus, d)?;
-            let ctx = self.gpus.gpu(d).ctx();
+        for (k, part) in dev.parts.iter().enumerate() {
+            bind(&self.gpus, k)?;
+            let ctx = self.gpus.gpu(k).ctx();
             let event = || {
                 ctx.new_event(Some(sys::CUevent_flags::CU_EVENT_DEFAULT))
                     .map_err(driver_err("creating an event"))
@@ -327,10 +383,11 @@ impl<P: TaskSet> MeshProgram<P> {
             // SAFETY: the kernel takes the by-value state struct (its size asserted against
             // this packing by the generated unit), device 0's control block and this device's
             // Mesh; every address in them is a live allocation owned by `dev`, reachable from
-            // this device (its own, or a peer's with peer access enabled by `Gpus::new`).
+            // this device (its own, or a peer's: peer access enabled by `Gpus::new`, or
+            // NVSHMEM's mapping).
             unsafe {
                 result::launch_kernel(
-                    self.functions[d].cu_function(),
+                    self.functions[k].cu_function(),
                     (self.grid.max(1), 1, 1),
                     (self.spec.block_size, 1, 1),
                     0,
@@ -386,28 +443,32 @@ struct SpreadField<'s> {
     filters: Vec<(u64, u64)>,
 }
 
-/// One device's share of a spread state.
+/// The share of a spread state of one device this process drives.
 struct DevicePart {
+    /// Its index in the run.
+    device: usize,
     stream: Arc<CudaStream>,
     packed: Vec<u8>,
     /// This device's `Mesh`.
     mesh: u64,
-    /// Its counter buffer: per queue field its rings' counters (see [`RING_LOCAL`]), then its
-    /// DeviceCounters.
-    counters: u64,
-    /// Per queue field: its rings' item buffers, in the same order.
-    items: Vec<Vec<u64>>,
+    /// Per queue field: its local ring's item buffer (seeds go there).
+    items: Vec<u64>,
     _buffers: Vec<CudaSlice<u8>>,
 }
 
-/// A state uploaded for a spread program (see the module docs).
+/// A state uploaded for a spread program (see the module docs). Under NVSHMEM each rank holds
+/// one: its device's part, and the addresses of its peers' buffers as it sees them.
 pub struct MeshState<'s> {
     gpus: Gpus,
     desc: StateDesc,
     placement: Placement,
+    /// The devices this process drives (all of them under peer-to-peer).
     parts: Vec<DevicePart>,
     /// Device 0's control block (used by every device).
     control: u64,
+    /// Per device: its counter buffer (per queue field its rings' counters, see
+    /// [`RING_LOCAL`], then its DeviceCounters).
+    counters: Vec<u64>,
     rings: Vec<Ring>,
     /// Rings per queue field on each device: local, receive, then one outbox per peer in an
     /// aggregated run.
@@ -415,7 +476,71 @@ pub struct MeshState<'s> {
     aggregation: Aggregation,
     atomics: Vec<SpreadField<'s>>,
     field_values: Vec<u64>,
+    /// NVSHMEM: the symmetric allocations to free (collectively) when the state is dropped.
+    symmetric: Vec<Symmetric>,
     upload_time: Duration,
+}
+
+impl Drop for MeshState<'_> {
+    fn drop(&mut self) {
+        if let Some(world) = self.gpus.world() {
+            for s in self.symmetric.drain(..).rev() {
+                world.free(s);
+            }
+        }
+    }
+}
+
+/// Where a spread state's memory comes from: buffers every device reaches, one per device
+/// ([`MeshMemory::each`]), and buffers of the devices this process drives (`arenas`, in
+/// [`Gpus::local`] order).
+struct MeshMemory<'a> {
+    world: Option<&'a World>,
+    arenas: Vec<Arena<'a>>,
+    symmetric: Vec<Symmetric>,
+}
+
+impl MeshMemory<'_> {
+    /// One buffer per device, device d's of `bytes[d]` bytes (zeroed, or holding `init(d)`),
+    /// returning each one's address as this process sees it. Peer-to-peer: in each device's
+    /// own memory (one address space). NVSHMEM: one symmetric allocation of the largest size
+    /// (every rank makes the same call), this rank filling its own, the peers' reached through
+    /// NVSHMEM's mappings.
+    fn each(
+        &mut self,
+        bytes: &[usize],
+        init: impl Fn(usize) -> Option<Vec<u8>>,
+    ) -> Result<Vec<u64>, GpuError> {
+        match self.world {
+            None => bytes
+                .iter()
+                .enumerate()
+                .map(|(d, &b)| self.arenas[d].alloc(b, init(d).as_deref()))
+                .collect(),
+            Some(world) => {
+                let stream = self.arenas[0].stream;
+                let largest = bytes.iter().copied().max().unwrap_or(0);
+                let (sym, at) = world.alloc(largest, stream)?;
+                self.symmetric.push(sym);
+                let me = world.rank() as usize;
+                if let Some(data) = init(me).filter(|d| !d.is_empty()) {
+                    // SAFETY: this rank's copy holds `largest` >= bytes[me] = data.len() bytes.
+                    unsafe {
+                        copy_in_and_wait(at[me], &data, stream, "copying state to the device")
+                    }?;
+                    self.arenas[0].uploaded += data.len() as u64;
+                }
+                Ok(at)
+            }
+        }
+    }
+}
+
+/// Bytes per device of a buffer only device 0 uses.
+fn one_on_device_0(devices: usize, bytes: usize) -> Vec<usize> {
+    let mut v = vec![0; devices];
+    v[0] = bytes;
+    v
 }
 
 /// A queue field's rings on one device, in counter-buffer order: its local ring, its receive
@@ -429,8 +554,8 @@ fn words_bytes(words: &[u64]) -> Vec<u8> {
 }
 
 /// What [`MeshState::read_counters`] returns: device 0's control block; per device, per queue
-/// field, its rings' counters (local, receive, outboxes); per device its sent count.
-type MeshCounters = (Vec<u64>, Vec<Vec<Vec<Vec<u64>>>>, Vec<u64>);
+/// field, its rings' counters (local, receive, outboxes); per device its DeviceCounters words.
+type MeshCounters = (Vec<u64>, Vec<Vec<Vec<Vec<u64>>>>, Vec<Vec<u64>>);
 
 /// Counter blocks per device: `per_queue` per queue field, then the DeviceCounters.
 fn counter_bytes(queues: usize, per_queue: usize) -> usize {
@@ -456,37 +581,40 @@ impl<'s> MeshState<'s> {
         } else {
             RING_OUTBOX
         };
-        let streams: Vec<Arc<CudaStream>> = (0..devices)
-            .map(|d| {
-                gpus.gpu(d)
-                    .ctx()
+        let local: Vec<usize> = gpus.local().map(|(d, _)| d).collect();
+        let streams: Vec<Arc<CudaStream>> = gpus
+            .local()
+            .map(|(_, g)| {
+                g.ctx()
                     .new_stream()
                     .map_err(driver_err("creating a stream"))
             })
             .collect::<Result<_, _>>()?;
-        let mut arenas: Vec<Arena> = streams.iter().map(Arena::new).collect();
-        // First pass: every allocation whose address another device needs.
-        let control = arenas[0].alloc(ctl::BYTES, None)?;
-        let mut counters = Vec::new();
+        let mut mem = MeshMemory {
+            world: gpus.world(),
+            arenas: streams.iter().map(Arena::new).collect(),
+            symmetric: Vec::new(),
+        };
+        // First pass: every allocation whose address another device needs (one per device,
+        // each reached from here: see `MeshMemory::each`).
+        let control = mem.each(&one_on_device_0(devices, ctl::BYTES), |_| None)?[0];
+        let counters = mem.each(&vec![counter_bytes(n_queues, per_queue); devices], |_| None)?;
+        // items[q][k][d]: ring k of queue q on device d.
         let mut items = Vec::new();
-        for arena in arenas.iter_mut() {
-            counters.push(arena.alloc(counter_bytes(n_queues, per_queue), None)?);
-            let mut mine = Vec::new();
-            for r in &ring_list {
-                let slots = ring_slots(r.capacity) as usize;
-                let buffers = (0..per_queue)
-                    .map(|_| arena.alloc(slots * r.elem_size, None))
-                    .collect::<Result<Vec<u64>, _>>()?;
-                mine.push(buffers);
-            }
-            items.push(mine);
+        for r in &ring_list {
+            let bytes = ring_slots(r.capacity) as usize * r.elem_size;
+            items.push(
+                (0..per_queue)
+                    .map(|_| mem.each(&vec![bytes; devices], |_| None))
+                    .collect::<Result<Vec<Vec<u64>>, _>>()?,
+            );
         }
         // Ring k (RING_LOCAL, ...) of queue q on device d, as a QueueRef's words.
         let ring_ref = |d: usize, q: usize, k: usize| -> [u64; 4] {
             let r = ring_list[q];
             let slots = ring_slots(r.capacity);
             let c = counters[d] + ((per_queue * q + k) * qc::BYTES) as u64;
-            [items[d][q][k], c, r.capacity, slots - 1]
+            [items[q][k][d], c, r.capacity, slots - 1]
         };
         // Device d's outbox to peer p (aggregated runs), by ring index.
         let outbox_of = |d: usize, p: usize| RING_OUTBOX + if p < d { p } else { p - 1 };
@@ -496,22 +624,28 @@ impl<'s> MeshState<'s> {
                 let spread = a.len() as u64 == placement.len() && devices > 1;
                 let data = a.read_bytes();
                 let size = a.elem_size();
-                let mut parts = Vec::new();
-                if spread {
+                let contents: Vec<Vec<u8>> = if spread {
                     let elems: Vec<&[u8]> = data.chunks_exact(size).collect();
-                    for (d, part) in placement.split(&elems).into_iter().enumerate() {
-                        let bytes: Vec<u8> = part.concat();
-                        let pristine = arenas[d].alloc(bytes.len(), Some(&bytes))?;
-                        let live = arenas[d].alloc(bytes.len(), None)?;
-                        parts.push((live, pristine, bytes.len()));
-                    }
+                    placement
+                        .split(&elems)
+                        .into_iter()
+                        .map(|part| part.concat())
+                        .collect()
                 } else {
-                    let pristine = arenas[0].alloc(data.len(), Some(&data))?;
-                    let live = arenas[0].alloc(data.len(), None)?;
-                    parts.push((live, pristine, data.len()));
-                }
+                    vec![data.clone()]
+                };
+                let bytes: Vec<usize> = if spread {
+                    contents.iter().map(Vec::len).collect()
+                } else {
+                    one_on_device_0(devices, data.len())
+                };
+                let pristine = mem.each(&bytes, |d| contents.get(d).cloned())?;
+                let live = mem.each(&bytes, |_| None)?;
+                let parts = (0..contents.len())
+                    .map(|d| (live[d], pristine[d], bytes[d]))
+                    .collect();
                 let filters = if spread && filters.iter().any(|p| p.name == fd.name) {
-                    arenas
+                    mem.arenas
                         .iter_mut()
                         .map(|arena| {
                             let pristine = arena.alloc(data.len(), Some(&data))?;
@@ -537,7 +671,7 @@ impl<'s> MeshState<'s> {
             .map(|(d, q, k)| ring_ref(d, q, k)[1])
             .collect();
         let mut parts = Vec::new();
-        for (d, arena) in arenas.iter_mut().enumerate() {
+        for (&d, arena) in local.iter().zip(mem.arenas.iter_mut()) {
             let mut packed = Vec::new();
             let mut at_atomic = 0;
             for (field, fd) in fields.iter().zip(&desc.fields) {
@@ -632,19 +766,24 @@ impl<'s> MeshState<'s> {
             let mesh_at = arena.alloc(m.len() * 8, Some(&words_bytes(&m)))?;
             parts.push((packed, mesh_at));
         }
+        let symmetric = std::mem::take(&mut mem.symmetric);
         let mut out = Vec::new();
-        for (d, ((packed, mesh_at), arena)) in parts.into_iter().zip(arenas).enumerate() {
-            bind(gpus, d)?;
+        for (k, ((packed, mesh_at), arena)) in parts.into_iter().zip(mem.arenas).enumerate() {
+            let d = local[k];
+            gpus.gpu(k)
+                .ctx()
+                .bind_to_thread()
+                .map_err(driver_err("binding a context"))?;
             arena
                 .stream
                 .synchronize()
                 .map_err(driver_err("copying state to the device"))?;
             out.push(DevicePart {
-                stream: streams[d].clone(),
+                device: d,
+                stream: streams[k].clone(),
                 packed,
                 mesh: mesh_at,
-                counters: counters[d],
-                items: items[d].clone(),
+                items: (0..n_queues).map(|q| items[q][RING_LOCAL][d]).collect(),
                 _buffers: arena.buffers,
             });
         }
@@ -654,19 +793,29 @@ impl<'s> MeshState<'s> {
             placement: placement.clone(),
             parts: out,
             control,
+            counters,
             rings: ring_list,
             per_queue,
             aggregation,
             atomics,
             field_values: crate::program::field_values(&fields),
+            symmetric,
             upload_time: t0.elapsed(),
         })
     }
 
-    /// Makes device d's context current on this thread: raw driver calls (copies, launches)
-    /// act on the current context, and the addresses they take are device d's.
-    fn bind(&self, d: usize) -> Result<(), GpuError> {
-        bind(&self.gpus, d)
+    /// Makes the context of the `k`-th device this process drives current on this thread:
+    /// raw driver calls (copies, launches) act on the current context.
+    fn bind(&self, k: usize) -> Result<(), GpuError> {
+        bind(&self.gpus, k)
+    }
+
+    /// The part to read device `d`'s memory through (bound): its own when this process drives
+    /// it, else the first (peers' buffers are mapped here: peer access, or NVSHMEM's mappings).
+    fn reader(&self, d: usize) -> Result<&DevicePart, GpuError> {
+        let k = self.parts.iter().position(|p| p.device == d).unwrap_or(0);
+        self.bind(k)?;
+        Ok(&self.parts[k])
     }
 
     /// Wall time of the upload.
@@ -674,11 +823,12 @@ impl<'s> MeshState<'s> {
         self.upload_time
     }
 
-    /// Resets what runs mutate: every spread array (and filter copy) from its pristine copy,
-    /// each field's filter word for the running program's `filters` (0, no copy, for a field
-    /// whose copies the uploading program did not allocate: `lower` then asks the owner, as
-    /// exact, only slower), the counters, the control block, and the seeds (on their owners'
-    /// local rings).
+    /// Resets what runs mutate on the devices this process drives: every spread array (and
+    /// filter copy) from its pristine copy, each field's filter word for the running
+    /// program's `filters` (0, no copy, for a field whose copies the uploading program did not
+    /// allocate: `lower` then asks the owner, as exact, only slower), the counters, the control
+    /// block (by device 0's driver), and the seeds (on their owners' local rings). Under
+    /// NVSHMEM a barrier follows: no rank starts before every rank has reset.
     fn reset(&self, seeds: &[Vec<ItemBits>], filters: &[FilterPlan]) -> Result<(), RunError> {
         let queues: Vec<_> = self.desc.queues().collect();
         // Per queue, the seeds of each device (on its local ring).
@@ -687,17 +837,20 @@ impl<'s> MeshState<'s> {
             .zip(seeds)
             .map(|(f, s)| seeds_by_owner(s, &self.placement, f.elem.parts()[0]))
             .collect();
-        for (d, part) in self.parts.iter().enumerate() {
-            self.bind(d)?;
+        for (k, part) in self.parts.iter().enumerate() {
+            let d = part.device;
+            self.bind(k)?;
             let s = part.stream.cu_stream();
             for f in &self.atomics {
-                if let Some(&(live, pristine, bytes)) = f.parts.get(d) {
+                if let Some(&(live, pristine, bytes)) = f.parts.get(d)
+                    && bytes > 0
+                {
                     // SAFETY: both are live allocations of `bytes` bytes on this device.
                     unsafe { result::memcpy_dtod_async(live, pristine, bytes, s) }
                         .map_err(driver_err("resetting the state"))?;
                 }
                 let on = filters.iter().any(|p| p.name == f.name);
-                let word = match f.filters.get(d) {
+                let word = match f.filters.get(k) {
                     Some(&(live, pristine)) if on => {
                         let bytes = f.host.len() * f.host.elem_size();
                         // SAFETY: both are live allocations of the whole field on this device.
@@ -710,7 +863,7 @@ impl<'s> MeshState<'s> {
                 // SAFETY: the table holds `spread_parts::WORDS` words.
                 unsafe {
                     copy_in_and_wait(
-                        f.tables[d] + (spread_parts::FILTER * 8) as u64,
+                        f.tables[k] + (spread_parts::FILTER * 8) as u64,
                         &word.to_le_bytes(),
                         &part.stream,
                         "resetting the state",
@@ -736,37 +889,51 @@ impl<'s> MeshState<'s> {
                         .collect();
                     // SAFETY: the local ring holds at least `capacity` slots.
                     unsafe {
-                        copy_in_and_wait(
-                            part.items[q][RING_LOCAL],
-                            &raw,
-                            &part.stream,
-                            "resetting the run",
-                        )
+                        copy_in_and_wait(part.items[q], &raw, &part.stream, "resetting the run")
                     }?;
                 }
             }
             block.extend(pack_words(dc::WORDS.len(), &[]));
             // SAFETY: the counter buffer holds exactly this many bytes.
-            unsafe { copy_in_and_wait(part.counters, &block, &part.stream, "resetting the run") }?;
+            unsafe {
+                copy_in_and_wait(self.counters[d], &block, &part.stream, "resetting the run")
+            }?;
+            if d == 0 {
+                let total: u64 = seeds.iter().map(|s| s.len() as u64).sum();
+                let block = pack_words(
+                    ctl::WORDS.len(),
+                    &[
+                        (ctl::IDLE_CLEAN, u64::from(total == 0)),
+                        (ctl::IDLE_BASE, total),
+                    ],
+                );
+                // SAFETY: device 0's control block holds exactly this many bytes.
+                unsafe {
+                    copy_in_and_wait(self.control, &block, &part.stream, "resetting the run")
+                }?;
+            }
         }
-        let total: u64 = seeds.iter().map(|s| s.len() as u64).sum();
-        let block = pack_words(
-            ctl::WORDS.len(),
-            &[
-                (ctl::IDLE_CLEAN, u64::from(total == 0)),
-                (ctl::IDLE_BASE, total),
-            ],
-        );
-        self.bind(0)?;
-        // SAFETY: device 0's control block holds exactly this many bytes.
-        unsafe {
-            copy_in_and_wait(
-                self.control,
-                &block,
-                &self.parts[0].stream,
-                "resetting the run",
-            )
-        }?;
+        if let Some(world) = self.gpus.world() {
+            world.barrier("the barrier before a run");
+        }
+        Ok(())
+    }
+
+    /// Records each driven device's kernel time (ns) in its DeviceCounters, where every rank
+    /// reads it; under NVSHMEM a barrier follows, after which every kernel of the run is over.
+    fn record_times(&self, ms: &[f64]) -> Result<(), GpuError> {
+        for (k, (part, ms)) in self.parts.iter().zip(ms).enumerate() {
+            self.bind(k)?;
+            let ns = (ms * 1e6).round() as u64;
+            let at = self.counters[part.device]
+                + (self.per_queue * self.rings.len() * qc::BYTES + dc::ELAPSED_NS * LINE_BYTES)
+                    as u64;
+            // SAFETY: the word lies in this device's counter buffer.
+            unsafe { copy_in_and_wait(at, &ns.to_le_bytes(), &part.stream, "recording times") }?;
+        }
+        if let Some(world) = self.gpus.world() {
+            world.barrier("the barrier after a run");
+        }
         Ok(())
     }
 
@@ -774,30 +941,23 @@ impl<'s> MeshState<'s> {
     fn read_counters(&self) -> Result<MeshCounters, GpuError> {
         let n_queues = self.rings.len();
         let mut control = vec![0u8; ctl::BYTES];
-        self.bind(0)?;
+        let part = self.reader(0)?;
         // SAFETY: device 0's control block holds ctl::BYTES.
         unsafe {
             copy_out_and_wait(
                 &mut control,
                 self.control,
-                &self.parts[0].stream,
+                &part.stream,
                 "reading run counters",
             )
         }?;
         let mut per_device = Vec::new();
-        let mut sent = Vec::new();
-        for (d, part) in self.parts.iter().enumerate() {
-            self.bind(d)?;
+        let mut words_of = Vec::new();
+        for (d, &at) in self.counters.iter().enumerate() {
+            let part = self.reader(d)?;
             let mut raw = vec![0u8; counter_bytes(n_queues, self.per_queue)];
             // SAFETY: the counter buffer holds exactly this many bytes.
-            unsafe {
-                copy_out_and_wait(
-                    &mut raw,
-                    part.counters,
-                    &part.stream,
-                    "reading run counters",
-                )
-            }?;
+            unsafe { copy_out_and_wait(&mut raw, at, &part.stream, "reading run counters") }?;
             let words = unpack_words(&raw);
             let ring_words = self.per_queue * n_queues * qc::WORDS.len();
             let blocks: Vec<Vec<u64>> = words[..ring_words]
@@ -810,18 +970,18 @@ impl<'s> MeshState<'s> {
                     .map(<[_]>::to_vec)
                     .collect(),
             );
-            sent.push(words[ring_words + dc::SENT]);
+            words_of.push(words[ring_words..].to_vec());
         }
-        Ok((unpack_words(&control), per_device, sent))
+        Ok((unpack_words(&control), per_device, words_of))
     }
 
     fn stats<P: TaskSet>(
         &self,
         program: &MeshProgram<P>,
         seeds: &[Vec<ItemBits>],
-        (ms, wall): (Vec<f64>, Duration),
+        wall: Duration,
     ) -> Result<Stats, RunError> {
-        let (control, counters, sent) = self.read_counters()?;
+        let (control, counters, device_words) = self.read_counters()?;
         if control[ctl::FAULT] != 0 {
             return Err(RunError::fault(
                 control[ctl::FAULT],
@@ -867,19 +1027,24 @@ impl<'s> MeshState<'s> {
                 }
             })
             .collect();
+        let ms: Vec<f64> = device_words
+            .iter()
+            .map(|w| w[dc::ELAPSED_NS] as f64 / 1e6)
+            .collect();
+        let gpu_name = program.gpus.gpu(0).name();
         let devices = counters
             .iter()
             .enumerate()
             .map(|(d, dev)| {
                 let received: Vec<u64> = dev.iter().map(|r| r[RING_RECV][qc::END_ALLOC]).collect();
                 DeviceStats {
-                    name: format!("{} (GPU {d}, {:.3} ms)", program.gpus.gpu(d).name(), ms[d]),
+                    name: format!("{gpu_name} (device {d}, {:.3} ms)", ms[d]),
                     indices: self.placement.count(d),
                     tasks: dev
                         .iter()
                         .map(|r| pushes_and_tasks([&r[RING_LOCAL][..], &r[RING_RECV][..]]).1)
                         .sum(),
-                    sent: sent[d],
+                    sent: device_words[d][dc::SENT],
                     received: received.iter().sum(),
                     received_bytes: received
                         .iter()
@@ -891,7 +1056,7 @@ impl<'s> MeshState<'s> {
             .collect();
         let spec = &program.spec;
         Ok(Stats {
-            device: format!("{} x {}", program.gpus.len(), program.gpus.gpu(0).name()),
+            device: program.gpus.describe(),
             time: Duration::from_secs_f64(ms.iter().cloned().fold(0.0, f64::max) / 1e3),
             time_is_gpu_events: true,
             seeded: 0,
@@ -914,22 +1079,18 @@ impl<'s> MeshState<'s> {
         .totals())
     }
 
-    /// Copies every `Atomics` field's values back into its host array (gathering the parts).
+    /// Copies every `Atomics` field's values back into its host array (gathering the parts;
+    /// under NVSHMEM every rank gathers every part, through NVSHMEM's mappings).
     pub fn read_back(&self) -> Result<(), RunError> {
         for f in &self.atomics {
             let mut parts = Vec::new();
             for (d, &(live, _, bytes)) in f.parts.iter().enumerate() {
                 let mut raw = vec![0u8; bytes];
-                self.bind(d)?;
                 if bytes > 0 {
-                    // SAFETY: `live` holds `bytes` bytes on device d.
+                    let part = self.reader(d)?;
+                    // SAFETY: `live` holds `bytes` bytes on device d, mapped here.
                     unsafe {
-                        copy_out_and_wait(
-                            &mut raw,
-                            live,
-                            &self.parts[d].stream,
-                            "copying results back",
-                        )
+                        copy_out_and_wait(&mut raw, live, &part.stream, "copying results back")
                     }?;
                 }
                 parts.push(raw);
@@ -962,9 +1123,9 @@ impl<'s> MeshState<'s> {
     }
 }
 
-/// Makes GPU d's context current on this thread.
-fn bind(gpus: &Gpus, d: usize) -> Result<(), GpuError> {
-    gpus.gpu(d)
+/// Makes the context of the `k`-th GPU this process drives current on this thread.
+fn bind(gpus: &Gpus, k: usize) -> Result<(), GpuError> {
+    gpus.gpu(k)
         .ctx()
         .bind_to_thread()
         .map_err(driver_err("binding a context"))

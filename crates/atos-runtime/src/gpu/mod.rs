@@ -5,6 +5,7 @@ mod driver;
 pub mod kernel_cache;
 pub mod mesh;
 pub mod nvrtc;
+pub mod nvshmem;
 pub mod program;
 
 use std::sync::Arc;
@@ -45,6 +46,8 @@ pub enum GpuError {
     Driver { during: String, message: String },
     #[error("{0}")]
     Mesh(String),
+    #[error(transparent)]
+    Nvshmem(#[from] nvshmem_sys::NvshmemError),
     #[error(
         "the kernel did not finish within {seconds:.1} s; it is still running and this GPU context can no longer be used (a hang is an atos bug: please report it with the task and spec)"
     )]
@@ -63,6 +66,18 @@ pub(crate) fn driver_err(during: &str) -> impl Fn(cudarc::driver::DriverError) -
 pub fn driver_available() -> bool {
     // SAFETY: only tries to dlopen the library by its candidate names.
     unsafe { sys::is_culib_present() }
+}
+
+/// The number of CUDA devices on this machine.
+pub fn device_count() -> Result<usize, GpuError> {
+    if !driver_available() {
+        return Err(GpuError::NoDriver);
+    }
+    let count = CudaContext::device_count().map_err(|e| GpuError::NoDevice(format!(" ({e:?})")))?;
+    if count <= 0 {
+        return Err(GpuError::NoDevice(String::new()));
+    }
+    Ok(count as usize)
 }
 
 /// One GPU, ready to build programs on.
@@ -87,19 +102,9 @@ impl std::fmt::Debug for Gpu {
 impl Gpu {
     /// Opens GPU `ordinal`. Without a driver or a device this is an ordinary error.
     pub fn new(ordinal: usize) -> Result<Gpu, GpuError> {
-        if !driver_available() {
-            return Err(GpuError::NoDriver);
-        }
-        let count =
-            CudaContext::device_count().map_err(|e| GpuError::NoDevice(format!(" ({e:?})")))?;
-        if count <= 0 {
-            return Err(GpuError::NoDevice(String::new()));
-        }
-        if ordinal >= count as usize {
-            return Err(GpuError::BadOrdinal {
-                ordinal,
-                count: count as usize,
-            });
+        let count = device_count()?;
+        if ordinal >= count {
+            return Err(GpuError::BadOrdinal { ordinal, count });
         }
         let ctx = CudaContext::new(ordinal).map_err(driver_err("opening the device"))?;
         let name = ctx.name().map_err(driver_err("reading the device name"))?;

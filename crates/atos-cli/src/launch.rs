@@ -1,0 +1,200 @@
+//! `atos run --np N -- COMMAND...`: starts N processes of this `atos` binary on this node, one
+//! per GPU (rank r drives GPU r), each running COMMAND as rank r of an NVSHMEM run (the
+//! variables of `atos::gpu::nvshmem::RankEnv`, a fresh rendezvous file for the unique id, and
+//! `NVSHMEM_DISABLE_NVLS=1` whatever the caller's environment). Rank 0's output passes through;
+//! the others' lines are prefixed with their rank. When a rank fails (a non-zero exit or a
+//! signal), the others get a short grace period to end on their own, then are killed: a dead
+//! peer never leaves the run hanging.
+
+use std::io::{BufRead, BufReader};
+use std::path::PathBuf;
+use std::process::{Child, Command, ExitStatus, Stdio};
+use std::time::{Duration, Instant};
+
+use atos::gpu::nvshmem::{self, DEVICE_VAR, RANK_VAR};
+
+#[derive(clap::Args)]
+pub struct RunArgs {
+    /// Processes to start, one per GPU (rank r drives GPU r of this node).
+    #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8))]
+    pub np: u32,
+    /// Seconds a rank may wait for the unique id, NVSHMEM's init and each barrier before it
+    /// ends with an error (a rank that died or never started).
+    #[arg(long, default_value_t = nvshmem::DEFAULT_TIMEOUT_S)]
+    pub bootstrap_timeout: f64,
+    /// The atos command every rank runs, e.g. `bench --app bfs --graph kron:22 --devices 1,2
+    /// --transport nvshmem` or `nvshmem-check`.
+    #[arg(
+        trailing_var_arg = true,
+        allow_hyphen_values = true,
+        required = true,
+        value_name = "COMMAND"
+    )]
+    pub command: Vec<String>,
+}
+
+/// Seconds the other ranks get to end on their own after one fails.
+const GRACE: Duration = Duration::from_secs(5);
+
+/// Runs `args.command` on `args.np` ranks. `Ok(true)` when every rank exited 0, `Ok(false)`
+/// when some exited 1 (a failure they reported, e.g. a failed configuration), `Err` when a
+/// rank crashed, was ended by its watchdog, or could not start.
+pub fn run(args: &RunArgs) -> Result<bool, String> {
+    if !(args.bootstrap_timeout.is_finite() && args.bootstrap_timeout > 0.0) {
+        return Err("--bootstrap-timeout must be a positive number of seconds".into());
+    }
+    launch(
+        args.np,
+        &args.command,
+        Duration::from_secs_f64(args.bootstrap_timeout),
+    )
+}
+
+/// Starts `np` ranks of this binary running `command` and waits for them (see [`run`]).
+pub fn launch(np: u32, command: &[String], timeout: Duration) -> Result<bool, String> {
+    if std::env::var_os(RANK_VAR).is_some() {
+        return Err(format!(
+            "{RANK_VAR} is set: this process is already a rank; `atos run` starts ranks, it does not run inside one"
+        ));
+    }
+    let exe = std::env::current_exe().map_err(|e| format!("finding the atos binary: {e}"))?;
+    let dir = fresh_dir()?;
+    let rendezvous = dir.join("unique-id");
+    let env = nvshmem::launch_env(&rendezvous, np, timeout);
+    let mut children: Vec<(u32, Child)> = Vec::new();
+    let mut relays = Vec::new();
+    for rank in 0..np {
+        let mut cmd = Command::new(&exe);
+        cmd.args(command)
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .env(RANK_VAR, rank.to_string())
+            .env(DEVICE_VAR, rank.to_string())
+            .stdin(Stdio::null());
+        if rank > 0 {
+            cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
+        }
+        match cmd.spawn() {
+            Ok(mut child) => {
+                if rank > 0 {
+                    relays.push(relay(rank, child.stdout.take()));
+                    relays.push(relay(rank, child.stderr.take()));
+                }
+                children.push((rank, child));
+            }
+            Err(e) => {
+                end_all(&mut children);
+                let _ = std::fs::remove_dir_all(&dir);
+                return Err(format!("starting rank {rank} ({}): {e}", exe.display()));
+            }
+        }
+    }
+    let outcome = wait_all(&mut children);
+    for r in relays.into_iter().flatten() {
+        let _ = r.join();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    outcome
+}
+
+/// A fresh folder for this launch's rendezvous file.
+fn fresh_dir() -> Result<PathBuf, String> {
+    let stamp = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let dir = std::env::temp_dir().join(format!("atos-run-{}-{stamp}", std::process::id()));
+    std::fs::create_dir_all(&dir).map_err(|e| format!("creating {}: {e}", dir.display()))?;
+    Ok(dir)
+}
+
+/// Copies a rank's output lines to this process's stderr, prefixed with the rank.
+fn relay(
+    rank: u32,
+    from: Option<impl std::io::Read + Send + 'static>,
+) -> Option<std::thread::JoinHandle<()>> {
+    let from = from?;
+    Some(std::thread::spawn(move || {
+        for line in BufReader::new(from).lines().map_while(Result::ok) {
+            eprintln!("[rank {rank}] {line}");
+        }
+    }))
+}
+
+/// Waits for every rank; after the first failure, gives the others [`GRACE`] and kills the
+/// rest.
+fn wait_all(children: &mut [(u32, Child)]) -> Result<bool, String> {
+    let mut status: Vec<Option<ExitStatus>> = vec![None; children.len()];
+    let mut first_failure: Option<(u32, ExitStatus, Instant)> = None;
+    let mut killed = Vec::new();
+    while status.iter().any(Option::is_none) {
+        for (k, (rank, child)) in children.iter_mut().enumerate() {
+            if status[k].is_some() {
+                continue;
+            }
+            match child.try_wait() {
+                Ok(Some(s)) => {
+                    status[k] = Some(s);
+                    if !s.success() && first_failure.is_none() {
+                        first_failure = Some((*rank, s, Instant::now()));
+                    }
+                }
+                Ok(None) => {}
+                Err(e) => return Err(format!("waiting for rank {rank}: {e}")),
+            }
+        }
+        if let Some((_, _, at)) = first_failure
+            && at.elapsed() > GRACE
+        {
+            for (k, (rank, child)) in children.iter_mut().enumerate() {
+                if status[k].is_none() {
+                    let _ = child.kill();
+                    status[k] = child.wait().ok();
+                    killed.push(*rank);
+                }
+            }
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let Some((rank, s, _)) = first_failure else {
+        return Ok(true);
+    };
+    let others = if killed.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "; ended rank(s) {} still running {:.0} s later",
+            killed
+                .iter()
+                .map(u32::to_string)
+                .collect::<Vec<_>>()
+                .join(", "),
+            GRACE.as_secs_f64()
+        )
+    };
+    // Exit status 1 is a failure the rank reported itself (its output says what); anything
+    // else ended it from outside its own error handling.
+    match s.code() {
+        Some(1) if killed.is_empty() => Ok(false),
+        Some(code) if code == nvshmem::WATCHDOG_EXIT => Err(format!(
+            "rank {rank} was ended by its watchdog (a bootstrap step or barrier never finished: another rank died or never started){others}"
+        )),
+        Some(code) => Err(format!("rank {rank} exited with status {code}{others}")),
+        None => Err(format!(
+            "rank {rank} was killed by {}{others}",
+            signal_of(&s)
+        )),
+    }
+}
+
+fn signal_of(s: &ExitStatus) -> String {
+    use std::os::unix::process::ExitStatusExt;
+    s.signal()
+        .map_or("a signal".into(), |sig| format!("signal {sig}"))
+}
+
+/// Ends every started rank (a later one failed to start).
+fn end_all(children: &mut [(u32, Child)]) {
+    for (_, child) in children.iter_mut() {
+        let _ = child.kill();
+        let _ = child.wait();
+    }
+}

@@ -1,0 +1,560 @@
+//! One process per GPU over NVSHMEM: a process learns its place in the run (its rank, the
+//! number of ranks, where rank 0 leaves the unique id) from the variables the launcher sets
+//! ([`RankEnv`]), joins the run ([`World::join`]), and from then on a spread program's state
+//! lives in NVSHMEM's symmetric heap: every rank allocates each buffer at once (a collective),
+//! fills its own, and reaches its peers' through the mappings NVSHMEM makes (`nvshmem_ptr`).
+//!
+//! Bootstrap by unique id: rank 0 makes the id (`nvshmemx_get_uniqueid`, which opens its
+//! listening socket) and writes it to the rendezvous file (written aside, then renamed, so a
+//! reader never sees half of it); the other ranks wait for the file, then every rank calls
+//! `nvshmemx_hostlib_init_attr`, which returns once all have joined. Rank 0 refuses a
+//! rendezvous path that already exists (a stale id from an earlier run would send the others
+//! to a socket nobody listens on).
+//!
+//! Nothing here waits forever: the wait for the id, the init and every barrier run under a
+//! watchdog. NVSHMEM's calls block in C with no way to interrupt them, so a watchdog that
+//! fires ends the process with an error naming what did not finish; the launcher then ends
+//! the other ranks.
+
+use std::ffi::c_void;
+use std::path::{Path, PathBuf};
+use std::sync::mpsc;
+use std::time::{Duration, Instant};
+
+use cudarc::driver::{result, sys};
+use nvshmem_sys::{DeviceLinker, Host, Install, UniqueId};
+
+use super::device_state::copy_out_and_wait;
+use super::{Gpu, GpuError, Gpus, driver_err, nvrtc};
+
+/// The variables a launcher sets for each rank (see [`RankEnv::from_env`]).
+pub const RANK_VAR: &str = "ATOS_RANK";
+pub const RANKS_VAR: &str = "ATOS_RANKS";
+pub const RENDEZVOUS_VAR: &str = "ATOS_RENDEZVOUS";
+pub const DEVICE_VAR: &str = "ATOS_DEVICE";
+pub const TIMEOUT_VAR: &str = "ATOS_BOOTSTRAP_TIMEOUT";
+
+/// Seconds a rank waits for the unique id, the init and each barrier, unless
+/// `ATOS_BOOTSTRAP_TIMEOUT` says otherwise.
+pub const DEFAULT_TIMEOUT_S: f64 = 120.0;
+
+/// This process's place in a one-process-per-GPU run.
+#[derive(Clone, Debug, PartialEq)]
+pub struct RankEnv {
+    pub rank: u32,
+    pub ranks: u32,
+    /// The file rank 0 writes the unique id to (on a file system every rank sees).
+    pub rendezvous: PathBuf,
+    /// The GPU this rank drives (`ATOS_DEVICE`; by default its rank modulo the GPUs here).
+    pub device: Option<usize>,
+    /// How long bootstrap steps and barriers may take.
+    pub timeout: Duration,
+}
+
+impl RankEnv {
+    /// Reads `ATOS_RANK`, `ATOS_RANKS`, `ATOS_RENDEZVOUS` (and optionally `ATOS_DEVICE`,
+    /// `ATOS_BOOTSTRAP_TIMEOUT`). `Ok(None)` when `ATOS_RANK` is unset: not a rank.
+    pub fn from_env() -> Result<Option<RankEnv>, GpuError> {
+        RankEnv::from_vars(|k| std::env::var(k).ok())
+    }
+
+    /// As [`RankEnv::from_env`], from any lookup.
+    pub fn from_vars(get: impl Fn(&str) -> Option<String>) -> Result<Option<RankEnv>, GpuError> {
+        let Some(rank) = get(RANK_VAR) else {
+            return Ok(None);
+        };
+        let bad = |var: &str, v: &str, want: &str| {
+            GpuError::Mesh(format!(
+                "{var}={v:?} is not {want}; the launcher (`atos run --np N`) sets it"
+            ))
+        };
+        let rank: u32 = rank
+            .parse()
+            .map_err(|_| bad(RANK_VAR, &rank, "a rank number"))?;
+        let ranks_s = get(RANKS_VAR)
+            .ok_or_else(|| GpuError::Mesh(format!("{RANK_VAR} is set but {RANKS_VAR} is not")))?;
+        let ranks: u32 = ranks_s
+            .parse()
+            .map_err(|_| bad(RANKS_VAR, &ranks_s, "a number of ranks"))?;
+        let max = atos_codegen::layout::mesh::MAX_DEVICES as u32;
+        if ranks == 0 || ranks > max || rank >= ranks {
+            return Err(GpuError::Mesh(format!(
+                "rank {rank} of {ranks}: a run has 1 to {max} ranks, numbered from 0"
+            )));
+        }
+        let rendezvous = get(RENDEZVOUS_VAR).map(PathBuf::from).ok_or_else(|| {
+            GpuError::Mesh(format!(
+                "{RANK_VAR} is set but {RENDEZVOUS_VAR} is not: it names the file rank 0 writes the unique id to"
+            ))
+        })?;
+        let device = match get(DEVICE_VAR) {
+            Some(d) => Some(
+                d.parse()
+                    .map_err(|_| bad(DEVICE_VAR, &d, "a GPU ordinal"))?,
+            ),
+            None => None,
+        };
+        let timeout = match get(TIMEOUT_VAR) {
+            Some(t) => t
+                .parse::<f64>()
+                .ok()
+                .filter(|s| s.is_finite() && *s > 0.0)
+                .map(Duration::from_secs_f64)
+                .ok_or_else(|| bad(TIMEOUT_VAR, &t, "a positive number of seconds"))?,
+            None => Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
+        };
+        Ok(Some(RankEnv {
+            rank,
+            ranks,
+            rendezvous,
+            device,
+            timeout,
+        }))
+    }
+}
+
+/// Writes rank 0's unique id to `path`: aside first, then renamed into place. Refuses a path
+/// that exists.
+pub fn publish_id(path: &Path, id: &[u8; 128]) -> Result<(), GpuError> {
+    if path.exists() {
+        return Err(GpuError::Mesh(format!(
+            "the rendezvous file {} already exists (left by an earlier run?): remove it or name a fresh path, or the other ranks could read a stale id",
+            path.display()
+        )));
+    }
+    let aside = path.with_extension(format!("partial.{}", std::process::id()));
+    let io = |e: std::io::Error| {
+        GpuError::Mesh(format!(
+            "cannot write the rendezvous file {}: {e}",
+            path.display()
+        ))
+    };
+    std::fs::write(&aside, id).map_err(io)?;
+    std::fs::rename(&aside, path).map_err(io)
+}
+
+/// Waits up to `timeout` for rank 0's unique id at `path`.
+pub fn await_id(path: &Path, rank: u32, timeout: Duration) -> Result<[u8; 128], GpuError> {
+    let t0 = Instant::now();
+    loop {
+        if let Ok(bytes) = std::fs::read(path)
+            && let Ok(id) = <[u8; 128]>::try_from(bytes.as_slice())
+        {
+            return Ok(id);
+        }
+        if t0.elapsed() > timeout {
+            return Err(GpuError::Mesh(format!(
+                "rank {rank} waited {:.0} s for rank 0's unique id at {}: is rank 0 running, and is the path on a file system both see?",
+                timeout.as_secs_f64(),
+                path.display()
+            )));
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    }
+}
+
+/// Runs `f`, ending the process with an error naming `what` when it takes longer than
+/// `timeout` (for calls that block in C: a peer that died leaves them waiting forever).
+pub fn within<T>(rank: u32, what: &str, timeout: Duration, f: impl FnOnce() -> T) -> T {
+    let (done, wait) = mpsc::channel::<()>();
+    let what_owned = what.to_string();
+    let watchdog = std::thread::spawn(move || {
+        if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(timeout) {
+            eprintln!(
+                "error: rank {rank}: {what_owned} did not finish within {:.0} s (another rank died, or never started); ending this rank",
+                timeout.as_secs_f64()
+            );
+            std::process::exit(WATCHDOG_EXIT);
+        }
+    });
+    let out = f();
+    let _ = done.send(());
+    let _ = watchdog.join();
+    out
+}
+
+/// The exit status of a rank its watchdog ended.
+pub const WATCHDOG_EXIT: i32 = 75;
+
+/// This process's membership of an NVSHMEM run (finalized when dropped).
+pub struct World {
+    host: Host,
+    install: Install,
+    rank: u32,
+    ranks: u32,
+    timeout: Duration,
+}
+
+impl std::fmt::Debug for World {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("World")
+            .field("rank", &self.rank)
+            .field("ranks", &self.ranks)
+            .field("host", &self.host.path())
+            .finish()
+    }
+}
+
+impl World {
+    /// Joins the run `env` describes on `gpu`: loads NVSHMEM's host library, exchanges the
+    /// unique id through the rendezvous file, and initializes NVSHMEM on `gpu`'s context.
+    /// NVLink multicast stays off: `NVSHMEM_DISABLE_NVLS` must be 1 (the launcher sets it).
+    pub fn join(env: &RankEnv, gpu: &Gpu) -> Result<World, GpuError> {
+        if std::env::var("NVSHMEM_DISABLE_NVLS").as_deref() != Ok("1") {
+            return Err(GpuError::Mesh(
+                "NVSHMEM_DISABLE_NVLS is not 1: atos keeps NVLink multicast off (it can put a host's shared GPUs out of service); start ranks with `atos run --np N`, which sets it, or set it yourself".into(),
+            ));
+        }
+        let install = Install::locate()?;
+        let host = Host::load(&install)?;
+        let id = if env.rank == 0 {
+            let id = host.unique_id()?;
+            publish_id(&env.rendezvous, &id.to_bytes())?;
+            id
+        } else {
+            UniqueId::from_bytes(&await_id(&env.rendezvous, env.rank, env.timeout)?)
+        };
+        gpu.ctx()
+            .bind_to_thread()
+            .map_err(driver_err("binding a context"))?;
+        // SAFETY: this thread's current context is `gpu`'s; a process joins one run only (the
+        // launcher starts each rank once, and `Gpus::join` is its only caller).
+        within(
+            env.rank,
+            "joining the NVSHMEM run",
+            env.timeout,
+            || unsafe { host.init(env.rank, env.ranks, &id) },
+        )?;
+        let (rank, ranks) = (host.my_pe(), host.n_pes());
+        if (rank, ranks) != (env.rank, env.ranks) {
+            return Err(GpuError::Mesh(format!(
+                "NVSHMEM placed this process as rank {rank} of {ranks}, not {} of {}",
+                env.rank, env.ranks
+            )));
+        }
+        Ok(World {
+            host,
+            install,
+            rank,
+            ranks,
+            timeout: env.timeout,
+        })
+    }
+
+    pub fn rank(&self) -> u32 {
+        self.rank
+    }
+
+    pub fn ranks(&self) -> u32 {
+        self.ranks
+    }
+
+    pub fn host(&self) -> &Host {
+        &self.host
+    }
+
+    pub fn install(&self) -> &Install {
+        &self.install
+    }
+
+    /// Waits for every rank (under the watchdog).
+    pub fn barrier(&self, what: &str) {
+        // SAFETY: NVSHMEM is initialized; every rank runs the same sequence of collectives
+        // (spread states are uploaded, run and dropped in the same order on every rank).
+        within(self.rank, what, self.timeout, || unsafe {
+            self.host.barrier_all()
+        })
+    }
+
+    /// A symmetric allocation of `bytes` (at least 8) on every rank, zeroed here; returns its
+    /// address on every rank as this process sees it (index: rank).
+    pub(crate) fn alloc(
+        &self,
+        bytes: usize,
+        stream: &cudarc::driver::CudaStream,
+    ) -> Result<(Symmetric, Vec<u64>), GpuError> {
+        let bytes = bytes.max(8);
+        // SAFETY: every rank makes the same allocations in the same order (see `barrier`).
+        let p = within(self.rank, "a symmetric allocation", self.timeout, || unsafe {
+            self.host.malloc(bytes)
+        })
+        .map_err(|e| {
+            GpuError::Mesh(format!(
+                "a symmetric allocation of {bytes} bytes failed ({e}): NVSHMEM's heap is full; set NVSHMEM_SYMMETRIC_SIZE (e.g. 16G) larger for every rank"
+            ))
+        })?;
+        let sym = Symmetric(p as u64);
+        // SAFETY: `p` is a live symmetric allocation of `bytes` on this device.
+        unsafe { cudarc::driver::result::memset_d8_async(p as u64, 0, bytes, stream.cu_stream()) }
+            .map_err(driver_err("zeroing symmetric memory"))?;
+        let peers = (0..self.ranks)
+            .map(|pe| {
+                // SAFETY: `p` is symmetric and NVSHMEM is initialized.
+                unsafe { self.host.ptr(p, pe) }
+                    .map(|q| q as u64)
+                    .ok_or_else(|| {
+                        GpuError::Mesh(format!(
+                            "NVSHMEM cannot map rank {pe}'s memory into rank {}: atos's NVSHMEM transport reaches peers by loads, stores and atomics through NVSHMEM's peer mappings, which exist between GPUs of one node (NVLink or PCIe peer access); ranks on other nodes are not supported yet",
+                            self.rank
+                        ))
+                    })
+            })
+            .collect::<Result<Vec<u64>, _>>()?;
+        Ok((sym, peers))
+    }
+
+    /// Frees a symmetric allocation (a collective, like `alloc`).
+    pub(crate) fn free(&self, s: Symmetric) {
+        // SAFETY: `s` came from `alloc` and no kernel uses it any more (its run ended on every
+        // rank: the state that owns it is dropped after its last run's closing barrier).
+        within(
+            self.rank,
+            "freeing symmetric memory",
+            self.timeout,
+            || unsafe { self.host.free(s.0 as *mut c_void) },
+        )
+    }
+}
+
+impl Drop for World {
+    fn drop(&mut self) {
+        // SAFETY: every state holding symmetric memory keeps the world alive (an Arc), so it
+        // is gone by now.
+        within(
+            self.rank,
+            "leaving the NVSHMEM run",
+            self.timeout,
+            || unsafe { self.host.finalize() },
+        )
+    }
+}
+
+/// A symmetric allocation: this rank's address of it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Symmetric(pub u64);
+
+/// The environment every rank of a launch gets besides [`RankEnv`]'s variables: NVLink
+/// multicast off (always), no remote (InfiniBand) transport unless the user chose one (one
+/// node), and NVSHMEM's libraries on the loader path (it opens its bootstrap plugin by name).
+pub fn launch_env(rendezvous: &Path, ranks: u32, timeout: Duration) -> Vec<(String, String)> {
+    let mut env = vec![
+        ("NVSHMEM_DISABLE_NVLS".to_string(), "1".to_string()),
+        (RANKS_VAR.into(), ranks.to_string()),
+        (RENDEZVOUS_VAR.into(), rendezvous.display().to_string()),
+        (TIMEOUT_VAR.into(), timeout.as_secs_f64().to_string()),
+    ];
+    if std::env::var_os("NVSHMEM_REMOTE_TRANSPORT").is_none() {
+        env.push(("NVSHMEM_REMOTE_TRANSPORT".into(), "none".into()));
+    }
+    if let Some(dir) = Install::locate()
+        .ok()
+        .and_then(|i| i.host_lib.parent().map(Path::to_path_buf))
+    {
+        let old = std::env::var("LD_LIBRARY_PATH").unwrap_or_default();
+        let joined = if old.is_empty() {
+            dir.display().to_string()
+        } else {
+            format!("{}:{old}", dir.display())
+        };
+        env.push(("LD_LIBRARY_PATH".into(), joined));
+    }
+    env
+}
+
+/// A kernel on NVSHMEM's device API, with atos's headers: each thread of rank r puts a word
+/// into rank r+1's symmetric array and adds one to its first word (a remote atomic). The CI
+/// test compiles and device-links it without a GPU; [`self_check`] runs it.
+pub const CHECK_SOURCE: &str = r#"#include <atos/prelude.cuh>
+#include <non_abi/nvshmem_build_options.h>
+#include <device/nvshmem_defines.h>
+#include <device/nvshmemx_defines.h>
+
+extern "C" __global__ void ring_put(unsigned int* sym, unsigned int v) {
+    const int next = (nvshmem_my_pe() + 1) % nvshmem_n_pes();
+    if (threadIdx.x > 0) nvshmem_uint32_p(sym + threadIdx.x, atos::max(v, 1u) * 100u + threadIdx.x, next);
+    nvshmem_uint32_atomic_add(sym, 1u, next);
+    nvshmem_quiet();
+}
+"#;
+
+/// Threads of [`CHECK_SOURCE`]'s launch.
+const CHECK_THREADS: u32 = 32;
+
+/// Checks this rank's part of an NVSHMEM run end to end: compiles [`CHECK_SOURCE`] with NVRTC,
+/// device-links it with NVSHMEM's device library, loads it and runs `nvshmemx_cumodule_init`,
+/// launches it on a symmetric array, and checks what the previous rank wrote here. Returns a
+/// line saying what was checked.
+pub fn self_check(gpus: &Gpus) -> Result<String, GpuError> {
+    let world = gpus.world().ok_or_else(|| {
+        GpuError::Mesh("not a rank of an NVSHMEM run: start it with `atos run --np N`".into())
+    })?;
+    let gpu = gpus.gpu(0);
+    gpu.ctx()
+        .bind_to_thread()
+        .map_err(driver_err("binding a context"))?;
+    let (major, minor) = gpu.arch();
+    let (ltoir, _) =
+        nvrtc::compile_ltoir(CHECK_SOURCE, gpu.arch(), &world.install.nvrtc_options())?;
+    let cubin = DeviceLinker::load()?.link(&world.install, &ltoir, (major * 10 + minor) as u32)?;
+    let mut module: sys::CUmodule = std::ptr::null_mut();
+    // SAFETY: `cubin` is a complete ELF image for this GPU; the module lives to process exit
+    // (NVSHMEM keeps its device state in it).
+    unsafe { sys::cuModuleLoadData(&mut module, cubin.as_ptr() as *const c_void) }
+        .result()
+        .map_err(driver_err("loading the device-linked module"))?;
+    // SAFETY: a live module of the current context; NVSHMEM is initialized.
+    unsafe { world.host.cumodule_init(module as *mut c_void) }?;
+    let mut function: sys::CUfunction = std::ptr::null_mut();
+    // SAFETY: a live module and a NUL-terminated name.
+    unsafe { sys::cuModuleGetFunction(&mut function, module, c"ring_put".as_ptr()) }
+        .result()
+        .map_err(driver_err("finding ring_put"))?;
+    let stream = gpu
+        .ctx()
+        .new_stream()
+        .map_err(driver_err("creating a stream"))?;
+    let (sym, _) = world.alloc(CHECK_THREADS as usize * 4, &stream)?;
+    stream
+        .synchronize()
+        .map_err(driver_err("zeroing symmetric memory"))?;
+    world.barrier("the barrier before the check kernel");
+    let t0 = Instant::now();
+    let mut at = sym.0;
+    let mut v = world.rank + 1;
+    let mut params = [
+        (&mut at) as *mut u64 as *mut c_void,
+        (&mut v) as *mut u32 as *mut c_void,
+    ];
+    // SAFETY: ring_put(unsigned int*, unsigned int) with a symmetric array of CHECK_THREADS
+    // words on every rank.
+    unsafe {
+        result::launch_kernel(
+            function,
+            (1, 1, 1),
+            (CHECK_THREADS, 1, 1),
+            0,
+            stream.cu_stream(),
+            &mut params,
+        )
+    }
+    .map_err(driver_err("launching ring_put"))?;
+    stream
+        .synchronize()
+        .map_err(driver_err("running ring_put"))?;
+    world.barrier("the barrier after the check kernel");
+    let took = t0.elapsed();
+    let mut raw = vec![0u8; CHECK_THREADS as usize * 4];
+    // SAFETY: this rank's copy holds CHECK_THREADS words.
+    unsafe { copy_out_and_wait(&mut raw, sym.0, &stream, "reading the check array") }?;
+    let words: Vec<u32> = raw
+        .chunks_exact(4)
+        .map(|c| u32::from_le_bytes(c.try_into().expect("4 bytes")))
+        .collect();
+    let prev = (world.rank + world.ranks - 1) % world.ranks;
+    let expect: Vec<u32> = (0..CHECK_THREADS)
+        .map(|t| {
+            if t == 0 {
+                CHECK_THREADS
+            } else {
+                (prev + 1) * 100 + t
+            }
+        })
+        .collect();
+    world.free(sym);
+    if words != expect {
+        return Err(GpuError::Mesh(format!(
+            "rank {}: the NVSHMEM check kernel left {words:?} here, not {expect:?}",
+            world.rank
+        )));
+    }
+    Ok(format!(
+        "rank {} of {} on {} (sm_{major}{minor}): device-linked NVSHMEM kernel ({} B CUBIN) put {} words and {} remote atomics here from rank {prev}, checked ({:.1} ms with barriers)",
+        world.rank,
+        world.ranks,
+        gpu.name(),
+        cubin.len(),
+        CHECK_THREADS - 1,
+        CHECK_THREADS,
+        took.as_secs_f64() * 1e3
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn vars(v: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let v: Vec<(String, String)> = v
+            .iter()
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect();
+        move |k| v.iter().find(|(a, _)| a == k).map(|(_, b)| b.clone())
+    }
+
+    #[test]
+    fn rank_variables_are_read_and_checked() {
+        assert_eq!(RankEnv::from_vars(vars(&[])).unwrap(), None);
+        let env = RankEnv::from_vars(vars(&[
+            (RANK_VAR, "1"),
+            (RANKS_VAR, "2"),
+            (RENDEZVOUS_VAR, "/tmp/x"),
+            (TIMEOUT_VAR, "2.5"),
+        ]))
+        .unwrap()
+        .unwrap();
+        assert_eq!((env.rank, env.ranks, env.device), (1, 2, None));
+        assert_eq!(env.timeout, Duration::from_millis(2500));
+        for (bad, says) in [
+            (vec![(RANK_VAR, "2"), (RANKS_VAR, "2")], "numbered from 0"),
+            (vec![(RANK_VAR, "0"), (RANKS_VAR, "9")], "1 to 8 ranks"),
+            (vec![(RANK_VAR, "x"), (RANKS_VAR, "2")], "not a rank number"),
+            (vec![(RANK_VAR, "0")], "ATOS_RANKS is not"),
+            (
+                vec![(RANK_VAR, "0"), (RANKS_VAR, "2")],
+                "ATOS_RENDEZVOUS is not",
+            ),
+            (
+                vec![
+                    (RANK_VAR, "0"),
+                    (RANKS_VAR, "2"),
+                    (RENDEZVOUS_VAR, "/tmp/x"),
+                    (TIMEOUT_VAR, "-1"),
+                ],
+                "positive number of seconds",
+            ),
+        ] {
+            let err = RankEnv::from_vars(vars(&bad)).unwrap_err().to_string();
+            assert!(err.contains(says), "{err}");
+        }
+    }
+
+    #[test]
+    fn the_unique_id_travels_through_the_rendezvous_file() {
+        let dir = std::env::temp_dir().join(format!("atos-rdv-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join("uid");
+        let _ = std::fs::remove_file(&path);
+        let mut id = [0u8; 128];
+        id.iter_mut().enumerate().for_each(|(i, b)| *b = i as u8);
+        let reader = {
+            let path = path.clone();
+            std::thread::spawn(move || await_id(&path, 1, Duration::from_secs(10)))
+        };
+        std::thread::sleep(Duration::from_millis(50));
+        publish_id(&path, &id).unwrap();
+        assert_eq!(reader.join().unwrap().unwrap(), id);
+        // A second rank 0 on the same path is refused (the file would be stale for it).
+        let err = publish_id(&path, &id).unwrap_err().to_string();
+        assert!(err.contains("already exists"), "{err}");
+        // A missing id is an error after the timeout, naming the path.
+        let missing = dir.join("never");
+        let err = await_id(&missing, 3, Duration::from_millis(60))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains("rank 3 waited") && err.contains("never"),
+            "{err}"
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
