@@ -113,8 +113,14 @@ fn relay(
 ) -> Option<std::thread::JoinHandle<()>> {
     let from = from?;
     Some(std::thread::spawn(move || {
-        for line in BufReader::new(from).lines().map_while(Result::ok) {
-            eprintln!("[rank {rank}] {line}");
+        // Bytes, not strings: a line that is not UTF-8 must not stop the relay (the rank
+        // would then block on a full pipe).
+        let mut from = BufReader::new(from);
+        let mut line = Vec::new();
+        while from.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
+            let text = String::from_utf8_lossy(&line);
+            eprintln!("[rank {rank}] {}", text.trim_end_matches(['\n', '\r']));
+            line.clear();
         }
     }))
 }
@@ -138,7 +144,11 @@ fn wait_all(children: &mut [(u32, Child)]) -> Result<bool, String> {
                     }
                 }
                 Ok(None) => {}
-                Err(e) => return Err(format!("waiting for rank {rank}: {e}")),
+                Err(e) => {
+                    let err = format!("waiting for rank {rank}: {e}");
+                    end_all(children);
+                    return Err(err);
+                }
             }
         }
         if let Some((_, _, at)) = first_failure

@@ -640,15 +640,17 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         match atos::gpu::nvshmem::RankEnv::from_env()? {
             None => {
                 let argv: Vec<String> = std::env::args().skip(1).collect();
-                // Ranks past 0 wait at the next collective while rank 0 runs the one-device
-                // configurations: the watchdogs allow for that (or ATOS_BOOTSTRAP_TIMEOUT).
+                // Ranks past 0 wait at the next collective while rank 0 runs a graph's one-device
+                // configurations (each up to warm-up + runs timeouts) and loads the next graph:
+                // the watchdogs allow for all of that (or ATOS_BOOTSTRAP_TIMEOUT).
+                let plain = strategies.len() * queues.len() * workers.len() * fetches.len();
                 let timeout = std::env::var(atos::gpu::nvshmem::TIMEOUT_VAR)
                     .ok()
                     .and_then(|t| t.parse::<f64>().ok())
                     .filter(|t| t.is_finite() && *t > 0.0)
                     .unwrap_or(
                         atos::gpu::nvshmem::DEFAULT_TIMEOUT_S
-                            .max(args.timeout * f64::from(args.runs + args.warmup)),
+                            + args.timeout * f64::from(args.runs + args.warmup) * plain as f64,
                     );
                 let timeout = Duration::from_secs_f64(timeout);
                 return crate::launch::launch(n as u32, &argv, timeout).map_err(Into::into);

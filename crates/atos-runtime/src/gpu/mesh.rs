@@ -28,7 +28,7 @@ use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, result, sys
 use super::device_state::{
     Arena, copy_in_and_wait, copy_out_and_wait, scalar_slot, seeded_counters,
 };
-use super::nvshmem::{RankEnv, Symmetric, World};
+use super::nvshmem::{RankEnv, Symmetric, World, fatal_on_rank};
 use super::{Gpu, GpuError, driver_err, nvrtc};
 use crate::aggregation::Aggregation;
 use crate::arrays::ring_slots;
@@ -49,11 +49,12 @@ use crate::task::TaskSet;
 /// NVSHMEM run ([`Gpus::join`]).
 #[derive(Clone, Debug)]
 pub struct Gpus {
+    /// One process per GPU: this process's membership of the NVSHMEM run. Declared first so
+    /// it is dropped (NVSHMEM finalized) before the GPUs' contexts are released.
+    world: Option<Arc<World>>,
     /// The GPUs this process drives: every device of the run (peer-to-peer), or its own one
     /// (NVSHMEM, device index = rank).
     gpus: Vec<Gpu>,
-    /// One process per GPU: this process's membership of the NVSHMEM run.
-    world: Option<Arc<World>>,
 }
 
 impl Gpus {
@@ -77,35 +78,10 @@ impl Gpus {
                 if a == b {
                     continue;
                 }
-                let (da, db) = (ga.ctx().cu_device(), gb.ctx().cu_device());
-                let mut can = 0;
-                // SAFETY: plain queries of two valid device handles.
-                unsafe { sys::cuDeviceCanAccessPeer(&mut can, da, db) }
-                    .result()
-                    .map_err(driver_err("asking for peer access"))?;
-                let mut atomics = 0;
-                unsafe {
-                    sys::cuDeviceGetP2PAttribute(
-                        &mut atomics,
-                        sys::CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
-                        da,
-                        db,
-                    )
-                }
-                .result()
-                .map_err(driver_err("asking for peer atomics"))?;
-                if can == 0 || atomics == 0 {
-                    return Err(GpuError::Mesh(format!(
-                        "GPU {} cannot {} GPU {}'s memory; spread programs need peer access with native atomics between every pair (NVLink)",
-                        ordinals[a],
-                        if can == 0 {
-                            "access"
-                        } else {
-                            "run native atomics on"
-                        },
-                        ordinals[b]
-                    )));
-                }
+                check_peer_atomics(
+                    (ordinals[a], ga.ctx().cu_device()),
+                    (ordinals[b], gb.ctx().cu_device()),
+                )?;
                 ga.ctx()
                     .bind_to_thread()
                     .map_err(driver_err("binding a context"))?;
@@ -161,6 +137,18 @@ impl Gpus {
             None => env.rank as usize % super::device_count()?,
         };
         let gpu = Gpu::new(ordinal)?;
+        // Launched on one node (ATOS_DEVICE = rank), rank p drives GPU p: remote atomics need
+        // native atomics between this GPU and each of them, as `Gpus::new` requires.
+        if env.device == Some(env.rank as usize) {
+            for p in (0..env.ranks as usize).filter(|&p| p != ordinal) {
+                let mut peer: sys::CUdevice = 0;
+                // SAFETY: a query by ordinal into a local (no context is created).
+                unsafe { sys::cuDeviceGet(&mut peer, p as i32) }
+                    .result()
+                    .map_err(driver_err("finding a peer GPU"))?;
+                check_peer_atomics((ordinal, gpu.ctx().cu_device()), (p, peer))?;
+            }
+        }
         let world = World::join(env, &gpu)?;
         Ok(Gpus {
             gpus: vec![gpu],
@@ -214,6 +202,42 @@ impl Gpus {
     pub fn gpu(&self, k: usize) -> &Gpu {
         &self.gpus[k]
     }
+}
+
+/// Fails, saying which pair, unless GPU `a` can access GPU `b`'s memory with native atomics
+/// (what a spread program's remote atomics need).
+fn check_peer_atomics(
+    (a, da): (usize, sys::CUdevice),
+    (b, db): (usize, sys::CUdevice),
+) -> Result<(), GpuError> {
+    let mut can = 0;
+    // SAFETY: plain queries of two valid device handles.
+    unsafe { sys::cuDeviceCanAccessPeer(&mut can, da, db) }
+        .result()
+        .map_err(driver_err("asking for peer access"))?;
+    let mut atomics = 0;
+    // SAFETY: as above.
+    unsafe {
+        sys::cuDeviceGetP2PAttribute(
+            &mut atomics,
+            sys::CUdevice_P2PAttribute::CU_DEVICE_P2P_ATTRIBUTE_NATIVE_ATOMIC_SUPPORTED,
+            da,
+            db,
+        )
+    }
+    .result()
+    .map_err(driver_err("asking for peer atomics"))?;
+    if can == 0 || atomics == 0 {
+        return Err(GpuError::Mesh(format!(
+            "GPU {a} cannot {} GPU {b}'s memory; spread programs need peer access with native atomics between every pair (NVLink)",
+            if can == 0 {
+                "access"
+            } else {
+                "run native atomics on"
+            },
+        )));
+    }
+    Ok(())
 }
 
 /// A task set compiled for programs spread over [`Gpus`]: build it with
@@ -333,17 +357,23 @@ impl<P: TaskSet> MeshProgram<P> {
                 self.gpus.len()
             )));
         }
-        MeshState::upload(
+        let state = MeshState::upload(
             &self.gpus,
             state,
             placement,
             self.aggregation,
             &self.plan.filters,
-        )
+        );
+        fatal_on_rank(self.gpus.world(), "uploading a spread state", state)
     }
 
     /// Runs on an uploaded state; results stay on the devices until [`MeshState::read_back`].
     pub fn run_seeds_on(&self, dev: &MeshState<'_>, seeds: &Seeds) -> Result<Stats, RunError> {
+        let stats = self.run_seeds_on_inner(dev, seeds);
+        fatal_on_rank(self.gpus.world(), "a spread run", stats)
+    }
+
+    fn run_seeds_on_inner(&self, dev: &MeshState<'_>, seeds: &Seeds) -> Result<Stats, RunError> {
         check_uploaded_from(&dev.desc, &<P::State<'_> as State>::desc())?;
         let seeds = seeds_per_queue(&self.plan, seeds)?;
         // Checked only: the kernel reads the hook's range from the state itself.
@@ -830,6 +860,11 @@ impl<'s> MeshState<'s> {
     /// block (by device 0's driver), and the seeds (on their owners' local rings). Under
     /// NVSHMEM a barrier follows: no rank starts before every rank has reset.
     fn reset(&self, seeds: &[Vec<ItemBits>], filters: &[FilterPlan]) -> Result<(), RunError> {
+        if let Some(world) = self.gpus.world() {
+            // Every rank has read the last run's counters and results (through the mappings)
+            // before any rank overwrites its own.
+            world.barrier("the barrier before a reset");
+        }
         let queues: Vec<_> = self.desc.queues().collect();
         // Per queue, the seeds of each device (on its local ring).
         let split: Vec<Vec<Vec<ItemBits>>> = queues
@@ -1082,6 +1117,14 @@ impl<'s> MeshState<'s> {
     /// Copies every `Atomics` field's values back into its host array (gathering the parts;
     /// under NVSHMEM every rank gathers every part, through NVSHMEM's mappings).
     pub fn read_back(&self) -> Result<(), RunError> {
+        fatal_on_rank(
+            self.gpus.world(),
+            "reading results back",
+            self.read_back_inner(),
+        )
+    }
+
+    fn read_back_inner(&self) -> Result<(), RunError> {
         for f in &self.atomics {
             let mut parts = Vec::new();
             for (d, &(live, _, bytes)) in f.parts.iter().enumerate() {

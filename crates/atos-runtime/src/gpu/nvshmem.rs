@@ -160,11 +160,13 @@ pub fn within<T>(rank: u32, what: &str, timeout: Duration, f: impl FnOnce() -> T
     let what_owned = what.to_string();
     let watchdog = std::thread::spawn(move || {
         if let Err(mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(timeout) {
-            eprintln!(
-                "error: rank {rank}: {what_owned} did not finish within {:.0} s (another rank died, or never started); ending this rank",
-                timeout.as_secs_f64()
+            end_rank(
+                WATCHDOG_EXIT,
+                &format!(
+                    "rank {rank}: {what_owned} did not finish within {:.0} s (another rank died, or never started); ending this rank",
+                    timeout.as_secs_f64()
+                ),
             );
-            std::process::exit(WATCHDOG_EXIT);
         }
     });
     let out = f();
@@ -175,6 +177,30 @@ pub fn within<T>(rank: u32, what: &str, timeout: Duration, f: impl FnOnce() -> T
 
 /// The exit status of a rank its watchdog ended.
 pub const WATCHDOG_EXIT: i32 = 75;
+
+/// Ends this rank at once with `status`, after printing `why`: `_exit`, not `exit`, since the
+/// main thread may be blocked inside NVSHMEM and its exit handlers could block too. The
+/// launcher then ends the other ranks.
+pub fn end_rank(status: i32, why: &str) -> ! {
+    eprintln!("error: {why}");
+    // SAFETY: `_exit` ends the process without running any handler; stderr is unbuffered.
+    unsafe { libc::_exit(status) }
+}
+
+/// What an error on one rank means under NVSHMEM: the other ranks wait in the next collective
+/// (a barrier, a symmetric allocation or free), which this rank, leaving the spread state
+/// behind, would call out of step. So the rank ends at once (status 1) and the launcher ends
+/// the others; without a world the error is returned as usual.
+pub(crate) fn fatal_on_rank<T, E: std::fmt::Display>(
+    world: Option<&World>,
+    what: &str,
+    r: Result<T, E>,
+) -> Result<T, E> {
+    match (r, world) {
+        (Err(e), Some(w)) => end_rank(1, &format!("rank {}: {what}: {e}", w.rank())),
+        (r, _) => r,
+    }
+}
 
 /// This process's membership of an NVSHMEM run (finalized when dropped).
 pub struct World {
@@ -305,8 +331,9 @@ impl World {
 
     /// Frees a symmetric allocation (a collective, like `alloc`).
     pub(crate) fn free(&self, s: Symmetric) {
-        // SAFETY: `s` came from `alloc` and no kernel uses it any more (its run ended on every
-        // rank: the state that owns it is dropped after its last run's closing barrier).
+        // SAFETY: `s` came from `alloc` and no kernel uses it any more: every rank drops its
+        // states in the same order, after their runs' closing barriers, and an error in a
+        // spread upload or run ends the rank instead (`fatal_on_rank`).
         within(
             self.rank,
             "freeing symmetric memory",
