@@ -556,6 +556,26 @@ mod tests {
     }
 
     #[test]
+    fn launched_ranks_get_multicast_off_and_their_run() {
+        let env = launch_env(Path::new("/tmp/rdv/unique-id"), 4, Duration::from_secs(30));
+        let get = |k: &str| env.iter().find(|(a, _)| a == k).map(|(_, v)| v.as_str());
+        assert_eq!(get("NVSHMEM_DISABLE_NVLS"), Some("1"));
+        assert_eq!(get(RANKS_VAR), Some("4"));
+        assert_eq!(get(RENDEZVOUS_VAR), Some("/tmp/rdv/unique-id"));
+        assert_eq!(get(TIMEOUT_VAR), Some("30"));
+        // What the ranks read back is what the launcher meant.
+        let mut all = env.clone();
+        all.push((RANK_VAR.into(), "3".into()));
+        let rank = RankEnv::from_vars(|k| all.iter().find(|(a, _)| a == k).map(|(_, v)| v.clone()))
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (rank.rank, rank.ranks, rank.timeout),
+            (3, 4, Duration::from_secs(30))
+        );
+    }
+
+    #[test]
     fn the_unique_id_travels_through_the_rendezvous_file() {
         let dir = std::env::temp_dir().join(format!("atos-rdv-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();
