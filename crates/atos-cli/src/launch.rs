@@ -208,3 +208,53 @@ fn end_all(children: &mut [(u32, Child)]) {
         let _ = child.wait();
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ranks(scripts: &[&str]) -> Vec<(u32, Child)> {
+        scripts
+            .iter()
+            .enumerate()
+            .map(|(r, s)| {
+                let child = Command::new("sh")
+                    .arg("-c")
+                    .arg(s)
+                    .spawn()
+                    .expect("sh runs");
+                (r as u32, child)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn exits_are_told_apart() {
+        assert_eq!(wait_all(&mut ranks(&["exit 0", "exit 0"])), Ok(true));
+        // Status 1: a failure the rank reported itself.
+        assert_eq!(wait_all(&mut ranks(&["exit 0", "exit 1"])), Ok(false));
+        let err = wait_all(&mut ranks(&["exit 0", "exit 3"])).unwrap_err();
+        assert!(err.contains("rank 1 exited with status 3"), "{err}");
+        let err = wait_all(&mut ranks(&["kill -9 $$", "exit 0"])).unwrap_err();
+        assert!(err.contains("rank 0 was killed by signal 9"), "{err}");
+    }
+
+    #[test]
+    fn a_failed_rank_ends_the_others_after_the_grace_period() {
+        let t0 = Instant::now();
+        let err = wait_all(&mut ranks(&[
+            "exec sleep 60",
+            &format!("exit {}", nvshmem::WATCHDOG_EXIT),
+        ]))
+        .unwrap_err();
+        assert!(
+            err.contains("rank 1 was ended by its watchdog") && err.contains("ended rank(s) 0"),
+            "{err}"
+        );
+        let took = t0.elapsed();
+        assert!(
+            took >= GRACE && took < GRACE + Duration::from_secs(10),
+            "{took:?}"
+        );
+    }
+}

@@ -917,7 +917,11 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 Device::Gpu(gpu) => {
                     rec.executor = "gpu".into();
                     rec.block = Some(opts.block);
-                    rec.device = gpu.name().into();
+                    // A spread run's devices (and transport), also on rows that fail or skip.
+                    rec.device = match opts.gpus.get(&cfg.devices) {
+                        Some(gpus) if cfg.spread => gpus.describe(),
+                        _ => gpu.name().into(),
+                    };
                     if let Some(why) = prepared.skip_reason(Some(gpu), cfg, &opts) {
                         rec.skip(why);
                         Ok(())
