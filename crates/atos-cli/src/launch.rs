@@ -51,7 +51,11 @@ pub fn run(args: &RunArgs) -> Result<bool, String> {
 }
 
 /// Starts `np` ranks of this binary running `command` and waits for them (see [`run`]).
-pub fn launch(np: u32, command: &[String], timeout: Duration) -> Result<bool, String> {
+pub fn launch<A: AsRef<std::ffi::OsStr>>(
+    np: u32,
+    command: &[A],
+    timeout: Duration,
+) -> Result<bool, String> {
     if std::env::var_os(RANK_VAR).is_some() {
         return Err(format!(
             "{RANK_VAR} is set: this process is already a rank; `atos run` starts ranks, it does not run inside one"

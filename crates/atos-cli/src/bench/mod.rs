@@ -639,7 +639,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         }
         match atos::gpu::nvshmem::RankEnv::from_env()? {
             None => {
-                let argv: Vec<String> = std::env::args().skip(1).collect();
+                let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
                 // Ranks past 0 wait at the next collective while rank 0 runs a graph's one-device
                 // configurations (each up to warm-up + runs timeouts) and loads the next graph:
                 // the watchdogs allow for all of that (or ATOS_BOOTSTRAP_TIMEOUT).
