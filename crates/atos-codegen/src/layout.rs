@@ -258,12 +258,17 @@ pub mod status {
     pub const FAULT: u64 = 3;
 }
 
+/// The byte offset of word `i` in a block of counters (each word on its own line).
+pub const fn word_offset(i: usize) -> usize {
+    i * LINE_BYTES
+}
+
 /// Host image of a `words`-word block (queue counters or control block): every word zero but
 /// the `(index, value)` pairs given.
 pub fn pack_words(words: usize, set: &[(usize, u64)]) -> Vec<u8> {
     let mut raw = vec![0u8; words * LINE_BYTES];
     for &(i, v) in set {
-        raw[i * LINE_BYTES..i * LINE_BYTES + 8].copy_from_slice(&v.to_le_bytes());
+        raw[word_offset(i)..word_offset(i) + 8].copy_from_slice(&v.to_le_bytes());
     }
     raw
 }
@@ -355,4 +360,29 @@ pub fn layout_header() -> String {
         status::FAULT
     ));
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A word written at `word_offset` (as the host does for one counter, e.g. a device's
+    /// `elapsed_ns`) is the word `unpack_words` reads back, and the one `pack_words` sets.
+    #[test]
+    fn word_offsets_pack_and_unpack_agree() {
+        let words = device_counters::WORDS.len();
+        for i in 0..words {
+            let mut raw = vec![0u8; device_counters::BYTES];
+            let v = 0x0102_0304_0506_0708u64 + i as u64;
+            raw[word_offset(i)..word_offset(i) + 8].copy_from_slice(&v.to_le_bytes());
+            let back = unpack_words(&raw);
+            assert_eq!(back.len(), words);
+            assert_eq!(back[i], v, "word {i}");
+            assert_eq!(raw, pack_words(words, &[(i, v)]));
+        }
+        assert_eq!(
+            device_counters::WORDS[device_counters::ELAPSED_NS].0,
+            "elapsed_ns"
+        );
+    }
 }

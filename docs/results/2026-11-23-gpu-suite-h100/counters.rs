@@ -1,4 +1,5 @@
-// Scratch (not committed): in wrong runs, were items lost in the queue or relaxations lost in tasks?
+// Kept with docs/results/2026-11-23-gpu-suite-h100.md (call 4): in wrong runs, were items lost in the
+// queue or relaxations lost in tasks? To run it, copy it into examples/ and build it as an example.
 #[path = "../tests/common/tuples.rs"]
 #[allow(dead_code)]
 mod tuples;

@@ -1,4 +1,5 @@
-// Scratch (not committed): which configurations make tuple-item float SSSP wrong, and how.
+// Kept with docs/results/2026-11-23-gpu-suite-h100.md (call 3): which configurations make tuple-item
+// float SSSP wrong. To run it, copy it into examples/ and `cargo build --release --example NAME`.
 #[path = "../tests/common/tuples.rs"]
 #[allow(dead_code)]
 mod tuples;

@@ -619,56 +619,15 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     };
     let mut opts = opts;
     let device_counts = dedup(&args.devices, 1);
-    // NVSHMEM: every rank runs this same bench (the spread configurations in lockstep, their
-    // uploads, runs and frees being collectives); rank 0 alone runs the one-device ones, and
-    // prints and writes.
-    let mut rank: Option<atos::Gpus> = None;
-    if args.transport == Transport::Nvshmem {
-        let spread: Vec<usize> = device_counts.iter().copied().filter(|&d| d > 1).collect();
-        let [n] = spread[..] else {
-            return Err(format!(
-                "--transport nvshmem runs one spread device count per call (the ranks of one NVSHMEM run): give --devices N or --devices 1,N, not {:?}",
-                device_counts
-            )
-            .into());
-        };
-        if args.device == DeviceArg::Cpu || args.spread_one {
-            return Err(
-                "--transport nvshmem runs on GPUs, with several devices (not --device cpu or --spread-one)".into(),
-            );
+    // NVSHMEM: every rank runs this same bench (see `nvshmem_rank`).
+    let rank = match nvshmem_rank(&args, &device_counts)? {
+        RankSetup::Launched(ok) => return Ok(ok),
+        RankSetup::Plain => None,
+        RankSetup::Rank(n, gpus) => {
+            opts.gpus.insert(n, gpus.clone());
+            Some(gpus)
         }
-        match atos::gpu::nvshmem::RankEnv::from_env()? {
-            None => {
-                let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
-                // Ranks past 0 wait at the next collective while rank 0 runs a graph's one-device
-                // configurations (each up to warm-up + runs timeouts) and loads the next graph:
-                // the watchdogs allow for all of that (or ATOS_BOOTSTRAP_TIMEOUT).
-                let plain = strategies.len() * queues.len() * workers.len() * fetches.len();
-                let timeout = std::env::var(atos::gpu::nvshmem::TIMEOUT_VAR)
-                    .ok()
-                    .and_then(|t| t.parse::<f64>().ok())
-                    .filter(|t| t.is_finite() && *t > 0.0)
-                    .unwrap_or(
-                        atos::gpu::nvshmem::DEFAULT_TIMEOUT_S
-                            + args.timeout * f64::from(args.runs + args.warmup) * plain as f64,
-                    );
-                let timeout = Duration::from_secs_f64(timeout);
-                return crate::launch::launch(n as u32, &argv, timeout).map_err(Into::into);
-            }
-            Some(env) if env.ranks as usize != n => {
-                return Err(format!(
-                    "this rank is one of {} but --devices asks for {n}",
-                    env.ranks
-                )
-                .into());
-            }
-            Some(env) => {
-                let gpus = atos::Gpus::join(&env)?;
-                opts.gpus.insert(n, gpus.clone());
-                rank = Some(gpus);
-            }
-        }
-    }
+    };
     // Whether this process reports (always, but under NVSHMEM only rank 0).
     let lead = rank
         .as_ref()
@@ -1060,6 +1019,66 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         );
     }
     Ok(failures == 0)
+}
+
+/// What `--transport` makes of this process.
+enum RankSetup {
+    /// Peer-to-peer (or no spread run): this process runs everything.
+    Plain,
+    /// Not a rank yet: the ranks were started and have ended (whether all succeeded).
+    Launched(bool),
+    /// A rank of an NVSHMEM run over `n` devices, joined.
+    Rank(usize, atos::Gpus),
+}
+
+/// `--transport nvshmem`: every rank runs this same bench. The spread configurations run in
+/// lockstep (their uploads, runs and frees are collectives); rank 0 alone runs the one-device
+/// ones, prints and writes. Started outside a run, the bench starts its ranks here and waits
+/// for them.
+fn nvshmem_rank(args: &BenchArgs, device_counts: &[usize]) -> Result<RankSetup, String> {
+    if args.transport != Transport::Nvshmem {
+        return Ok(RankSetup::Plain);
+    }
+    let spread: Vec<usize> = device_counts.iter().copied().filter(|&d| d > 1).collect();
+    let [n] = spread[..] else {
+        return Err(format!(
+            "--transport nvshmem runs one spread device count per call (the ranks of one NVSHMEM run): give --devices N or --devices 1,N, not {device_counts:?}"
+        ));
+    };
+    if args.device == DeviceArg::Cpu || args.spread_one {
+        return Err(
+            "--transport nvshmem runs on GPUs, with several devices (not --device cpu or --spread-one)".into(),
+        );
+    }
+    match atos::gpu::nvshmem::RankEnv::from_env().map_err(|e| e.to_string())? {
+        None => {
+            let argv: Vec<std::ffi::OsString> = std::env::args_os().skip(1).collect();
+            // Ranks past 0 wait at the next collective while rank 0 runs a graph's one-device
+            // configurations (each up to warm-up + runs timeouts) and loads the next graph:
+            // the watchdogs allow for all of that (or ATOS_BOOTSTRAP_TIMEOUT).
+            let plain = args.strategy.len().max(1)
+                * args.queue.len().max(1)
+                * args.worker.len().max(1)
+                * args.fetch.len().max(1);
+            let timeout = std::env::var(atos::gpu::nvshmem::TIMEOUT_VAR)
+                .ok()
+                .and_then(|t| t.parse::<f64>().ok())
+                .filter(|t| t.is_finite() && *t > 0.0)
+                .unwrap_or(
+                    atos::gpu::nvshmem::DEFAULT_TIMEOUT_S
+                        + args.timeout * f64::from(args.runs + args.warmup) * plain as f64,
+                );
+            crate::launch::launch(n as u32, &argv, Duration::from_secs_f64(timeout))
+                .map(RankSetup::Launched)
+        }
+        Some(env) if env.ranks as usize != n => Err(format!(
+            "this rank is one of {} but --devices asks for {n}",
+            env.ranks
+        )),
+        Some(env) => atos::Gpus::join(&env)
+            .map(|gpus| RankSetup::Rank(n, gpus))
+            .map_err(|e| e.to_string()),
+    }
 }
 
 /// A spread record's transport in the table: " nvshmem", or nothing for peer-to-peer.

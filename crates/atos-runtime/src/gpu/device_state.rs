@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use atos_codegen::StateDesc;
 use atos_codegen::layout::{
-    EVERY_KEY, LINE_BYTES, control as ctl, pack_words, priority_control as pc,
-    queue_counters as qc, unpack_words,
+    EVERY_KEY, control as ctl, pack_words, priority_control as pc, queue_counters as qc,
+    unpack_words, word_offset,
 };
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, result};
 
@@ -248,9 +248,7 @@ impl<'s> DeviceState<'s> {
         q: usize,
         lo: u64,
     ) -> Result<(), GpuError> {
-        let at = self.control
-            + (ctl::BYTES + q * qc::BYTES + qc::WINDOW_NEXT * atos_codegen::layout::LINE_BYTES)
-                as u64;
+        let at = self.control + (ctl::BYTES + q * qc::BYTES + word_offset(qc::WINDOW_NEXT)) as u64;
         // SAFETY: `at` is a word of queue q's counters inside the control buffer, which
         // `self` owns; a pageable source is staged before the call returns. The driver calls
         // it only on a stream with nothing in flight (a finished level, or a free lane), so
@@ -274,7 +272,7 @@ impl<'s> DeviceState<'s> {
             // `self` owns; the pageable source is staged before the call returns.
             unsafe {
                 result::memcpy_htod_async(
-                    block + (w * LINE_BYTES) as u64,
+                    block + word_offset(w) as u64,
                     &v.to_le_bytes(),
                     stream.cu_stream(),
                 )

@@ -18,8 +18,8 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use atos_codegen::layout::{
-    LINE_BYTES, control as ctl, device_counters as dc, mesh, pack_words, queue_counters as qc,
-    spread_parts, status, unpack_words,
+    control as ctl, device_counters as dc, mesh, pack_words, queue_counters as qc, spread_parts,
+    status, unpack_words, word_offset,
 };
 use atos_codegen::plan::FilterPlan;
 use atos_codegen::{KernelSpec, Plan, StateDesc};
@@ -589,7 +589,12 @@ type MeshCounters = (Vec<u64>, Vec<Vec<Vec<Vec<u64>>>>, Vec<Vec<u64>>);
 
 /// Counter blocks per device: `per_queue` per queue field, then the DeviceCounters.
 fn counter_bytes(queues: usize, per_queue: usize) -> usize {
-    per_queue * queues * qc::BYTES + dc::BYTES
+    device_counters_offset(queues, per_queue) as usize + dc::BYTES
+}
+
+/// Where a device's DeviceCounters start in its counter buffer (after its rings' blocks).
+fn device_counters_offset(queues: usize, per_queue: usize) -> u64 {
+    (per_queue * queues * qc::BYTES) as u64
 }
 
 impl<'s> MeshState<'s> {
@@ -776,7 +781,7 @@ impl<'s> MeshState<'s> {
             m[mesh::LEN] = placement.len();
             m[mesh::RINGS] = rings_table;
             m[mesh::RING_COUNT] = all_rings.len() as u64;
-            m[mesh::COUNTERS] = counters[d] + (per_queue * n_queues * qc::BYTES) as u64;
+            m[mesh::COUNTERS] = counters[d] + device_counters_offset(n_queues, per_queue);
             (m[mesh::BATCH], m[mesh::WAIT_NS]) = aggregation.words();
             match (placement.bounds(), placement.owner_map()) {
                 (Some(bounds), _) => {
@@ -961,8 +966,8 @@ impl<'s> MeshState<'s> {
             self.bind(k)?;
             let ns = (ms * 1e6).round() as u64;
             let at = self.counters[part.device]
-                + (self.per_queue * self.rings.len() * qc::BYTES + dc::ELAPSED_NS * LINE_BYTES)
-                    as u64;
+                + device_counters_offset(self.rings.len(), self.per_queue)
+                + word_offset(dc::ELAPSED_NS) as u64;
             // SAFETY: the word lies in this device's counter buffer.
             unsafe { copy_in_and_wait(at, &ns.to_le_bytes(), &part.stream, "recording times") }?;
         }
@@ -1066,14 +1071,21 @@ impl<'s> MeshState<'s> {
             .iter()
             .map(|w| w[dc::ELAPSED_NS] as f64 / 1e6)
             .collect();
-        let gpu_name = program.gpus.gpu(0).name();
+        // A device this process drives by its own name; a peer rank's (NVSHMEM) by this one's.
+        let name_of = |d: usize| {
+            program
+                .gpus
+                .local()
+                .find(|&(i, _)| i == d)
+                .map_or(program.gpus.gpu(0).name(), |(_, g)| g.name())
+        };
         let devices = counters
             .iter()
             .enumerate()
             .map(|(d, dev)| {
                 let received: Vec<u64> = dev.iter().map(|r| r[RING_RECV][qc::END_ALLOC]).collect();
                 DeviceStats {
-                    name: format!("{gpu_name} (device {d}, {:.3} ms)", ms[d]),
+                    name: format!("{} (device {d}, {:.3} ms)", name_of(d), ms[d]),
                     indices: self.placement.count(d),
                     tasks: dev
                         .iter()

@@ -555,6 +555,39 @@ mod tests {
         }
     }
 
+    /// A step that outlives its watchdog ends the process with WATCHDOG_EXIT and a message
+    /// naming the rank and the step (run in a child process: it must really exit).
+    #[test]
+    fn the_watchdog_ends_a_blocked_rank() {
+        const CHILD: &str = "ATOS_TEST_WATCHDOG_CHILD";
+        if std::env::var_os(CHILD).is_some() {
+            within(3, "a test step", Duration::from_millis(200), || {
+                std::thread::sleep(Duration::from_secs(30))
+            });
+            return;
+        }
+        let t0 = Instant::now();
+        let out = std::process::Command::new(std::env::current_exe().unwrap())
+            .args([
+                "--exact",
+                "gpu::nvshmem::tests::the_watchdog_ends_a_blocked_rank",
+                "--nocapture",
+            ])
+            .env(CHILD, "1")
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert_eq!(out.status.code(), Some(WATCHDOG_EXIT), "{err}");
+        assert!(
+            err.contains("rank 3: a test step did not finish within 0 s"),
+            "{err}"
+        );
+        assert!(
+            t0.elapsed() < Duration::from_secs(20),
+            "it did not wait for the step"
+        );
+    }
+
     #[test]
     fn launched_ranks_get_multicast_off_and_their_run() {
         let env = launch_env(Path::new("/tmp/rdv/unique-id"), 4, Duration::from_secs(30));
