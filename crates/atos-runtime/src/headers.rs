@@ -22,3 +22,29 @@ pub fn device_headers() -> &'static [(&'static str, String)] {
         ]
     })
 }
+
+#[cfg(test)]
+mod tests {
+    use super::device_headers;
+
+    /// Warp aggregation takes its lanes from `converged_lanes` (prelude.cuh) only: a mask read
+    /// from `__activemask()` and used as a sync mask after a branch is what lost items of
+    /// thread workers in windowed launches (docs/results/2026-11-23-activemask-h100.md).
+    #[test]
+    fn activemask_is_read_only_by_converged_lanes() {
+        let mut uses = Vec::new();
+        for (name, text) in device_headers() {
+            for (i, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                if code.contains("__activemask()") {
+                    uses.push(format!("{name}:{}: {}", i + 1, line.trim()));
+                }
+            }
+        }
+        assert_eq!(uses.len(), 1, "{uses:#?}");
+        assert!(
+            uses[0].contains("__match_any_sync(__activemask(), key)"),
+            "{uses:#?}"
+        );
+    }
+}

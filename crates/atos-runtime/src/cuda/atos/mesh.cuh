@@ -155,7 +155,7 @@ struct RoutedPusher {
             local.push(item);
             return;
         }
-        const uint32_t same = __match_any_sync(__activemask(), o);
+        const uint32_t same = converged_lanes(o);
         if (mesh_view.batch == 0) push_lanes(peers[o], item, ctl, same);
         else push_lanes(outbox[o], item, ctl, same);
         if ((threadIdx.x & 31u) == (uint32_t)(__ffs(same) - 1))

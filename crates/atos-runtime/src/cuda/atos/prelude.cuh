@@ -428,6 +428,20 @@ template <class T> __device__ __forceinline__ bool atomic_raise(T* a, unsigned l
     return atomic_fetch_max(a + i, v) < v;
 }
 
+// The lanes of this warp that are converged here and pass the same `key`: the membership of an
+// opportunistic warp aggregation (one reservation, one atomic, one reduction for them all). The
+// only place `__activemask()` may be read. A mask read from `__activemask()` alone is wrong as a
+// sync mask for work that runs after a branch: ptxas treats it as uniform over the lanes that
+// meet again at a later reconvergence point, where lanes of different convergence groups may be
+// merged; it then takes one lane's mask for the whole group's warp-sync check (seen in the
+// SASS: `R2UR` of the mask, no `MATCH`). Measured on an H100: thread workers pushing from a
+// windowed launch lost or left unwritten items that way (float SSSP, 10 of 10 runs wrong on
+// grid:1024x1024; docs/results/2026-11-23-activemask-h100.md). `__match_any_sync` makes each
+// lane's membership a synchronized per-lane result, which ptxas cannot assume uniform.
+__device__ __forceinline__ uint32_t converged_lanes(unsigned long long key) {
+    return __match_any_sync(__activemask(), key);
+}
+
 __device__ __forceinline__ uint32_t lanemask_lt() {
     uint32_t m;
     asm volatile("mov.u32 %0, %%lanemask_lt;" : "=r"(m));

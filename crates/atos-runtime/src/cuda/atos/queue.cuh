@@ -193,8 +193,8 @@ __device__ bool make_room(const QueueRef<T, S>& q, u64 base, u64 n, Control* ctl
     return true;
 }
 
-// Aggregated push of the lanes in `mask` (all calling it with the same queue): one reservation
-// for them all.
+// Aggregated push of the lanes in `mask` (all calling it with the same queue, `mask` from
+// converged_lanes): one reservation for them all.
 template <class T, bool S>
 __device__ __forceinline__ void push_lanes(const QueueRef<T, S>& q, T item, Control* ctl, uint32_t mask) {
     uint32_t leader = __ffs(mask) - 1;
@@ -217,10 +217,10 @@ __device__ __forceinline__ void push_lanes(const QueueRef<T, S>& q, T item, Cont
     if (rank == 0 && ok) publish(q, base, n);
 }
 
-// Warp-aggregated push: one reservation per group of converged lanes.
+// Warp-aggregated push: one reservation per group of converged lanes pushing to this queue.
 template <class T, bool S>
 __device__ __forceinline__ void push_warp(const QueueRef<T, S>& q, T item, Control* ctl) {
-    push_lanes(q, item, ctl, __activemask());
+    push_lanes(q, item, ctl, converged_lanes((unsigned long long)q.counters));
 }
 
 // `end`, advanced if the writers below it have all finished.
@@ -463,7 +463,7 @@ __device__ bool quiescent_sums(const Q& q, u64* pushed_out) {
 // first (two 32-bit sums: 24 low bits and the rest), one atomic per warp. For the host's stats
 // only; termination never reads it.
 __device__ __forceinline__ void count_inlined(QueueCounters* c, u64 n) {
-    const unsigned active = __activemask();
+    const unsigned active = converged_lanes((unsigned long long)c);
     const u64 lo = __reduce_add_sync(active, (unsigned)(n & 0xFFFFFFull));
     const u64 hi = __reduce_add_sync(active, (unsigned)(n >> 24));
     const u64 total = lo + (hi << 24);

@@ -275,7 +275,7 @@ struct SplitBatch {
                 back = true;
             }
         }
-        const uint32_t mask = __activemask();
+        const uint32_t mask = converged_lanes((unsigned long long)q.pc);
         const bool leader = (threadIdx.x & 31u) == (uint32_t)(__ffs(mask) - 1);
         const uint32_t warp_min = __reduce_min_sync(mask, back_min);
         const bool any_back = __any_sync(mask, back);
