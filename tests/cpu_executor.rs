@@ -454,3 +454,57 @@ fn termination_stress() {
         }
     }
 }
+
+// ---- a queue is held by one run at a time ----
+
+#[atos::state]
+pub struct Gate<'a> {
+    /// [0]: the holding task started; [1]: it may finish.
+    pub flags: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+/// Says it started, then waits for the test to release it.
+#[atos::task(worker = "thread", fetch = 1)]
+pub fn hold(_v: u32, s: &Gate) {
+    s.flags.store(0u32, 1);
+    while s.flags.load(1u32) == 0 {}
+}
+
+/// While a run holds a queue, a second run on the same state (plain, or spread over simulated
+/// devices, which binds the queue's routing instead) is refused with `AlreadyRunning` and
+/// leaves the first run's binding alone: the first still finishes, and the queue is free again.
+#[test]
+fn a_second_run_on_a_running_state_is_refused() {
+    let flags = AtomicArray::<u32>::filled(2, 0);
+    let state = Gate {
+        flags: flags.view(),
+        work: Queue::with_capacity(8),
+    };
+    let two_devices = atos::Placement::ranges(vec![0, 1, 2]).unwrap();
+    std::thread::scope(|scope| {
+        let first = scope.spawn(|| CpuExecutor::new().threads(1).run(hold::Task, &state, &[0]));
+        while flags.view().load(0u32) == 0 {
+            std::thread::yield_now();
+        }
+        for cpu in [
+            CpuExecutor::new().threads(1),
+            CpuExecutor::new().threads(1).placement(two_devices.clone()),
+        ] {
+            match cpu.run(hold::Task, &state, &[1]) {
+                Err(RunError::AlreadyRunning { queue }) => assert_eq!(queue, "work"),
+                other => panic!("expected AlreadyRunning, got {other:?}"),
+            }
+        }
+        flags.view().store(1u32, 1);
+        let stats = first.join().unwrap().unwrap();
+        assert_eq!(stats.popped, 1);
+    });
+    // Free again: a spread run binds it and finishes.
+    let stats = CpuExecutor::new()
+        .threads(2)
+        .placement(two_devices)
+        .run(hold::Task, &state, &[0, 1])
+        .unwrap();
+    assert_eq!(stats.popped, 2);
+}

@@ -464,7 +464,7 @@ pub fn generate_unit(
         balanced.push(is_balanced);
     }
 
-    emit_kernel(&mut out, tasks, &plan, state, spec, group, &balanced);
+    emit_kernel(&mut out, tasks, &plan, state, spec, &balanced, &inline);
     Ok(out)
 }
 
@@ -653,10 +653,10 @@ fn emit_kernel(
     plan: &Plan,
     state: &StateDesc,
     spec: &KernelSpec,
-    group: WorkerKind,
     balanced: &[bool],
+    inline: &InlineCalls,
 ) {
-    let inline = inline_calls(tasks, plan, state, spec);
+    let group = spec.group();
     let queues: Vec<&FieldDesc> = state.queues().collect();
     let window_param = if spec.strategy.windowed() {
         ", const atos::Window window"

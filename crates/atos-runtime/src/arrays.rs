@@ -5,7 +5,7 @@
 
 use std::marker::PhantomData;
 use std::ops::Range;
-use std::sync::atomic::{AtomicPtr, Ordering};
+use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
 
 use atos_codegen::keys;
 use atos_codegen::layout::EVERY_KEY;
@@ -261,11 +261,17 @@ impl QueueMode {
 pub struct Queue<'a, T: QueueItem> {
     capacity: u64,
     linear: bool,
-    bound: AtomicPtr<CpuQueue>,
-    /// A run spread over several simulated devices binds the queue's routing instead.
-    routed: AtomicPtr<CpuRoute>,
+    /// What a running CPU executor bound: a [`CpuQueue`], or (a run spread over several
+    /// simulated devices) a [`CpuRoute`], told apart by the low bit ([`ROUTED`]); 0 when no run
+    /// holds the queue. One word, so that two runs binding at once cannot both succeed.
+    binding: AtomicUsize,
     _item: PhantomData<&'a T>,
 }
+
+/// The tag of a [`CpuRoute`] in [`Queue`]'s binding word (both targets are 8-byte aligned).
+const ROUTED: usize = 1;
+const _: () =
+    assert!(std::mem::align_of::<CpuQueue>() > ROUTED && std::mem::align_of::<CpuRoute>() > ROUTED);
 
 impl<T: QueueItem> Queue<'_, T> {
     /// A ring holding up to `capacity` alive tasks.
@@ -273,8 +279,7 @@ impl<T: QueueItem> Queue<'_, T> {
         Queue {
             capacity,
             linear: false,
-            bound: AtomicPtr::new(std::ptr::null_mut()),
-            routed: AtomicPtr::new(std::ptr::null_mut()),
+            binding: AtomicUsize::new(0),
             _item: PhantomData,
         }
     }
@@ -305,52 +310,40 @@ impl<T: QueueItem> Queue<'_, T> {
 
     /// Enqueues a task. Called from task bodies; on the GPU this is a worker-aggregated push.
     pub fn push(&self, item: T) {
-        let q = self.bound.load(Ordering::Acquire);
-        if !q.is_null() {
-            // SAFETY: the executor binds the queue before starting workers and unbinds it only
-            // after every worker has joined, so the pointer is live for every push.
-            return unsafe { &*q }.push(item.to_item_bits());
-        }
-        let r = self.routed.load(Ordering::Acquire);
+        let word = self.binding.load(Ordering::Acquire);
         assert!(
-            !r.is_null(),
+            word != 0,
             "Queue::push called outside a run: tasks push while an executor runs them; seed the first tasks through the executor instead"
         );
-        // SAFETY: as for `bound`.
-        unsafe { &*r }.push(item.to_item_bits());
+        let bits = item.to_item_bits();
+        // SAFETY: the executor binds the queue before starting workers and unbinds it only
+        // after every worker has joined, so the bound target is live for every push; the tag
+        // says which type it is.
+        if word & ROUTED == 0 {
+            unsafe { &*(word as *const CpuQueue) }.push(bits)
+        } else {
+            unsafe { &*((word & !ROUTED) as *const CpuRoute) }.push(bits)
+        }
+    }
+
+    /// Binds `word` if no run holds the queue; false if one does.
+    fn bind_word(&self, word: usize) -> bool {
+        self.binding
+            .compare_exchange(0, word, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
     }
 
     pub(crate) fn bind_routed(&self, r: &CpuRoute) -> bool {
-        if !self.bound.load(Ordering::Acquire).is_null() {
-            return false;
-        }
-        self.routed
-            .compare_exchange(
-                std::ptr::null_mut(),
-                r as *const CpuRoute as *mut CpuRoute,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            )
-            .is_ok()
+        self.bind_word(r as *const CpuRoute as usize | ROUTED)
     }
 
     pub(crate) fn bind(&self, q: &CpuQueue) -> bool {
-        if !self.routed.load(Ordering::Acquire).is_null() {
-            return false;
-        }
-        self.bound
-            .compare_exchange(
-                std::ptr::null_mut(),
-                q as *const CpuQueue as *mut CpuQueue,
-                Ordering::AcqRel,
-                Ordering::Acquire,
-            )
-            .is_ok()
+        self.bind_word(q as *const CpuQueue as usize)
     }
 
+    /// Called only by the run that bound the queue, after its workers joined.
     pub(crate) fn unbind(&self) {
-        self.bound.store(std::ptr::null_mut(), Ordering::Release);
-        self.routed.store(std::ptr::null_mut(), Ordering::Release);
+        self.binding.store(0, Ordering::Release);
     }
 }
 
