@@ -68,11 +68,7 @@ fn f32_keys_order_an_f32_sssp() {
     };
     let exact = atos_graph::reference::sssp::dijkstra_f32(&gf, 0).unwrap();
     let offsets = g.offsets_u32().unwrap();
-    for order in [
-        Order::Priority { delta: 2.5f32 },
-        Order::Priority { delta: 0.25 },
-        Order::Fifo,
-    ] {
+    for order in [Order::priority(2.5f32), Order::priority(0.25), Order::Fifo] {
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
             let a = SsspArrays::<f32>::new(g.num_vertices(), 0);
             let state = a.state(&offsets, &g.cols, &wf, 8 * g.num_edges() as u64, order);

@@ -206,7 +206,7 @@ impl<W: Weight> SsspArrays<W> {
         let work = PriorityQueue::with_capacity(capacity);
         let work = match order {
             Order::Fifo => work.unordered(),
-            Order::Priority { delta } => work.delta(delta),
+            Order::Priority { delta, slack } => work.delta(delta).advance_slack(slack),
         };
         W::state(
             offsets,
@@ -219,17 +219,32 @@ impl<W: Weight> SsspArrays<W> {
     }
 }
 
+/// The advance slack a priority run of the bench and demo uses when none is given: the
+/// threshold may advance while at most 512 near items are in flight, so the next band overlaps
+/// the tail of the current one. On one H100 (persistent CTA workers) it cut the time of the
+/// default delta on every graph measured but kron:22 (unchanged): luxembourg_osm 4.79 to 3.66
+/// ms, delaunay_n16 1.20 to 1.04, geo:1M 12.6 to 11.0, grid:4096x4096 62.3 to 55.5; 4096 and
+/// 32768 gave back work on the meshes (docs/results/2026-11-23-advance-slack-h100.md).
+/// [`Order::priority`] keeps 0 (each advance waits for its band).
+pub const DEFAULT_SLACK: u64 = 512;
+
 /// The order an SSSP run serves improved vertices in.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum Order<W = u32> {
     /// As pushed.
     Fifo,
     /// Distances below a threshold first; the threshold advances by `delta` (above 0; a run
-    /// given 0 fails with the queue's error).
-    Priority { delta: W },
+    /// given 0 fails with the queue's error), persistent runs once at most `slack` near items
+    /// are in flight ([`PriorityQueue::advance_slack`]; 0: once the near band is done).
+    Priority { delta: W, slack: u64 },
 }
 
 impl<W> Order<W> {
+    /// Priority order with `delta` and no slack (each advance waits for the band to finish).
+    pub fn priority(delta: W) -> Order<W> {
+        Order::Priority { delta, slack: 0 }
+    }
+
     /// `fifo`, or `priority` with `delta`.
     pub fn name(self) -> &'static str {
         match self {

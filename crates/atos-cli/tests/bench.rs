@@ -121,6 +121,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("greedy_colors", Kind::Int, true),
     ("delta", Kind::Num, true),
     ("advances", Kind::Int, true),
+    ("advance_slack", Kind::Int, true),
     ("max_core", Kind::Int, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
@@ -834,8 +835,10 @@ fn priority_apps_are_verified_and_record_their_delta() {
         "2.5",
     ]);
     run(&["--app", "sssp", "--float-weights"]);
+    run(&["--app", "sssp-priority", "--advance-slack", "40"]);
+    run(&["--app", "bfs-priority", "--advance-slack", "5"]);
     let recs = records(&out);
-    assert_eq!(recs.len(), 12);
+    assert_eq!(recs.len(), 16);
     for r in &recs {
         check_schema(r);
         assert_eq!(r["status"], "ok", "{r}");
@@ -857,6 +860,12 @@ fn priority_apps_are_verified_and_record_their_delta() {
     assert!(recs[8]["advances"].as_u64().unwrap() > 3, "{}", recs[8]);
     assert_eq!(recs[10]["app"], "sssp");
     assert!(recs[10]["delta"].is_null());
+    assert!(recs[10]["advance_slack"].is_null());
+    assert_eq!(recs[0]["advance_slack"], 512, "sssp-priority's default");
+    assert_eq!(recs[4]["advance_slack"], 0, "bfs-priority's default");
+    assert_eq!(recs[12]["advance_slack"], 40);
+    assert_eq!(recs[14]["app"], "bfs-priority");
+    assert_eq!(recs[14]["advance_slack"], 5);
     // A fractional delta for u32 weights is refused with the reason.
     let o = atos(&[
         "bench",
@@ -871,6 +880,30 @@ fn priority_apps_are_verified_and_record_their_delta() {
     ]);
     assert_ne!(o.code, Some(0));
     assert!(o.stderr.contains("whole delta"), "{}", o.stderr);
+    // Priority options given to an app that does not take them are refused, not ignored.
+    for (app, flag, value) in [
+        ("kcore", "--delta", "3"),
+        ("sssp", "--advance-slack", "8"),
+        ("bfs-priority", "--delta-scale", "2"),
+    ] {
+        let o = atos(&[
+            "bench",
+            "--device",
+            "cpu",
+            "--app",
+            app,
+            "--graph",
+            "grid:8x8,w=9",
+            flag,
+            value,
+        ]);
+        assert_ne!(o.code, Some(0), "{app} {flag}");
+        assert!(
+            o.stderr.contains(&format!("{flag} is for")) && o.stderr.contains(app),
+            "{}",
+            o.stderr
+        );
+    }
     // The corrupt hook (one core number off) fails k-core's check; a directed graph is refused.
     let o = atos_env(
         &[

@@ -82,6 +82,7 @@ words!(
         4 LOCK "lock": "persistent: 1 while a group advances the threshold",
         5 ADVANCES "advances": "threshold advances of the run",
         6 MOVED "moved": "far items the passes moved to the near ring",
+        7 SLACK "slack": "persistent: an advance may start while at most this many near items are in flight (0: only once the near ring is quiescent)",
     }
 );
 

@@ -368,6 +368,7 @@ pub struct PriorityQueue<'a, T: QueueItem, K: PriorityKey> {
     delta: K,
     start: Option<K>,
     unordered: bool,
+    slack: u64,
     bound: AtomicPtr<CpuPriority>,
     _item: PhantomData<&'a T>,
 }
@@ -380,6 +381,7 @@ impl<T: QueueItem, K: PriorityKey> PriorityQueue<'_, T, K> {
             delta: K::DEFAULT_DELTA,
             start: None,
             unordered: false,
+            slack: 0,
             bound: AtomicPtr::new(std::ptr::null_mut()),
             _item: PhantomData,
         }
@@ -396,6 +398,21 @@ impl<T: QueueItem, K: PriorityKey> PriorityQueue<'_, T, K> {
     pub fn start(mut self, threshold: K) -> Self {
         self.start = Some(threshold);
         self
+    }
+
+    /// Persistent runs: the threshold may advance while at most `items` near items are still
+    /// in flight (pushed, not yet done), instead of only once the near ring is quiescent
+    /// (0, the default). The next band's items then overlap the current band's tail, which
+    /// pays where the tail leaves most workers idle (a road graph's thin wavefront) and costs
+    /// priority order where it does not. Windowed strategies advance between launches, when
+    /// nothing is in flight, and ignore it. Results never depend on it: only the order does.
+    pub fn advance_slack(mut self, items: u64) -> Self {
+        self.slack = items;
+        self
+    }
+
+    pub fn slack_value(&self) -> u64 {
+        self.slack
     }
 
     /// No priority: every push goes to the near ring (FIFO order).

@@ -126,6 +126,7 @@ pub(crate) struct PrioritySetup {
     pub key_offset: u32,
     pub delta: u64,
     pub threshold: u64,
+    pub slack: u64,
 }
 
 /// The rings of the state's queue fields (`queues`, from [`queue_fields`]) in queue index
@@ -188,6 +189,7 @@ pub(crate) fn rings(
                     key_offset: layout.offsets[parts.len() - 1],
                     delta,
                     threshold: h.start_threshold(),
+                    slack: h.slack(),
                 });
             }
         }

@@ -183,6 +183,8 @@ pub trait PriorityHost: Sync {
     fn delta(&self) -> (u64, bool);
     /// The first threshold, encoded.
     fn start_threshold(&self) -> u64;
+    /// Near items an advance may leave in flight (`PriorityQueue::advance_slack`).
+    fn slack(&self) -> u64;
     fn bind(&self, p: &CpuPriority) -> bool;
     fn unbind(&self);
 }
@@ -211,6 +213,9 @@ impl<T: QueueItem, K: PriorityKey> PriorityHost for PriorityQueue<'_, T, K> {
     }
     fn start_threshold(&self) -> u64 {
         PriorityQueue::start_threshold(self)
+    }
+    fn slack(&self) -> u64 {
+        self.slack_value()
     }
     fn bind(&self, p: &CpuPriority) -> bool {
         PriorityQueue::bind(self, p)

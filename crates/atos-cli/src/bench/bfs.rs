@@ -85,18 +85,19 @@ pub fn run(
 }
 
 /// BFS with the depth as priority (`atos::apps::bfs_priority`), the threshold advancing by
-/// `delta` levels.
+/// `delta` levels with `slack` near items allowed in flight.
 pub fn run_priority(
     gpu: Option<&Gpu>,
     input: &BfsInput,
-    delta: u32,
+    (delta, slack): (u32, u64),
     cols: &[u32],
     cfg: &Config,
     opts: &RunOpts,
     rec: &mut Record,
 ) -> Result<(), Fail> {
     let depth = bfs::initial_depths(input.reference.len(), input.source);
-    let state = bfs_priority::state(&input.offsets, cols, &depth, input.capacity, delta);
+    let mut state = bfs_priority::state(&input.offsets, cols, &depth, input.capacity, delta);
+    state.work = state.work.advance_slack(slack);
     run_task(gpu, visit::Task, &state, &depth, input, cfg, opts, rec)
 }
 

@@ -74,6 +74,11 @@ pub struct BenchArgs {
     /// defaults differ).
     #[arg(long, value_name = "S", default_value_t = 1.0)]
     delta_scale: f64,
+    /// sssp-priority and bfs-priority, persistent: the threshold may advance while at most N
+    /// near items are in flight (`PriorityQueue::advance_slack`; 0: once the band is done)
+    /// [default: sssp-priority `atos::apps::sssp::DEFAULT_SLACK` (512), bfs-priority 0].
+    #[arg(long, value_name = "N")]
+    advance_slack: Option<u64>,
     /// Give each graph that has no edge weights uniform u32 weights in 1..=MAX (the same for
     /// both directions of an edge, from seed 1, as a generator's `w=MAX`): SSSP on files such as
     /// luxembourg_osm.
@@ -216,7 +221,8 @@ impl App {
                     Some(d) if d.fract() == 0.0 && d <= f64::from(u32::MAX) => d as u32,
                     Some(d) => return Err(format!("--delta {d}: depths take a whole delta")),
                 };
-                bfs::BfsInput::new(g, args.source).map(|b| Prepared::BfsPriority(delta, b))
+                bfs::BfsInput::new(g, args.source)
+                    .map(|b| Prepared::BfsPriority(delta, args.advance_slack.unwrap_or(0), b))
             }
             App::Pagerank => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Async, p)),
@@ -230,6 +236,9 @@ impl App {
                 let wanted = sssp::Wanted::Priority {
                     delta: args.delta,
                     scale: args.delta_scale,
+                    slack: args
+                        .advance_slack
+                        .unwrap_or(atos::apps::sssp::DEFAULT_SLACK),
                 };
                 sssp::Sssp::new(g, args.source, wanted).map(Prepared::Sssp)
             }
@@ -243,7 +252,8 @@ enum Prepared {
     Bfs(bfs::BfsInput),
     BfsOwner(bfs::BfsInput),
     /// With the delta.
-    BfsPriority(u32, bfs::BfsInput),
+    /// The delta and the advance slack.
+    BfsPriority(u32, u64, bfs::BfsInput),
     PageRank(pagerank::Form, pagerank::PageRankInput),
     Coloring(coloring::ColoringInput),
     Sssp(sssp::Sssp),
@@ -254,7 +264,9 @@ impl Prepared {
     /// BFS: the vertices the source reaches; the other apps: every vertex.
     fn reached(&self, g: &atos_graph::Csr) -> u64 {
         match self {
-            Prepared::Bfs(b) | Prepared::BfsOwner(b) | Prepared::BfsPriority(_, b) => b.reached(),
+            Prepared::Bfs(b) | Prepared::BfsOwner(b) | Prepared::BfsPriority(_, _, b) => {
+                b.reached()
+            }
             Prepared::Sssp(p) => p.reached(),
             _ => g.num_vertices() as u64,
         }
@@ -262,7 +274,9 @@ impl Prepared {
 
     fn max_depth(&self) -> u32 {
         match self {
-            Prepared::Bfs(b) | Prepared::BfsOwner(b) | Prepared::BfsPriority(_, b) => b.max_depth(),
+            Prepared::Bfs(b) | Prepared::BfsOwner(b) | Prepared::BfsPriority(_, _, b) => {
+                b.max_depth()
+            }
             _ => 0,
         }
     }
@@ -279,8 +293,8 @@ impl Prepared {
         match self {
             Prepared::Bfs(b) => bfs::run(gpu, b, &g.cols, cfg, opts, rec),
             Prepared::BfsOwner(b) => bfs::run_owner(gpu, b, &g.cols, cfg, opts, rec),
-            Prepared::BfsPriority(delta, b) => {
-                bfs::run_priority(gpu, b, *delta, &g.cols, cfg, opts, rec)
+            Prepared::BfsPriority(delta, slack, b) => {
+                bfs::run_priority(gpu, b, (*delta, *slack), &g.cols, cfg, opts, rec)
             }
             Prepared::Sssp(p) => p.run(gpu, &g.cols, cfg, opts, rec),
             Prepared::Kcore(k) => kcore::run(gpu, k, &g.cols, cfg, opts, rec),
@@ -294,8 +308,14 @@ impl Prepared {
     fn annotate(&self, rec: &mut Record) {
         match self {
             Prepared::Bfs(_) | Prepared::BfsOwner(_) => {}
-            Prepared::BfsPriority(delta, _) => rec.delta = Some(f64::from(*delta)),
-            Prepared::Sssp(p) => rec.delta = p.delta(),
+            Prepared::BfsPriority(delta, slack, _) => {
+                rec.delta = Some(f64::from(*delta));
+                rec.advance_slack = Some(*slack);
+            }
+            Prepared::Sssp(p) => {
+                rec.delta = p.delta();
+                rec.advance_slack = p.slack();
+            }
             Prepared::PageRank(_, p) => {
                 // As given (0.001, not the f32's 0.0010000000474974513).
                 rec.epsilon = p.epsilon.to_string().parse().ok();
@@ -600,7 +620,47 @@ impl Output {
 }
 
 /// Runs `atos bench`; `Ok(false)` when some atos configuration failed (the exit code is then 1).
+/// Options that only some apps take, given to another app: an error, not silently ignored.
+fn check_app_options(args: &BenchArgs) -> Result<(), String> {
+    let app = args.app;
+    let takes = |apps: &[App]| apps.contains(&app);
+    let given = [
+        (
+            "--delta",
+            args.delta.is_some(),
+            &[App::SsspPriority, App::BfsPriority][..],
+        ),
+        (
+            "--delta-scale",
+            args.delta_scale != 1.0,
+            &[App::SsspPriority][..],
+        ),
+        (
+            "--advance-slack",
+            args.advance_slack.is_some(),
+            &[App::SsspPriority, App::BfsPriority][..],
+        ),
+    ];
+    for (flag, set, apps) in given {
+        if set && !takes(apps) {
+            let names: Vec<&str> = apps.iter().map(|a| a.name()).collect();
+            return Err(format!(
+                "{flag} is for {} only; `{}` does not use it{}",
+                names.join(" and "),
+                app.name(),
+                if app == App::Kcore {
+                    " (k-core peels one level at a time: its delta is always 1)"
+                } else {
+                    ""
+                }
+            ));
+        }
+    }
+    Ok(())
+}
+
 pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
+    check_app_options(&args)?;
     let strategies = dedup(&args.strategy, Strategy::Persistent);
     let workers = dedup(&args.worker, WorkerKind::Cta);
     let fetches = dedup(&args.fetch, 64);
@@ -816,7 +876,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             Prepared::Bfs(_) | Prepared::BfsOwner(_) => {
                 format!("{} reached from {}", info.reached, args.source)
             }
-            Prepared::BfsPriority(delta, _) => format!(
+            Prepared::BfsPriority(delta, _, _) => format!(
                 "{} reached from {}, priority order, delta {delta}",
                 info.reached, args.source
             ),

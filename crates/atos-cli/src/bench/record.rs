@@ -127,6 +127,11 @@ pub struct Record {
     pub delta: Option<f64>,
     /// Priority queues: threshold advances of the last run.
     pub advances: Option<u64>,
+    /// `sssp-priority`, `bfs-priority`: near items an advance may leave in flight
+    /// (`--advance-slack`; 0: each advance waits for the band to finish). Absent in records
+    /// written before it existed.
+    #[serde(default)]
+    pub advance_slack: Option<u64>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).
     pub max_core: Option<u32>,
     /// Devices the run was spread over (absent: one).
@@ -203,6 +208,7 @@ impl Record {
             greedy_colors: None,
             delta: None,
             advances: None,
+            advance_slack: None,
             max_core: None,
             devices: None,
             partition: None,

@@ -32,7 +32,11 @@ pub enum Sssp {
 #[derive(Clone, Copy)]
 pub enum Wanted {
     Fifo,
-    Priority { delta: Option<f64>, scale: f64 },
+    Priority {
+        delta: Option<f64>,
+        scale: f64,
+        slack: u64,
+    },
 }
 
 impl Sssp {
@@ -95,13 +99,28 @@ impl Sssp {
     pub fn delta(&self) -> Option<f64> {
         match self {
             Sssp::U32(SsspInput {
-                order: Order::Priority { delta },
+                order: Order::Priority { delta, .. },
                 ..
             }) => Some(f64::from(*delta)),
             Sssp::F32(SsspInput {
-                order: Order::Priority { delta },
+                order: Order::Priority { delta, .. },
                 ..
             }) => Some(f64::from(*delta)),
+            _ => None,
+        }
+    }
+
+    /// The advance slack of a priority run (`None`: FIFO).
+    pub fn slack(&self) -> Option<u64> {
+        match self {
+            Sssp::U32(SsspInput {
+                order: Order::Priority { slack, .. },
+                ..
+            })
+            | Sssp::F32(SsspInput {
+                order: Order::Priority { slack, .. },
+                ..
+            }) => Some(*slack),
             _ => None,
         }
     }
@@ -162,11 +181,23 @@ impl<W: Weight> SsspInput<W> {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
         let order = match wanted {
             Wanted::Fifo => Order::Fifo,
-            Wanted::Priority { delta: Some(d), .. } => Order::Priority { delta: given(d)? },
-            Wanted::Priority { delta: None, scale } => {
+            Wanted::Priority {
+                delta: Some(d),
+                slack,
+                ..
+            } => Order::Priority {
+                delta: given(d)?,
+                slack,
+            },
+            Wanted::Priority {
+                delta: None,
+                scale,
+                slack,
+            } => {
                 let default: f64 = sssp::default_delta(&offsets, w).into();
                 Order::Priority {
                     delta: W::delta_of_bands(default * scale, 1),
+                    slack,
                 }
             }
         };

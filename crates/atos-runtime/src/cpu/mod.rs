@@ -158,14 +158,7 @@ impl CpuExecutor {
                 }
                 QueueField::Priority(_) => {
                     let s = setups[prios.len()];
-                    prios.push(CpuPriority::new(
-                        ring(next),
-                        ring(next + 1),
-                        s.key,
-                        s.key_offset,
-                        s.delta,
-                        s.threshold,
-                    ));
+                    prios.push(CpuPriority::new(ring(next), ring(next + 1), &s));
                     next += 2;
                 }
             }

@@ -13,6 +13,7 @@ use atos_codegen::{Scalar, keys};
 
 use crate::arrays::ring_slots;
 use crate::elem::ItemBits;
+use crate::program::PrioritySetup;
 
 #[repr(align(128))]
 #[derive(Default)]
@@ -444,25 +445,19 @@ pub struct CpuPriority {
 }
 
 impl CpuPriority {
-    /// `near` holds items, `far` keyed items whose key starts at byte `key_offset`.
-    pub fn new(
-        near: CpuQueue,
-        far: CpuQueue,
-        key: Scalar,
-        key_offset: u32,
-        delta: u64,
-        threshold: u64,
-    ) -> CpuPriority {
+    /// `near` holds items, `far` keyed items whose key starts at byte `setup.key_offset`.
+    pub(crate) fn new(near: CpuQueue, far: CpuQueue, setup: &PrioritySetup) -> CpuPriority {
         let p = CpuPriority {
             near,
             far,
-            key,
-            key_shift: 8 * key_offset,
+            key: setup.key,
+            key_shift: 8 * setup.key_offset,
             words: std::array::from_fn(|_| Line::default()),
         };
-        p.word(pc::THRESHOLD).store(threshold, Release);
-        p.word(pc::DELTA).store(delta, Release);
+        p.word(pc::THRESHOLD).store(setup.threshold, Release);
+        p.word(pc::DELTA).store(setup.delta, Release);
         p.word(pc::PASS_MIN).store(EVERY_KEY, Release);
+        p.word(pc::SLACK).store(setup.slack, Release);
         p
     }
 
@@ -517,16 +512,21 @@ impl CpuPriority {
         true
     }
 
-    /// `advance_priority` of queue.cuh: when the near ring is quiescent, every far item handed
-    /// out is done and far items wait past the open pass, advances the threshold and opens the
-    /// next pass over the far items published so far. Whether it did.
+    /// `advance_priority` of queue.cuh: when at most `slack` near items are in flight (0: the
+    /// near ring is quiescent), every far item handed out is done and far items wait past the
+    /// open pass, advances the threshold and opens the next pass over the far items published
+    /// so far. Whether it did.
     pub fn advance(&self) -> bool {
         let (near, far) = (&self.near, &self.far);
         let open_end = self.word(pc::PASS_END).load(Acquire);
+        let slack = self.word(pc::SLACK).load(Relaxed);
+        // `done` first: both only grow, so this over-counts the items in flight at any
+        // instant between the two reads, never under-counts them.
+        let near_settled = |done: u64| near.pushed() - done <= slack;
         if far.c(qc::WINDOW_NEXT).load(Acquire) < open_end
             || far.pushed() <= open_end
             || self.word(pc::LOCK).load(Acquire) != 0
-            || near.done() != near.pushed()
+            || !near_settled(near.done())
         {
             return false;
         }
@@ -539,7 +539,7 @@ impl CpuPriority {
         }
         let (near_done, far_done) = (near.done(), far.done());
         fence(SeqCst);
-        let quiet = near_done == near.pushed()
+        let quiet = near_settled(near_done)
             // Handed out is `window_next` (see advance_priority in queue.cuh): `start` moves
             // one atomic after a pass batch is taken.
             && far_done == far.c(qc::WINDOW_NEXT).load(SeqCst)

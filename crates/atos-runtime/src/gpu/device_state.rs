@@ -232,6 +232,7 @@ impl<'s> DeviceState<'s> {
                     (pc::THRESHOLD, p.threshold),
                     (pc::DELTA, p.delta),
                     (pc::PASS_MIN, EVERY_KEY),
+                    (pc::SLACK, p.slack),
                 ],
             ));
         }

@@ -381,30 +381,41 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
 }
 
 // Called by a group's leader that found nothing to run in the near ring nor in the open pass.
-// Advances the threshold and opens the next pass when the near ring is quiescent (every push to
-// it done), every far item handed out so far is done, and far items wait past the pass. One
+// Advances the threshold and opens the next pass when the near ring is settled (at most `slack`
+// of its items in flight; 0: quiescent, every push to it done), every far item handed out so far
+// is done, and far items wait past the pass. With slack, near tasks still running may push far
+// after the advance: such an item lands past the new pass and its key lowers the next
+// `pass_min`, so the next advance moves it (late, never lost); priority order is a schedule,
+// the results never depend on it. One
 // group at a time (the lock); the exact checks are repeated under it, each counter pair read as
 // QueueSet::quiescent reads its sums (done first, a fence, then the bound). "Handed out" is
 // `window_next`, not `start`: take_pass moves `start` one atomic after its compare-and-swap on
 // `window_next`, and a batch between the two (held, not yet split) must block the advance, or
 // it is split under the next threshold with its push-backs missing from `pass_min`. Returns
 // whether it advanced.
+// `done` is read before the pushes: both only grow, so `pushed - done` over-counts the items in
+// flight at any instant between the reads, never under-counts them.
+__device__ __forceinline__ bool near_settled(const QueueCounters* n, u64 done, u64 slack) {
+    return ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value) - done <= slack;
+}
+
 template <class KS>
 __device__ bool advance_priority(const PriorityRef<KS>& p) {
     PriorityControl* pc = p.pc;
     QueueCounters* n = p.near.counters;
     QueueCounters* f = p.far.counters;
     const u64 open_end = ld_relaxed(&pc->pass_end.value);
+    const u64 slack = ld_relaxed(&pc->slack.value);
     if (ld_relaxed(&f->window_next.value) < open_end) return false;  // the pass is still handed out
     if (ld_relaxed(&f->end_alloc.value) <= open_end) return false;    // nothing waits past it
     if (ld_relaxed(&pc->lock.value) != 0) return false;
-    if (ld_relaxed(&n->done.value) != ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value)) return false;
+    if (!near_settled(n, ld_relaxed(&n->done.value), slack)) return false;
     if (ATOS_ATOMIC(atomicCAS)(&pc->lock.value, 0ull, 1ull) != 0ull) return false;
     fence_acq_rel();
     bool advanced = false;
     const u64 near_done = ld_relaxed(&n->done.value), far_done = ld_relaxed(&f->done.value);
     fence_acq_rel();
-    const bool quiet = near_done == ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value) &&
+    const bool quiet = near_settled(n, near_done, slack) &&
                        far_done == ld_relaxed(&f->window_next.value) && ld_relaxed(&pc->pass_end.value) == open_end;
     if (quiet) {
         const u64 hi = published_end(p.far);
