@@ -880,11 +880,28 @@ fn priority_apps_are_verified_and_record_their_delta() {
     ]);
     assert_ne!(o.code, Some(0));
     assert!(o.stderr.contains("whole delta"), "{}", o.stderr);
+    // --delta-scale scales the default delta: with --delta it would be ignored, so it is refused.
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--app",
+        "sssp-priority",
+        "--graph",
+        "grid:8x8,w=9",
+        "--delta",
+        "3",
+        "--delta-scale",
+        "2",
+    ]);
+    assert_ne!(o.code, Some(0));
+    assert!(o.stderr.contains("not both"), "{}", o.stderr);
     // Priority options given to an app that does not take them are refused, not ignored.
     for (app, flag, value) in [
         ("kcore", "--delta", "3"),
         ("sssp", "--advance-slack", "8"),
         ("bfs-priority", "--delta-scale", "2"),
+        ("kcore", "--advance-slack", "4"),
     ] {
         let o = atos(&[
             "bench",

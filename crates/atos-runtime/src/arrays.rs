@@ -405,7 +405,14 @@ impl<T: QueueItem, K: PriorityKey> PriorityQueue<'_, T, K> {
     /// (0, the default). The next band's items then overlap the current band's tail, which
     /// pays where the tail leaves most workers idle (a road graph's thin wavefront) and costs
     /// priority order where it does not. Windowed strategies advance between launches, when
-    /// nothing is in flight, and ignore it. Results never depend on it: only the order does.
+    /// nothing is in flight, and ignore it.
+    ///
+    /// What slack gives up: with 0, a band is done before the next starts and an advance
+    /// skips only key ranges no item holds. With slack, a task of the old band may push
+    /// an item while the threshold moves past its key; the item still runs (no item is ever
+    /// lost), but after items of higher keys. A program that computes the same in any order
+    /// (SSSP, BFS) is unaffected; one that relies on bands draining in order (k-core's peeling)
+    /// must keep 0.
     pub fn advance_slack(mut self, items: u64) -> Self {
         self.slack = items;
         self

@@ -619,7 +619,6 @@ impl Output {
     }
 }
 
-/// Runs `atos bench`; `Ok(false)` when some atos configuration failed (the exit code is then 1).
 /// Options that only some apps take, given to another app: an error, not silently ignored.
 fn check_app_options(args: &BenchArgs) -> Result<(), String> {
     let app = args.app;
@@ -644,21 +643,27 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
     for (flag, set, apps) in given {
         if set && !takes(apps) {
             let names: Vec<&str> = apps.iter().map(|a| a.name()).collect();
+            let why = match (app, flag) {
+                (App::Kcore, "--delta") => {
+                    " (k-core peels one level at a time: its delta is always 1)"
+                }
+                (App::Kcore, _) => " (k-core needs each level peeled before the next starts)",
+                _ => "",
+            };
             return Err(format!(
-                "{flag} is for {} only; `{}` does not use it{}",
+                "{flag} is for {} only; `{}` does not use it{why}",
                 names.join(" and "),
                 app.name(),
-                if app == App::Kcore {
-                    " (k-core peels one level at a time: its delta is always 1)"
-                } else {
-                    ""
-                }
             ));
         }
+    }
+    if args.delta.is_some() && args.delta_scale != 1.0 {
+        return Err("--delta-scale scales the default delta: give it or --delta, not both".into());
     }
     Ok(())
 }
 
+/// Runs `atos bench`; `Ok(false)` when some atos configuration failed (the exit code is then 1).
 pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     check_app_options(&args)?;
     let strategies = dedup(&args.strategy, Strategy::Persistent);

@@ -155,8 +155,11 @@ struct RoutedPusher {
             local.push(item);
             return;
         }
-        const uint32_t same = converged_lanes(o);
-        if (mesh_view.batch == 0) push_lanes(peers[o], item, ctl, same);
+        // Keyed by the target ring (as push_warp): lanes of two routed queues never share a
+        // reservation, even where the compiler shares this code between them.
+        const bool eager = mesh_view.batch == 0;
+        const uint32_t same = converged_lanes(eager ? (unsigned long long)peers[o].counters : (unsigned long long)outbox[o].counters);
+        if (eager) push_lanes(peers[o], item, ctl, same);
         else push_lanes(outbox[o], item, ctl, same);
         if ((threadIdx.x & 31u) == (uint32_t)(__ffs(same) - 1))
             atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->sent.value, (u64)__popc(same));

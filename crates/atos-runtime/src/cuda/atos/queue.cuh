@@ -384,9 +384,10 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
 // Advances the threshold and opens the next pass when the near ring is settled (at most `slack`
 // of its items in flight; 0: quiescent, every push to it done), every far item handed out so far
 // is done, and far items wait past the pass. With slack, near tasks still running may push far
-// after the advance: such an item lands past the new pass and its key lowers the next
-// `pass_min`, so the next advance moves it (late, never lost); priority order is a schedule,
-// the results never depend on it. One
+// during the advance: such an item can land past the new pass while its key went into (or, by
+// the pusher's relaxed pre-read, skipped) this advance's `pass_min`, so a later threshold may
+// pass its key before it runs. A later pass still moves it (late, never lost); bands no longer
+// drain in order, which programs such as k-core rely on (they keep slack 0). One
 // group at a time (the lock); the exact checks are repeated under it, each counter pair read as
 // QueueSet::quiescent reads its sums (done first, a fence, then the bound). "Handed out" is
 // `window_next`, not `start`: take_pass moves `start` one atomic after its compare-and-swap on
