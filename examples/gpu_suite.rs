@@ -272,6 +272,23 @@ fn faults(gpu: &Gpu, graphs: &[(String, Csr)]) -> usize {
     failures
 }
 
+/// The CUDA twins of the priority keys (`encode_key`, `next_threshold` in queue.cuh) answer as
+/// `atos_codegen::keys` does, bit for bit (`atos::gpu::twins`). Returns the failures.
+fn key_twins(gpu: &Gpu) -> usize {
+    println!("\n== device twins: encode_key and next_threshold vs atos_codegen::keys ==");
+    let r = atos::gpu::twins::check_key_twins(gpu, 1_000_000).unwrap_or_else(|e| panic!("{e}"));
+    if r.mismatched == 0 {
+        println!("  {} cases (u32 and f32 keys): identical", r.cases);
+        0
+    } else {
+        println!("  {} cases: {} DIFFERENT, first:", r.cases, r.mismatched);
+        for m in &r.mismatches {
+            println!("    {m}");
+        }
+        1
+    }
+}
+
 /// Tuple items (3 words, (u32, f32), 16 bytes of mixed widths taken whole) on every worker
 /// kind and strategy: the answers of the CPU references. Returns the failures.
 fn tuple_items(gpu: &Gpu) -> usize {
@@ -455,11 +472,12 @@ fn main() {
         }
     }
     if args.dsl_only {
-        failures += tuple_items(&gpu) + faults(&gpu, &graphs);
+        failures += key_twins(&gpu) + tuple_items(&gpu) + faults(&gpu, &graphs);
         println!("\nSUMMARY: {} failures", failures);
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if !args.bfs_only {
+        failures += key_twins(&gpu);
         failures += tuple_items(&gpu);
         failures += faults(&gpu, &graphs);
         failures += program_model(&gpu, &args);

@@ -306,3 +306,13 @@ fn every_atomic_unit(system: bool) {
     assert_eq!(calls, 4 * 9 + 6 * 8 + spread + 3 * 7, "(entry, type) pairs");
     compile_clean(&src);
 }
+
+/// The kernel that checks the CUDA twins of `atos_codegen::keys` on a GPU
+/// (`atos::gpu::twins`, run by `examples/gpu_suite`) compiles cleanly.
+#[test]
+fn the_key_twins_check_compiles() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    compile_clean(atos::gpu::twins::KEY_TWINS_SOURCE);
+}

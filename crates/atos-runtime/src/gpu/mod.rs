@@ -7,6 +7,7 @@ pub mod mesh;
 pub mod nvrtc;
 pub mod nvshmem;
 pub mod program;
+pub mod twins;
 
 use std::sync::Arc;
 

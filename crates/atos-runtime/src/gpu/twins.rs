@@ -1,0 +1,238 @@
+//! Device twins of host code, checked on a GPU. The priority keys' `encode_key` and
+//! `next_threshold` (atos/queue.cuh) are hand-written twins of `atos_codegen::keys`: a
+//! persistent run advances with the CUDA copy, a windowed run and the CPU executor with the
+//! Rust one. [`check_key_twins`] runs the CUDA copy over edge cases and random inputs and
+//! compares every answer with the Rust one, bit for bit. CI compiles [`KEY_TWINS_SOURCE`]
+//! (no GPU there); `examples/gpu_suite` runs the check on the GPU.
+
+use atos_codegen::Scalar;
+use atos_codegen::keys::{encode, next_threshold};
+use atos_codegen::layout::EVERY_KEY;
+use cudarc::driver::{LaunchConfig, PushKernelArg};
+
+use super::{Gpu, GpuError, driver_err, nvrtc};
+
+/// The kernel: case `i` is `(kind, t, delta, pass_min)` at `input[4 i..]` (kind 0: u32 keys,
+/// 1: f32 keys); it writes `next_threshold(t, delta, pass_min)` and `encode_key` of `t`'s low
+/// 32 bits (as the key type) to `output[2 i..]`.
+pub const KEY_TWINS_SOURCE: &str = r#"#include <atos/prelude.cuh>
+#include <atos/layout.cuh>
+#include <atos/queue.cuh>
+extern "C" __global__ void atos_key_twins(const unsigned long long* input, unsigned long long* output, unsigned n) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const unsigned long long kind = input[4 * i], t = input[4 * i + 1];
+    const unsigned long long delta = input[4 * i + 2], pass_min = input[4 * i + 3];
+    if (kind == 0) {
+        output[2 * i] = atos::next_threshold<uint32_t>(t, delta, pass_min);
+        output[2 * i + 1] = atos::encode_key((uint32_t)t);
+    } else {
+        output[2 * i] = atos::next_threshold<float>(t, delta, pass_min);
+        output[2 * i + 1] = atos::encode_key(__uint_as_float((uint32_t)t));
+    }
+}
+"#;
+
+/// One input of the check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KeyCase {
+    pub key: Scalar,
+    pub t: u64,
+    pub delta: u64,
+    pub pass_min: u64,
+}
+
+impl KeyCase {
+    /// What `atos_codegen::keys` answers: (the next threshold, `t`'s low bits encoded).
+    pub fn expected(&self) -> (u64, u64) {
+        (
+            next_threshold(self.key, self.t, self.delta, self.pass_min),
+            encode(self.key, self.t & 0xffff_ffff),
+        )
+    }
+}
+
+/// The cases: every combination of edge values per key type, then `random` cases drawn from
+/// a fixed seed.
+pub fn key_cases(random: usize) -> Vec<KeyCase> {
+    let fk = |x: f32| encode(Scalar::F32, u64::from(x.to_bits()));
+    let fb = |x: f32| u64::from(x.to_bits());
+    let u_keys: Vec<u64> = vec![
+        0,
+        1,
+        5,
+        99,
+        1 << 31,
+        u64::from(u32::MAX) - 1,
+        u64::from(u32::MAX),
+        EVERY_KEY,
+        EVERY_KEY + 7,
+    ];
+    let u_deltas: Vec<u64> = vec![1, 2, 5, 1 << 31, u64::from(u32::MAX)];
+    let floats = [
+        f32::NEG_INFINITY,
+        -3.0e38,
+        -2.5,
+        -1e-40,
+        -0.0,
+        0.0,
+        1e-45,
+        1e-40,
+        1e-30,
+        1.0,
+        1.5,
+        1e10,
+        3.0e38,
+        f32::MAX,
+        f32::INFINITY,
+        f32::NAN,
+    ];
+    let mut f_keys: Vec<u64> = floats.iter().map(|&x| fk(x)).collect();
+    f_keys.extend([EVERY_KEY - 1, EVERY_KEY]);
+    let f_deltas: Vec<u64> = [
+        1e-45,
+        1e-7,
+        0.5,
+        1.0,
+        1000.0,
+        3.0e38,
+        f32::INFINITY,
+        f32::NAN,
+    ]
+    .iter()
+    .map(|&x| fb(x))
+    .collect();
+    let mut cases = Vec::new();
+    for (key, keys, deltas) in [
+        (Scalar::U32, &u_keys, &u_deltas),
+        (Scalar::F32, &f_keys, &f_deltas),
+    ] {
+        for &t in keys.iter() {
+            for &delta in deltas.iter() {
+                for &pass_min in keys.iter() {
+                    cases.push(KeyCase {
+                        key,
+                        t,
+                        delta,
+                        pass_min,
+                    });
+                }
+            }
+        }
+    }
+    // xorshift64*: the same cases every run.
+    let mut s = 0x9E37_79B9_7F4A_7C15u64;
+    let mut next = move || {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        s.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    };
+    for i in 0..random {
+        let key = if i % 2 == 0 { Scalar::U32 } else { Scalar::F32 };
+        let mut word = || {
+            let r = next();
+            // Mostly keys below EVERY_KEY, sometimes at or past it.
+            if r % 16 == 0 {
+                EVERY_KEY + (r >> 60)
+            } else {
+                r >> 32
+            }
+        };
+        let (t, pass_min) = (word(), word());
+        let delta = (next() >> 32).max(1);
+        cases.push(KeyCase {
+            key,
+            t,
+            delta,
+            pass_min,
+        });
+    }
+    cases
+}
+
+/// What [`check_key_twins`] found.
+#[derive(Clone, Debug)]
+pub struct KeyTwinReport {
+    pub cases: usize,
+    /// The first few differences, each with its case and both answers.
+    pub mismatches: Vec<String>,
+    /// How many cases differed in all.
+    pub mismatched: usize,
+}
+
+/// Runs the CUDA `encode_key` and `next_threshold` on `gpu` over [`key_cases`] and compares
+/// each answer with `atos_codegen::keys`.
+pub fn check_key_twins(gpu: &Gpu, random: usize) -> Result<KeyTwinReport, GpuError> {
+    let cases = key_cases(random);
+    let compiled = nvrtc::compile_cubin(KEY_TWINS_SOURCE, gpu.arch())?;
+    let ctx = gpu.ctx();
+    let module = ctx
+        .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin.to_vec()))
+        .map_err(driver_err("loading the key twins module"))?;
+    let function = module
+        .load_function("atos_key_twins")
+        .map_err(driver_err("finding the key twins kernel"))?;
+    let input: Vec<u64> = cases
+        .iter()
+        .flat_map(|c| [u64::from(c.key == Scalar::F32), c.t, c.delta, c.pass_min])
+        .collect();
+    let n = u32::try_from(cases.len()).expect("fewer than 2^32 cases");
+    let stream = ctx.default_stream();
+    let d_in = stream
+        .clone_htod(&input)
+        .map_err(driver_err("copying the cases"))?;
+    let mut d_out = stream
+        .alloc_zeros::<u64>(2 * cases.len())
+        .map_err(driver_err("allocating the answers"))?;
+    let mut launch = stream.launch_builder(&function);
+    launch.arg(&d_in).arg(&mut d_out).arg(&n);
+    // SAFETY: the kernel reads 4 words per case from `d_in` and writes 2 per case to `d_out`,
+    // both sized for `n` cases, and takes exactly these three arguments.
+    unsafe { launch.launch(LaunchConfig::for_num_elems(n)) }
+        .map_err(driver_err("running the key twins kernel"))?;
+    let out = stream
+        .clone_dtoh(&d_out)
+        .map_err(driver_err("reading the answers"))?;
+    let mut report = KeyTwinReport {
+        cases: cases.len(),
+        mismatches: Vec::new(),
+        mismatched: 0,
+    };
+    for (c, got) in cases.iter().zip(out.chunks_exact(2)) {
+        let want = c.expected();
+        if (got[0], got[1]) != want {
+            report.mismatched += 1;
+            if report.mismatches.len() < 10 {
+                report.mismatches.push(format!(
+                    "{c:?}: GPU (threshold {:#x}, encoded {:#x}), keys.rs ({:#x}, {:#x})",
+                    got[0], got[1], want.0, want.1
+                ));
+            }
+        }
+    }
+    Ok(report)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_cases_cover_both_key_types_and_the_edges() {
+        let cases = key_cases(1000);
+        assert!(
+            cases
+                .iter()
+                .any(|c| c.key == Scalar::U32 && c.t >= EVERY_KEY)
+        );
+        assert!(
+            cases
+                .iter()
+                .any(|c| c.key == Scalar::F32 && c.pass_min < EVERY_KEY && c.pass_min > c.t)
+        );
+        assert_eq!(key_cases(1000), cases, "the same cases every time");
+        // keys.rs's own answers never leave the encoded range.
+        assert!(cases.iter().all(|c| c.expected().0 <= EVERY_KEY));
+    }
+}
