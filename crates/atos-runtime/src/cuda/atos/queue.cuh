@@ -360,24 +360,42 @@ struct PriorityRef {
 // never moves `window_next` past the pass, so the next pass starts where this one ended. The
 // acquire after the hand-out pairs with the advance's release of `pass_end` (which came after
 // its acquire of the far ring's `end`): the items are written before they are loaded.
+//
+// The converged lanes calling it (thread groups; a warp or CTA group calls it from one lane)
+// take their items with one swap, `want` each in lane order: with one swap per thread, hundreds
+// of thousands of thread groups would contend on `window_next` at every pass.
 template <class T, bool S>
 __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64* pass_end, u64& base) {
     QueueCounters* c = q.counters;
-    const u64 hi = ld_relaxed(pass_end);
-    u64 b = ld_relaxed(&c->window_next.value);
-    while (b < hi) {
-        const u64 n = hi - b < want ? hi - b : want;
-        const u64 seen = ATOS_ATOMIC(atomicCAS)(&c->window_next.value, b, b + n);
-        if (seen == b) {
-            if (q.ring()) ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(-(long long)n));
-            ATOS_ATOMIC(atomicAdd)(&c->start.value, n);
-            fence_acq_rel<S>();
-            base = b;
-            return (uint32_t)n;
+    const uint32_t mask = converged_lanes((unsigned long long)c);
+    const uint32_t rank = __popc(mask & lanemask_lt());
+    u64 b = 0, got = 0;
+    if (rank == 0) {
+        const u64 hi = ld_relaxed(pass_end);
+        const u64 most = (u64)want * __popc(mask);
+        u64 cur = ld_relaxed(&c->window_next.value);
+        while (cur < hi) {
+            const u64 n = hi - cur < most ? hi - cur : most;
+            const u64 seen = ATOS_ATOMIC(atomicCAS)(&c->window_next.value, cur, cur + n);
+            if (seen == cur) {
+                if (q.ring()) ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(-(long long)n));
+                ATOS_ATOMIC(atomicAdd)(&c->start.value, n);
+                fence_acq_rel<S>();
+                b = cur;
+                got = n;
+                break;
+            }
+            cur = seen;
         }
-        b = seen;
     }
-    return 0;
+    const uint32_t leader = __ffs(mask) - 1;
+    b = __shfl_sync(mask, b, leader);
+    got = __shfl_sync(mask, got, leader);
+    __syncwarp(mask);  // a shuffle orders no memory: the leader's acquire reaches the lanes here
+    const u64 lo = (u64)rank * want;
+    if (lo >= got) return 0;
+    base = b + lo;
+    return (uint32_t)(got - lo < want ? got - lo : want);
 }
 
 // Called by a group's leader that found nothing to run in the near ring nor in the open pass.
