@@ -41,6 +41,8 @@ fn specs() -> Vec<KernelSpec> {
         // The other checking mode than this build's default (tests run both ways in CI: debug
         // builds check by default).
         out.push(KernelSpec::single(worker, 64, 256).checked(!atos::codegen::CHECKED_BY_DEFAULT));
+        // A register budget given (`--min-blocks`).
+        out.push(KernelSpec::single(worker, 64, 256).min_blocks(6));
         // Block 1024: the push stages and the balanced slots share 48 KiB of static shared
         // memory (a balanced task that would not fit runs item by item).
         for balance in [true, false] {
@@ -216,6 +218,9 @@ fn every_table_entry_has_its_device_function_and_a_use() {
             format!(" {}(", a.cuda),
             &[format!("atos::{}(", a.cuda)],
         );
+        if let Some(red) = a.discarded {
+            check(a.name, format!(" {red}("), &[format!("atos::{red}(")]);
+        }
     }
     for r in ops::REDUCTIONS {
         check(
@@ -296,14 +301,23 @@ fn every_atomic_unit(system: bool) {
                     AtomicReturns::Nothing => format!("    {call};\n"),
                 });
                 calls += 1;
+                if let Some(red) = d.discarded {
+                    src.push_str(&format!("    atos::{red}({args});\n"));
+                    calls += 1;
+                }
             }
         }
         src.push_str("}\n");
     }
     // 4 entries for every type, 4 more (+ lower and raise, each plain and spread) for the 8
-    // numeric ones, 3 more for the 7 integer/bool.
+    // numeric ones, 3 more for the 7 integer/bool; the 4 numeric and 3 bitwise read-modify-
+    // writes once more in their discarded (`red`) form.
     let spread = if system { 2 * 8 } else { 0 };
-    assert_eq!(calls, 4 * 9 + 6 * 8 + spread + 3 * 7, "(entry, type) pairs");
+    assert_eq!(
+        calls,
+        4 * 9 + 6 * 8 + spread + 3 * 7 + 4 * 8 + 3 * 7,
+        "(entry, type) pairs"
+    );
     compile_clean(&src);
 }
 

@@ -274,6 +274,23 @@ pub fn features(v: u32, s: &Features) {
         v,
         facts + parity as i64 + half as i64 + (nearest.min(1e6) * 10.0) as i64 + walks(v) as i64,
     );
+    // Every read-modify-write with its previous value used, on the element task `v` owns:
+    // each answer is known from the one before, and the sum of the differences is 0.
+    let r0 = s.reduced.fetch_add(v, 1);
+    let r1 = s.reduced.fetch_sub(v, 1);
+    let r2 = s.reduced.fetch_max(v, r1 - 1);
+    let r3 = s.reduced.fetch_min(v, r2 + 1);
+    let r4 = s.reduced.fetch_xor(v, 6);
+    let r5 = s.reduced.fetch_or(v, 0);
+    let r6 = s.reduced.fetch_and(v, r5);
+    s.reduced.fetch_xor(v, 6);
+    s.sums.fetch_add(
+        v,
+        (r1 - r0 - 1) + (r2 - r0) + (r3 - r0) + (r4 - r0) + ((r4 ^ r5) - 6) + (r6 - r5),
+    );
+    // Discarded integer min and max (a `red` on the GPU).
+    s.reduced.fetch_max(v, (v % 7) as i64 * 100_000_000);
+    s.reduced.fetch_min(v, 900_000_000 - (v % 5) as i64);
     if s.flags.load(v) >> 16 != 15 {
         return;
     }

@@ -85,6 +85,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("worker", Kind::Str, false),
     ("fetch", Kind::Int, true),
     ("block", Kind::Int, true),
+    ("min_blocks", Kind::Int, true),
     ("queue", Kind::Str, false),
     ("cpu_threads", Kind::Int, true),
     ("binary", Kind::Str, true),

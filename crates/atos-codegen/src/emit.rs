@@ -209,12 +209,15 @@ impl<'a> Emitter<'a> {
                 self.line(&format!("{name} = {text};"), l);
             }
             StmtKind::Expr(e) => match &e.kind {
-                // An effect that returns nothing (`store`) runs once per worker, on the leader.
+                // An effect that returns nothing (`store`), or whose previous value the
+                // statement drops (a `red`), runs once per worker, on the leader.
                 ExprKind::Atomic { field, op, args }
-                    if crate::ops::atomic(op)
-                        .is_some_and(|d| d.returns == crate::ops::AtomicReturns::Nothing) =>
+                    if crate::ops::atomic(op).is_some_and(|d| {
+                        d.returns == crate::ops::AtomicReturns::Nothing || d.discarded.is_some()
+                    }) =>
                 {
-                    let text = self.on_leader_if_uniform(|em| em.atomic_call(field, op, args));
+                    let text =
+                        self.on_leader_if_uniform(|em| em.atomic_call_as(field, op, args, true));
                     self.line(&format!("{};", self.leader_stmt(text)), l);
                 }
                 _ => {
@@ -556,7 +559,17 @@ impl<'a> Emitter<'a> {
     /// `atos::<cuda>(&state.field[index], values..)` for an `ops::ATOMICS` entry
     /// (`atos::<cuda>(state.field, index, values..)` for a `by_field` one).
     fn atomic_call(&mut self, field: &str, op: &str, args: &[Expr]) -> String {
+        self.atomic_call_as(field, op, args, false)
+    }
+
+    /// [`Emitter::atomic_call`], with the entry's `discarded` function (a `red`) when the
+    /// statement drops the result and the entry has one.
+    fn atomic_call_as(&mut self, field: &str, op: &str, args: &[Expr], discard: bool) -> String {
         let decl = crate::ops::atomic(op).expect("the type checker admits table atomics");
+        let cuda = match decl.discarded {
+            Some(red) if discard => red,
+            _ => decl.cuda,
+        };
         let target = if decl.by_field {
             let i = self.checked_index(field, &args[0]);
             format!("{}.{}, {i}", self.state(), sanitize(field))
@@ -565,7 +578,7 @@ impl<'a> Emitter<'a> {
         };
         let mut parts = vec![target];
         parts.extend(args[1..].iter().map(|a| self.expr(a)));
-        format!("atos::{}({})", decl.cuda, parts.join(", "))
+        format!("atos::{cuda}({})", parts.join(", "))
     }
 
     /// `a op b` where `a` has type `ta` (the operands' common type; for shifts, the result's).

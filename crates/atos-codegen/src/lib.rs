@@ -25,6 +25,6 @@ pub use plan::{
     Plan, PlannedTask, PriorityPlan, QueueRings, Source, far_name, plan_program, queue_rings,
 };
 pub use unit::{
-    CHECKED_BY_DEFAULT, KernelSpec, MAX_FETCH, Strategy, TaskSpec, field_size, generate_unit,
-    state_size,
+    CHECKED_BY_DEFAULT, KernelSpec, MAX_FETCH, MIN_BLOCKS, Strategy, TaskSpec, field_size,
+    generate_unit, state_size,
 };

@@ -153,6 +153,12 @@ pub struct AtomicDecl {
     /// device's filter copy (`lower`, `raise`; see docs/runtime.md).
     pub cuda: &'static str,
     pub by_field: bool,
+    /// The device function for a statement that discards the previous value
+    /// (`s.rank.fetch_add(v, r);`), taking the same arguments and returning nothing: a PTX
+    /// `red`, which the GPU does not answer. The same call kept as `atom` makes the thread
+    /// wait for an answer nobody reads: ptxas keeps a discarded `atomicAdd` as an `ATOMG` in any
+    /// kernel that fences after it, as every persistent kernel does.
+    pub discarded: Option<&'static str>,
 }
 
 const fn a(name: &'static str, values: usize, elems: Receivers, cuda: &'static str) -> AtomicDecl {
@@ -163,6 +169,20 @@ const fn a(name: &'static str, values: usize, elems: Receivers, cuda: &'static s
         returns: AtomicReturns::Previous,
         cuda,
         by_field: false,
+        discarded: None,
+    }
+}
+
+/// A read-modify-write with a `red` form for discarded results.
+const fn rmw(
+    name: &'static str,
+    elems: Receivers,
+    cuda: &'static str,
+    discarded: &'static str,
+) -> AtomicDecl {
+    AtomicDecl {
+        discarded: Some(discarded),
+        ..a(name, 1, elems, cuda)
     }
 }
 
@@ -179,13 +199,13 @@ pub const ATOMICS: &[AtomicDecl] = &[
     },
     a("swap", 1, Any, "atomic_swap"),
     a("compare_and_swap", 2, Any, "atomic_compare_and_swap"),
-    a("fetch_add", 1, Num, "atomic_fetch_add"),
-    a("fetch_sub", 1, Num, "atomic_fetch_sub"),
-    a("fetch_min", 1, Num, "atomic_fetch_min"),
-    a("fetch_max", 1, Num, "atomic_fetch_max"),
-    a("fetch_and", 1, Bits, "atomic_fetch_and"),
-    a("fetch_or", 1, Bits, "atomic_fetch_or"),
-    a("fetch_xor", 1, Bits, "atomic_fetch_xor"),
+    rmw("fetch_add", Num, "atomic_fetch_add", "atomic_reduce_add"),
+    rmw("fetch_sub", Num, "atomic_fetch_sub", "atomic_reduce_sub"),
+    rmw("fetch_min", Num, "atomic_fetch_min", "atomic_reduce_min"),
+    rmw("fetch_max", Num, "atomic_fetch_max", "atomic_reduce_max"),
+    rmw("fetch_and", Bits, "atomic_fetch_and", "atomic_reduce_and"),
+    rmw("fetch_or", Bits, "atomic_fetch_or", "atomic_reduce_or"),
+    rmw("fetch_xor", Bits, "atomic_fetch_xor", "atomic_reduce_xor"),
     AtomicDecl {
         returns: AtomicReturns::Moved,
         by_field: true,

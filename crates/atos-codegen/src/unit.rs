@@ -93,6 +93,11 @@ pub struct KernelSpec {
     /// termination summed over every device, system-scope atomics. Persistent only. Off by
     /// default; the same unit serves any number of devices.
     pub multi_device: bool,
+    /// The second `__launch_bounds__` argument: blocks per SM the register budget must leave
+    /// room for (0: none given). With the thread count alone, ptxas 13.0 holds every atos
+    /// kernel to 32 registers and spills inside the task loop; any value here lets it
+    /// allocate by need up to `65536 / (block_size x min_blocks)`. Default: [`MIN_BLOCKS`].
+    pub min_blocks: u32,
 }
 
 /// The default [`KernelSpec::checked`]: whether atos itself is compiled with debug assertions
@@ -102,6 +107,9 @@ pub const CHECKED_BY_DEFAULT: bool = cfg!(debug_assertions);
 
 /// The default [`KernelSpec::idle_nap_ns`].
 pub const IDLE_NAP_NS: u32 = 32;
+
+/// The default [`KernelSpec::min_blocks`].
+pub const MIN_BLOCKS: u32 = 0;
 
 impl KernelSpec {
     /// The tasks' own attribute values, 256 threads per block, persistent.
@@ -124,6 +132,7 @@ impl KernelSpec {
             idle_nap_ns: IDLE_NAP_NS,
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
+            min_blocks: MIN_BLOCKS,
         }
     }
 
@@ -138,6 +147,7 @@ impl KernelSpec {
             idle_nap_ns: IDLE_NAP_NS,
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
+            min_blocks: MIN_BLOCKS,
         }
     }
 
@@ -162,6 +172,12 @@ impl KernelSpec {
     /// A unit for a program spread over several GPUs (see [`KernelSpec::multi_device`]).
     pub fn multi_device(mut self, on: bool) -> KernelSpec {
         self.multi_device = on;
+        self
+    }
+
+    /// Blocks per SM the register budget leaves room for (see [`KernelSpec::min_blocks`]).
+    pub fn min_blocks(mut self, blocks: u32) -> KernelSpec {
+        self.min_blocks = blocks;
         self
     }
 
@@ -205,6 +221,15 @@ impl KernelSpec {
             return Err(CodegenError::Spec(format!(
                 "block size {} must be a multiple of 32 between 32 and 1024",
                 self.block_size
+            )));
+        }
+        // Every GPU atos targets (compute capability 7.0 on) keeps 2048 threads per SM at most.
+        if self.min_blocks.saturating_mul(self.block_size) > 2048 {
+            return Err(CodegenError::Spec(format!(
+                "min_blocks {} x block size {} asks for more than the 2048 threads an SM holds: give at most {}",
+                self.min_blocks,
+                self.block_size,
+                2048 / self.block_size
             )));
         }
         if self.tasks.len() != task_names.len() {
@@ -665,10 +690,13 @@ fn emit_kernel(
     } else {
         ""
     };
+    let bounds = match spec.min_blocks {
+        0 => spec.block_size.to_string(),
+        blocks => format!("{}, {blocks}", spec.block_size),
+    };
     let _ = writeln!(
         out,
-        "extern \"C\" __global__ void __launch_bounds__({}) {}(const {} state, atos::Control* ctl{window_param}) {{",
-        spec.block_size,
+        "extern \"C\" __global__ void __launch_bounds__({bounds}) {}(const {} state, atos::Control* ctl{window_param}) {{",
         spec.kernel_name(&tasks[0].name),
         state.name
     );

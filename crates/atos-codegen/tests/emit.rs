@@ -150,8 +150,24 @@ fn side_effects_run_once_per_worker_outside_lanes_and_per_lane_inside() {
         body.contains("            atos_out.work.push(e);"),
         "{body}"
     );
+    // A statement that drops the previous value: the `red` form.
     assert!(
-        body.contains("            atos::atomic_fetch_add(&s.hits[e], 1u);"),
+        body.contains("            atos::atomic_reduce_add(&s.hits[e], 1u);"),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_discarded_previous_value_takes_the_red_form_on_the_leader() {
+    let body = task_body(
+        "s.hits.fetch_max(v, 3); let kept = s.hits.fetch_or(v, 1); s.hits.store(v, kept);",
+    );
+    assert!(
+        body.contains("worker.leader_only([&]() { atos::atomic_reduce_max(&s.hits[v], 3u); });"),
+        "{body}"
+    );
+    assert!(
+        body.contains("worker.uniform([&]() { return atos::atomic_fetch_or(&s.hits[v], 1u); })"),
         "{body}"
     );
 }
@@ -309,6 +325,31 @@ fn bad_block_size_is_rejected() {
         generate_unit(&[&ir], &[], &state(), &spec),
         Err(CodegenError::Spec(_))
     ));
+}
+
+#[test]
+fn min_blocks_is_the_second_launch_bound() {
+    let ir = lower_task_source("", "fn t(v: u32, s: &S) { }").unwrap();
+    let spec = |min_blocks| KernelSpec {
+        min_blocks,
+        ..KernelSpec::for_tasks(&[&ir])
+    };
+    let plain = generate_unit(&[&ir], &[], &state(), &spec(0)).unwrap();
+    assert!(
+        plain.contains("__launch_bounds__(256) atos_t_persistent"),
+        "{plain}"
+    );
+    let six = generate_unit(&[&ir], &[], &state(), &spec(6)).unwrap();
+    assert!(
+        six.contains("__launch_bounds__(256, 6) atos_t_persistent"),
+        "{six}"
+    );
+    // 9 x 256 threads do not fit an SM's 2048.
+    let err = generate_unit(&[&ir], &[], &state(), &spec(9)).unwrap_err();
+    assert!(
+        matches!(&err, CodegenError::Spec(m) if m.contains("give at most 8")),
+        "{err:?}"
+    );
 }
 
 #[test]

@@ -50,6 +50,11 @@ pub struct BenchArgs {
     /// GPU threads per block (a multiple of 32, at most 1024).
     #[arg(long, default_value_t = 256, value_parser = parse_block)]
     block: u32,
+    /// GPU blocks per SM the kernel's register budget must leave room for (the second
+    /// `__launch_bounds__` argument; 0: none, ptxas's own budget) [default:
+    /// `atos::codegen::MIN_BLOCKS`].
+    #[arg(long, value_name = "N")]
+    min_blocks: Option<u32>,
     /// Queue modes, comma-separated: ring, linear [default: ring].
     #[arg(long, value_delimiter = ',', value_parser = parse_queue)]
     queue: Vec<QueueMode>,
@@ -397,6 +402,7 @@ pub struct Config {
 #[derive(Clone)]
 pub struct RunOpts {
     pub block: u32,
+    pub min_blocks: u32,
     pub runs: usize,
     pub warmup: usize,
     pub timeout: Duration,
@@ -672,6 +678,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     let queues = dedup(&args.queue, QueueMode::Ring);
     let opts = RunOpts {
         block: args.block,
+        min_blocks: args.min_blocks.unwrap_or(atos::codegen::MIN_BLOCKS),
         runs: args.runs as usize,
         warmup: args.warmup as usize,
         timeout: Duration::from_secs_f64(args.timeout),
@@ -941,6 +948,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 Device::Gpu(gpu) => {
                     rec.executor = "gpu".into();
                     rec.block = Some(opts.block);
+                    rec.min_blocks = Some(opts.min_blocks);
                     // A spread run's devices (and transport), also on rows that fail or skip.
                     rec.device = match opts.gpus.get(&cfg.devices) {
                         Some(gpus) if cfg.spread => gpus.describe(),

@@ -71,6 +71,10 @@ pub struct Record {
     pub fetch: Option<u32>,
     /// Threads per block (GPU only).
     pub block: Option<u32>,
+    /// `--min-blocks`: the kernel's second `__launch_bounds__` argument (GPU only; 0: none
+    /// given). Absent in records written before it existed.
+    #[serde(default)]
+    pub min_blocks: Option<u32>,
     /// `ring`, `linear`, or `original` for the original binaries' own queue.
     pub queue: String,
     pub cpu_threads: Option<usize>,
@@ -172,6 +176,7 @@ impl Record {
             worker: String::new(),
             fetch: None,
             block: None,
+            min_blocks: None,
             queue: String::new(),
             cpu_threads: None,
             binary: None,

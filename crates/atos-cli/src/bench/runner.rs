@@ -90,6 +90,7 @@ fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> Progra
     Program::new(gpu, tasks)
         .strategy(cfg.strategy)
         .block_size(opts.block)
+        .min_blocks(opts.min_blocks)
         .timeout(opts.timeout)
 }
 

@@ -104,6 +104,13 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
+    /// Blocks per SM the register budget leaves room for, the second `__launch_bounds__`
+    /// argument (0: none; see [`KernelSpec::min_blocks`]).
+    pub fn min_blocks(mut self, blocks: u32) -> Self {
+        self.spec.min_blocks = blocks;
+        self
+    }
+
     /// Number of blocks; default: as many as can be resident (occupancy x SM count).
     pub fn grid(mut self, blocks: u32) -> Self {
         self.grid = Some(blocks.max(1));

@@ -415,6 +415,60 @@ ATOS_NARROW_NUM_ATOMICS(uint8_t)
 ATOS_NARROW_NUM_ATOMICS(uint16_t)
 #undef ATOS_NARROW_NUM_ATOMICS
 
+// A read-modify-write whose previous value the statement drops (`s.rank.fetch_add(v, r);`,
+// ops.rs `discarded`): a PTX `red`, which nothing waits on. ptxas turns a discarded `atomicAdd`
+// into a `RED` only when no fence follows it in the kernel; every persistent kernel fences, so
+// the same statement as an `atomic_fetch_*` waits for an answer nobody reads (an `ATOMG`). The
+// `red` is the same relaxed atomic operation at the same scope, so results do not change.
+// Types without a `red` form (narrow integers, bool, float min/max) run the fetch and drop it.
+template <class T> __device__ __forceinline__ void atomic_reduce_add(T* p, T v) { (void)atomic_fetch_add(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_sub(T* p, T v) { (void)atomic_fetch_sub(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_min(T* p, T v) { (void)atomic_fetch_min(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_max(T* p, T v) { (void)atomic_fetch_max(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_and(T* p, T v) { (void)atomic_fetch_and(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_or(T* p, T v) { (void)atomic_fetch_or(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_xor(T* p, T v) { (void)atomic_fetch_xor(p, v); }
+// `red.relaxed.<scope>.global.<op>.<ptx type> [p], v` for element type T, the operand passed as
+// U with constraint C.
+#define ATOS_RED(name, op, ptx, T, U, C, value)                                                    \
+    template <> __device__ __forceinline__ void atomic_reduce_##name<T>(T * p, T v) {              \
+        asm volatile("red.relaxed." ATOS_SCOPE ".global." #op "." #ptx " [%0], %1;" ::"l"(p), C((U)(value)) : "memory"); \
+    }
+ATOS_RED(add, add, u32, uint32_t, uint32_t, "r", v)
+ATOS_RED(add, add, u32, int32_t, uint32_t, "r", v)
+ATOS_RED(add, add, u64, uint64_t, unsigned long long, "l", v)
+ATOS_RED(add, add, u64, int64_t, unsigned long long, "l", v)
+ATOS_RED(add, add, f32, float, float, "f", v)
+ATOS_RED(add, add, f64, double, double, "d", v)
+// Subtraction adds the two's complement negation (wrapping, as `fetch_sub` wraps), or -v.
+ATOS_RED(sub, add, u32, uint32_t, uint32_t, "r", 0u - (uint32_t)v)
+ATOS_RED(sub, add, u32, int32_t, uint32_t, "r", 0u - (uint32_t)v)
+ATOS_RED(sub, add, u64, uint64_t, unsigned long long, "l", 0ull - (unsigned long long)v)
+ATOS_RED(sub, add, u64, int64_t, unsigned long long, "l", 0ull - (unsigned long long)v)
+ATOS_RED(sub, add, f32, float, float, "f", -v)
+ATOS_RED(sub, add, f64, double, double, "d", -v)
+ATOS_RED(min, min, u32, uint32_t, uint32_t, "r", v)
+ATOS_RED(min, min, s32, int32_t, int32_t, "r", v)
+ATOS_RED(min, min, u64, uint64_t, unsigned long long, "l", v)
+ATOS_RED(min, min, s64, int64_t, long long, "l", v)
+ATOS_RED(max, max, u32, uint32_t, uint32_t, "r", v)
+ATOS_RED(max, max, s32, int32_t, int32_t, "r", v)
+ATOS_RED(max, max, u64, uint64_t, unsigned long long, "l", v)
+ATOS_RED(max, max, s64, int64_t, long long, "l", v)
+ATOS_RED(and, and, b32, uint32_t, uint32_t, "r", v)
+ATOS_RED(and, and, b32, int32_t, uint32_t, "r", v)
+ATOS_RED(and, and, b64, uint64_t, unsigned long long, "l", v)
+ATOS_RED(and, and, b64, int64_t, unsigned long long, "l", v)
+ATOS_RED(or, or, b32, uint32_t, uint32_t, "r", v)
+ATOS_RED(or, or, b32, int32_t, uint32_t, "r", v)
+ATOS_RED(or, or, b64, uint64_t, unsigned long long, "l", v)
+ATOS_RED(or, or, b64, int64_t, unsigned long long, "l", v)
+ATOS_RED(xor, xor, b32, uint32_t, uint32_t, "r", v)
+ATOS_RED(xor, xor, b32, int32_t, uint32_t, "r", v)
+ATOS_RED(xor, xor, b64, uint64_t, unsigned long long, "l", v)
+ATOS_RED(xor, xor, b64, int64_t, unsigned long long, "l", v)
+#undef ATOS_RED
+
 // `lower` and `raise` (ops.rs): `fetch_min(i, v) > v` and `fetch_max(i, v) < v`, asked only
 // whether the element moved, so a load that shows it cannot move answers without the atomic.
 // `<=` and `>=` are false for a NaN on either side: the atomic decides those, as fetch_min's
