@@ -430,7 +430,12 @@ impl<P: TaskSet> MeshProgram<P> {
                 .map_err(driver_err("recording the stop event"))?;
             marks.push((start, stop));
         }
-        let deadline = self.timeout.map(|t| (t0 + t, t));
+        // Under NVSHMEM a run always has a deadline: with a rank gone the others' kernels
+        // never end, and a timeout ends this rank (`fatal_on_rank`) instead of waiting forever.
+        let limit = self
+            .timeout
+            .or_else(|| self.gpus.world().map(World::run_timeout));
+        let deadline = limit.map(|t| (t0 + t, t));
         let mut ms = Vec::new();
         for (start, stop) in &marks {
             loop {

@@ -33,10 +33,17 @@ pub const RANKS_VAR: &str = "ATOS_RANKS";
 pub const RENDEZVOUS_VAR: &str = "ATOS_RENDEZVOUS";
 pub const DEVICE_VAR: &str = "ATOS_DEVICE";
 pub const TIMEOUT_VAR: &str = "ATOS_BOOTSTRAP_TIMEOUT";
+pub const RUN_TIMEOUT_VAR: &str = "ATOS_RUN_TIMEOUT";
 
 /// Seconds a rank waits for the unique id, the init and each barrier, unless
 /// `ATOS_BOOTSTRAP_TIMEOUT` says otherwise.
 pub const DEFAULT_TIMEOUT_S: f64 = 120.0;
+
+/// Seconds a rank waits for its kernels when the program sets no timeout of its own
+/// (`ProgramBuilder::timeout`), unless `ATOS_RUN_TIMEOUT` says otherwise. A spread run cannot
+/// end while a rank is gone (its counters never settle), and ranks started by hand, without
+/// `atos run` to end the others, would otherwise wait for it forever.
+pub const DEFAULT_RUN_TIMEOUT_S: f64 = 600.0;
 
 /// This process's place in a one-process-per-GPU run.
 #[derive(Clone, Debug, PartialEq)]
@@ -49,6 +56,8 @@ pub struct RankEnv {
     pub device: Option<usize>,
     /// How long bootstrap steps and barriers may take.
     pub timeout: Duration,
+    /// How long a spread run's kernels may take when the program sets no timeout.
+    pub run_timeout: Duration,
 }
 
 impl RankEnv {
@@ -94,21 +103,22 @@ impl RankEnv {
             ),
             None => None,
         };
-        let timeout = match get(TIMEOUT_VAR) {
+        let seconds = |var: &str, default: f64| match get(var) {
             Some(t) => t
                 .parse::<f64>()
                 .ok()
                 .filter(|s| s.is_finite() && *s > 0.0)
                 .map(Duration::from_secs_f64)
-                .ok_or_else(|| bad(TIMEOUT_VAR, &t, "a positive number of seconds"))?,
-            None => Duration::from_secs_f64(DEFAULT_TIMEOUT_S),
+                .ok_or_else(|| bad(var, &t, "a positive number of seconds")),
+            None => Ok(Duration::from_secs_f64(default)),
         };
         Ok(Some(RankEnv {
             rank,
             ranks,
             rendezvous,
             device,
-            timeout,
+            timeout: seconds(TIMEOUT_VAR, DEFAULT_TIMEOUT_S)?,
+            run_timeout: seconds(RUN_TIMEOUT_VAR, DEFAULT_RUN_TIMEOUT_S)?,
         }))
     }
 }
@@ -209,6 +219,7 @@ pub struct World {
     rank: u32,
     ranks: u32,
     timeout: Duration,
+    run_timeout: Duration,
 }
 
 impl std::fmt::Debug for World {
@@ -264,6 +275,7 @@ impl World {
             rank,
             ranks,
             timeout: env.timeout,
+            run_timeout: env.run_timeout,
         })
     }
 
@@ -273,6 +285,12 @@ impl World {
 
     pub fn ranks(&self) -> u32 {
         self.ranks
+    }
+
+    /// How long a spread run's kernels may take when the program sets no timeout
+    /// (`ATOS_RUN_TIMEOUT`, default [`DEFAULT_RUN_TIMEOUT_S`]).
+    pub fn run_timeout(&self) -> Duration {
+        self.run_timeout
     }
 
     pub fn host(&self) -> &Host {
@@ -531,6 +549,20 @@ mod tests {
         .unwrap();
         assert_eq!((env.rank, env.ranks, env.device), (1, 2, None));
         assert_eq!(env.timeout, Duration::from_millis(2500));
+        assert_eq!(
+            env.run_timeout,
+            Duration::from_secs_f64(DEFAULT_RUN_TIMEOUT_S),
+            "a run waits for its kernels a bounded time even without ATOS_RUN_TIMEOUT"
+        );
+        let env = RankEnv::from_vars(vars(&[
+            (RANK_VAR, "0"),
+            (RANKS_VAR, "2"),
+            (RENDEZVOUS_VAR, "/tmp/x"),
+            (RUN_TIMEOUT_VAR, "30"),
+        ]))
+        .unwrap()
+        .unwrap();
+        assert_eq!(env.run_timeout, Duration::from_secs(30));
         for (bad, says) in [
             (vec![(RANK_VAR, "2"), (RANKS_VAR, "2")], "numbered from 0"),
             (vec![(RANK_VAR, "0"), (RANKS_VAR, "9")], "1 to 8 ranks"),
@@ -548,6 +580,15 @@ mod tests {
                     (TIMEOUT_VAR, "-1"),
                 ],
                 "positive number of seconds",
+            ),
+            (
+                vec![
+                    (RANK_VAR, "0"),
+                    (RANKS_VAR, "2"),
+                    (RENDEZVOUS_VAR, "/tmp/x"),
+                    (RUN_TIMEOUT_VAR, "never"),
+                ],
+                "ATOS_RUN_TIMEOUT=\"never\" is not a positive number of seconds",
             ),
         ] {
             let err = RankEnv::from_vars(vars(&bad)).unwrap_err().to_string();
