@@ -403,7 +403,8 @@ fn an_unsuffixed_literal_index_compiles_and_runs() {
     let src =
         atos::cuda_source::<tally::Task>(&atos::spec_of::<tally::Task>().checked(false)).unwrap();
     assert!(
-        src.contains("atomic_reduce_add(&s.count[atos::index(0, s.count_len, "),
+        src.contains("atomic_fetch_add(&s.count[atos::index(0, s.count_len, ")
+            || src.contains("atomic_reduce_add(&s.count[atos::index(0, s.count_len, "),
         "{src}"
     );
     assert!(

@@ -228,6 +228,12 @@ pub fn features(v: u32, s: &Features) {
     }
     for i in lanes(0..4u32) {
         set_flag(s, v, i);
+        // Dropped results in a lane (`red` on the GPU): each lane's add is undone by its sub,
+        // in any interleaving (multiples of 0.5 are exact).
+        s.sums.fetch_add(v, i as i64 * 3);
+        s.mass.fetch_add(v, i as f32 * 0.5);
+        s.sums.fetch_sub(v, i as i64 * 3);
+        s.mass.fetch_sub(v, i as f32 * 0.5);
     }
     // Float min/max, bool and narrow atomics: each element's operations commute, so the
     // result does not depend on the order tasks run in.

@@ -67,6 +67,10 @@ pub(crate) struct Emitter<'a> {
     in_lanes: bool,
     /// Inside a leader-only lambda: nested side effects are already on the leader.
     on_leader: bool,
+    /// Uniform code has written memory on the leader alone (a `store`, a state function's
+    /// effects) since the worker last synchronized: the next `lanes` loop, whose other lanes
+    /// may read what it wrote, starts with `worker.sync()`.
+    leader_unsynced: bool,
     /// Fault sites (`faults.rs`): this function's number, whether overflow and indices are
     /// checked, and the source line of the statement being emitted.
     fn_index: u32,
@@ -85,6 +89,7 @@ impl<'a> Emitter<'a> {
             temps: 0,
             in_lanes: false,
             on_leader: false,
+            leader_unsynced: false,
             fn_index: 0,
             checked: false,
             line: 0,
@@ -140,6 +145,12 @@ impl<'a> Emitter<'a> {
 
     /// Emits what follows as per-lane code: each thread runs it for its own item (the
     /// balanced batch's item values and `lanes` body), so side effects need no leader.
+    /// The uniform variant of a function taking the state: its caller's leader may have
+    /// written memory since the worker last synchronized.
+    pub fn set_leader_unsynced(&mut self, on: bool) {
+        self.leader_unsynced = on;
+    }
+
     pub fn set_per_lane(&mut self, on: bool) {
         self.in_lanes = on;
     }
@@ -209,16 +220,26 @@ impl<'a> Emitter<'a> {
                 self.line(&format!("{name} = {text};"), l);
             }
             StmtKind::Expr(e) => match &e.kind {
-                // An effect that returns nothing (`store`), or whose previous value the
-                // statement drops (a `red`), runs once per worker, on the leader.
+                // An effect that returns nothing (`store`) runs once per worker, on the leader.
                 ExprKind::Atomic { field, op, args }
-                    if crate::ops::atomic(op).is_some_and(|d| {
-                        d.returns == crate::ops::AtomicReturns::Nothing || d.discarded.is_some()
-                    }) =>
+                    if crate::ops::atomic(op)
+                        .is_some_and(|d| d.returns == crate::ops::AtomicReturns::Nothing) =>
                 {
-                    let text =
-                        self.on_leader_if_uniform(|em| em.atomic_call_as(field, op, args, true));
+                    if self.is_uniform_context() {
+                        self.leader_unsynced = true;
+                    }
+                    let text = self.on_leader_if_uniform(|em| em.atomic_call(field, op, args));
                     self.line(&format!("{};", self.leader_stmt(text)), l);
+                }
+                // A read-modify-write whose previous value the statement drops, run by each
+                // lane (or a thread worker): the `red` form, which nothing waits on. In uniform
+                // code it keeps the fetch form, whose broadcast also synchronizes the worker.
+                ExprKind::Atomic { field, op, args }
+                    if !self.is_uniform_context()
+                        && crate::ops::atomic(op).is_some_and(|d| d.discarded.is_some()) =>
+                {
+                    let text = self.atomic_call_as(field, op, args, true);
+                    self.line(&format!("{text};"), l);
                 }
                 _ => {
                     let e = self.expr(e);
@@ -265,12 +286,12 @@ impl<'a> Emitter<'a> {
             StmtKind::While { cond, body } => {
                 let c = self.expr(cond);
                 self.line(&format!("while ({c}) {{"), l);
-                self.nested(body);
+                self.loop_body(body);
                 self.line("}", 0);
             }
             StmtKind::Loop { body } => {
                 self.line("while (true) {", l);
-                self.nested(body);
+                self.loop_body(body);
                 self.line("}", 0);
             }
             StmtKind::For {
@@ -288,6 +309,11 @@ impl<'a> Emitter<'a> {
                 let hi_v = self.expr(hi);
                 let start = self.temp("start");
                 let end = self.temp("end");
+                if *lanes && self.is_uniform_context() && self.leader_unsynced {
+                    // The lanes may read what the leader wrote before the loop.
+                    self.line("worker.sync();", l);
+                    self.leader_unsynced = false;
+                }
                 // Rust evaluates the bounds once, `lo` first; so does the generated loop.
                 self.line("{", l);
                 self.indent += 1;
@@ -351,7 +377,11 @@ impl<'a> Emitter<'a> {
                 }
                 let was = self.in_lanes;
                 self.in_lanes |= *lanes;
-                self.nested(body);
+                if *lanes {
+                    self.nested(body);
+                } else {
+                    self.loop_body(body);
+                }
                 self.in_lanes = was;
                 self.line("}", 0);
                 for ((name, _, functor), before) in reductions.iter().zip(&saved) {
@@ -365,6 +395,9 @@ impl<'a> Emitter<'a> {
                 if *lanes {
                     // Every lane's effects are visible to the uniform code after the loop.
                     self.line("worker.lanes_end();", 0);
+                    if self.is_uniform_context() {
+                        self.leader_unsynced = false;
+                    }
                 }
                 self.indent -= 1;
                 self.line("}", 0);
@@ -383,6 +416,7 @@ impl<'a> Emitter<'a> {
                     // barrier after it keeps every lane's later reads behind it.
                     self.line("worker.leader_only([&]() { atos::fence_seq_cst(); });", l);
                     self.line("worker.sync();", l);
+                    self.leader_unsynced = false;
                 } else {
                     self.line("atos::fence_seq_cst();", l);
                 }
@@ -426,6 +460,15 @@ impl<'a> Emitter<'a> {
     }
 
     /// Outside `lanes` and not already on the leader: side effects must run once per worker.
+    /// The body of a uniform loop: a leader write late in one iteration comes before a `lanes`
+    /// loop early in the next, so a body holding both starts unsynchronized.
+    fn loop_body(&mut self, body: &[Stmt]) {
+        if self.is_uniform_context() && leader_writes(body) && has_lanes(body) {
+            self.leader_unsynced = true;
+        }
+        self.nested(body);
+    }
+
     fn is_uniform_context(&self) -> bool {
         !self.in_lanes && !self.on_leader
     }
@@ -528,6 +571,8 @@ impl<'a> Emitter<'a> {
                     rest,
                 )) => {
                     let variant = if self.is_uniform_context() {
+                        // Its effects run on the leader.
+                        self.leader_unsynced = true;
                         STATE_FN_UNIFORM
                     } else {
                         STATE_FN_DIRECT
@@ -657,4 +702,40 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
         Scalar::F32 => format!("{d}f"),
         _ => d,
     }
+}
+
+/// Whether `body` writes memory from uniform code on the leader alone: a `store`, or a call of a
+/// function taking the state (its effects run on the leader).
+fn leader_writes(body: &[Stmt]) -> bool {
+    let mut found = false;
+    crate::ir::visit_exprs(body, &mut |e| match &e.kind {
+        ExprKind::Atomic { op, .. } => {
+            found |= crate::ops::atomic(op)
+                .is_some_and(|d| d.returns == crate::ops::AtomicReturns::Nothing);
+        }
+        ExprKind::Call { args, .. } => {
+            found |= matches!(
+                args.first(),
+                Some(Expr {
+                    kind: ExprKind::StateRef,
+                    ..
+                })
+            );
+        }
+        _ => {}
+    });
+    found
+}
+
+/// Whether `body` holds a `lanes` loop (at any depth).
+fn has_lanes(body: &[Stmt]) -> bool {
+    body.iter().any(|s| match &s.kind {
+        StmtKind::For { lanes: true, .. } => true,
+        StmtKind::For { body, .. }
+        | StmtKind::While { body, .. }
+        | StmtKind::Loop { body }
+        | StmtKind::Block(body) => has_lanes(body),
+        StmtKind::If { then, els, .. } => has_lanes(then) || els.as_deref().is_some_and(has_lanes),
+        _ => false,
+    })
 }

@@ -420,6 +420,7 @@ pub fn generate_unit(
             em.set_sites(fn_index, spec.checked);
             em.set_inline(&inline);
             em.set_per_lane(per_lane);
+            em.set_leader_unsynced(!per_lane);
             em.block(&f.body);
             let _ = writeln!(out, "{signature} {{\n{}}}\n", em.finish());
         }

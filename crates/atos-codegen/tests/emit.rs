@@ -158,18 +158,46 @@ fn side_effects_run_once_per_worker_outside_lanes_and_per_lane_inside() {
 }
 
 #[test]
-fn a_discarded_previous_value_takes_the_red_form_on_the_leader() {
+fn a_discarded_previous_value_takes_the_red_form_in_lanes_only() {
     let body = task_body(
-        "s.hits.fetch_max(v, 3); let kept = s.hits.fetch_or(v, 1); s.hits.store(v, kept);",
+        "s.hits.fetch_max(v, 3); for e in lanes(0..v) { s.hits.fetch_max(e, 4); let k = s.hits.fetch_or(e, 1); s.hits.store(e, k); }",
     );
+    // Uniform: the fetch form, whose broadcast also synchronizes the worker.
     assert!(
-        body.contains("worker.leader_only([&]() { atos::atomic_reduce_max(&s.hits[v], 3u); });"),
+        body.contains("worker.uniform([&]() { return atos::atomic_fetch_max(&s.hits[v], 3u); })"),
         "{body}"
     );
     assert!(
-        body.contains("worker.uniform([&]() { return atos::atomic_fetch_or(&s.hits[v], 1u); })"),
+        body.contains("atos::atomic_reduce_max(&s.hits[e], 4u);"),
         "{body}"
     );
+    assert!(
+        body.contains("atos::atomic_fetch_or(&s.hits[e], 1u)"),
+        "{body}"
+    );
+}
+
+#[test]
+fn a_lanes_loop_after_a_leader_store_starts_with_a_worker_sync() {
+    // The lanes read what the leader stored: the CPU runs the store first, so must the GPU.
+    let body = task_body(
+        "s.hits.store(v, 1); for e in lanes(0..4u32) { s.hits.store(v + e + 1, s.hits.load(v)); }",
+    );
+    let store = body
+        .find("atos::atomic_store(&s.hits[v], 1u)")
+        .expect(&body);
+    let sync = body.find("worker.sync();").expect(&body);
+    let lanes = body.find("worker.rank()").expect(&body);
+    assert!(store < sync && sync < lanes, "{body}");
+    // Without a leader write before it, a lanes loop adds no barrier.
+    let plain = task_body("for e in lanes(0..4u32) { s.hits.store(e, v); }");
+    assert!(!plain.contains("worker.sync();"), "{plain}");
+    // In a uniform loop, a store late in one iteration precedes the next iteration's lanes.
+    let looped = task_body(
+        "let mut i = 0u32; while i < 3 { for e in lanes(0..4u32) { s.hits.fetch_add(e, s.hits.load(v)); } s.hits.store(v, i); i += 1; }",
+    );
+    let sync = looped.find("worker.sync();").expect(&looped);
+    assert!(sync < looped.find("worker.rank()").unwrap(), "{looped}");
 }
 
 #[test]

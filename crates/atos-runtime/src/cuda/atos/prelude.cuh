@@ -421,17 +421,20 @@ ATOS_NARROW_NUM_ATOMICS(uint16_t)
 // the same statement as an `atomic_fetch_*` waits for an answer nobody reads (an `ATOMG`). The
 // `red` is the same relaxed atomic operation at the same scope, so results do not change.
 // Types without a `red` form (narrow integers, bool, float min/max) run the fetch and drop it.
-template <class T> __device__ __forceinline__ void atomic_reduce_add(T* p, T v) { (void)atomic_fetch_add(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_sub(T* p, T v) { (void)atomic_fetch_sub(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_min(T* p, T v) { (void)atomic_fetch_min(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_max(T* p, T v) { (void)atomic_fetch_max(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_and(T* p, T v) { (void)atomic_fetch_and(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_or(T* p, T v) { (void)atomic_fetch_or(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_xor(T* p, T v) { (void)atomic_fetch_xor(p, v); }
+// T comes from the element pointer alone (`Exactly`), so the value converts to it as it would
+// for the `atomic_fetch_*` overloads.
+template <class T> struct Exactly { using type = T; };
+template <class T> __device__ __forceinline__ void atomic_reduce_add(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_add(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_sub(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_sub(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_min(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_min(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_max(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_max(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_and(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_and(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_or(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_or(p, v); }
+template <class T> __device__ __forceinline__ void atomic_reduce_xor(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_xor(p, v); }
 // `red.relaxed.<scope>.global.<op>.<ptx type> [p], v` for element type T, the operand passed as
 // U with constraint C.
 #define ATOS_RED(name, op, ptx, T, U, C, value)                                                    \
-    template <> __device__ __forceinline__ void atomic_reduce_##name<T>(T * p, T v) {              \
+    template <> __device__ __forceinline__ void atomic_reduce_##name<T>(T * p, T v) {             \
         asm volatile("red.relaxed." ATOS_SCOPE ".global." #op "." #ptx " [%0], %1;" ::"l"(p), C((U)(value)) : "memory"); \
     }
 ATOS_RED(add, add, u32, uint32_t, uint32_t, "r", v)
