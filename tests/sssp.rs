@@ -193,9 +193,10 @@ fn fifo_order_runs_stale_tasks_with_the_shorter_distance() {
     );
 }
 
-/// With slack an advance need not wait for the band to finish: on 4 threads it comes while
-/// near items are still in flight (so at least as many advances happen, each moving the
-/// threshold by delta), and the distances stay Dijkstra's (checked in `run`).
+/// With any slack, from none to unbounded, the distances stay Dijkstra's (checked in `run`) on
+/// 4 threads, and the threshold still advances band by band. That an advance really starts
+/// early with slack is not asserted here (it depends on the threads' timing); the GPU runs in
+/// `docs/results/2026-11-23-advance-slack-h100.md` show its effect on time and work.
 #[test]
 fn advance_slack_keeps_the_distances() {
     let spec = "grid:60x60,w=100";

@@ -228,12 +228,13 @@ pub fn features(v: u32, s: &Features) {
     }
     for i in lanes(0..4u32) {
         set_flag(s, v, i);
-        // Dropped results in a lane (`red` on the GPU): each lane's add is undone by its sub,
-        // in any interleaving (multiples of 0.5 are exact).
+        // Dropped results in a lane (`red` on the GPU): lane i adds 2i to `sums[v]` and i/4 to
+        // `mass[v]` in all (12 and 1.5 over the 4 lanes), the same in any interleaving
+        // (quarters are exact in f32).
         s.sums.fetch_add(v, i as i64 * 3);
         s.mass.fetch_add(v, i as f32 * 0.5);
-        s.sums.fetch_sub(v, i as i64 * 3);
-        s.mass.fetch_sub(v, i as f32 * 0.5);
+        s.sums.fetch_sub(v, i as i64);
+        s.mass.fetch_sub(v, i as f32 * 0.25);
     }
     // Float min/max, bool and narrow atomics: each element's operations commute, so the
     // result does not depend on the order tasks run in.
@@ -294,9 +295,19 @@ pub fn features(v: u32, s: &Features) {
         v,
         (r1 - r0 - 1) + (r2 - r0) + (r3 - r0) + (r4 - r0) + ((r4 ^ r5) - 6) + (r6 - r5),
     );
-    // Discarded integer min and max (a `red` on the GPU).
-    s.reduced.fetch_max(v, (v % 7) as i64 * 100_000_000);
-    s.reduced.fetch_min(v, 900_000_000 - (v % 5) as i64);
+    // Dropped max and min per lane (`red` on the GPU). The store just before the first loop is
+    // the leader's alone; the loop's `worker.sync()` must put it first, as the CPU does, or
+    // the store lands last and `reduced[v]` ends at `kept - 1`.
+    let kept = s.reduced.load(v);
+    s.reduced.store(v, kept - 1);
+    for i in lanes(0..2u32) {
+        s.reduced
+            .fetch_max(v, kept.max((v % 7) as i64 * 100_000_000) + i as i64 - 1);
+    }
+    for i in lanes(0..2u32) {
+        s.reduced
+            .fetch_min(v, 900_000_000 - (v % 5) as i64 - i as i64);
+    }
     if s.flags.load(v) >> 16 != 15 {
         return;
     }

@@ -94,8 +94,9 @@ pub struct KernelSpec {
     /// default; the same unit serves any number of devices.
     pub multi_device: bool,
     /// The second `__launch_bounds__` argument: blocks per SM the register budget must leave
-    /// room for (0: none given). With the thread count alone, ptxas 13.0 holds every atos
-    /// kernel to 32 registers and spills inside the task loop; any value here lets it
+    /// room for (0: none given). With the thread count alone, ptxas 13.0 held the BFS,
+    /// PageRank and colouring kernels we inspected to 32 registers, spilling inside the task
+    /// loop; any value here lets it
     /// allocate by need up to `65536 / (block_size x min_blocks)`. Default: [`MIN_BLOCKS`].
     pub min_blocks: u32,
 }

@@ -263,25 +263,33 @@ __device__ uint32_t claim_for(const QueueRef<T, S>& q, u64 max_n, u64& base) {
     return (uint32_t)took;
 }
 
+// The items [b, b + got) that the lowest lane of `mask` claimed for the converged lanes, dealt
+// out `per_lane` each in lane order (`rank`: this lane's place): this lane's count (0 when
+// none are left for it), its first index in `base`. Used by `claim` and `take_pass`.
+__device__ __forceinline__ uint32_t share_claim(uint32_t mask, uint32_t rank, u64 b, u64 got, uint32_t per_lane, u64& base) {
+    const uint32_t leader = __ffs(mask) - 1;
+    b = __shfl_sync(mask, b, leader);
+    got = __shfl_sync(mask, got, leader);
+    __syncwarp(mask);  // a shuffle orders no memory: the leader's acquire reaches the lanes here
+    const u64 lo = (u64)rank * per_lane;
+    if (lo >= got) return 0;
+    base = b + lo;
+    return (uint32_t)(got - lo < per_lane ? got - lo : per_lane);
+}
+
 // claim_for, once for the converged lanes calling it (thread groups; a warp or CTA group claims
 // from one lane): the first claims `max_n` per lane and the lanes take theirs in lane order.
 // Only one lane per warp polls the counters: hundreds of thousands of one-thread groups polling
-// them each made thread-worker runs about 100x slower than CTA ones on a graph with few items
-// alive (luxembourg_osm: BFS 339 vs 3.3 ms).
+// them each made thread-worker runs 40-80x slower than CTA ones on a graph with few items alive
+// (luxembourg_osm on an H100: BFS thread/1 135 ms, thread/8 272 ms, cta/8 3.2 ms;
+// docs/results/2026-11-23-warp-claims-h100.md).
 template <class T, bool S>
 __device__ uint32_t claim(const QueueRef<T, S>& q, uint32_t max_n, u64& base) {
     const uint32_t mask = converged_lanes((unsigned long long)q.counters);
     const uint32_t rank = __popc(mask & lanemask_lt());
     u64 b = 0, got = 0;
     if (rank == 0) got = claim_for(q, (u64)max_n * __popc(mask), b);
-    const uint32_t leader = __ffs(mask) - 1;
-    b = __shfl_sync(mask, b, leader);
-    got = __shfl_sync(mask, got, leader);
-    __syncwarp(mask);  // a shuffle orders no memory: the leader's acquire reaches the lanes here
-    const u64 lo = (u64)rank * max_n;
-    if (lo >= got) return 0;
-    base = b + lo;
-    return (uint32_t)(got - lo < max_n ? got - lo : max_n);
+    return share_claim(mask, rank, b, got, max_n, base);
 }
 
 // Windowed launches (one in flight per queue): hands out up to `want` items of the launch's
@@ -408,14 +416,7 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
             cur = seen;
         }
     }
-    const uint32_t leader = __ffs(mask) - 1;
-    b = __shfl_sync(mask, b, leader);
-    got = __shfl_sync(mask, got, leader);
-    __syncwarp(mask);  // a shuffle orders no memory: the leader's acquire reaches the lanes here
-    const u64 lo = (u64)rank * want;
-    if (lo >= got) return 0;
-    base = b + lo;
-    return (uint32_t)(got - lo < want ? got - lo : want);
+    return share_claim(mask, rank, b, got, want, base);
 }
 
 // Called by a group's leader that found nothing to run in the near ring nor in the open pass.
