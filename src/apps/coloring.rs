@@ -8,10 +8,10 @@
 //!   holds *now* (speculatively: neighbours may be choosing at the same time), then queues the
 //!   vertex for its check.
 //! - **check** (queue `check`): looks for a neighbour with the vertex's colour. For each such
-//!   edge the endpoint with the larger id loses (the tie rule) and is queued for `assign`
-//!   again, whichever endpoint's check found it; the smaller id keeps its colour. A per-vertex
-//!   `pending` flag (taken with `swap`, cleared when `assign` starts) queues a vertex at most
-//!   once while it waits.
+//!   edge one endpoint loses and is queued for `assign` again, whichever endpoint's check found
+//!   it. The tie rule is a strict order on vertices: the endpoint of smaller degree loses, and
+//!   of equal degrees the larger id. A per-vertex `pending` flag (taken with `swap`, cleared
+//!   when `assign` starts) queues a vertex at most once while it waits.
 //!
 //! **Why it ends properly coloured.** Take an edge `u - v` and the last `assign` of each. Each
 //! stores its colour, then runs `atos::fence()` (sequentially consistent) before queueing its
@@ -20,10 +20,20 @@
 //! store-buffering pattern: with a sequentially consistent fence in each, at least one check
 //! reads the other's final colour. (Release/acquire alone, which is all the queue gives, would
 //! let both read the old colours and miss the conflict.) That check sees equal colours if they
-//! are, and queues the larger endpoint, whose next `assign` is later than its last: a
+//! are, and queues the losing endpoint, whose next `assign` is later than its last: a
 //! contradiction, so no conflict remains. A vertex that loses is re-coloured against the
-//! current colours of its neighbours, and the smallest id of any conflict keeps its colour, so
-//! conflicts cannot cycle forever. The fence costs one `fence.sc.gpu` per colouring task.
+//! current colours of its neighbours, and the first vertex of any conflict in the tie rule's
+//! order keeps its colour, so conflicts cannot cycle forever. The fence costs one
+//! `fence.sc.gpu` per colouring task.
+//!
+//! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times
+//! (below), so re-colouring a hub costs up to hundreds of thousands of reads, and re-colouring
+//! a low-degree vertex a few. With the id alone deciding, a hub lost to any smaller id. On
+//! kron:22 the degree rule took async colouring from 20.7 to 18.4 ms (cta/64) and BSP from 26.2
+//! to 24.3 ms (cta/8), with fewer colours (`docs/results/2026-11-23b-coloring-h100.md`).
+//! Seeding the largest degrees first as well (Welsh and Powell's order) was measured and
+//! rejected: the hubs, adjacent to each other, were then coloured all at once, conflicted, and
+//! the run took 51 ms.
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
@@ -85,7 +95,8 @@ pub fn assign(v: u32, s: &ColoringState) {
     s.check.push(v);
 }
 
-/// Re-queues the larger endpoint of every edge at `v` whose ends share a colour.
+/// Re-queues the losing endpoint of every edge at `v` whose ends share a colour: the smaller
+/// degree, or of equal degrees the larger id.
 #[atos::task(queue = "check", worker = "warp", fetch = 1)]
 pub fn check(v: u32, s: &ColoringState) {
     let c = s.color.load(v);
@@ -94,7 +105,9 @@ pub fn check(v: u32, s: &ColoringState) {
     for e in lanes(lo..hi) {
         let u = s.cols[e];
         if u != v && s.color.load(u) == c {
-            let loser = if u > v { u } else { v };
+            let du = s.offsets[u + 1] - s.offsets[u];
+            let u_loses = du < hi - lo || (du == hi - lo && u > v);
+            let loser = if u_loses { u } else { v };
             if s.pending.swap(loser, 1) == 0 {
                 s.work.push(loser);
             }
@@ -109,6 +122,7 @@ pub type Tasks = (assign::Task, check::Task);
 pub struct ColoringArrays {
     pub color: AtomicArray<u32>,
     pub pending: AtomicArray<u32>,
+    /// Every vertex, in id order.
     pub seeds: Vec<u32>,
 }
 
