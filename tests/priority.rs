@@ -132,3 +132,65 @@ fn priority_queue_errors_say_what_to_change() {
         "{err}"
     );
 }
+
+#[atos::state]
+pub struct Held<'a> {
+    pub work: PriorityQueue<'a, u32, u32>,
+    /// Word 0: item 1 ran. Word 1: item 0 saw it run while item 0 was still in flight.
+    pub flags: Atomics<'a, u32>,
+    /// How many times item 0 looks for item 1 before it gives up.
+    pub spins: u64,
+}
+
+/// Item 0 pushes item 1 above the threshold, then waits (a bounded number of looks) for item 1
+/// to have run. Item 1 can only run after an advance, and only an advance that starts while
+/// item 0 is still in flight lets item 0 see it.
+#[atos::task(worker = "thread", fetch = 1)]
+pub fn hold(item: u32, s: &Held) {
+    if item == 0 {
+        s.work.push(1, 1);
+        let mut look = 0u64;
+        while look < s.spins {
+            if s.flags.load(0) == 1 {
+                s.flags.store(1, 1);
+                break;
+            }
+            look += 1;
+        }
+    } else {
+        s.flags.store(0, 1);
+    }
+}
+
+/// The threshold advances while a near task is in flight only with slack: with slack 1 the
+/// far item runs while item 0 waits for it (it would wait seconds of looks for it), with
+/// slack 0 it never does (a short wait, then item 1 runs after item 0 is done).
+#[test]
+fn advance_slack_starts_the_next_band_early() {
+    for (slack, spins, early) in [
+        (1, 1u64 << 30, true),
+        (u64::MAX, 1 << 30, true),
+        (0, 1 << 22, false),
+    ] {
+        let flags = AtomicArray::<u32>::filled(2, 0);
+        let state = Held {
+            work: PriorityQueue::with_capacity(4)
+                .delta(1)
+                .advance_slack(slack),
+            flags: flags.view(),
+            spins,
+        };
+        let stats = CpuExecutor::new()
+            .threads(2)
+            .run(hold::Task, &state, &[0])
+            .unwrap();
+        assert_eq!(flags.to_vec()[0], 1, "slack {slack}: item 1 ran");
+        assert_eq!(
+            flags.to_vec()[1] == 1,
+            early,
+            "slack {slack}: item 1 ran while item 0 was in flight ({:?})",
+            stats.priority[0]
+        );
+        assert!(stats.priority[0].advances >= 1, "slack {slack}");
+    }
+}
