@@ -10,6 +10,7 @@ mod pagerank;
 mod plots;
 pub mod record;
 mod runner;
+mod scaling;
 mod sssp;
 
 use std::fs::{File, OpenOptions};
@@ -1063,6 +1064,13 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
 
     if lead {
         print_table(&records, &args.graphs, &slugs);
+        let lines = scaling::table(&scaling::series(&records), |spec| {
+            slug_of(&args.graphs, &slugs, spec)
+        });
+        if !lines.is_empty() {
+            println!();
+            lines.iter().for_each(|l| println!("{l}"));
+        }
     }
     if lead && let Some(dir) = &args.plots {
         let graphs: Vec<(String, String)> = args
@@ -1156,10 +1164,9 @@ fn nvshmem_rank(args: &BenchArgs, device_counts: &[usize]) -> Result<RankSetup, 
 
 /// A spread record's transport in the table: " nvshmem", or nothing for peer-to-peer.
 fn transport_of(r: &Record) -> &'static str {
-    if r.device.contains("NVSHMEM") {
-        " nvshmem"
-    } else {
-        ""
+    match r.transport() {
+        "nvshmem" => " nvshmem",
+        _ => "",
     }
 }
 
@@ -1274,16 +1281,19 @@ fn answer(r: &Record) -> String {
     }
 }
 
+/// The plot and table name of the graph `spec` (one of `graphs`, named `slugs` in order).
+fn slug_of(graphs: &[String], slugs: &[String], spec: &str) -> String {
+    graphs
+        .iter()
+        .position(|g| g == spec)
+        .map_or(spec.to_string(), |i| slugs[i].clone())
+}
+
 fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
     if records.is_empty() {
         return;
     }
-    let slug_of = |spec: &str| {
-        graphs
-            .iter()
-            .position(|g| g == spec)
-            .map_or(spec.to_string(), |i| slugs[i].clone())
-    };
+    let slug_of = |spec: &str| slug_of(graphs, slugs, spec);
     let header = [
         "graph",
         "impl",

@@ -3,7 +3,9 @@
 //!
 //! Per graph: `<slug>-heatmap-<strategy>[-<queue>].svg` (worker x fetch, median time),
 //! `<slug>-timeline.svg` (tasks completed per time slice, `--timeline` runs) and
-//! `<slug>-best.svg` (best median time per strategy, and per original binary).
+//! `<slug>-best.svg` (best median time per strategy, and per original binary) and
+//! `<slug>-scaling.svg` (speed-up over one device per device count, `--devices` runs;
+//! `scaling.rs` computes it).
 
 use std::path::{Path, PathBuf};
 
@@ -11,6 +13,7 @@ use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
 use super::record::{Record, Status};
+use super::scaling;
 
 type PlotResult<T> = Result<T, Box<dyn std::error::Error>>;
 
@@ -75,6 +78,9 @@ pub fn write_all(
             files.push(f);
         }
         if let Some(f) = best(dir, slug, &recs)? {
+            files.push(f);
+        }
+        if let Some(f) = scaling_plot(dir, slug, &recs)? {
             files.push(f);
         }
     }
@@ -396,6 +402,75 @@ fn best(dir: &Path, slug: &str, recs: &[&Record]) -> PlotResult<Option<PathBuf>>
     Ok(Some(path))
 }
 
+/// Speed-up over the best one-device run against the device count, one line per app and
+/// way of spreading, with the ideal (linear) line dashed.
+fn scaling_plot(dir: &Path, slug: &str, recs: &[&Record]) -> PlotResult<Option<PathBuf>> {
+    let series = scaling::series(recs.iter().copied());
+    if series.is_empty() {
+        return Ok(None);
+    }
+    let points = || series.iter().flat_map(|s| s.points.iter());
+    let max_d = points().map(|p| p.devices).max().unwrap_or(1).max(2) as f64;
+    let y_max = points().map(|p| p.speedup).fold(max_d, f64::max);
+    let path = dir.join(format!("{slug}-scaling.svg"));
+    let root = SVGBackend::new(&path, (900, 520)).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = ChartBuilder::on(&root)
+        .caption(
+            format!("{slug}: strong scaling (speed-up over one device, higher is better)"),
+            ("sans-serif", 18),
+        )
+        .margin(12)
+        .x_label_area_size(40)
+        .y_label_area_size(60)
+        .build_cartesian_2d(0.5..max_d + 0.5, 0.0..y_max * 1.1)?;
+    chart
+        .configure_mesh()
+        .x_desc("devices")
+        .y_desc("speed-up over the best one-device run")
+        .x_labels(max_d as usize + 1)
+        .x_label_formatter(&|x| format!("{x:.0}"))
+        .draw()?;
+    let ideal = RGBColor(150, 150, 150);
+    chart
+        .draw_series(DashedLineSeries::new(
+            [(1.0, 1.0), (max_d, max_d)],
+            6,
+            4,
+            ideal.stroke_width(1),
+        ))?
+        .label("ideal")
+        .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 18, y)], ideal.stroke_width(1)));
+    for (i, s) in series.iter().enumerate() {
+        let color = Palette99::pick(i).to_rgba();
+        let xy: Vec<(f64, f64)> = s
+            .points
+            .iter()
+            .map(|p| (p.devices as f64, p.speedup))
+            .collect();
+        chart
+            .draw_series(LineSeries::new(xy.iter().copied(), color.stroke_width(2)))?
+            .label(format!("{} {}", s.app, s.label))
+            .legend(move |(x, y)| {
+                PathElement::new(vec![(x, y), (x + 18, y)], color.stroke_width(2))
+            });
+        chart.draw_series(
+            xy.iter()
+                .map(|&(x, y)| Circle::new((x, y), 4, color.filled())),
+        )?;
+    }
+    chart
+        .configure_series_labels()
+        .background_style(WHITE.mix(0.85))
+        .border_style(BLACK)
+        .position(SeriesLabelPosition::UpperLeft)
+        .draw()?;
+    root.present()?;
+    drop(chart);
+    drop(root);
+    Ok(Some(path))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -497,6 +572,49 @@ mod tests {
         let best = std::fs::read_to_string(dir.join("kron-22-best.svg")).unwrap();
         assert!(best.contains("original bfs_cta_64") && !best.contains("original bfs_warp"));
         assert!(best.contains("10.00 ms") && best.contains("warp/8 ring"));
+        if std::env::var_os("ATOS_KEEP_PLOTS").is_none() {
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+
+    /// Spread records of the synthetic graph give a scaling plot: one line per way of
+    /// spreading, and the ideal line.
+    #[test]
+    fn scaling_plot_from_spread_records() {
+        let dir = std::env::temp_dir().join(format!("atos-bench-scaling-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let mut recs = synthetic();
+        let one = recs[0].clone();
+        for (d, agg, ms) in [
+            (2, "eager", 6.0),
+            (4, "eager", 3.5),
+            (8, "eager", 2.0),
+            (8, "1024:20", 2.5),
+        ] {
+            let mut r = one.clone();
+            r.devices = Some(d);
+            r.aggregation = Some(agg.into());
+            r.partition = Some("vertices".into());
+            r.timeline = None;
+            r.times_ms = vec![ms];
+            r.summarize_times();
+            recs.push(r);
+        }
+        let graphs = vec![("kron:22".to_string(), "kron-22".to_string())];
+        let files = write_all(&dir, &graphs, &recs).unwrap();
+        assert_eq!(
+            files.last().unwrap().file_name().unwrap(),
+            "kron-22-scaling.svg"
+        );
+        let svg = std::fs::read_to_string(dir.join("kron-22-scaling.svg")).unwrap();
+        for label in [
+            "bfs p2p eager vertices",
+            "bfs p2p 1024:20 vertices",
+            "ideal",
+            "devices",
+        ] {
+            assert!(svg.contains(label), "{label} missing");
+        }
         if std::env::var_os("ATOS_KEEP_PLOTS").is_none() {
             std::fs::remove_dir_all(&dir).unwrap();
         }

@@ -270,6 +270,29 @@ impl Record {
             None => self.worker.clone(),
         }
     }
+
+    /// How a spread run's devices talk: `nvshmem` for the ranks of an NVSHMEM run (their
+    /// `device` names it), `simulated` for the CPU executor's devices, else `p2p`.
+    pub fn transport(&self) -> &'static str {
+        if self.device.contains("NVSHMEM") {
+            "nvshmem"
+        } else if self.device.starts_with("CPU") {
+            "simulated"
+        } else {
+            "p2p"
+        }
+    }
+
+    /// A spread run's way of spreading: `transport aggregation partition` (`p2p eager
+    /// vertices`).
+    pub fn spread_label(&self) -> String {
+        format!(
+            "{} {} {}",
+            self.transport(),
+            self.aggregation.as_deref().unwrap_or("eager"),
+            self.partition.as_deref().unwrap_or("vertices")
+        )
+    }
 }
 
 /// What every record of a graph shares.
