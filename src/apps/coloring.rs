@@ -27,13 +27,13 @@
 //! `fence.sc.gpu` per colouring task.
 //!
 //! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times
-//! (below), so re-colouring a hub costs up to hundreds of thousands of reads, and re-colouring
-//! a low-degree vertex a few. With the id alone deciding, a hub lost to any smaller id. On
+//! (below), so re-colouring a hub costs up to a million reads (kron:22: degree 162,552, colour
+//! about 400), and re-colouring a low-degree vertex a few. With the id alone deciding, a hub lost to any smaller id. On
 //! kron:22 the degree rule took async colouring from 20.7 to 18.4 ms (cta/64) and BSP from 26.2
 //! to 24.3 ms (cta/8), with fewer colours (`docs/results/2026-11-23b-coloring-h100.md`).
 //! Seeding the largest degrees first as well (Welsh and Powell's order) was measured and
 //! rejected: the hubs, adjacent to each other, were then coloured all at once, conflicted, and
-//! the run took 51 ms.
+//! async cta/64 took 51 ms (cta/8 27.6 ms, BSP 35 ms).
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring

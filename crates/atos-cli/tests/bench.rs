@@ -485,6 +485,23 @@ fn eight_simulated_devices_run_verified_with_a_scaling_table() {
         assert_eq!(r["status"], "ok", "{r}");
         assert_eq!(r["verified"], true);
     }
+    // Without a one-device run there is nothing to scale against, and the bench says so.
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--graph",
+        "kron:8",
+        "--devices",
+        "2",
+        "--runs",
+        "1",
+    ]);
+    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    assert!(
+        o.stdout
+            .contains("no verified one-device run to compare with (add 1 to --devices)")
+    );
     for app in ["bfs", "pagerank"] {
         let eight: Vec<&Value> = recs
             .iter()

@@ -1070,6 +1070,10 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         if !lines.is_empty() {
             println!();
             lines.iter().for_each(|l| println!("{l}"));
+        } else if records.iter().any(|r| r.devices.is_some_and(|d| d > 1)) {
+            println!(
+                "\nstrong scaling: no verified one-device run to compare with (add 1 to --devices)"
+            );
         }
     }
     if lead && let Some(dir) = &args.plots {
