@@ -5,6 +5,7 @@ mod common;
 
 use atos::apps::bfs::bfs;
 use atos::codegen::{KernelSpec, Strategy, WorkerKind};
+use atos::prelude::*;
 use common::features::features;
 
 /// Unchecked (a release build's default), so the snapshots do not depend on the test profile;
@@ -262,4 +263,56 @@ fn priority_queue_cuda() {
         src.contains("atos::run_window(group, out, window, idle, serve0, pass0)"),
         "{src}"
     );
+}
+
+#[atos::state]
+pub struct Ranged<'a> {
+    pub vals: Slice<'a, u32>,
+    pub out: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+/// Three lanes loops over `vals`: only the first, whose body starts with `let a =
+/// s.vals[e];`, has its index checked once for the range.
+#[atos::task(worker = "warp")]
+pub fn ranged(v: u32, s: &Ranged) {
+    for e in lanes(0..v) {
+        let a = s.vals[e];
+        s.out.store(e, a);
+    }
+    // Conditional: Rust would not index when the branch is not taken.
+    for e in lanes(0..v) {
+        if e > 2 {
+            let b = s.vals[e];
+            s.out.store(e, b);
+        }
+    }
+    // After a statement that can fault first (a division by zero when v wraps).
+    for e in lanes(0..v) {
+        let c = 10 / (e + 1);
+        let d = s.vals[e];
+        s.out.store(e, c + d);
+    }
+    // A renamed loop variable (`e_3` in C++), and a shadowing `e` in the body: the leading
+    // index is checked once, the shadowed one per element.
+    for e in lanes(1..v) {
+        let f = s.vals[e];
+        let e = f % 4;
+        s.out.store(e, s.vals[e]);
+    }
+}
+
+/// A lanes loop's leading `let x = s.field[var];` is checked once per range
+/// (`atos::index_range`); an index under a branch, or after a statement that may fault
+/// first, keeps its per-element check, so the GPU never faults where Rust would not.
+#[test]
+fn leading_lanes_indices_are_checked_once_per_range() {
+    let src = atos::cuda_source::<ranged::Task>(&spec(WorkerKind::Warp, 1)).unwrap();
+    assert_eq!(src.matches("atos::index_range(").count(), 2, "{src}");
+    assert!(
+        src.contains("s.vals[e];") && src.contains("s.vals[e_3];"),
+        "{src}"
+    );
+    // The branch's, the one after the division, and the shadowing `e`'s.
+    assert_eq!(src.matches("s.vals[atos::index(e_").count(), 3, "{src}");
 }

@@ -42,11 +42,21 @@ pub fn faulty(v: u32, s: &Faulty) {
         let k = (x % 16) as u8;
         s.out.store(v, u32::from((x as u8) >> k)); // FAULT:shr
     }
+    if s.mode == 8 {
+        // A lanes loop's leading index, checked once for the range (emit.rs,
+        // hoist_index_checks): v = 63 reaches one past the end.
+        let mut sum = 0u32;
+        for e in lanes(v..v + 2) {
+            let y = s.vals[e]; // FAULT:range
+            sum += y;
+        }
+        s.out.store(v, sum);
+    }
 }
 
 /// Every faulting mode: its marker, Rust's panic message, and whether it is an overflow (which
 /// only a debug build, or checked mode, reports).
-pub const FAULTS: [(u32, &str, &str, bool); 7] = [
+pub const FAULTS: [(u32, &str, &str, bool); 8] = [
     (0, "mul", "attempt to multiply with overflow", true),
     (1, "index", "index out of bounds", false),
     (2, "div", "attempt to divide by zero", false),
@@ -54,6 +64,7 @@ pub const FAULTS: [(u32, &str, &str, bool); 7] = [
     (5, "sub", "attempt to subtract with overflow", true),
     (6, "shl", "attempt to shift left with overflow", true),
     (7, "shr", "attempt to shift right with overflow", true),
+    (8, "range", "index out of bounds", false),
 ];
 
 /// What mode 4 (no fault) writes.

@@ -224,7 +224,11 @@ pub(crate) fn emit_batch_fn(
     em.set_line(shape.lanes.line);
     let (lo_v, hi_v) = (em.expr(lo), em.expr(hi));
     em.raw(&format!("const {loop_ty} atos_lo = {lo_v};"));
-    em.raw(&format!("const {loop_ty} atos_hi = {hi_v};"));
+    em.raw(&format!("const {loop_ty} atos_hi_given = {hi_v};"));
+    // The body's leading `let x = s.field[var];` checked once per item's range.
+    let (hi_checked, hoisted) =
+        em.hoist_index_checks(&var, loop_ty, body, "atos_lo", "atos_hi_given");
+    em.raw(&format!("const {loop_ty} atos_hi = {hi_checked};"));
     let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
     em.raw(&format!("atos_f = {frame_ty}{{{}}};", names.join(", ")));
     em.raw("atos_len = atos_hi > atos_lo ? (uint64_t)(atos_hi - atos_lo) : 0ull;");
@@ -249,6 +253,7 @@ pub(crate) fn emit_batch_fn(
         "const {loop_ty} {var} = atos_g.atos_lo + ({loop_ty})(atos_j - atos_at);"
     ));
     em.block(body);
+    em.end_checked_ranges(hoisted);
     em.indent_by(-1);
     em.raw("}");
     em.raw("worker.lanes_end();");

@@ -77,6 +77,9 @@ pub(crate) struct Emitter<'a> {
     checked: bool,
     line: u32,
     inline: InlineCalls,
+    /// `(field, loop variable)` pairs whose index a `lanes` loop checked once, for all its
+    /// iterations (see [`Emitter::hoist_index_checks`]).
+    checked_ranges: Vec<(String, String)>,
 }
 
 impl<'a> Emitter<'a> {
@@ -94,6 +97,7 @@ impl<'a> Emitter<'a> {
             checked: false,
             line: 0,
             inline: InlineCalls::default(),
+            checked_ranges: Vec::new(),
         }
     }
 
@@ -132,6 +136,14 @@ impl<'a> Emitter<'a> {
     /// `index` checked against the field's length (a fault when past it).
     fn checked_index(&mut self, field: &str, index: &Expr) -> String {
         let i = self.expr(index);
+        if matches!(index.kind, ExprKind::Var(_))
+            && self
+                .checked_ranges
+                .iter()
+                .any(|(f, var)| f == field && *var == i)
+        {
+            return i;
+        }
         let (st, f) = (self.state(), sanitize(field));
         format!(
             "atos::index({i}, {st}.{f}_len, {})",
@@ -141,6 +153,67 @@ impl<'a> Emitter<'a> {
 
     pub fn finish(self) -> String {
         self.out
+    }
+
+    /// Checks a `lanes` loop's leading `let x = s.field[var];` statements once for the whole
+    /// range `start..end` instead of once per element. Rust checks every element; the loop
+    /// over `start..end` indexes `field` at every `var` in it, so some index is past the length
+    /// exactly when `end > start` and `end > len`. Then the check faults with the `let`'s own
+    /// site, and `end` is clamped to the length, so the iterations below it run (as Rust's
+    /// do before its panic) and no lane reads past the array. Which of several faults a lanes
+    /// loop reports first was already a race between its lanes; the set of faults a run can
+    /// report is unchanged.
+    ///
+    /// Only the leading `let`s of the body qualify: they run in every iteration before
+    /// anything else can fault, branch or leave the loop, so the check never fires where Rust
+    /// would not. `var` is the loop variable's C++ name, unique to its binding (the type
+    /// checker renames shadowing bindings), and an index is compared by its C++ name, so a
+    /// shadowing `let` in the body is never taken for the loop variable. Returns the loop's
+    /// (possibly clamped) end and how many pairs are now checked, to be dropped after the body
+    /// ([`Emitter::end_checked_ranges`]).
+    pub fn hoist_index_checks(
+        &mut self,
+        var: &str,
+        ty: &str,
+        body: &[Stmt],
+        start: &str,
+        end: &str,
+    ) -> (String, usize) {
+        let mut end = end.to_string();
+        let mut hoisted = 0;
+        let saved_line = self.line;
+        for st in body {
+            let StmtKind::Let { init, .. } = &st.kind else {
+                break;
+            };
+            let ExprKind::Index { field, index } = &init.kind else {
+                break;
+            };
+            if !matches!(index.kind, ExprKind::Var(_)) || self.expr(index) != var {
+                break;
+            }
+            self.line = st.line;
+            let site = self.site(Fault::IndexOutOfBounds);
+            let clamped = self.temp("end");
+            let (sp, f) = (self.state(), sanitize(field));
+            self.line(
+                &format!(
+                    "const {ty} {clamped} = atos::index_range({start}, {end}, {sp}.{f}_len, {site});"
+                ),
+                0,
+            );
+            end = clamped;
+            self.checked_ranges.push((field.clone(), var.to_string()));
+            hoisted += 1;
+        }
+        self.line = saved_line;
+        (end, hoisted)
+    }
+
+    /// Drops the last `n` pairs [`Emitter::hoist_index_checks`] added, after the loop's body.
+    pub fn end_checked_ranges(&mut self, n: usize) {
+        let keep = self.checked_ranges.len() - n;
+        self.checked_ranges.truncate(keep);
     }
 
     /// Emits what follows as per-lane code: each thread runs it for its own item (the
@@ -346,6 +419,11 @@ impl<'a> Emitter<'a> {
                 }
                 let step_v = step.as_ref().map(|st| self.expr(st));
                 let mut first: Option<String> = None;
+                let (end, hoisted) = if *lanes {
+                    self.hoist_index_checks(&var, ty, body, &start, &end)
+                } else {
+                    (end, 0)
+                };
                 let header = if *lanes {
                     format!(
                         "for ({ty} {var} = {start} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"
@@ -383,6 +461,7 @@ impl<'a> Emitter<'a> {
                     self.loop_body(body);
                 }
                 self.in_lanes = was;
+                self.end_checked_ranges(hoisted);
                 self.line("}", 0);
                 for ((name, _, functor), before) in reductions.iter().zip(&saved) {
                     self.line(

@@ -87,6 +87,17 @@ template <class I> __device__ __forceinline__ uint64_t index(I i, uint64_t len, 
     return 0;
 }
 
+// A lanes loop's leading `let x = s.f[e];` over `lo..hi`, checked once (emit.rs,
+// hoist_index_checks): past the length it faults as the first index past it would, and the
+// loop ends at the length, so no lane reads outside the array.
+template <class I> __device__ __forceinline__ I index_range(I lo, I hi, uint64_t len, Site site) {
+    if (hi > lo && (uint64_t)hi > len) {
+        fault(site);
+        return (uint64_t)lo >= len ? lo : (I)len;
+    }
+    return hi;
+}
+
 // Checked arithmetic (KernelSpec::checked, on in debug builds): the wrapped result, and a fault
 // where Rust's debug build panics.
 template <class T> __device__ __forceinline__ T checked_add(T a, T b, Site site) {
