@@ -253,6 +253,17 @@ impl Lowerer {
 
     fn for_loop(&mut self, f: &syn::ExprForLoop) -> Result<StmtKind> {
         no_label(&f.label)?;
+        if let syn::Pat::Ident(pi) = &*f.pat
+            && let Some(m) = &pi.mutability
+        {
+            // Rust's `for mut e` assigns a copy: the next index is unchanged. The generated
+            // loop steps the variable itself, and an index checked once per range
+            // (hoist_index_checks) relies on it staying the index.
+            return Err(Error::new(
+                m.span(),
+                "a device loop variable cannot be `mut`: on the GPU, assigning it would change the loop's next index (Rust's loop would not); copy it first: `let mut x = e;`",
+            ));
+        }
         let var = ident_pattern(&f.pat)?;
         let (range, lanes) = match &*f.expr {
             syn::Expr::Call(c) if callee_name(&c.func).as_deref() == Some("lanes") => {
