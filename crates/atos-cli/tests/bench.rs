@@ -461,15 +461,39 @@ fn eight_simulated_devices_run_verified_with_a_scaling_table() {
         ]);
         assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
         assert!(o.stdout.contains("strong scaling"), "{}", o.stdout);
+        // The scaling rows' columns (graph, app, spread, devices, ms, speed-up, config), split
+        // at the runs of spaces that pad them.
+        let rows: Vec<Vec<String>> = o
+            .stdout
+            .lines()
+            .skip_while(|l| !l.starts_with("strong scaling"))
+            .skip(2)
+            .map(|l| {
+                l.split("  ")
+                    .map(str::trim)
+                    .filter(|c| !c.is_empty())
+                    .map(String::from)
+                    .collect::<Vec<String>>()
+            })
+            .filter(|r| r.len() == 7)
+            .collect();
+        assert!(
+            rows.iter()
+                .any(|r| r[1] == app && r[2] == "one device" && r[3] == "1" && r[5] == "1.00x"),
+            "{app}: no one-device row\n{}",
+            o.stdout
+        );
         for spread in ["simulated eager random:5", "simulated 32:5 random:5"] {
             for d in [2, 4, 8] {
-                assert!(
-                    o.stdout.lines().any(|l| l.contains(app)
-                        && l.contains(spread)
-                        && l.contains(&format!(" {d} "))),
-                    "{app}: no {spread} row for {d} devices\n{}",
-                    o.stdout
-                );
+                let row = rows
+                    .iter()
+                    .find(|r| r[1] == app && r[2] == spread && r[3] == d.to_string())
+                    .unwrap_or_else(|| {
+                        panic!("{app}: no {spread} row for {d} devices\n{}", o.stdout)
+                    });
+                let ms: f64 = row[4].parse().unwrap();
+                let speedup: f64 = row[5].trim_end_matches('x').parse().unwrap();
+                assert!(ms > 0.0 && speedup > 0.0, "{row:?}");
             }
         }
         let slug = graph.replace(':', "-");

@@ -160,9 +160,10 @@ impl<'a> Emitter<'a> {
     /// over `start..end` indexes `field` at every `var` in it, so some index is past the length
     /// exactly when `end > start` and `end > len`. Then the check faults with the `let`'s own
     /// site, and `end` is clamped to the length, so the iterations below it run (as Rust's
-    /// do before its panic) and no lane reads past the array. Which of several faults a lanes
-    /// loop reports first was already a race between its lanes; the set of faults a run can
-    /// report is unchanged.
+    /// do before its panic) and no lane reads past the array. The check runs before the first
+    /// iteration, so a loop with another fault at a lower index (a division by zero, say)
+    /// reports the index fault where Rust reports the other one; the run fails either way
+    /// (docs/dsl.md says so). With several lanes, the first fault reported was already a race.
     ///
     /// Only the leading `let`s of the body qualify: they run in every iteration before
     /// anything else can fault, branch or leave the loop, so the check never fires where Rust
@@ -216,14 +217,14 @@ impl<'a> Emitter<'a> {
         self.checked_ranges.truncate(keep);
     }
 
-    /// Emits what follows as per-lane code: each thread runs it for its own item (the
-    /// balanced batch's item values and `lanes` body), so side effects need no leader.
     /// The uniform variant of a function taking the state: its caller's leader may have
     /// written memory since the worker last synchronized.
     pub fn set_leader_unsynced(&mut self, on: bool) {
         self.leader_unsynced = on;
     }
 
+    /// Emits what follows as per-lane code: each thread runs it for its own item (the
+    /// balanced batch's item values and `lanes` body), so side effects need no leader.
     pub fn set_per_lane(&mut self, on: bool) {
         self.in_lanes = on;
     }
@@ -538,7 +539,6 @@ impl<'a> Emitter<'a> {
         }
     }
 
-    /// Outside `lanes` and not already on the leader: side effects must run once per worker.
     /// The body of a uniform loop: a leader write late in one iteration comes before a `lanes`
     /// loop early in the next, so a body holding both starts unsynchronized.
     fn loop_body(&mut self, body: &[Stmt]) {
@@ -548,6 +548,7 @@ impl<'a> Emitter<'a> {
         self.nested(body);
     }
 
+    /// Outside `lanes` and not already on the leader: side effects must run once per worker.
     fn is_uniform_context(&self) -> bool {
         !self.in_lanes && !self.on_leader
     }
@@ -808,13 +809,9 @@ fn leader_writes(body: &[Stmt]) -> bool {
 
 /// Whether `body` holds a `lanes` loop (at any depth).
 fn has_lanes(body: &[Stmt]) -> bool {
-    body.iter().any(|s| match &s.kind {
-        StmtKind::For { lanes: true, .. } => true,
-        StmtKind::For { body, .. }
-        | StmtKind::While { body, .. }
-        | StmtKind::Loop { body }
-        | StmtKind::Block(body) => has_lanes(body),
-        StmtKind::If { then, els, .. } => has_lanes(then) || els.as_deref().is_some_and(has_lanes),
-        _ => false,
-    })
+    let mut found = false;
+    crate::ir::visit_stmts(body, &mut |s| {
+        found |= matches!(s.kind, StmtKind::For { lanes: true, .. });
+    });
+    found
 }

@@ -176,13 +176,7 @@ mod tests {
     use super::*;
     use crate::bench::record::{GraphInfo, GraphSignature};
 
-    pub(crate) fn record(
-        app: &str,
-        devices: Option<usize>,
-        agg: &str,
-        fetch: u32,
-        ms: f64,
-    ) -> Record {
+    fn record(app: &str, devices: Option<usize>, agg: &str, fetch: u32, ms: f64) -> Record {
         let info = GraphInfo {
             spec: "kron:24".into(),
             signature: GraphSignature {

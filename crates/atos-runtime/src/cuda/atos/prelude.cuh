@@ -435,13 +435,16 @@ ATOS_NARROW_NUM_ATOMICS(uint16_t)
 // T comes from the element pointer alone (`Exactly`), so the value converts to it as it would
 // for the `atomic_fetch_*` overloads.
 template <class T> struct Exactly { using type = T; };
-template <class T> __device__ __forceinline__ void atomic_reduce_add(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_add(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_sub(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_sub(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_min(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_min(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_max(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_max(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_and(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_and(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_or(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_or(p, v); }
-template <class T> __device__ __forceinline__ void atomic_reduce_xor(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_xor(p, v); }
+#define ATOS_REDUCE_BY_FETCH(name) \
+    template <class T> __device__ __forceinline__ void atomic_reduce_##name(T* p, typename Exactly<T>::type v) { (void)atomic_fetch_##name(p, v); }
+ATOS_REDUCE_BY_FETCH(add)
+ATOS_REDUCE_BY_FETCH(sub)
+ATOS_REDUCE_BY_FETCH(min)
+ATOS_REDUCE_BY_FETCH(max)
+ATOS_REDUCE_BY_FETCH(and)
+ATOS_REDUCE_BY_FETCH(or)
+ATOS_REDUCE_BY_FETCH(xor)
+#undef ATOS_REDUCE_BY_FETCH
 // `red.relaxed.<scope>.global.<op>.<ptx type> [p], v` for element type T, the operand passed as
 // U with constraint C.
 #define ATOS_RED(name, op, ptx, T, U, C, value)                                                    \
