@@ -1,5 +1,6 @@
 //! `atos run --np N -- COMMAND...`: starts N processes of this `atos` binary on this node, one
-//! per GPU (rank r drives GPU r), each running COMMAND as rank r of an NVSHMEM run (the
+//! per GPU (rank r drives GPU r; with `--share-gpus`, more ranks than GPUs, rank r on GPU r mod G),
+//! each running COMMAND as rank r of an NVSHMEM run (the
 //! variables of `atos::gpu::nvshmem::RankEnv`, a fresh rendezvous file for the unique id, and
 //! `NVSHMEM_DISABLE_NVLS=1` whatever the caller's environment). Rank 0's output passes through;
 //! the others' lines are prefixed with their rank. When a rank fails (a non-zero exit or a
@@ -18,6 +19,11 @@ pub struct RunArgs {
     /// Processes to start, one per GPU (rank r drives GPU r of this node).
     #[arg(long, value_parser = clap::value_parser!(u32).range(1..=8))]
     pub np: u32,
+    /// Allow more ranks than this node has GPUs: rank r runs on GPU r mod G. Ranks on one GPU
+    /// time-slice it (no MPS), so this is for correctness runs (routing and termination over
+    /// N processes on a machine with fewer GPUs), never for timings.
+    #[arg(long)]
+    pub share_gpus: bool,
     /// Seconds a rank may wait for the unique id, NVSHMEM's init and each barrier before it
     /// ends with an error (a rank that died or never started).
     #[arg(long, default_value_t = nvshmem::DEFAULT_TIMEOUT_S)]
@@ -47,7 +53,22 @@ pub fn run(args: &RunArgs) -> Result<bool, String> {
         args.np,
         &args.command,
         Duration::from_secs_f64(args.bootstrap_timeout),
+        args.share_gpus,
     )
+}
+
+/// The GPU each of `np` ranks drives on a node with `gpus` GPUs (`None`: not known here, e.g.
+/// no driver; the ranks then report their own errors): rank r drives GPU r, or with `share`,
+/// GPU r mod `gpus`.
+pub fn rank_devices(np: u32, gpus: Option<usize>, share: bool) -> Result<Vec<usize>, String> {
+    match gpus {
+        Some(g) if np as usize > g && !share => Err(format!(
+            "{np} ranks asked for, but this node has {g} GPU{}: give --share-gpus to run several ranks on one GPU (rank r on GPU r mod {g}; ranks time-slice a shared GPU, so use it to check results, not to time them)",
+            if g == 1 { "" } else { "s" }
+        )),
+        Some(g) => Ok((0..np as usize).map(|r| r % g.max(1)).collect()),
+        None => Ok((0..np as usize).collect()),
+    }
 }
 
 /// Starts `np` ranks of this binary running `command` and waits for them (see [`run`]).
@@ -55,11 +76,21 @@ pub fn launch<A: AsRef<std::ffi::OsStr>>(
     np: u32,
     command: &[A],
     timeout: Duration,
+    share: bool,
 ) -> Result<bool, String> {
     if std::env::var_os(RANK_VAR).is_some() {
         return Err(format!(
             "{RANK_VAR} is set: this process is already a rank; `atos run` starts ranks, it does not run inside one"
         ));
+    }
+    let gpus = atos::gpu::device_count().ok();
+    let devices = rank_devices(np, gpus, share)?;
+    let shared = gpus.filter(|&g| (np as usize) > g);
+    if let Some(g) = shared {
+        eprintln!(
+            "note: {np} ranks on {g} GPU{} (--share-gpus): results are checked as always; times include the ranks' time-slicing of a shared GPU",
+            if g == 1 { "" } else { "s" }
+        );
     }
     let exe = std::env::current_exe().map_err(|e| format!("finding the atos binary: {e}"))?;
     let dir = fresh_dir()?;
@@ -71,8 +102,9 @@ pub fn launch<A: AsRef<std::ffi::OsStr>>(
         let mut cmd = Command::new(&exe);
         cmd.args(command)
             .envs(env.iter().map(|(k, v)| (k, v)))
+            .envs(shared.map(|g| (nvshmem::SHARED_GPUS_VAR, g.to_string())))
             .env(RANK_VAR, rank.to_string())
-            .env(DEVICE_VAR, rank.to_string())
+            .env(DEVICE_VAR, devices[rank as usize].to_string())
             .stdin(Stdio::null());
         if rank > 0 {
             cmd.stdout(Stdio::piped()).stderr(Stdio::piped());
@@ -230,6 +262,22 @@ mod tests {
                 (r as u32, child)
             })
             .collect()
+    }
+
+    #[test]
+    fn ranks_share_gpus_only_when_asked() {
+        assert_eq!(rank_devices(2, Some(2), false), Ok(vec![0, 1]));
+        assert_eq!(rank_devices(2, Some(4), false), Ok(vec![0, 1]));
+        assert_eq!(rank_devices(4, Some(1), true), Ok(vec![0, 0, 0, 0]));
+        assert_eq!(rank_devices(3, Some(2), true), Ok(vec![0, 1, 0]));
+        // Unknown GPU count: one per rank, as before; the ranks report a missing GPU.
+        assert_eq!(rank_devices(3, None, false), Ok(vec![0, 1, 2]));
+        let err = rank_devices(4, Some(1), false).unwrap_err();
+        assert!(
+            err.contains("4 ranks asked for, but this node has 1 GPU:")
+                && err.contains("--share-gpus"),
+            "{err}"
+        );
     }
 
     #[test]

@@ -150,6 +150,11 @@ pub struct BenchArgs {
     /// `atos run --np N` would, N the one spread count of --devices; rank 0 reports).
     #[arg(long, value_enum, default_value = "p2p")]
     transport: Transport,
+    /// `--transport nvshmem` with more devices than this node has GPUs: ranks share GPUs
+    /// (rank r on GPU r mod G), as `atos run --share-gpus`. Shared GPUs time-slice their
+    /// ranks: the results are checked as always, the times are not the transport's.
+    #[arg(long)]
+    share_gpus: bool,
     /// No progress bar and no notes (the table and failures are still printed).
     #[arg(long)]
     quiet: bool,
@@ -1122,6 +1127,9 @@ enum RankSetup {
 /// for them.
 fn nvshmem_rank(args: &BenchArgs, device_counts: &[usize]) -> Result<RankSetup, String> {
     if args.transport != Transport::Nvshmem {
+        if args.share_gpus {
+            return Err("--share-gpus shares GPUs between the ranks of --transport nvshmem; peer-to-peer runs drive one GPU per device".into());
+        }
         return Ok(RankSetup::Plain);
     }
     let spread: Vec<usize> = device_counts.iter().copied().filter(|&d| d > 1).collect();
@@ -1153,8 +1161,13 @@ fn nvshmem_rank(args: &BenchArgs, device_counts: &[usize]) -> Result<RankSetup, 
                     atos::gpu::nvshmem::DEFAULT_TIMEOUT_S
                         + args.timeout * f64::from(args.runs + args.warmup) * plain as f64,
                 );
-            crate::launch::launch(n as u32, &argv, Duration::from_secs_f64(timeout))
-                .map(RankSetup::Launched)
+            crate::launch::launch(
+                n as u32,
+                &argv,
+                Duration::from_secs_f64(timeout),
+                args.share_gpus,
+            )
+            .map(RankSetup::Launched)
         }
         Some(env) if env.ranks as usize != n => Err(format!(
             "this rank is one of {} but --devices asks for {n}",

@@ -137,10 +137,17 @@ impl Gpus {
             None => env.rank as usize % super::device_count()?,
         };
         let gpu = Gpu::new(ordinal)?;
-        // Launched on one node (ATOS_DEVICE = rank), rank p drives GPU p: remote atomics need
-        // native atomics between this GPU and each of them, as `Gpus::new` requires.
-        if env.device == Some(env.rank as usize) {
-            for p in (0..env.ranks as usize).filter(|&p| p != ordinal) {
+        // Launched on one node (`atos run`: ATOS_DEVICE = rank, or rank mod the node's GPUs
+        // with --share-gpus), rank p drives GPU p mod G: remote atomics need native atomics
+        // between this GPU and each other GPU in use, as `Gpus::new` requires. Ranks sharing
+        // this GPU need no check.
+        let count = super::device_count()?;
+        if env.device == Some(env.rank as usize % count) {
+            let others: std::collections::BTreeSet<usize> = (0..env.ranks as usize)
+                .map(|p| p % count)
+                .filter(|&p| p != ordinal)
+                .collect();
+            for p in others {
                 let mut peer: sys::CUdevice = 0;
                 // SAFETY: a query by ordinal into a local (no context is created).
                 unsafe { sys::cuDeviceGet(&mut peer, p as i32) }
@@ -174,11 +181,18 @@ impl Gpus {
     pub fn describe(&self) -> String {
         match &self.world {
             None => format!("{} x {}", self.gpus.len(), self.gpus[0].name()),
-            Some(w) => format!(
-                "{} x {} (NVSHMEM, one process each)",
-                w.ranks(),
-                self.gpus[0].name()
-            ),
+            Some(w) => match w.shared_gpus() {
+                None => format!(
+                    "{} x {} (NVSHMEM, one process each)",
+                    w.ranks(),
+                    self.gpus[0].name()
+                ),
+                Some(g) => format!(
+                    "{} ranks on {g} x {} (NVSHMEM, shared GPUs: times include time-slicing)",
+                    w.ranks(),
+                    self.gpus[0].name()
+                ),
+            },
         }
     }
 

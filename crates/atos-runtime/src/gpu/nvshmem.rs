@@ -34,6 +34,9 @@ pub const RENDEZVOUS_VAR: &str = "ATOS_RENDEZVOUS";
 pub const DEVICE_VAR: &str = "ATOS_DEVICE";
 pub const TIMEOUT_VAR: &str = "ATOS_BOOTSTRAP_TIMEOUT";
 pub const RUN_TIMEOUT_VAR: &str = "ATOS_RUN_TIMEOUT";
+/// Set by `atos run --share-gpus` when the ranks outnumber the node's GPUs: that GPU count.
+/// Ranks sharing a GPU time-slice it, so reports say so beside every time.
+pub const SHARED_GPUS_VAR: &str = "ATOS_SHARED_GPUS";
 
 /// Seconds a rank waits for the unique id, the init and each barrier, unless
 /// `ATOS_BOOTSTRAP_TIMEOUT` says otherwise.
@@ -58,6 +61,8 @@ pub struct RankEnv {
     pub timeout: Duration,
     /// How long a spread run's kernels may take when the program sets no timeout.
     pub run_timeout: Duration,
+    /// The GPUs the ranks share, when they outnumber them (`ATOS_SHARED_GPUS`).
+    pub shared_gpus: Option<usize>,
 }
 
 impl RankEnv {
@@ -112,11 +117,21 @@ impl RankEnv {
                 .ok_or_else(|| bad(var, &t, "a positive number of seconds")),
             None => Ok(Duration::from_secs_f64(default)),
         };
+        let shared_gpus = match get(SHARED_GPUS_VAR) {
+            Some(g) => Some(
+                g.parse::<usize>()
+                    .ok()
+                    .filter(|&g| g > 0)
+                    .ok_or_else(|| bad(SHARED_GPUS_VAR, &g, "a number of GPUs"))?,
+            ),
+            None => None,
+        };
         Ok(Some(RankEnv {
             rank,
             ranks,
             rendezvous,
             device,
+            shared_gpus,
             timeout: seconds(TIMEOUT_VAR, DEFAULT_TIMEOUT_S)?,
             run_timeout: seconds(RUN_TIMEOUT_VAR, DEFAULT_RUN_TIMEOUT_S)?,
         }))
@@ -220,6 +235,7 @@ pub struct World {
     ranks: u32,
     timeout: Duration,
     run_timeout: Duration,
+    shared_gpus: Option<usize>,
 }
 
 impl std::fmt::Debug for World {
@@ -276,6 +292,7 @@ impl World {
             ranks,
             timeout: env.timeout,
             run_timeout: env.run_timeout,
+            shared_gpus: env.shared_gpus,
         })
     }
 
@@ -291,6 +308,11 @@ impl World {
     /// (`ATOS_RUN_TIMEOUT`, default [`DEFAULT_RUN_TIMEOUT_S`]).
     pub fn run_timeout(&self) -> Duration {
         self.run_timeout
+    }
+
+    /// The GPUs the ranks share, when they outnumber them (`atos run --share-gpus`).
+    pub fn shared_gpus(&self) -> Option<usize> {
+        self.shared_gpus
     }
 
     pub fn host(&self) -> &Host {
@@ -563,6 +585,16 @@ mod tests {
         .unwrap()
         .unwrap();
         assert_eq!(env.run_timeout, Duration::from_secs(30));
+        assert_eq!(env.shared_gpus, None);
+        let env = RankEnv::from_vars(vars(&[
+            (RANK_VAR, "3"),
+            (RANKS_VAR, "4"),
+            (RENDEZVOUS_VAR, "/tmp/x"),
+            (SHARED_GPUS_VAR, "1"),
+        ]))
+        .unwrap()
+        .unwrap();
+        assert_eq!(env.shared_gpus, Some(1));
         for (bad, says) in [
             (vec![(RANK_VAR, "2"), (RANKS_VAR, "2")], "numbered from 0"),
             (vec![(RANK_VAR, "0"), (RANKS_VAR, "9")], "1 to 8 ranks"),
@@ -589,6 +621,15 @@ mod tests {
                     (RUN_TIMEOUT_VAR, "never"),
                 ],
                 "ATOS_RUN_TIMEOUT=\"never\" is not a positive number of seconds",
+            ),
+            (
+                vec![
+                    (RANK_VAR, "0"),
+                    (RANKS_VAR, "2"),
+                    (RENDEZVOUS_VAR, "/tmp/x"),
+                    (SHARED_GPUS_VAR, "0"),
+                ],
+                "ATOS_SHARED_GPUS=\"0\" is not a number of GPUs",
             ),
         ] {
             let err = RankEnv::from_vars(vars(&bad)).unwrap_err().to_string();
