@@ -258,8 +258,19 @@ fn an_idle_range_its_index_type_cannot_hold_is_an_error_and_a_small_one_runs() {
     );
     state.n = 100;
     let stats = cpu(2).run((hit::Task, scan::Task), &state, &[]).unwrap();
-    assert_eq!(stats.popped, 100, "the hook found every index once");
-    assert!(hits.to_vec().iter().all(|&h| h == 1));
+    // The hook's push is unguarded and a second sweep may run while the first one's items are
+    // still queued (docs/dsl.md, "The idle hook"), so an index can be pushed twice; every index
+    // is found, and every pop is one hit.
+    let hits = hits.to_vec();
+    assert!(
+        hits.iter().all(|&h| h >= 1),
+        "the hook found every index: {hits:?}"
+    );
+    assert_eq!(
+        stats.popped,
+        hits.iter().map(|&h| u64::from(h)).sum::<u64>(),
+        "each pop is one hit"
+    );
 }
 
 mod inline_rules {

@@ -19,6 +19,10 @@ pub fn device_headers() -> &'static [(&'static str, String)] {
                 include_str!("cuda/atos/worker.cuh").into(),
             ),
             ("atos/mesh.cuh", include_str!("cuda/atos/mesh.cuh").into()),
+            (
+                "atos/remote.cuh",
+                include_str!("cuda/atos/remote.cuh").into(),
+            ),
         ]
     })
 }

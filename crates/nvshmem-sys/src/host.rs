@@ -127,6 +127,7 @@ pub struct Host {
     ptr: unsafe extern "C" fn(*const c_void, c_int) -> *mut c_void,
     barrier_all: unsafe extern "C" fn(),
     cumodule_init: unsafe extern "C" fn(*mut c_void) -> c_int,
+    cumodule_finalize: unsafe extern "C" fn(*mut c_void) -> c_int,
     // Last: the functions above point into it.
     _lib: Library,
 }
@@ -160,6 +161,7 @@ impl Host {
             ptr: sym!("nvshmem_ptr"),
             barrier_all: sym!("nvshmem_barrier_all"),
             cumodule_init: sym!("nvshmemx_cumodule_init"),
+            cumodule_finalize: sym!("nvshmemx_cumodule_finalize"),
             path,
             _lib: lib,
         })
@@ -266,6 +268,19 @@ impl Host {
         // SAFETY: the caller upholds the contract.
         ok("nvshmemx_cumodule_init", unsafe {
             (self.cumodule_init)(module)
+        })
+    }
+
+    /// Releases NVSHMEM's device state in a module (`nvshmemx_cumodule_finalize`), before the
+    /// module is unloaded or initialized again.
+    ///
+    /// # Safety
+    /// `module` is a live `CUmodule` of the current context that went through
+    /// [`Host::cumodule_init`]; no kernel of it is running.
+    pub unsafe fn cumodule_finalize(&self, module: *mut c_void) -> Result<(), NvshmemError> {
+        // SAFETY: the caller upholds the contract.
+        ok("nvshmemx_cumodule_finalize", unsafe {
+            (self.cumodule_finalize)(module)
         })
     }
 

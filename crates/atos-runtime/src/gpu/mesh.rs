@@ -181,16 +181,21 @@ impl Gpus {
     pub fn describe(&self) -> String {
         match &self.world {
             None => format!("{} x {}", self.gpus.len(), self.gpus[0].name()),
-            Some(w) => match w.shared_gpus() {
-                None => format!(
-                    "{} x {} (NVSHMEM, one process each)",
+            Some(w) => match (
+                w.shared_gpus(),
+                if w.remote_calls() { " calls" } else { "" },
+            ) {
+                (None, calls) => format!(
+                    "{} x {} (NVSHMEM{}, one process each)",
                     w.ranks(),
-                    self.gpus[0].name()
+                    self.gpus[0].name(),
+                    calls
                 ),
-                Some(g) => format!(
-                    "{} ranks on {g} x {} (NVSHMEM, shared GPUs: times include time-slicing)",
+                (Some(g), calls) => format!(
+                    "{} ranks on {g} x {} (NVSHMEM{}, shared GPUs: times include time-slicing)",
                     w.ranks(),
-                    self.gpus[0].name()
+                    self.gpus[0].name(),
+                    calls
                 ),
             },
         }
@@ -288,6 +293,13 @@ pub(crate) fn load_everywhere(
             arch.1
         )));
     }
+    if let Some(world) = gpus.world().filter(|w| w.remote_calls()) {
+        return gpus
+            .gpus
+            .iter()
+            .map(|g| super::nvshmem::load_remote_calls(world, g, source, kernel))
+            .collect();
+    }
     let compiled = nvrtc::compile_cubin(source, arch)?;
     gpus.gpus
         .iter()
@@ -301,6 +313,26 @@ pub(crate) fn load_everywhere(
                 .map_err(driver_err("finding the kernel"))
         })
         .collect()
+}
+
+impl<P: TaskSet> Drop for MeshProgram<P> {
+    /// Under NVSHMEM calls, each module leaves NVSHMEM before it is unloaded (see
+    /// `nvshmem::finalize_module`).
+    fn drop(&mut self) {
+        finalize_modules(&self.gpus, &self.functions);
+    }
+}
+
+/// Under NVSHMEM calls, takes the modules of `functions` (one per GPU this process drives) out
+/// of NVSHMEM before they are unloaded (`nvshmem::finalize_module`); otherwise nothing.
+pub(crate) fn finalize_modules(gpus: &Gpus, functions: &[CudaFunction]) {
+    if let Some(world) = gpus.world().filter(|w| w.remote_calls()) {
+        for (k, f) in functions.iter().enumerate() {
+            if bind(gpus, k).is_ok() {
+                super::nvshmem::finalize_module(world, f);
+            }
+        }
+    }
 }
 
 impl<P: TaskSet> MeshProgram<P> {
@@ -417,7 +449,7 @@ impl<P: TaskSet> MeshProgram<P> {
                 .record(&part.stream)
                 .map_err(driver_err("recording the start event"))?;
             let mut arg = part.packed.clone();
-            let mut control = dev.control;
+            let mut control = dev.control_in_kernels;
             let mut mesh_at = part.mesh;
             let mut params = [
                 arg.as_mut_ptr() as *mut c_void,
@@ -515,6 +547,8 @@ pub struct MeshState<'s> {
     parts: Vec<DevicePart>,
     /// Device 0's control block (used by every device).
     control: u64,
+    /// The same, as this process's kernels reach it (tagged under NVSHMEM calls).
+    control_in_kernels: u64,
     /// Per device: its counter buffer (per queue field its rings' counters, see
     /// [`RING_LOCAL`], then its DeviceCounters).
     counters: Vec<u64>,
@@ -547,6 +581,9 @@ struct MeshMemory<'a> {
     world: Option<&'a World>,
     arenas: Vec<Arena<'a>>,
     symmetric: Vec<Symmetric>,
+    /// NVSHMEM calls: each symmetric allocation (this rank's address, bytes, and its address
+    /// on every rank as mapped here), to turn a mapped address into a tagged one.
+    spans: Vec<(u64, usize, Vec<u64>)>,
 }
 
 impl MeshMemory<'_> {
@@ -571,6 +608,7 @@ impl MeshMemory<'_> {
                 let largest = bytes.iter().copied().max().unwrap_or(0);
                 let (sym, at) = world.alloc(largest, stream)?;
                 self.symmetric.push(sym);
+                self.spans.push((sym.0, largest, at.clone()));
                 let me = world.rank() as usize;
                 if let Some(data) = init(me).filter(|d| !d.is_empty()) {
                     // SAFETY: this rank's copy holds `largest` >= bytes[me] = data.len() bytes.
@@ -584,6 +622,59 @@ impl MeshMemory<'_> {
         }
     }
 }
+
+impl MeshMemory<'_> {
+    /// How this process's kernels reach the allocations made so far (see [`KernelAddresses`]).
+    /// Under NVSHMEM calls, every symmetric address must leave the tag's byte clear.
+    fn kernel_addresses(&self) -> Result<KernelAddresses, GpuError> {
+        let calls = self.world.filter(|w| w.remote_calls());
+        if calls.is_some()
+            && let Some((sym, bytes, _)) = self
+                .spans
+                .iter()
+                .find(|(sym, bytes, _)| sym + *bytes as u64 > 1u64 << REMOTE_ADDRESS_BITS)
+        {
+            return Err(GpuError::Mesh(format!(
+                "symmetric memory at {sym:#x} (+{bytes} bytes) reaches past bit {REMOTE_ADDRESS_BITS}, where NVSHMEM-call units keep the rank of an address: run without {}",
+                super::nvshmem::REMOTE_CALLS_VAR
+            )));
+        }
+        Ok(KernelAddresses {
+            calls_rank: calls.map(|w| w.rank() as usize),
+            spans: self.spans.clone(),
+        })
+    }
+}
+
+/// Addresses as this process's kernels reach them: as mapped here, except under NVSHMEM calls,
+/// where symmetric memory (any rank's, this one's included: other ranks reach it too, see
+/// `atos/remote.cuh`) is its symmetric address tagged with its rank (rank + 1 in the top byte).
+struct KernelAddresses {
+    /// This rank, under NVSHMEM calls.
+    calls_rank: Option<usize>,
+    spans: Vec<(u64, usize, Vec<u64>)>,
+}
+
+impl KernelAddresses {
+    /// `addr`, an address in symmetric memory (or peer-to-peer, in a device's memory) on
+    /// device `owner`, as this process maps it. Null stays null.
+    fn of(&self, addr: u64, owner: usize) -> u64 {
+        match self.calls_rank {
+            Some(_) if addr != 0 => {
+                let (sym, _, at) = self
+                    .spans
+                    .iter()
+                    .find(|(_, bytes, at)| addr >= at[owner] && addr < at[owner] + (*bytes as u64).max(1))
+                    .expect("every address of another rank lies in one of this state's symmetric allocations");
+                (sym + (addr - at[owner])) | ((owner as u64 + 1) << REMOTE_ADDRESS_BITS)
+            }
+            _ => addr,
+        }
+    }
+}
+
+/// Where `atos/remote.cuh` reads the owning rank of a tagged address.
+const REMOTE_ADDRESS_BITS: u32 = 56;
 
 /// Bytes per device of a buffer only device 0 uses.
 fn one_on_device_0(devices: usize, bytes: usize) -> Vec<usize> {
@@ -648,6 +739,7 @@ impl<'s> MeshState<'s> {
             world: gpus.world(),
             arenas: streams.iter().map(Arena::new).collect(),
             symmetric: Vec::new(),
+            spans: Vec::new(),
         };
         // First pass: every allocation whose address another device needs (one per device,
         // each reached from here: see `MeshMemory::each`).
@@ -663,15 +755,6 @@ impl<'s> MeshState<'s> {
                     .collect::<Result<Vec<Vec<u64>>, _>>()?,
             );
         }
-        // Ring k (RING_LOCAL, ...) of queue q on device d, as a QueueRef's words.
-        let ring_ref = |d: usize, q: usize, k: usize| -> [u64; 4] {
-            let r = ring_list[q];
-            let slots = ring_slots(r.capacity);
-            let c = counters[d] + ((per_queue * q + k) * qc::BYTES) as u64;
-            [items[q][k][d], c, r.capacity, slots - 1]
-        };
-        // Device d's outbox to peer p (aggregated runs), by ring index.
-        let outbox_of = |d: usize, p: usize| RING_OUTBOX + if p < d { p } else { p - 1 };
         let mut atomics: Vec<SpreadField> = Vec::new();
         for (f, fd) in fields.iter().zip(&desc.fields) {
             if let FieldRef::Atomics(a) = f {
@@ -719,6 +802,22 @@ impl<'s> MeshState<'s> {
                 });
             }
         }
+        let kernel_at = mem.kernel_addresses()?;
+        // Ring k (RING_LOCAL, ...) of queue q on device d, as a QueueRef's words.
+        // (As this process's kernels reach it: `KernelAddresses`.)
+        let ring_ref = |d: usize, q: usize, k: usize| -> [u64; 4] {
+            let r = ring_list[q];
+            let slots = ring_slots(r.capacity);
+            let c = counters[d] + ((per_queue * q + k) * qc::BYTES) as u64;
+            [
+                kernel_at.of(items[q][k][d], d),
+                kernel_at.of(c, d),
+                r.capacity,
+                slots - 1,
+            ]
+        };
+        // Device d's outbox to peer p (aggregated runs), by ring index.
+        let outbox_of = |d: usize, p: usize| RING_OUTBOX + if p < d { p } else { p - 1 };
         // The placement's owner map (replicated) and every ring's counters, device-major.
         let all_rings: Vec<u64> = (0..devices)
             .flat_map(|d| (0..n_queues).flat_map(move |q| (0..per_queue).map(move |k| (d, q, k))))
@@ -742,7 +841,7 @@ impl<'s> MeshState<'s> {
                         let mut table = vec![0u64; spread_parts::WORDS];
                         table[spread_parts::SPREAD] = u64::from(f.spread);
                         for (k, p) in f.parts.iter().enumerate() {
-                            table[spread_parts::PART + k] = p.0;
+                            table[spread_parts::PART + k] = kernel_at.of(p.0, k);
                         }
                         let at = arena.alloc(table.len() * 8, Some(&words_bytes(&table)))?;
                         f.tables.push(at);
@@ -847,6 +946,7 @@ impl<'s> MeshState<'s> {
             placement: placement.clone(),
             parts: out,
             control,
+            control_in_kernels: kernel_at.of(control, 0),
             counters,
             rings: ring_list,
             per_queue,

@@ -22,7 +22,9 @@ use std::sync::mpsc;
 use std::time::{Duration, Instant};
 
 use cudarc::driver::{result, sys};
-use nvshmem_sys::{DeviceLinker, Host, Install, UniqueId};
+/// Where NVSHMEM was found (host library, device library, headers).
+pub use nvshmem_sys::Install;
+use nvshmem_sys::{DeviceLinker, Host, UniqueId};
 
 use super::device_state::copy_out_and_wait;
 use super::{Gpu, GpuError, Gpus, driver_err, nvrtc};
@@ -37,6 +39,11 @@ pub const RUN_TIMEOUT_VAR: &str = "ATOS_RUN_TIMEOUT";
 /// Set by `atos run --share-gpus` when the ranks outnumber the node's GPUs: that GPU count.
 /// Ranks sharing a GPU time-slice it, so reports say so beside every time.
 pub const SHARED_GPUS_VAR: &str = "ATOS_SHARED_GPUS";
+/// `1`: spread kernels reach other ranks' memory by NVSHMEM calls (`atos/remote.cuh`), not
+/// through NVSHMEM's peer mappings, even where the mappings exist. The calls are what ranks on
+/// other nodes need; on one node this runs them for testing. The host still reads results and
+/// counters through the mappings, so runs across nodes are not possible yet.
+pub const REMOTE_CALLS_VAR: &str = "ATOS_NVSHMEM_CALLS";
 
 /// Seconds a rank waits for the unique id, the init and each barrier, unless
 /// `ATOS_BOOTSTRAP_TIMEOUT` says otherwise.
@@ -138,6 +145,17 @@ impl RankEnv {
     }
 }
 
+/// `ATOS_NVSHMEM_CALLS`: unset or `0`, mappings; `1`, calls.
+fn remote_calls_asked() -> Result<bool, GpuError> {
+    match std::env::var(REMOTE_CALLS_VAR).as_deref() {
+        Err(_) | Ok("0") => Ok(false),
+        Ok("1") => Ok(true),
+        Ok(v) => Err(GpuError::Mesh(format!(
+            "{REMOTE_CALLS_VAR}={v:?} is not 0 or 1 (1: spread kernels reach other ranks by NVSHMEM calls)"
+        ))),
+    }
+}
+
 /// Writes rank 0's unique id to `path`: aside first, then renamed into place. Refuses a path
 /// that exists.
 pub fn publish_id(path: &Path, id: &[u8; 128]) -> Result<(), GpuError> {
@@ -236,6 +254,7 @@ pub struct World {
     timeout: Duration,
     run_timeout: Duration,
     shared_gpus: Option<usize>,
+    remote_calls: bool,
 }
 
 impl std::fmt::Debug for World {
@@ -293,6 +312,7 @@ impl World {
             timeout: env.timeout,
             run_timeout: env.run_timeout,
             shared_gpus: env.shared_gpus,
+            remote_calls: remote_calls_asked()?,
         })
     }
 
@@ -308,6 +328,11 @@ impl World {
     /// (`ATOS_RUN_TIMEOUT`, default [`DEFAULT_RUN_TIMEOUT_S`]).
     pub fn run_timeout(&self) -> Duration {
         self.run_timeout
+    }
+
+    /// Whether spread kernels reach other ranks by NVSHMEM calls ([`REMOTE_CALLS_VAR`]).
+    pub fn remote_calls(&self) -> bool {
+        self.remote_calls
     }
 
     /// The GPUs the ranks share, when they outnumber them (`atos run --share-gpus`).
@@ -426,6 +451,120 @@ pub fn launch_env(rendezvous: &Path, ranks: u32, timeout: Duration) -> Vec<(Stri
         env.push(("LD_LIBRARY_PATH".into(), joined));
     }
     env
+}
+
+/// A spread unit's source for NVSHMEM calls: `ATOS_REMOTE_CALLS 1` before it.
+pub fn remote_calls_source(source: &str) -> String {
+    format!(
+        "#define ATOS_REMOTE_CALLS 1  // other ranks' memory by NVSHMEM calls (atos/remote.cuh)\n{source}"
+    )
+}
+
+/// The CUBIN of a spread unit for NVSHMEM calls on `arch`: [`remote_calls_source`] to LTO IR
+/// by NVRTC with NVSHMEM's headers, device-linked with its device library by nvJitLink. Needs
+/// no GPU (CI links every app's spread unit this way).
+pub fn remote_calls_cubin(
+    install: &Install,
+    source: &str,
+    arch: (i32, i32),
+) -> Result<Vec<u8>, GpuError> {
+    let (ltoir, _) =
+        nvrtc::compile_ltoir(&remote_calls_source(source), arch, &install.nvrtc_options())?;
+    Ok(DeviceLinker::load()?.link(install, &ltoir, (arch.0 * 10 + arch.1) as u32)?)
+}
+
+/// [`remote_calls_cubin`] through the kernel cache (`ATOS_CACHE_DIR`, as NVRTC's CUBINs): the
+/// device link takes tens of seconds per unit. The key adds NVSHMEM's options and its device
+/// library (path and size) to what an NVRTC CUBIN's key holds.
+fn cached_remote_calls_cubin(
+    install: &Install,
+    source: &str,
+    arch: (i32, i32),
+) -> Result<Vec<u8>, GpuError> {
+    use super::kernel_cache;
+    let Some(dir) = kernel_cache::cache_dir() else {
+        return remote_calls_cubin(install, source, arch);
+    };
+    let mut options = nvrtc::options(arch);
+    options.extend(install.nvrtc_options());
+    let lib_bytes = std::fs::metadata(&install.device_lib).map_or(0, |m| m.len());
+    options.push(format!(
+        "device-linked with {} ({lib_bytes} bytes)",
+        install.device_lib.display()
+    ));
+    let key = kernel_cache::key(
+        &remote_calls_source(source),
+        crate::headers::device_headers(),
+        &options,
+        arch,
+        nvrtc::nvrtc_version()?,
+    );
+    if let Some(entry) = kernel_cache::load(&dir, &key) {
+        return Ok(entry.cubin);
+    }
+    let cubin = remote_calls_cubin(install, source, arch)?;
+    let entry = kernel_cache::Entry {
+        cubin,
+        log: String::new(),
+    };
+    // A cache that cannot be written only costs the next run a link.
+    let _ = kernel_cache::store(&dir, &key, &entry);
+    Ok(entry.cubin)
+}
+
+/// Takes `function`'s module out of NVSHMEM (`nvshmemx_cumodule_finalize`) before it is
+/// unloaded. NVSHMEM keeps every module that went through `nvshmemx_cumodule_init` and writes
+/// its device state into them; a module unloaded without this left the next program's module
+/// with a null table of peer heap bases, and its kernel faulted on its first call to another
+/// rank (`CUDA_ERROR_ILLEGAL_ADDRESS`; compute-sanitizer on an H100: an 8-byte read at 0x8,
+/// the table's entry for rank 1). A failure here is reported, not raised: the program is
+/// being dropped.
+pub(crate) fn finalize_module(world: &World, function: &cudarc::driver::CudaFunction) {
+    let mut raw: sys::CUmodule = std::ptr::null_mut();
+    // SAFETY: a live function (its module is kept alive by it).
+    let found = unsafe { sys::cuFuncGetModule(&mut raw, function.cu_function()) }.result();
+    // SAFETY: the module went through cumodule_init when loaded (`load_remote_calls`), its
+    // context is current (the caller binds it) and none of its kernels runs (launches wait).
+    let done = found.map_err(|e| e.to_string()).and_then(|_| {
+        unsafe { world.host.cumodule_finalize(raw as *mut c_void) }.map_err(|e| e.to_string())
+    });
+    if let Err(e) = done {
+        eprintln!(
+            "rank {}: leaving NVSHMEM for a program's module: {e}",
+            world.rank
+        );
+    }
+}
+
+/// Compiles `source` (a spread unit) for NVSHMEM calls: `ATOS_REMOTE_CALLS 1` before it, NVRTC
+/// to LTO IR with NVSHMEM's headers, nvJitLink with its device library, loaded on `gpu` with
+/// `nvshmemx_cumodule_init`. Returns the kernel `kernel`. The linked CUBIN is cached with the
+/// kernels ([`cached_remote_calls_cubin`]).
+pub(crate) fn load_remote_calls(
+    world: &World,
+    gpu: &Gpu,
+    source: &str,
+    kernel: &str,
+) -> Result<cudarc::driver::CudaFunction, GpuError> {
+    let cubin = cached_remote_calls_cubin(&world.install, source, gpu.arch())?;
+    gpu.ctx()
+        .bind_to_thread()
+        .map_err(driver_err("binding a context"))?;
+    let module = gpu
+        .ctx()
+        .load_module(cudarc::nvrtc::Ptx::from_binary(cubin))
+        .map_err(driver_err("loading the device-linked module"))?;
+    let function = module
+        .load_function(kernel)
+        .map_err(driver_err("finding the kernel"))?;
+    let mut raw: sys::CUmodule = std::ptr::null_mut();
+    // SAFETY: a live function of a module loaded just above (kept alive by `function`).
+    unsafe { sys::cuFuncGetModule(&mut raw, function.cu_function()) }
+        .result()
+        .map_err(driver_err("finding the kernel's module"))?;
+    // SAFETY: a live module of the current context; NVSHMEM is initialized.
+    unsafe { world.host.cumodule_init(raw as *mut c_void) }?;
+    Ok(function)
 }
 
 /// A kernel on NVSHMEM's device API, with atos's headers: each thread of rank r puts a word

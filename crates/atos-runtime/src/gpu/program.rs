@@ -247,12 +247,18 @@ impl<P: TaskSet> ProgramBuilder<P> {
         let functions = super::mesh::load_everywhere(gpus, &source, &kernel)?;
         let grid = match self.grid {
             Some(g) => g,
-            None => {
-                let per_sm = functions[0]
-                    .occupancy_max_active_blocks_per_multiprocessor(self.spec.block_size, 0, None)
-                    .map_err(driver_err("computing occupancy"))?;
-                per_sm.max(1) * gpus.gpu(0).sm_count()
-            }
+            None => match functions[0].occupancy_max_active_blocks_per_multiprocessor(
+                self.spec.block_size,
+                0,
+                None,
+            ) {
+                Ok(per_sm) => per_sm.max(1) * gpus.gpu(0).sm_count(),
+                Err(e) => {
+                    // No MeshProgram owns the modules yet: take them out of NVSHMEM here.
+                    super::mesh::finalize_modules(gpus, &functions);
+                    return Err(driver_err("computing occupancy")(e));
+                }
+            },
         };
         Ok(super::MeshProgram {
             gpus: gpus.clone(),

@@ -11,9 +11,24 @@
 #ifndef ATOS_SYSTEM_SCOPE
 #define ATOS_SYSTEM_SCOPE 0
 #endif
+// A spread unit for ranks whose memory this rank cannot map (other nodes, or NVSHMEM told to
+// use its calls: ATOS_REMOTE_CALLS 1, set by the generated unit, with ATOS_SYSTEM_SCOPE 1 and
+// NVSHMEM's device headers). Addresses in its tables carry the owning rank in their top byte
+// (remote.cuh), and every memory primitive below (loads, stores, atomics, fences) sends an access
+// to another rank's memory as an NVSHMEM call; accesses to this rank's memory run as before.
+#ifndef ATOS_REMOTE_CALLS
+#define ATOS_REMOTE_CALLS 0
+#endif
+#if ATOS_REMOTE_CALLS && !ATOS_SYSTEM_SCOPE
+#error "ATOS_REMOTE_CALLS is for spread units (ATOS_SYSTEM_SCOPE 1)"
+#endif
 #if ATOS_SYSTEM_SCOPE
 #define ATOS_SCOPE "sys"
+#if ATOS_REMOTE_CALLS
+#define ATOS_ATOMIC(op) ::atos::remote::op
+#else
 #define ATOS_ATOMIC(op) op##_system
+#endif
 #else
 #define ATOS_SCOPE "gpu"
 #define ATOS_ATOMIC(op) op
@@ -259,8 +274,24 @@ template <class Op, class V> __device__ __forceinline__ V warp_reduce(V v) {
     return v;
 }
 
+#if ATOS_REMOTE_CALLS
+}  // namespace atos
+#include <atos/remote.cuh>
+namespace atos {
+template <class T> __device__ __forceinline__ T load_volatile(const T* p) {
+    const int pe = remote::pe_of(p);
+    if (pe >= 0) return remote::get(p, pe);
+    return *(const volatile T*)p;
+}
+template <class T> __device__ __forceinline__ void store_volatile(T* p, T v) {
+    const int pe = remote::pe_of(p);
+    if (pe >= 0) remote::put(p, v, pe);
+    else *(volatile T*)p = v;
+}
+#else
 template <class T> __device__ __forceinline__ T load_volatile(const T* p) { return *(const volatile T*)p; }
 template <class T> __device__ __forceinline__ void store_volatile(T* p, T v) { *(volatile T*)p = v; }
+#endif
 
 // ---- task items: a scalar, or a generated tuple struct (aligned to 4 or 8 bytes, at most 16;
 // see atos-codegen's item.rs). They are copied in words of their alignment: C++ has no
@@ -276,6 +307,13 @@ template <class T> __device__ __forceinline__ void store_item(T* p, const T& v) 
     typedef typename ItemWords<T>::W W;
     W w[ItemWords<T>::N];
     memcpy(w, &v, sizeof(T));
+#if ATOS_REMOTE_CALLS
+    if (remote::pe_of(p) >= 0) {
+#pragma unroll
+        for (uint32_t i = 0; i < ItemWords<T>::N; ++i) store_volatile(reinterpret_cast<W*>(p) + i, w[i]);
+        return;
+    }
+#endif
     volatile W* dst = reinterpret_cast<volatile W*>(p);
 #pragma unroll
     for (uint32_t i = 0; i < ItemWords<T>::N; ++i) dst[i] = w[i];
@@ -284,6 +322,15 @@ template <class T> __device__ __forceinline__ T load_item(const T* p) {
     typedef typename ItemWords<T>::W W;
     W w[ItemWords<T>::N];
     const volatile W* src = reinterpret_cast<const volatile W*>(p);
+#if ATOS_REMOTE_CALLS
+    if (remote::pe_of(p) >= 0) {
+#pragma unroll
+        for (uint32_t i = 0; i < ItemWords<T>::N; ++i) w[i] = load_volatile(reinterpret_cast<const W*>(p) + i);
+        T r;
+        memcpy(&r, w, sizeof(T));
+        return r;
+    }
+#endif
 #pragma unroll
     for (uint32_t i = 0; i < ItemWords<T>::N; ++i) w[i] = src[i];
     T r;
@@ -307,7 +354,12 @@ template <class T> __device__ __forceinline__ void atomic_store(T* p, T v) { sto
 
 // `atos::fence()`: sequentially consistent at GPU scope. Two threads that each store, fence and
 // then read the other's location cannot both miss the other's store (release/acquire allows it).
-__device__ __forceinline__ void fence_seq_cst() { asm volatile("fence.sc." ATOS_SCOPE ";" ::: "memory"); }
+__device__ __forceinline__ void fence_seq_cst() {
+    asm volatile("fence.sc." ATOS_SCOPE ";" ::: "memory");
+#if ATOS_REMOTE_CALLS
+    nvshmem_quiet();  // this thread's calls to other ranks complete before what follows
+#endif
+}
 
 #define ATOS_U64(p) ((unsigned long long*)(p))
 __device__ __forceinline__ uint32_t atomic_fetch_add(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicAdd)(p, v); }
@@ -445,10 +497,19 @@ ATOS_REDUCE_BY_FETCH(and)
 ATOS_REDUCE_BY_FETCH(or)
 ATOS_REDUCE_BY_FETCH(xor)
 #undef ATOS_REDUCE_BY_FETCH
+#if ATOS_REMOTE_CALLS
+#define ATOS_REMOTE_PE(p) remote::pe_of(p)
+#else
+#define ATOS_REMOTE_PE(p) -1
+#endif
 // `red.relaxed.<scope>.global.<op>.<ptx type> [p], v` for element type T, the operand passed as
 // U with constraint C.
 #define ATOS_RED(name, op, ptx, T, U, C, value)                                                    \
     template <> __device__ __forceinline__ void atomic_reduce_##name<T>(T * p, T v) {             \
+        if (ATOS_REMOTE_CALLS && ATOS_REMOTE_PE(p) >= 0) {                                        \
+            (void)atomic_fetch_##name(p, v);                                                       \
+            return;                                                                                \
+        }                                                                                          \
         asm volatile("red.relaxed." ATOS_SCOPE ".global." #op "." #ptx " [%0], %1;" ::"l"(p), C((U)(value)) : "memory"); \
     }
 ATOS_RED(add, add, u32, uint32_t, uint32_t, "r", v)
@@ -485,6 +546,7 @@ ATOS_RED(xor, xor, b32, int32_t, uint32_t, "r", v)
 ATOS_RED(xor, xor, b64, uint64_t, unsigned long long, "l", v)
 ATOS_RED(xor, xor, b64, int64_t, unsigned long long, "l", v)
 #undef ATOS_RED
+#undef ATOS_REMOTE_PE
 
 // `lower` and `raise` (ops.rs): `fetch_min(i, v) > v` and `fetch_max(i, v) < v`, asked only
 // whether the element moved, so a load that shows it cannot move answers without the atomic.

@@ -59,36 +59,76 @@ constexpr bool UNIT_SCOPE = ATOS_SYSTEM_SCOPE != 0;
         else asm volatile(before "gpu" after __VA_ARGS__);             \
     } while (0)
 
+// ATOS_REMOTE_CALLS (remote.cuh): an access to a tagged counter (one other ranks also reach)
+// is an NVSHMEM call; a release point, at either scope, first completes this thread's earlier
+// calls (nvshmem_quiet), so what it orders over mappings it also orders over calls.
+#if ATOS_REMOTE_CALLS
+#define ATOS_ON_REMOTE(p, call)                    \
+    do {                                           \
+        const int pe_ = remote::pe_of(p);          \
+        if (pe_ >= 0) {                            \
+            call;                                  \
+        }                                          \
+    } while (0)
+#define ATOS_REMOTE_QUIET(S) \
+    do {                     \
+        (void)(S);           \
+        nvshmem_quiet();     \
+    } while (0)
+#else
+#define ATOS_ON_REMOTE(p, call) \
+    do {                        \
+    } while (0)
+#define ATOS_REMOTE_QUIET(S) \
+    do {                     \
+    } while (0)
+#endif
+
 __device__ __forceinline__ u64 ld_relaxed(const u64* p) {
+    ATOS_ON_REMOTE(p, return remote::nv_fetch(remote::address(const_cast<u64*>(p)), pe_));
     u64 v;
     asm volatile("ld.relaxed." ATOS_SCOPE ".global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
 template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ void st_release(u64* p, u64 v) {
+    ATOS_REMOTE_QUIET(S);
+    ATOS_ON_REMOTE(p, remote::nv_set(remote::address(p), v, pe_); return);
     ATOS_SCOPED(S, "st.release.", ".global.u64 [%0], %1;", ::"l"(p), "l"(v) : "memory");
 }
 template <bool S = UNIT_SCOPE>
-__device__ __forceinline__ void fence_acq_rel() { ATOS_SCOPED(S, "fence.acq_rel.", ";", ::: "memory"); }
+__device__ __forceinline__ void fence_acq_rel() {
+    ATOS_SCOPED(S, "fence.acq_rel.", ";", ::: "memory");
+    ATOS_REMOTE_QUIET(S);
+}
 // Orders this thread's earlier memory operations (a slot store) before its later ones, without
 // invalidating L1 (MEMBAR only).
 template <bool S = UNIT_SCOPE>
-__device__ __forceinline__ void fence_release() { ATOS_SCOPED(S, "fence.release.", ";", ::: "memory"); }
+__device__ __forceinline__ void fence_release() {
+    ATOS_SCOPED(S, "fence.release.", ";", ::: "memory");
+    ATOS_REMOTE_QUIET(S);
+}
 // Release read-modify-writes: earlier memory operations of this thread are ordered before them.
 template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ u64 add_release(u64* p, u64 v) {
+    ATOS_REMOTE_QUIET(S);
+    ATOS_ON_REMOTE(p, return remote::nv_add(remote::address(p), v, pe_));
     u64 old;
     ATOS_SCOPED(S, "atom.release.", ".global.add.u64 %0, [%1], %2;", : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ u64 add_acq_rel(u64* p, u64 v) {
+    ATOS_REMOTE_QUIET(S);
+    ATOS_ON_REMOTE(p, return remote::nv_add(remote::address(p), v, pe_));
     u64 old;
     ATOS_SCOPED(S, "atom.acq_rel.", ".global.add.u64 %0, [%1], %2;", : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
 }
 template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ u64 max_release(u64* p, u64 v) {
+    ATOS_REMOTE_QUIET(S);
+    ATOS_ON_REMOTE(p, return remote::update(p, pe_, [v](u64 x) { return x < v ? v : x; }));
     u64 old;
     ATOS_SCOPED(S, "atom.release.", ".global.max.u64 %0, [%1], %2;", : "=l"(old) : "l"(p), "l"(v) : "memory");
     return old;
@@ -519,7 +559,7 @@ __device__ __forceinline__ void count_inlined(QueueCounters* c, u64 n) {
     const u64 hi = __reduce_add_sync(active, (unsigned)(n >> 24));
     const u64 total = lo + (hi << 24);
     if ((threadIdx.x & 31u) == (unsigned)(__ffs(active) - 1) && total != 0)
-        atomicAdd(&c->inlined.value, total);
+        ATOS_ATOMIC(atomicAdd)(&c->inlined.value, total);  // a ring's counters may be tagged (remote.cuh)
 }
 
 }  // namespace atos

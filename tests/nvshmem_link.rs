@@ -1,0 +1,151 @@
+//! NVSHMEM device code links without a GPU: the check kernel (`atos nvshmem-check`), and spread
+//! units for NVSHMEM calls (`ATOS_REMOTE_CALLS`, `atos/remote.cuh`): every app's spread unit and
+//! every `Atomics` entry for every element type compile with NVRTC and device-link with
+//! NVSHMEM's device library. Under CI=true a missing NVRTC, nvJitLink or
+//! NVSHMEM fails instead of skipping (scripts/nvrtc-env.sh installs them from PyPI).
+
+mod common;
+
+use atos::codegen::{KernelSpec, WorkerKind};
+use atos::gpu::nvrtc;
+use atos::gpu::nvshmem::{CHECK_SOURCE, Install, remote_calls_cubin, remote_calls_source};
+use nvshmem_sys::DeviceLinker;
+
+const HOPPER: (i32, i32) = (9, 0);
+
+fn install_or_skip() -> Option<Install> {
+    match (Install::locate(), nvrtc::nvrtc_available()) {
+        (Ok(i), true) => Some(i),
+        (found, nvrtc) => {
+            let why = found
+                .err()
+                .map(|e| e.to_string())
+                .unwrap_or_else(|| format!("NVRTC available: {nvrtc}"));
+            assert!(
+                !common::in_ci(),
+                "the NVSHMEM device link cannot run under CI=true: {why}"
+            );
+            eprintln!("skipping: {why}");
+            None
+        }
+    }
+}
+
+/// Links `source` for NVSHMEM calls and checks the CUBIN holds `kernel` and NVSHMEM's device
+/// code (a spread unit alone is far smaller).
+fn links(install: &Install, source: &str, kernel: &str) {
+    let cubin = remote_calls_cubin(install, source, HOPPER)
+        .unwrap_or_else(|e| panic!("{e}\n{}", nvrtc::numbered(&remote_calls_source(source))));
+    assert_eq!(&cubin[..4], b"\x7fELF");
+    assert!(
+        cubin.windows(kernel.len()).any(|w| w == kernel.as_bytes()),
+        "{kernel} is in the CUBIN"
+    );
+    assert!(cubin.len() > 100_000, "CUBIN of {} bytes", cubin.len());
+}
+
+fn spread_unit<P: atos::TaskSet>(worker: WorkerKind, fetch: u32) -> (String, String) {
+    let irs = P::irs();
+    let mut spec = KernelSpec::for_tasks(&irs)
+        .multi_device(true)
+        .checked(false);
+    spec.tasks = vec![atos::TaskSpec { worker, fetch }; irs.len()];
+    let source = atos::cuda_source::<P>(&spec).unwrap();
+    (source, spec.kernel_name(&irs[0].name))
+}
+
+#[test]
+fn spread_units_link_for_nvshmem_calls() {
+    let Some(install) = install_or_skip() else {
+        return;
+    };
+    for (source, kernel) in [
+        spread_unit::<atos::apps::bfs::bfs::Task>(WorkerKind::Cta, 64),
+        spread_unit::<atos::apps::pagerank::Tasks>(WorkerKind::Warp, 8),
+        spread_unit::<atos::apps::bfs_owner::Tasks>(WorkerKind::Thread, 1),
+    ] {
+        links(&install, &source, &kernel);
+    }
+}
+
+/// Every `Atomics` entry on every element type it admits, on a plain pointer (which may hold a
+/// tagged address) and through `atos::Spread`, in a unit for NVSHMEM calls.
+#[test]
+fn every_atomic_entry_links_for_nvshmem_calls() {
+    use atos::codegen::Scalar;
+    let Some(install) = install_or_skip() else {
+        return;
+    };
+    let mut src = String::from(
+        "#define ATOS_SYSTEM_SCOPE 1\n#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n#include <atos/mesh.cuh>\n\n",
+    );
+    let mut calls = 0;
+    for (i, ty) in Scalar::ALL.iter().enumerate() {
+        let t = ty.cuda_name();
+        src.push_str(&format!(
+            "extern \"C\" __global__ void every_atomic_{i}({t}* p, const atos::SpreadParts* parts, {t} a, {t} b, {t}* out) {{\n    atos::Spread<{t}> spread{{parts}};\n    (void)spread;\n"
+        ));
+        for d in atos::codegen::ops::ATOMICS {
+            if !d.elems.take(*ty) {
+                continue;
+            }
+            let values = ["a", "b"][..d.values].join(", ");
+            let target = if d.by_field {
+                "spread, threadIdx.x"
+            } else {
+                "p + threadIdx.x"
+            };
+            let args = if values.is_empty() {
+                target.to_string()
+            } else {
+                format!("{target}, {values}")
+            };
+            src.push_str(&format!(
+                "    out[threadIdx.x] = ({t})(atos::{}({args}), ({t})0);\n",
+                d.cuda
+            ));
+            calls += 1;
+            if let Some(red) = d.discarded {
+                src.push_str(&format!("    atos::{red}({args});\n"));
+                calls += 1;
+            }
+        }
+        src.push_str("}\n");
+    }
+    assert!(calls > 100, "{calls} calls");
+    // The counter primitives of queue.cuh on a possibly tagged word.
+    src.push_str(
+        "extern \"C\" __global__ void counters(unsigned long long* p) {\n    atos::u64 a = atos::ld_relaxed(p);\n    atos::st_release(p + 1, a);\n    a += atos::add_release(p + 2, 1ull) + atos::add_acq_rel(p + 3, 1ull) + atos::max_release(p + 4, a);\n    atos::fence_release();\n    atos::fence_acq_rel();\n    atos::store_item(p + 5, a);\n    p[6] = atos::load_item(p + 7);\n}\n",
+    );
+    links(&install, &src, "every_atomic_0");
+}
+
+/// A kernel calling NVSHMEM's device API together with atos's device headers compiles to LTO
+/// IR and device-links into a CUBIN; without the device library the link fails with
+/// nvJitLink's log, not a panic.
+#[test]
+fn an_nvshmem_kernel_compiles_and_device_links_without_a_gpu() {
+    let Some(install) = install_or_skip() else {
+        return;
+    };
+    let (ltoir, log) = nvrtc::compile_ltoir(CHECK_SOURCE, (9, 0), &install.nvrtc_options())
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(log.is_empty(), "NVRTC warned:\n{log}");
+    assert!(ltoir.len() > 1000, "LTO IR of {} bytes", ltoir.len());
+    let linker = DeviceLinker::load().unwrap_or_else(|e| panic!("{e}"));
+    let cubin = linker
+        .link(&install, &ltoir, 90)
+        .unwrap_or_else(|e| panic!("{e}"));
+    // An ELF image holding the kernel and NVSHMEM's device code it pulled in.
+    assert_eq!(&cubin[..4], b"\x7fELF");
+    assert!(
+        cubin.windows(8).any(|w| w == b"ring_put"),
+        "the kernel's symbol is in the CUBIN"
+    );
+    assert!(cubin.len() > 100_000, "CUBIN of {} bytes", cubin.len());
+    // Without the device library the link fails with nvJitLink's log, not a panic.
+    let mut broken = install.clone();
+    broken.device_lib = "/nonexistent/libnvshmem_device.a".into();
+    let err = linker.link(&broken, &ltoir, 90).unwrap_err().to_string();
+    assert!(err.contains("device link"), "{err}");
+}
