@@ -8,7 +8,9 @@ mod common;
 
 use atos::codegen::{KernelSpec, WorkerKind};
 use atos::gpu::nvrtc;
-use atos::gpu::nvshmem::{CHECK_SOURCE, Install, remote_calls_cubin, remote_calls_source};
+use atos::gpu::nvshmem::{
+    CHECK_SOURCE, FETCH_SOURCE, Install, device_link, remote_calls_cubin, remote_calls_source,
+};
 use nvshmem_sys::DeviceLinker;
 
 const HOPPER: (i32, i32) = (9, 0);
@@ -52,6 +54,18 @@ fn spread_unit<P: atos::TaskSet>(worker: WorkerKind, fetch: u32) -> (String, Str
     spec.tasks = vec![atos::TaskSpec { worker, fetch }; irs.len()];
     let source = atos::cuda_source::<P>(&spec).unwrap();
     (source, spec.kernel_name(&irs[0].name))
+}
+
+/// The kernel a rank reads other ranks' counters and results with under NVSHMEM calls
+/// (`World::fetch`).
+#[test]
+fn the_fetch_kernel_links() {
+    let Some(install) = install_or_skip() else {
+        return;
+    };
+    let cubin = device_link(&install, FETCH_SOURCE, HOPPER).unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(&cubin[..4], b"\x7fELF");
+    assert!(cubin.windows(10).any(|w| w == b"atos_fetch"));
 }
 
 #[test]

@@ -28,7 +28,7 @@ use cudarc::driver::{CudaEvent, CudaFunction, CudaSlice, CudaStream, result, sys
 use super::device_state::{
     Arena, copy_in_and_wait, copy_out_and_wait, scalar_slot, seeded_counters,
 };
-use super::nvshmem::{RankEnv, Symmetric, World, fatal_on_rank};
+use super::nvshmem::{self, RankEnv, Symmetric, World, fatal_on_rank};
 use super::{Gpu, GpuError, driver_err, nvrtc};
 use crate::aggregation::Aggregation;
 use crate::arrays::ring_slots;
@@ -549,6 +549,9 @@ pub struct MeshState<'s> {
     control: u64,
     /// The same, as this process's kernels reach it (tagged under NVSHMEM calls).
     control_in_kernels: u64,
+    /// Under NVSHMEM calls: this rank's copy of the symmetric buffer other ranks' memory is
+    /// read through ([`MeshState::read_bytes`]).
+    staging: Option<u64>,
     /// Per device: its counter buffer (per queue field its rings' counters, see
     /// [`RING_LOCAL`], then its DeviceCounters).
     counters: Vec<u64>,
@@ -581,9 +584,6 @@ struct MeshMemory<'a> {
     world: Option<&'a World>,
     arenas: Vec<Arena<'a>>,
     symmetric: Vec<Symmetric>,
-    /// NVSHMEM calls: each symmetric allocation (this rank's address, bytes, and its address
-    /// on every rank as mapped here), to turn a mapped address into a tagged one.
-    spans: Vec<(u64, usize, Vec<u64>)>,
 }
 
 impl MeshMemory<'_> {
@@ -608,7 +608,6 @@ impl MeshMemory<'_> {
                 let largest = bytes.iter().copied().max().unwrap_or(0);
                 let (sym, at) = world.alloc(largest, stream)?;
                 self.symmetric.push(sym);
-                self.spans.push((sym.0, largest, at.clone()));
                 let me = world.rank() as usize;
                 if let Some(data) = init(me).filter(|d| !d.is_empty()) {
                     // SAFETY: this rank's copy holds `largest` >= bytes[me] = data.len() bytes.
@@ -623,58 +622,28 @@ impl MeshMemory<'_> {
     }
 }
 
-impl MeshMemory<'_> {
-    /// How this process's kernels reach the allocations made so far (see [`KernelAddresses`]).
-    /// Under NVSHMEM calls, every symmetric address must leave the tag's byte clear.
-    fn kernel_addresses(&self) -> Result<KernelAddresses, GpuError> {
-        let calls = self.world.filter(|w| w.remote_calls());
-        if calls.is_some()
-            && let Some((sym, bytes, _)) = self
-                .spans
-                .iter()
-                .find(|(sym, bytes, _)| sym + *bytes as u64 > 1u64 << REMOTE_ADDRESS_BITS)
-        {
-            return Err(GpuError::Mesh(format!(
-                "symmetric memory at {sym:#x} (+{bytes} bytes) reaches past bit {REMOTE_ADDRESS_BITS}, where NVSHMEM-call units keep the rank of an address: run without {}",
-                super::nvshmem::REMOTE_CALLS_VAR
-            )));
-        }
-        Ok(KernelAddresses {
-            calls_rank: calls.map(|w| w.rank() as usize),
-            spans: self.spans.clone(),
-        })
-    }
-}
-
-/// Addresses as this process's kernels reach them: as mapped here, except under NVSHMEM calls,
-/// where symmetric memory (any rank's, this one's included: other ranks reach it too, see
-/// `atos/remote.cuh`) is its symmetric address tagged with its rank (rank + 1 in the top byte).
+/// Addresses as this process's kernels reach them: as this process has them, except under
+/// NVSHMEM calls, where symmetric memory is tagged with its rank (`atos/remote.cuh`): another
+/// rank's arrives tagged from `World::alloc`; this rank's own is tagged here, since other ranks
+/// reach it too and over a network only NVSHMEM's atomics are atomic with theirs.
 struct KernelAddresses {
-    /// This rank, under NVSHMEM calls.
-    calls_rank: Option<usize>,
-    spans: Vec<(u64, usize, Vec<u64>)>,
+    calls: bool,
 }
 
 impl KernelAddresses {
-    /// `addr`, an address in symmetric memory (or peer-to-peer, in a device's memory) on
-    /// device `owner`, as this process maps it. Null stays null.
+    /// `addr`, an address in symmetric memory (or, peer-to-peer, in a device's memory) on
+    /// device `owner`. Null stays null.
     fn of(&self, addr: u64, owner: usize) -> u64 {
-        match self.calls_rank {
-            Some(_) if addr != 0 => {
-                let (sym, _, at) = self
-                    .spans
-                    .iter()
-                    .find(|(_, bytes, at)| addr >= at[owner] && addr < at[owner] + (*bytes as u64).max(1))
-                    .expect("every address of another rank lies in one of this state's symmetric allocations");
-                (sym + (addr - at[owner])) | ((owner as u64 + 1) << REMOTE_ADDRESS_BITS)
-            }
-            _ => addr,
+        if !self.calls || addr == 0 || nvshmem::is_tagged(addr) {
+            return addr;
         }
+        addr | ((owner as u64 + 1) << nvshmem::REMOTE_ADDRESS_BITS)
     }
 }
 
-/// Where `atos/remote.cuh` reads the owning rank of a tagged address.
-const REMOTE_ADDRESS_BITS: u32 = 56;
+/// Bytes of the buffer through which a rank under NVSHMEM calls reads other ranks' counters and
+/// results (`World::fetch`), a piece at a time.
+const FETCH_STAGING_BYTES: usize = 4 << 20;
 
 /// Bytes per device of a buffer only device 0 uses.
 fn one_on_device_0(devices: usize, bytes: usize) -> Vec<usize> {
@@ -739,7 +708,6 @@ impl<'s> MeshState<'s> {
             world: gpus.world(),
             arenas: streams.iter().map(Arena::new).collect(),
             symmetric: Vec::new(),
-            spans: Vec::new(),
         };
         // First pass: every allocation whose address another device needs (one per device,
         // each reached from here: see `MeshMemory::each`).
@@ -802,7 +770,14 @@ impl<'s> MeshState<'s> {
                 });
             }
         }
-        let kernel_at = mem.kernel_addresses()?;
+        let calls = gpus.world().is_some_and(|w| w.remote_calls());
+        let kernel_at = KernelAddresses { calls };
+        // Under NVSHMEM calls, the buffer other ranks' memory is read through (a collective).
+        let staging = if calls {
+            Some(mem.each(&vec![FETCH_STAGING_BYTES; devices], |_| None)?[local[0]])
+        } else {
+            None
+        };
         // Ring k (RING_LOCAL, ...) of queue q on device d, as a QueueRef's words.
         // (As this process's kernels reach it: `KernelAddresses`.)
         let ring_ref = |d: usize, q: usize, k: usize| -> [u64; 4] {
@@ -947,6 +922,7 @@ impl<'s> MeshState<'s> {
             parts: out,
             control,
             control_in_kernels: kernel_at.of(control, 0),
+            staging,
             counters,
             rings: ring_list,
             per_queue,
@@ -970,6 +946,25 @@ impl<'s> MeshState<'s> {
         let k = self.parts.iter().position(|p| p.device == d).unwrap_or(0);
         self.bind(k)?;
         Ok(&self.parts[k])
+    }
+
+    /// `out.len()` bytes at `at` on device `d` (as `MeshMemory::each` returned it): copied out
+    /// on that device's stream, or, for another rank's memory under NVSHMEM calls (a tagged
+    /// address), fetched through the staging buffer (`World::fetch`).
+    fn read_bytes(&self, d: usize, at: u64, out: &mut [u8], during: &str) -> Result<(), GpuError> {
+        let part = self.reader(d)?;
+        match (self.gpus.world(), self.staging) {
+            (Some(world), Some(staging)) if nvshmem::is_tagged(at) => world.fetch(
+                self.gpus.gpu(0),
+                &part.stream,
+                (staging, FETCH_STAGING_BYTES),
+                at,
+                out,
+            ),
+            // SAFETY: `at` holds `out.len()` bytes reachable from this device (its own memory,
+            // or a peer's mapped here).
+            _ => unsafe { copy_out_and_wait(out, at, &part.stream, during) },
+        }
     }
 
     /// Wall time of the upload.
@@ -1100,23 +1095,14 @@ impl<'s> MeshState<'s> {
     fn read_counters(&self) -> Result<MeshCounters, GpuError> {
         let n_queues = self.rings.len();
         let mut control = vec![0u8; ctl::BYTES];
-        let part = self.reader(0)?;
-        // SAFETY: device 0's control block holds ctl::BYTES.
-        unsafe {
-            copy_out_and_wait(
-                &mut control,
-                self.control,
-                &part.stream,
-                "reading run counters",
-            )
-        }?;
+        // Device 0's control block holds ctl::BYTES.
+        self.read_bytes(0, self.control, &mut control, "reading run counters")?;
         let mut per_device = Vec::new();
         let mut words_of = Vec::new();
         for (d, &at) in self.counters.iter().enumerate() {
-            let part = self.reader(d)?;
             let mut raw = vec![0u8; counter_bytes(n_queues, self.per_queue)];
-            // SAFETY: the counter buffer holds exactly this many bytes.
-            unsafe { copy_out_and_wait(&mut raw, at, &part.stream, "reading run counters") }?;
+            // The counter buffer holds exactly this many bytes.
+            self.read_bytes(d, at, &mut raw, "reading run counters")?;
             let words = unpack_words(&raw);
             let ring_words = self.per_queue * n_queues * qc::WORDS.len();
             let blocks: Vec<Vec<u64>> = words[..ring_words]
@@ -1261,11 +1247,8 @@ impl<'s> MeshState<'s> {
             for (d, &(live, _, bytes)) in f.parts.iter().enumerate() {
                 let mut raw = vec![0u8; bytes];
                 if bytes > 0 {
-                    let part = self.reader(d)?;
-                    // SAFETY: `live` holds `bytes` bytes on device d, mapped here.
-                    unsafe {
-                        copy_out_and_wait(&mut raw, live, &part.stream, "copying results back")
-                    }?;
+                    // `live` holds `bytes` bytes on device d.
+                    self.read_bytes(d, live, &mut raw, "copying results back")?;
                 }
                 parts.push(raw);
             }

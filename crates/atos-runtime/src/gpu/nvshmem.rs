@@ -40,10 +40,12 @@ pub const RUN_TIMEOUT_VAR: &str = "ATOS_RUN_TIMEOUT";
 /// Ranks sharing a GPU time-slice it, so reports say so beside every time.
 pub const SHARED_GPUS_VAR: &str = "ATOS_SHARED_GPUS";
 /// `1`: spread kernels reach other ranks' memory by NVSHMEM calls (`atos/remote.cuh`), not
-/// through NVSHMEM's peer mappings, even where the mappings exist. The calls are what ranks on
-/// other nodes need; on one node this runs them for testing. The host still reads results and
-/// counters through the mappings, so runs across nodes are not possible yet.
+/// through NVSHMEM's peer mappings, even where the mappings exist (on one node: for testing);
+/// the host reads other ranks' counters and results by a fetch kernel (`World::fetch`). `0`:
+/// mappings only.
 pub const REMOTE_CALLS_VAR: &str = "ATOS_NVSHMEM_CALLS";
+// (Unset: calls exactly when NVSHMEM cannot map some rank's memory here, as on several nodes;
+// `World::join` probes with one symmetric allocation.)
 
 /// Seconds a rank waits for the unique id, the init and each barrier, unless
 /// `ATOS_BOOTSTRAP_TIMEOUT` says otherwise.
@@ -145,15 +147,40 @@ impl RankEnv {
     }
 }
 
-/// `ATOS_NVSHMEM_CALLS`: unset or `0`, mappings; `1`, calls.
-fn remote_calls_asked() -> Result<bool, GpuError> {
+/// `ATOS_NVSHMEM_CALLS`: `0`, mappings; `1`, calls; unset (`None`): calls exactly when some
+/// rank's memory cannot be mapped here.
+fn remote_calls_asked() -> Result<Option<bool>, GpuError> {
     match std::env::var(REMOTE_CALLS_VAR).as_deref() {
-        Err(_) | Ok("0") => Ok(false),
-        Ok("1") => Ok(true),
+        Err(_) => Ok(None),
+        Ok("0") => Ok(Some(false)),
+        Ok("1") => Ok(Some(true)),
         Ok(v) => Err(GpuError::Mesh(format!(
             "{REMOTE_CALLS_VAR}={v:?} is not 0 or 1 (1: spread kernels reach other ranks by NVSHMEM calls)"
         ))),
     }
+}
+
+/// Whether NVSHMEM maps every rank's symmetric memory into this process (ranks of one node):
+/// one small symmetric allocation (a collective: every rank probes at join), asked for each
+/// rank's mapping, then freed.
+fn every_rank_mapped(
+    host: &Host,
+    rank: u32,
+    ranks: u32,
+    timeout: Duration,
+) -> Result<bool, GpuError> {
+    // SAFETY: every rank makes this allocation at the same point of `World::join`.
+    let p = within(rank, "probing NVSHMEM's mappings", timeout, || unsafe {
+        host.malloc(8)
+    })
+    .map_err(|e| GpuError::Mesh(format!("a symmetric allocation of 8 bytes failed ({e})")))?;
+    // SAFETY: `p` is symmetric and NVSHMEM is initialized.
+    let mapped = (0..ranks).all(|pe| unsafe { host.ptr(p, pe) }.is_some());
+    // SAFETY: `p` came from the allocation above; no kernel uses it.
+    within(rank, "probing NVSHMEM's mappings", timeout, || unsafe {
+        host.free(p)
+    });
+    Ok(mapped)
 }
 
 /// Writes rank 0's unique id to `path`: aside first, then renamed into place. Refuses a path
@@ -255,6 +282,8 @@ pub struct World {
     run_timeout: Duration,
     shared_gpus: Option<usize>,
     remote_calls: bool,
+    /// [`FETCH_SOURCE`]'s kernel, loaded on first use (NVSHMEM calls only).
+    fetcher: std::sync::Mutex<Option<cudarc::driver::CudaFunction>>,
 }
 
 impl std::fmt::Debug for World {
@@ -304,6 +333,10 @@ impl World {
                 env.rank, env.ranks
             )));
         }
+        let remote_calls = match remote_calls_asked()? {
+            Some(asked) => asked,
+            None => !every_rank_mapped(&host, rank, ranks, env.timeout)?,
+        };
         Ok(World {
             host,
             install,
@@ -312,7 +345,8 @@ impl World {
             timeout: env.timeout,
             run_timeout: env.run_timeout,
             shared_gpus: env.shared_gpus,
-            remote_calls: remote_calls_asked()?,
+            remote_calls,
+            fetcher: std::sync::Mutex::new(None),
         })
     }
 
@@ -357,8 +391,62 @@ impl World {
         })
     }
 
+    /// Copies `bytes` bytes at `tagged` (another rank's symmetric memory, as a unit for NVSHMEM
+    /// calls addresses it: `atos/remote.cuh`) into `out`, through `staging` (this rank's copy of
+    /// a symmetric buffer of `staging_bytes`), in pieces: [`FETCH_SOURCE`]'s kernel gets each
+    /// piece with `nvshmemx_getmem_block`, and the host copies it out. The host has no mapping
+    /// of a rank on another node.
+    pub(crate) fn fetch(
+        &self,
+        gpu: &Gpu,
+        stream: &cudarc::driver::CudaStream,
+        staging: (u64, usize),
+        tagged: u64,
+        out: &mut [u8],
+    ) -> Result<(), GpuError> {
+        let function = {
+            let mut f = self.fetcher.lock().unwrap_or_else(|p| p.into_inner());
+            if f.is_none() {
+                *f = Some(load_linked(self, gpu, FETCH_SOURCE, "atos_fetch")?);
+            }
+            f.clone().expect("loaded above")
+        };
+        let mut pe = (tagged >> REMOTE_ADDRESS_BITS) as i32 - 1;
+        let from = tagged & ((1u64 << REMOTE_ADDRESS_BITS) - 1);
+        let (mut dst, piece) = staging;
+        for (k, chunk) in out.chunks_mut(piece.max(1)).enumerate() {
+            let mut src = from + (k * piece) as u64;
+            let mut n = chunk.len() as u64;
+            let mut params = [
+                (&mut dst) as *mut u64 as *mut c_void,
+                (&mut src) as *mut u64 as *mut c_void,
+                (&mut n) as *mut u64 as *mut c_void,
+                (&mut pe) as *mut i32 as *mut c_void,
+            ];
+            // SAFETY: atos_fetch(void*, const void*, unsigned long long, int): `dst` holds
+            // `piece` >= n bytes of symmetric memory here, `src` + n lies in rank `pe`'s copy of
+            // a symmetric allocation (the caller's tagged address and length).
+            unsafe {
+                result::launch_kernel(
+                    function.cu_function(),
+                    (1, 1, 1),
+                    (256, 1, 1),
+                    0,
+                    stream.cu_stream(),
+                    &mut params,
+                )
+            }
+            .map_err(driver_err("fetching another rank's memory"))?;
+            // SAFETY: `dst` holds at least chunk.len() bytes.
+            unsafe { copy_out_and_wait(chunk, dst, stream, "fetching another rank's memory") }?;
+        }
+        Ok(())
+    }
+
     /// A symmetric allocation of `bytes` (at least 8) on every rank, zeroed here; returns its
-    /// address on every rank as this process sees it (index: rank).
+    /// address on every rank as this process sees it (index: rank): under NVSHMEM calls, another
+    /// rank's is its symmetric address tagged with that rank, as the kernels take it
+    /// (`atos/remote.cuh`), and needs no mapping.
     pub(crate) fn alloc(
         &self,
         bytes: usize,
@@ -375,9 +463,27 @@ impl World {
             ))
         })?;
         let sym = Symmetric(p as u64);
+        if self.remote_calls && sym.0 + bytes as u64 > 1u64 << REMOTE_ADDRESS_BITS {
+            return Err(GpuError::Mesh(format!(
+                "symmetric memory at {:#x} (+{bytes} bytes) reaches past bit {REMOTE_ADDRESS_BITS}, where units for NVSHMEM calls keep an address's rank: run without {REMOTE_CALLS_VAR}",
+                sym.0
+            )));
+        }
         // SAFETY: `p` is a live symmetric allocation of `bytes` on this device.
         unsafe { cudarc::driver::result::memset_d8_async(p as u64, 0, bytes, stream.cu_stream()) }
             .map_err(driver_err("zeroing symmetric memory"))?;
+        if self.remote_calls {
+            let at = (0..self.ranks)
+                .map(|pe| {
+                    if pe == self.rank {
+                        sym.0
+                    } else {
+                        sym.0 | ((u64::from(pe) + 1) << REMOTE_ADDRESS_BITS)
+                    }
+                })
+                .collect();
+            return Ok((sym, at));
+        }
         let peers = (0..self.ranks)
             .map(|pe| {
                 // SAFETY: `p` is symmetric and NVSHMEM is initialized.
@@ -385,7 +491,7 @@ impl World {
                     .map(|q| q as u64)
                     .ok_or_else(|| {
                         GpuError::Mesh(format!(
-                            "NVSHMEM cannot map rank {pe}'s memory into rank {}: atos's NVSHMEM transport reaches peers by loads, stores and atomics through NVSHMEM's peer mappings, which exist between GPUs of one node (NVLink or PCIe peer access); ranks on other nodes are not supported yet",
+                            "NVSHMEM cannot map rank {pe}'s memory into rank {}, and {REMOTE_CALLS_VAR}=0 asks for mappings (they exist between GPUs of one node): unset it, or set it to 1, so kernels reach other ranks by NVSHMEM calls",
                             self.rank
                         ))
                     })
@@ -468,22 +574,27 @@ pub fn remote_calls_cubin(
     source: &str,
     arch: (i32, i32),
 ) -> Result<Vec<u8>, GpuError> {
-    let (ltoir, _) =
-        nvrtc::compile_ltoir(&remote_calls_source(source), arch, &install.nvrtc_options())?;
+    device_link(install, &remote_calls_source(source), arch)
+}
+
+/// `source` to LTO IR by NVRTC with NVSHMEM's headers, device-linked with its device library by
+/// nvJitLink, for `arch`.
+pub fn device_link(install: &Install, source: &str, arch: (i32, i32)) -> Result<Vec<u8>, GpuError> {
+    let (ltoir, _) = nvrtc::compile_ltoir(source, arch, &install.nvrtc_options())?;
     Ok(DeviceLinker::load()?.link(install, &ltoir, (arch.0 * 10 + arch.1) as u32)?)
 }
 
-/// [`remote_calls_cubin`] through the kernel cache (`ATOS_CACHE_DIR`, as NVRTC's CUBINs): the
-/// device link takes tens of seconds per unit. The key adds NVSHMEM's options and its device
+/// [`device_link`] through the kernel cache (`ATOS_CACHE_DIR`, as NVRTC's CUBINs): the device
+/// link takes tens of seconds per spread unit. The key adds NVSHMEM's options and its device
 /// library (path and size) to what an NVRTC CUBIN's key holds.
-fn cached_remote_calls_cubin(
+fn cached_device_link(
     install: &Install,
     source: &str,
     arch: (i32, i32),
 ) -> Result<Vec<u8>, GpuError> {
     use super::kernel_cache;
     let Some(dir) = kernel_cache::cache_dir() else {
-        return remote_calls_cubin(install, source, arch);
+        return device_link(install, source, arch);
     };
     let mut options = nvrtc::options(arch);
     options.extend(install.nvrtc_options());
@@ -493,7 +604,7 @@ fn cached_remote_calls_cubin(
         install.device_lib.display()
     ));
     let key = kernel_cache::key(
-        &remote_calls_source(source),
+        source,
         crate::headers::device_headers(),
         &options,
         arch,
@@ -502,7 +613,7 @@ fn cached_remote_calls_cubin(
     if let Some(entry) = kernel_cache::load(&dir, &key) {
         return Ok(entry.cubin);
     }
-    let cubin = remote_calls_cubin(install, source, arch)?;
+    let cubin = device_link(install, source, arch)?;
     let entry = kernel_cache::Entry {
         cubin,
         log: String::new(),
@@ -539,14 +650,26 @@ pub(crate) fn finalize_module(world: &World, function: &cudarc::driver::CudaFunc
 /// Compiles `source` (a spread unit) for NVSHMEM calls: `ATOS_REMOTE_CALLS 1` before it, NVRTC
 /// to LTO IR with NVSHMEM's headers, nvJitLink with its device library, loaded on `gpu` with
 /// `nvshmemx_cumodule_init`. Returns the kernel `kernel`. The linked CUBIN is cached with the
-/// kernels ([`cached_remote_calls_cubin`]).
+/// kernels ([`cached_device_link`]).
 pub(crate) fn load_remote_calls(
     world: &World,
     gpu: &Gpu,
     source: &str,
     kernel: &str,
 ) -> Result<cudarc::driver::CudaFunction, GpuError> {
-    let cubin = cached_remote_calls_cubin(&world.install, source, gpu.arch())?;
+    load_linked(world, gpu, &remote_calls_source(source), kernel)
+}
+
+/// Device-links `source` (cached), loads it on `gpu` and sets up NVSHMEM in its module; returns
+/// its kernel `kernel`. The module must leave NVSHMEM before it is unloaded
+/// ([`finalize_module`]).
+fn load_linked(
+    world: &World,
+    gpu: &Gpu,
+    source: &str,
+    kernel: &str,
+) -> Result<cudarc::driver::CudaFunction, GpuError> {
+    let cubin = cached_device_link(&world.install, source, gpu.arch())?;
     gpu.ctx()
         .bind_to_thread()
         .map_err(driver_err("binding a context"))?;
@@ -566,6 +689,26 @@ pub(crate) fn load_remote_calls(
     unsafe { world.host.cumodule_init(raw as *mut c_void) }?;
     Ok(function)
 }
+
+/// Where `atos/remote.cuh` keeps an address's rank (+ 1): bits 56-63.
+pub(crate) const REMOTE_ADDRESS_BITS: u32 = 56;
+
+/// Whether `addr` is a tagged address (another rank's, or under NVSHMEM calls any symmetric one).
+pub(crate) fn is_tagged(addr: u64) -> bool {
+    addr >> REMOTE_ADDRESS_BITS != 0
+}
+
+/// The kernel [`World::fetch`] copies another rank's memory with: one block gets `bytes` bytes
+/// from rank `pe`'s `src` into this rank's symmetric `dst`. CI device-links it.
+pub const FETCH_SOURCE: &str = r#"#include <atos/prelude.cuh>
+#include <non_abi/nvshmem_build_options.h>
+#include <device/nvshmem_defines.h>
+#include <device/nvshmemx_defines.h>
+
+extern "C" __global__ void atos_fetch(void* dst, const void* src, unsigned long long bytes, int pe) {
+    nvshmemx_getmem_block(dst, src, (size_t)bytes, pe);
+}
+"#;
 
 /// A kernel on NVSHMEM's device API, with atos's headers: each thread of rank r puts a word
 /// into rank r+1's symmetric array and adds one to its first word (a remote atomic). The CI
