@@ -459,8 +459,8 @@ impl<P: TaskSet> MeshProgram<P> {
             // SAFETY: the kernel takes the by-value state struct (its size asserted against
             // this packing by the generated unit), device 0's control block and this device's
             // Mesh; every address in them is a live allocation owned by `dev`, reachable from
-            // this device (its own, or a peer's: peer access enabled by `Gpus::new`, or
-            // NVSHMEM's mapping).
+            // this device (its own, or a peer's: peer access enabled by `Gpus::new`, NVSHMEM's
+            // mapping, or under NVSHMEM calls a tagged address its unit calls NVSHMEM with).
             unsafe {
                 result::launch_kernel(
                     self.functions[k].cu_function(),
@@ -591,7 +591,7 @@ impl MeshMemory<'_> {
     /// returning each one's address as this process sees it. Peer-to-peer: in each device's
     /// own memory (one address space). NVSHMEM: one symmetric allocation of the largest size
     /// (every rank makes the same call), this rank filling its own, the peers' reached through
-    /// NVSHMEM's mappings.
+    /// NVSHMEM's mappings, or under NVSHMEM calls named by tagged addresses (`World::alloc`).
     fn each(
         &mut self,
         bytes: &[usize],
@@ -772,11 +772,14 @@ impl<'s> MeshState<'s> {
         }
         let calls = gpus.world().is_some_and(|w| w.remote_calls());
         let kernel_at = KernelAddresses { calls };
-        // Under NVSHMEM calls, the buffer other ranks' memory is read through (a collective).
-        let staging = if calls {
-            Some(mem.each(&vec![FETCH_STAGING_BYTES; devices], |_| None)?[local[0]])
-        } else {
-            None
+        // Under NVSHMEM, the buffer other ranks' memory is read through under calls: made by
+        // every rank either way, so the collective allocations never depend on the choice.
+        let staging = match gpus.world() {
+            Some(_) => {
+                let at = mem.each(&vec![FETCH_STAGING_BYTES; devices], |_| None)?[local[0]];
+                calls.then_some(at)
+            }
+            None => None,
         };
         // Ring k (RING_LOCAL, ...) of queue q on device d, as a QueueRef's words.
         // (As this process's kernels reach it: `KernelAddresses`.)
@@ -941,7 +944,8 @@ impl<'s> MeshState<'s> {
     }
 
     /// The part to read device `d`'s memory through (bound): its own when this process drives
-    /// it, else the first (peers' buffers are mapped here: peer access, or NVSHMEM's mappings).
+    /// it, else the first (peers' buffers are mapped here: peer access, or NVSHMEM's mappings;
+    /// or fetched through it under NVSHMEM calls, `read_bytes`).
     fn reader(&self, d: usize) -> Result<&DevicePart, GpuError> {
         let k = self.parts.iter().position(|p| p.device == d).unwrap_or(0);
         self.bind(k)?;
@@ -980,8 +984,8 @@ impl<'s> MeshState<'s> {
     /// NVSHMEM a barrier follows: no rank starts before every rank has reset.
     fn reset(&self, seeds: &[Vec<ItemBits>], filters: &[FilterPlan]) -> Result<(), RunError> {
         if let Some(world) = self.gpus.world() {
-            // Every rank has read the last run's counters and results (through the mappings)
-            // before any rank overwrites its own.
+            // Every rank has read the last run's counters and results (through the mappings, or
+            // fetched) before any rank overwrites its own.
             world.barrier("the barrier before a reset");
         }
         let queues: Vec<_> = self.desc.queues().collect();
@@ -1232,7 +1236,7 @@ impl<'s> MeshState<'s> {
     }
 
     /// Copies every `Atomics` field's values back into its host array (gathering the parts;
-    /// under NVSHMEM every rank gathers every part, through NVSHMEM's mappings).
+    /// under NVSHMEM every rank gathers every part, through NVSHMEM's mappings or fetched).
     pub fn read_back(&self) -> Result<(), RunError> {
         fatal_on_rank(
             self.gpus.world(),

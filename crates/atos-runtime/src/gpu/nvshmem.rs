@@ -2,7 +2,9 @@
 //! number of ranks, where rank 0 leaves the unique id) from the variables the launcher sets
 //! ([`RankEnv`]), joins the run ([`World::join`]), and from then on a spread program's state
 //! lives in NVSHMEM's symmetric heap: every rank allocates each buffer at once (a collective),
-//! fills its own, and reaches its peers' through the mappings NVSHMEM makes (`nvshmem_ptr`).
+//! fills its own, and reaches its peers' through the mappings NVSHMEM makes (`nvshmem_ptr`), or,
+//! where a rank is not mapped (several nodes), by NVSHMEM calls (`atos/remote.cuh`,
+//! [`World::fetch`]).
 //!
 //! Bootstrap by unique id: rank 0 makes the id (`nvshmemx_get_uniqueid`, which opens its
 //! listening socket) and writes it to the rendezvous file (written aside, then renamed, so a
@@ -183,6 +185,33 @@ fn every_rank_mapped(
     Ok(mapped)
 }
 
+/// Whether any rank `wants` calls: each rank writes its answer to a file beside the rendezvous
+/// file (the ranks share its file system), a barrier, then each reads every rank's. The files
+/// are this run's: each is written before the barrier and read after it.
+fn any_rank_wants(host: &Host, env: &RankEnv, wants: bool) -> Result<bool, GpuError> {
+    let file = |r: u32| env.rendezvous.with_extension(format!("calls.{r}"));
+    let mine = file(env.rank);
+    std::fs::write(&mine, if wants { "1" } else { "0" })
+        .map_err(|e| GpuError::Mesh(format!("writing {}: {e}", mine.display())))?;
+    // SAFETY: every rank reaches this barrier at the same point of `World::join`.
+    within(
+        env.rank,
+        "agreeing on NVSHMEM calls",
+        env.timeout,
+        || unsafe { host.barrier_all() },
+    );
+    let mut any = false;
+    for r in 0..env.ranks {
+        let f = file(r);
+        let text = std::fs::read_to_string(&f)
+            .map_err(|e| GpuError::Mesh(format!("reading {}: {e}", f.display())))?;
+        any |= text.trim() == "1";
+    }
+    // Every rank has read every file before the next collective; rank 0 leaves them to the
+    // launcher's fresh folder (or the caller's rendezvous path).
+    Ok(any)
+}
+
 /// Writes rank 0's unique id to `path`: aside first, then renamed into place. Refuses a path
 /// that exists.
 pub fn publish_id(path: &Path, id: &[u8; 128]) -> Result<(), GpuError> {
@@ -306,6 +335,9 @@ impl World {
                 "NVSHMEM_DISABLE_NVLS is not 1: atos keeps NVLink multicast off (it can put a host's shared GPUs out of service); start ranks with `atos run --np N`, which sets it, or set it yourself".into(),
             ));
         }
+        // Read before the collectives start, so a bad value fails this rank before any other
+        // waits for it.
+        let asked = remote_calls_asked()?;
         let install = Install::locate()?;
         let host = Host::load(&install)?;
         let id = if env.rank == 0 {
@@ -333,10 +365,13 @@ impl World {
                 env.rank, env.ranks
             )));
         }
-        let remote_calls = match remote_calls_asked()? {
-            Some(asked) => asked,
-            None => !every_rank_mapped(&host, rank, ranks, env.timeout)?,
-        };
+        // Every rank must build its units and make its allocations the same way, so the choice
+        // is the run's: calls when any rank wants them (forced, or some rank unmapped there).
+        // The probe is a collective: every rank makes it, whatever it asked for (a rank that
+        // skipped it while another allocated crashed a run started by hand on an H100).
+        let mapped = every_rank_mapped(&host, rank, ranks, env.timeout)?;
+        let wants = asked.unwrap_or(!mapped);
+        let remote_calls = any_rank_wants(&host, env, wants)?;
         Ok(World {
             host,
             install,
@@ -414,6 +449,7 @@ impl World {
         let mut pe = (tagged >> REMOTE_ADDRESS_BITS) as i32 - 1;
         let from = tagged & ((1u64 << REMOTE_ADDRESS_BITS) - 1);
         let (mut dst, piece) = staging;
+        assert!(piece > 0, "a staging buffer of at least one byte");
         for (k, chunk) in out.chunks_mut(piece.max(1)).enumerate() {
             let mut src = from + (k * piece) as u64;
             let mut n = chunk.len() as u64;
@@ -423,22 +459,32 @@ impl World {
                 (&mut n) as *mut u64 as *mut c_void,
                 (&mut pe) as *mut i32 as *mut c_void,
             ];
-            // SAFETY: atos_fetch(void*, const void*, unsigned long long, int): `dst` holds
-            // `piece` >= n bytes of symmetric memory here, `src` + n lies in rank `pe`'s copy of
-            // a symmetric allocation (the caller's tagged address and length).
-            unsafe {
-                result::launch_kernel(
-                    function.cu_function(),
-                    (1, 1, 1),
-                    (256, 1, 1),
-                    0,
-                    stream.cu_stream(),
-                    &mut params,
-                )
-            }
-            .map_err(driver_err("fetching another rank's memory"))?;
-            // SAFETY: `dst` holds at least chunk.len() bytes.
-            unsafe { copy_out_and_wait(chunk, dst, stream, "fetching another rank's memory") }?;
+            // A rank gone (another node down) must not hang this one: the run's timeout.
+            within(
+                self.rank,
+                "fetching another rank's memory",
+                self.run_timeout,
+                || {
+                    // SAFETY: atos_fetch(void*, const void*, unsigned long long, int): `dst` holds
+                    // `piece` >= n bytes of symmetric memory here, `src` + n lies in rank `pe`'s
+                    // copy of a symmetric allocation (the caller's tagged address and length).
+                    unsafe {
+                        result::launch_kernel(
+                            function.cu_function(),
+                            (1, 1, 1),
+                            (256, 1, 1),
+                            0,
+                            stream.cu_stream(),
+                            &mut params,
+                        )
+                    }
+                    .map_err(driver_err("fetching another rank's memory"))?;
+                    // SAFETY: `dst` holds at least chunk.len() bytes.
+                    unsafe {
+                        copy_out_and_wait(chunk, dst, stream, "fetching another rank's memory")
+                    }
+                },
+            )?;
         }
         Ok(())
     }
