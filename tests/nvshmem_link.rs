@@ -1,8 +1,10 @@
-//! NVSHMEM device code links without a GPU: the check kernel (`atos nvshmem-check`), and spread
-//! units for NVSHMEM calls (`ATOS_REMOTE_CALLS`, `atos/remote.cuh`): every app's spread unit and
-//! every `Atomics` entry for every element type compile with NVRTC and device-link with
-//! NVSHMEM's device library. Under CI=true a missing NVRTC, nvJitLink or
-//! NVSHMEM fails instead of skipping (scripts/nvrtc-env.sh installs them from PyPI).
+//! NVSHMEM device code links without a GPU: the check kernel (`atos nvshmem-check`), the fetch
+//! kernel (`World::fetch`), and units for NVSHMEM calls (`ATOS_REMOTE_CALLS`,
+//! `atos/remote.cuh`): the BFS, PageRank and owner-computes BFS spread units and every
+//! `Atomics` entry for every element type compile with NVRTC and device-link with NVSHMEM's
+//! device library. Compile and link only: what runs on a GPU is in docs/results. Under CI=true
+//! a missing NVRTC, nvJitLink or NVSHMEM fails instead of skipping (scripts/nvrtc-env.sh
+//! installs them from PyPI).
 
 mod common;
 
@@ -87,6 +89,7 @@ fn spread_units_link_for_nvshmem_calls() {
 #[test]
 fn every_atomic_entry_links_for_nvshmem_calls() {
     use atos::codegen::Scalar;
+    use atos::codegen::ops::AtomicReturns;
     let Some(install) = install_or_skip() else {
         return;
     };
@@ -114,10 +117,13 @@ fn every_atomic_entry_links_for_nvshmem_calls() {
             } else {
                 format!("{target}, {values}")
             };
-            src.push_str(&format!(
-                "    out[threadIdx.x] = ({t})(atos::{}({args}), ({t})0);\n",
-                d.cuda
-            ));
+            let call = format!("atos::{}({args})", d.cuda);
+            // Results flow out (as in nvrtc_compile.rs), so no call is compiled away.
+            src.push_str(&match d.returns {
+                AtomicReturns::Previous => format!("    out[threadIdx.x] = {call};\n"),
+                AtomicReturns::Moved => format!("    out[threadIdx.x] = ({t}){call};\n"),
+                AtomicReturns::Nothing => format!("    {call};\n"),
+            });
             calls += 1;
             if let Some(red) = d.discarded {
                 src.push_str(&format!("    atos::{red}({args});\n"));

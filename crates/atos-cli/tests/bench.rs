@@ -605,6 +605,11 @@ fn bad_input_is_refused_clearly() {
             1,
             "not a folder",
         ),
+        (
+            &["--share-gpus"],
+            1,
+            "--share-gpus shares GPUs between the ranks of --transport nvshmem",
+        ),
     ];
     for (extra, code, msg) in cases {
         let mut args = vec!["bench", "--device", "cpu", "--graph", "grid:4x4"];

@@ -637,7 +637,7 @@ impl KernelAddresses {
         if !self.calls || addr == 0 || nvshmem::is_tagged(addr) {
             return addr;
         }
-        addr | ((owner as u64 + 1) << nvshmem::REMOTE_ADDRESS_BITS)
+        nvshmem::tag(addr, owner)
     }
 }
 
@@ -1290,4 +1290,28 @@ fn bind(gpus: &Gpus, k: usize) -> Result<(), GpuError> {
         .ctx()
         .bind_to_thread()
         .map_err(driver_err("binding a context"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::KernelAddresses;
+
+    /// Under NVSHMEM calls every symmetric address reaches the kernels tagged with its rank,
+    /// this rank's own included (over a network only NVSHMEM's atomics are atomic with the
+    /// other ranks'); a tagged one passes unchanged; null stays null; otherwise nothing changes.
+    #[test]
+    fn kernels_get_tagged_symmetric_addresses_only_under_calls() {
+        let own = 0x7f00_0000_1000u64;
+        let calls = KernelAddresses { calls: true };
+        let tagged = calls.of(own, 1);
+        assert_eq!(super::nvshmem::untag(tagged), (own, 1));
+        assert_eq!(
+            calls.of(tagged, 3),
+            tagged,
+            "an address tagged by World::alloc keeps its rank"
+        );
+        assert_eq!(calls.of(0, 2), 0);
+        let mappings = KernelAddresses { calls: false };
+        assert_eq!(mappings.of(own, 1), own);
+    }
 }

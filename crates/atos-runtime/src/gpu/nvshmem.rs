@@ -446,8 +446,8 @@ impl World {
             }
             f.clone().expect("loaded above")
         };
-        let mut pe = (tagged >> REMOTE_ADDRESS_BITS) as i32 - 1;
-        let from = tagged & ((1u64 << REMOTE_ADDRESS_BITS) - 1);
+        let (from, pe) = untag(tagged);
+        let mut pe = pe as i32;
         let (mut dst, piece) = staging;
         assert!(piece > 0, "a staging buffer of at least one byte");
         for (k, chunk) in out.chunks_mut(piece.max(1)).enumerate() {
@@ -524,7 +524,7 @@ impl World {
                     if pe == self.rank {
                         sym.0
                     } else {
-                        sym.0 | ((u64::from(pe) + 1) << REMOTE_ADDRESS_BITS)
+                        tag(sym.0, pe as usize)
                     }
                 })
                 .collect();
@@ -608,13 +608,13 @@ pub fn launch_env(rendezvous: &Path, ranks: u32, timeout: Duration) -> Vec<(Stri
 /// A spread unit's source for NVSHMEM calls: `ATOS_REMOTE_CALLS 1` before it.
 pub fn remote_calls_source(source: &str) -> String {
     format!(
-        "#define ATOS_REMOTE_CALLS 1  // other ranks' memory by NVSHMEM calls (atos/remote.cuh)\n{source}"
+        "#define ATOS_REMOTE_CALLS 1  // other ranks' memory by NVSHMEM calls (atos/remote.cuh)\n#define ATOS_REMOTE_ADDRESS_BITS {REMOTE_ADDRESS_BITS}  // where a tagged address keeps its rank (gpu/nvshmem.rs)\n{source}"
     )
 }
 
 /// The CUBIN of a spread unit for NVSHMEM calls on `arch`: [`remote_calls_source`] to LTO IR
 /// by NVRTC with NVSHMEM's headers, device-linked with its device library by nvJitLink. Needs
-/// no GPU (CI links every app's spread unit this way).
+/// no GPU (CI links the BFS, PageRank and owner-computes BFS spread units this way).
 pub fn remote_calls_cubin(
     install: &Install,
     source: &str,
@@ -736,12 +736,28 @@ fn load_linked(
     Ok(function)
 }
 
-/// Where `atos/remote.cuh` keeps an address's rank (+ 1): bits 56-63.
+/// Where units for NVSHMEM calls keep an address's rank (+ 1): bits 56-63. The one definition:
+/// `atos/remote.cuh` gets it as `ATOS_REMOTE_ADDRESS_BITS` ([`remote_calls_source`]).
 pub(crate) const REMOTE_ADDRESS_BITS: u32 = 56;
 
 /// Whether `addr` is a tagged address (another rank's, or under NVSHMEM calls any symmetric one).
 pub(crate) fn is_tagged(addr: u64) -> bool {
     addr >> REMOTE_ADDRESS_BITS != 0
+}
+
+/// Symmetric address `addr` on rank `pe`, tagged as units for NVSHMEM calls take it (the one
+/// encoding: `atos/remote.cuh` reads it with the same bit count, passed in by
+/// [`remote_calls_source`]).
+pub(crate) fn tag(addr: u64, pe: usize) -> u64 {
+    addr | ((pe as u64 + 1) << REMOTE_ADDRESS_BITS)
+}
+
+/// A tagged address's symmetric address and rank.
+pub(crate) fn untag(tagged: u64) -> (u64, u32) {
+    (
+        tagged & ((1u64 << REMOTE_ADDRESS_BITS) - 1),
+        ((tagged >> REMOTE_ADDRESS_BITS) - 1) as u32,
+    )
 }
 
 /// The kernel [`World::fetch`] copies another rank's memory with: one block gets `bytes` bytes
@@ -884,6 +900,23 @@ mod tests {
             .map(|(a, b)| (a.to_string(), b.to_string()))
             .collect();
         move |k| v.iter().find(|(a, _)| a == k).map(|(_, b)| b.clone())
+    }
+
+    #[test]
+    fn tagged_addresses_round_trip_and_say_where_they_live() {
+        let sym = 0x7f12_3456_7000u64;
+        for pe in [0, 1, 7] {
+            let t = tag(sym, pe);
+            assert!(is_tagged(t));
+            assert_eq!(untag(t), (sym, pe as u32));
+            // An offset into the allocation keeps the tag.
+            assert_eq!(untag(t + 64), (sym + 64, pe as u32));
+        }
+        assert!(!is_tagged(sym));
+        // The unit is told the same bit count the host tags with.
+        assert!(remote_calls_source("").contains(&format!(
+            "#define ATOS_REMOTE_ADDRESS_BITS {REMOTE_ADDRESS_BITS}"
+        )));
     }
 
     #[test]

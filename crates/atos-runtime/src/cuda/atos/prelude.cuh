@@ -12,10 +12,12 @@
 #define ATOS_SYSTEM_SCOPE 0
 #endif
 // A spread unit for ranks whose memory this rank cannot map (other nodes, or NVSHMEM told to
-// use its calls: ATOS_REMOTE_CALLS 1, set by the generated unit, with ATOS_SYSTEM_SCOPE 1 and
+// use its calls: ATOS_REMOTE_CALLS 1, prepended by the runtime (gpu/nvshmem.rs,
+// remote_calls_source) to a spread unit (ATOS_SYSTEM_SCOPE 1), with
 // NVSHMEM's device headers). Addresses in its tables carry the owning rank in their top byte
-// (remote.cuh), and every memory primitive below (loads, stores, atomics, fences) sends an access
-// to another rank's memory as an NVSHMEM call; accesses to this rank's memory run as before.
+// (remote.cuh; this rank's own symmetric memory too), and every memory primitive below (loads,
+// stores, atomics, fences) sends an access to a tagged address as an NVSHMEM call; memory no
+// other rank reaches (this device's arena) is accessed as before.
 #ifndef ATOS_REMOTE_CALLS
 #define ATOS_REMOTE_CALLS 0
 #endif

@@ -3,8 +3,8 @@
 // A spread unit reaches its peers' memory through addresses in its tables (rings, counters,
 // `Atomics` parts, the control block). Over peer mappings those are plain addresses. Where a
 // peer's memory cannot be mapped (another node), the host writes instead the symmetric address
-// with the owning rank + 1 in the top byte (bits 56-63; the host checks the addresses fit in 56
-// bits), and every memory primitive of prelude.cuh and queue.cuh asks `pe_of`: below 0, memory
+// with the owning rank + 1 in the top byte (bits ATOS_REMOTE_ADDRESS_BITS.. = 56.., set by the
+// host, which checks the addresses fit below them), and every memory primitive of prelude.cuh and queue.cuh asks `pe_of`: below 0, memory
 // no other rank touches (this device's arena), accessed as before; otherwise an NVSHMEM call on
 // that rank. This rank's own symmetric memory (its rings, counters and parts) is tagged too:
 // over a network NVSHMEM's atomics are the NIC's, which are not atomic with the GPU's own, so
@@ -24,7 +24,10 @@
 namespace atos {
 namespace remote {
 
-constexpr unsigned long long ADDRESS_BITS = 56;
+#ifndef ATOS_REMOTE_ADDRESS_BITS
+#error "ATOS_REMOTE_ADDRESS_BITS comes from the host (gpu/nvshmem.rs, remote_calls_source)"
+#endif
+constexpr unsigned long long ADDRESS_BITS = ATOS_REMOTE_ADDRESS_BITS;
 constexpr unsigned long long ADDRESS_MASK = (1ull << ADDRESS_BITS) - 1;
 
 // The rank that holds *p, or -1 for this rank's own memory.
