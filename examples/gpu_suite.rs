@@ -59,6 +59,12 @@ struct Args {
     /// Large generated graphs for the timed part.
     #[arg(long = "graph", default_values = ["grid:4096x4096", "kron:20"])]
     graphs: Vec<String>,
+    /// Only the feature task spread over several devices, against the CPU executor's one
+    /// device, then exit: over NVSHMEM when started as a rank (`ATOS_RANK`, `ATOS_RANKS`,
+    /// `ATOS_RENDEZVOUS`; every rank checks), else over peer-to-peer on every GPU here (one
+    /// GPU: a spread program on one device).
+    #[arg(long)]
+    spread_features: bool,
 }
 
 /// One BFS configuration: worker, fetch, block, grid, strategy, load balancing.
@@ -375,6 +381,111 @@ fn features_run(
     run.bits()
 }
 
+/// The feature task spread over every device of the run: each worker kind, a range and a
+/// scattered placement, eager and aggregated remote pushes. Every array must equal the CPU
+/// executor's on one device, bit for bit. Its `marks`, `small` and `tiny` operations reach
+/// other devices' elements (bool or/xor, u16 add, u8 max), and `extremes` lives on device 0
+/// (f64 min/max from every other device); under NVSHMEM calls every operation, this rank's
+/// included, is an NVSHMEM call. Returns the failures.
+fn spread_features() -> usize {
+    let gpus = match atos::gpu::nvshmem::RankEnv::from_env() {
+        Ok(Some(env)) => atos::Gpus::join(&env),
+        Ok(None) => atos::gpu::device_count().and_then(atos::Gpus::first),
+        Err(e) => Err(e),
+    }
+    .unwrap_or_else(|e| panic!("{e}"));
+    let rank = gpus.world().map_or(0, |w| w.rank());
+    println!(
+        "== feature task spread over {}{} ==",
+        gpus.describe(),
+        if gpus.world().is_some() {
+            format!(" (rank {rank})")
+        } else {
+            String::new()
+        }
+    );
+    let want = features_run(None);
+    let limit = 20_000u64;
+    let devices = gpus.len();
+    let placements = [
+        ("even", atos::Placement::even(limit, devices).unwrap()),
+        (
+            "scattered",
+            atos::Placement::from_owners(
+                (0..limit)
+                    .map(|i| ((i * 7919) % devices as u64) as u8)
+                    .collect(),
+                devices,
+            )
+            .unwrap(),
+        ),
+    ];
+    let aggregations = [
+        atos::Aggregation::Eager,
+        atos::Aggregation::batched(64, Duration::from_micros(20)).unwrap(),
+    ];
+    let mut failures = 0;
+    for (w, fetch) in [
+        (WorkerKind::Thread, 4),
+        (WorkerKind::Warp, 2),
+        (WorkerKind::Cta, 8),
+    ] {
+        let mut program = Program::new(gpus.gpu(0), features::features::Task)
+            .worker(w)
+            .fetch(fetch)
+            .timeout(Duration::from_secs(60))
+            .build_mesh(&gpus)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for (pname, placement) in &placements {
+            for aggregation in aggregations {
+                program.set_aggregation(aggregation);
+                let name = format!("{}/{fetch} {pname} {aggregation}", w.name());
+                let weights: Vec<i32> = (0..97).map(|i| (i * 37 % 211) - 100).collect();
+                let run = features::FeatureRun::new(weights, limit as u32);
+                let mut sent = 0;
+                let popped = run.run(|state| {
+                    let stats = program
+                        .run(state, &[0], placement)
+                        .unwrap_or_else(|e| panic!("{name}: {e}"));
+                    sent = stats.devices.iter().map(|d| d.sent).sum::<u64>();
+                    stats
+                });
+                let got = run.bits();
+                let differs: Vec<&str> = got
+                    .iter()
+                    .zip(&want)
+                    .filter(|((_, got), (_, w))| got != w)
+                    .map(|((field, _), _)| *field)
+                    .collect();
+                if popped != limit || !differs.is_empty() || (devices > 1 && sent == 0) {
+                    failures += 1;
+                    println!(
+                        "  {name}: FAIL ({popped} tasks, {sent} items sent, differing: {differs:?})"
+                    );
+                    for ((field, got), (_, w)) in got.iter().zip(&want) {
+                        let wrong: Vec<usize> =
+                            (0..got.len()).filter(|&i| got[i] != w[i]).collect();
+                        for &i in wrong.iter().take(4) {
+                            println!(
+                                "    {field}[{i}] = {:#x}, the CPU's {:#x} ({} of {} differ)",
+                                got[i],
+                                w[i],
+                                wrong.len(),
+                                got.len()
+                            );
+                        }
+                    }
+                } else {
+                    println!(
+                        "  {name}: all 8 arrays identical to the CPU executor's ({sent} items sent)"
+                    );
+                }
+            }
+        }
+    }
+    failures
+}
+
 fn main() {
     let args = Args::parse();
     let defines: String = args
@@ -389,6 +500,11 @@ fn main() {
         println!("defines for the BFS programs:\n{defines}");
     }
     DEFINES.set(defines).unwrap();
+    if args.spread_features {
+        let failures = spread_features();
+        println!("\nSUMMARY: {} failures", failures);
+        std::process::exit(if failures == 0 { 0 } else { 1 });
+    }
     let gpu = Gpu::new(0).unwrap_or_else(|e| panic!("{e}"));
     println!(
         "device: {} (sm_{}{}, {} SMs), NVRTC {:?}",

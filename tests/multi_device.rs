@@ -447,3 +447,55 @@ fn owner_computes_programs_run_inline_where_the_item_is_local() {
         }
     }
 }
+
+/// The feature task (every atomic on every element type, reductions, device functions) spread
+/// over 2 to 4 simulated devices writes the same bits as on one: its `marks`, `small` and
+/// `tiny` operations reach other devices' elements, and `extremes` (not the placement's length)
+/// lives whole on device 0. The GPU form of this check is `gpu_suite --spread-features` (every
+/// rank of an NVSHMEM run, mappings or calls).
+#[test]
+fn the_feature_task_spread_writes_what_one_device_writes() {
+    use common::features::{FeatureRun, features};
+    let weights: Vec<i32> = (0..97).map(|i| (i * 37 % 211) - 100).collect();
+    let limit = 3000u32;
+    let one = FeatureRun::new(weights.clone(), limit);
+    one.run(|s| {
+        CpuExecutor::new()
+            .threads(3)
+            .run(features::Task, s, &[0])
+            .unwrap()
+    });
+    let want = one.bits();
+    let n = u64::from(limit);
+    for (devices, placement) in [
+        (2, Placement::even(n, 2).unwrap()),
+        (3, Placement::ranges(vec![0, 100, 100, n]).unwrap()),
+        (
+            4,
+            Placement::from_owners((0..n).map(|i| ((i * 7919) % 4) as u8).collect(), 4).unwrap(),
+        ),
+    ] {
+        for aggregation in [Aggregation::Eager, batched(8, 20)] {
+            let run = FeatureRun::new(weights.clone(), limit);
+            let mut stats = None;
+            let popped = run.run(|s| {
+                let st = CpuExecutor::new()
+                    .threads(3)
+                    .aggregation(aggregation)
+                    .placement(placement.clone())
+                    .run(features::Task, s, &[0])
+                    .unwrap();
+                stats = Some(st.clone());
+                st
+            });
+            let name = format!("{devices} devices {aggregation}");
+            assert_eq!(popped, n, "{name}");
+            let stats = stats.unwrap();
+            check_routing(&name, &stats, devices);
+            assert!(stats.devices.iter().any(|d| d.sent > 0), "{name}");
+            for ((field, got), (_, w)) in run.bits().iter().zip(&want) {
+                assert!(got == w, "{name}: {field} differs from one device's");
+            }
+        }
+    }
+}

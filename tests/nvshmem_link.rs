@@ -154,7 +154,7 @@ fn an_nvshmem_kernel_compiles_and_device_links_without_a_gpu() {
     assert!(ltoir.len() > 1000, "LTO IR of {} bytes", ltoir.len());
     let linker = DeviceLinker::load().unwrap_or_else(|e| panic!("{e}"));
     let cubin = linker
-        .link(&install, &ltoir, 90)
+        .link(&install, &ltoir, 90, &[])
         .unwrap_or_else(|e| panic!("{e}"));
     // An ELF image holding the kernel and NVSHMEM's device code it pulled in.
     assert_eq!(&cubin[..4], b"\x7fELF");
@@ -166,6 +166,61 @@ fn an_nvshmem_kernel_compiles_and_device_links_without_a_gpu() {
     // Without the device library the link fails with nvJitLink's log, not a panic.
     let mut broken = install.clone();
     broken.device_lib = "/nonexistent/libnvshmem_device.a".into();
-    let err = linker.link(&broken, &ltoir, 90).unwrap_err().to_string();
+    let err = linker
+        .link(&broken, &ltoir, 90, &[])
+        .unwrap_err()
+        .to_string();
     assert!(err.contains("device link"), "{err}");
+}
+
+/// The link optimizes the unit again and takes its own floating-point settings: with
+/// nvJitLink's default (`-fma=true`) it fuses `a * b + c` that NVRTC was told to keep apart,
+/// and the GPU's results differ from the CPU executor's in the last bit (found on an H100 with
+/// the feature task under NVSHMEM calls). atos's link options keep it apart; an explicit
+/// `mul_add` stays fused.
+#[test]
+fn the_device_link_keeps_multiply_and_add_apart() {
+    let Some(install) = install_or_skip() else {
+        return;
+    };
+    let src = "#include <atos/prelude.cuh>\n\
+        extern \"C\" __global__ void unfused(double* p, float* q) {\n\
+            p[0] = p[1] * p[2] + p[3];\n\
+            q[0] = q[1] * q[2] - q[3];\n\
+        }\n\
+        extern \"C\" __global__ void fused(double* p) { p[0] = fma(p[1], p[2], p[3]); }\n";
+    let (ltoir, _) = nvrtc::compile_ltoir(src, HOPPER, &install.nvrtc_options())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let linker = DeviceLinker::load().unwrap_or_else(|e| panic!("{e}"));
+    let body = |ptx: &str, kernel: &str| -> String {
+        let start = ptx
+            .find(&format!(".entry {kernel}("))
+            .unwrap_or_else(|| panic!("{kernel} in the linked PTX:\n{ptx}"));
+        let end = ptx[start..].find("\n}").expect("the entry's end") + start;
+        ptx[start..end].to_string()
+    };
+    let ours = linker
+        .link_ptx(&ltoir, 90, &nvrtc::link_options())
+        .unwrap_or_else(|e| panic!("{e}"));
+    let unfused = body(&ours, "unfused");
+    assert!(
+        !unfused.contains("fma."),
+        "fused under atos's options:\n{unfused}"
+    );
+    assert!(
+        unfused.contains("mul.rn.f64") && unfused.contains("mul.rn.f32"),
+        "{unfused}"
+    );
+    assert!(
+        body(&ours, "fused").contains("fma.rn.f64"),
+        "mul_add stays fused"
+    );
+    // The check can fail: nvJitLink's default fuses.
+    let default = linker
+        .link_ptx(&ltoir, 90, &[])
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        body(&default, "unfused").contains("fma.rn"),
+        "nvJitLink's default no longer fuses: the test above proves nothing"
+    );
 }

@@ -61,7 +61,7 @@ pub enum NvshmemError {
         #[source]
         source: libloading::Error,
     },
-    #[error("the device link with NVSHMEM's device library failed:\n{log}")]
+    #[error("the device link (nvJitLink) failed:\n{log}")]
     Link { log: String },
     #[error("{call} failed with status {status}")]
     Call { call: &'static str, status: i32 },

@@ -12,6 +12,13 @@ type Handle = *mut c_void;
 const INPUT_LTOIR: c_int = 3;
 const INPUT_ANY: c_int = 10;
 
+/// What a link produces.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Output {
+    Cubin,
+    Ptx,
+}
+
 /// nvJitLink, loaded.
 pub struct DeviceLinker {
     create: unsafe extern "C" fn(*mut Handle, c_uint, *const *const c_char) -> c_int,
@@ -20,6 +27,8 @@ pub struct DeviceLinker {
     complete: unsafe extern "C" fn(Handle) -> c_int,
     cubin_size: unsafe extern "C" fn(Handle, *mut usize) -> c_int,
     cubin: unsafe extern "C" fn(Handle, *mut c_void) -> c_int,
+    ptx_size: unsafe extern "C" fn(Handle, *mut usize) -> c_int,
+    ptx: unsafe extern "C" fn(Handle, *mut c_char) -> c_int,
     error_log_size: unsafe extern "C" fn(Handle, *mut usize) -> c_int,
     error_log: unsafe extern "C" fn(Handle, *mut c_char) -> c_int,
     destroy: unsafe extern "C" fn(*mut Handle) -> c_int,
@@ -51,6 +60,8 @@ impl DeviceLinker {
             complete: sym!("nvJitLinkComplete"),
             cubin_size: sym!("nvJitLinkGetLinkedCubinSize"),
             cubin: sym!("nvJitLinkGetLinkedCubin"),
+            ptx_size: sym!("nvJitLinkGetLinkedPtxSize"),
+            ptx: sym!("nvJitLinkGetLinkedPtx"),
             error_log_size: sym!("nvJitLinkGetErrorLogSize"),
             error_log: sym!("nvJitLinkGetErrorLog"),
             destroy: sym!("nvJitLinkDestroy"),
@@ -60,22 +71,63 @@ impl DeviceLinker {
 
     /// Links `ltoir` (NVRTC's output under [`Install::nvrtc_options`]) with `install`'s
     /// device library into a CUBIN for `sm_<arch>` (e.g. 90), optimizing across both.
+    /// `options` are more nvJitLink options: the link optimizes the whole program again, so
+    /// code-generation choices made for NVRTC (floating-point contraction, for one) must be
+    /// given here too, or the linked code does not follow them.
     pub fn link(
         &self,
         install: &Install,
         ltoir: &[u8],
         arch: u32,
+        options: &[String],
     ) -> Result<Vec<u8>, NvshmemError> {
-        let opts = [
+        self.run(Some(install), ltoir, arch, options, Output::Cubin)
+    }
+
+    /// `ltoir` alone linked with the options of [`DeviceLinker::link`], as PTX (`-ptx`): to
+    /// read what the link-time optimization makes of the code (tests look for instructions in
+    /// it). nvJitLink emits PTX only when every input is LTO IR, so NVSHMEM's device library
+    /// (not LTO IR) is left out: the unit must not call it.
+    pub fn link_ptx(
+        &self,
+        ltoir: &[u8],
+        arch: u32,
+        options: &[String],
+    ) -> Result<String, NvshmemError> {
+        let ptx = self.run(None, ltoir, arch, options, Output::Ptx)?;
+        Ok(String::from_utf8_lossy(&ptx)
+            .trim_end_matches('\0')
+            .to_string())
+    }
+
+    fn run(
+        &self,
+        install: Option<&Install>,
+        ltoir: &[u8],
+        arch: u32,
+        options: &[String],
+        output: Output,
+    ) -> Result<Vec<u8>, NvshmemError> {
+        let mut opts = vec![
             CString::new(format!("-arch=sm_{arch}")).expect("no NUL"),
             c"-lto".into(),
         ];
+        if output == Output::Ptx {
+            opts.push(c"-ptx".into());
+        }
+        for o in options {
+            opts.push(CString::new(o.as_str()).map_err(|_| NvshmemError::Link {
+                log: format!("the link option {o:?} contains a NUL byte"),
+            })?);
+        }
         let opt_ptrs: Vec<*const c_char> = opts.iter().map(|o| o.as_ptr()).collect();
-        let lib = CString::new(install.device_lib.display().to_string()).map_err(|_| {
-            NvshmemError::Link {
-                log: "the device library's path contains a NUL byte".into(),
-            }
-        })?;
+        let lib = install
+            .map(|i| {
+                CString::new(i.device_lib.display().to_string()).map_err(|_| NvshmemError::Link {
+                    log: "the device library's path contains a NUL byte".into(),
+                })
+            })
+            .transpose()?;
         let mut h: Handle = std::ptr::null_mut();
         // SAFETY: the options outlive the call.
         let r = unsafe { (self.create)(&mut h, opt_ptrs.len() as c_uint, opt_ptrs.as_ptr()) };
@@ -86,7 +138,8 @@ impl DeviceLinker {
             });
         }
         let out = (|| {
-            // SAFETY: `h` is live; the data and names outlive the calls.
+            // SAFETY: `h` is live; the data and names outlive the calls; each buffer holds the
+            // size nvJitLink gave for it.
             unsafe {
                 let step = |r: c_int| if r == 0 { Ok(()) } else { Err(self.log(h)) };
                 step((self.add_data)(
@@ -96,13 +149,25 @@ impl DeviceLinker {
                     ltoir.len(),
                     c"atos_unit".as_ptr(),
                 ))?;
-                step((self.add_file)(h, INPUT_ANY, lib.as_ptr()))?;
+                if let Some(lib) = &lib {
+                    step((self.add_file)(h, INPUT_ANY, lib.as_ptr()))?;
+                }
                 step((self.complete)(h))?;
                 let mut size = 0usize;
-                step((self.cubin_size)(h, &mut size))?;
-                let mut cubin = vec![0u8; size];
-                step((self.cubin)(h, cubin.as_mut_ptr().cast()))?;
-                Ok(cubin)
+                let mut image;
+                match output {
+                    Output::Cubin => {
+                        step((self.cubin_size)(h, &mut size))?;
+                        image = vec![0u8; size];
+                        step((self.cubin)(h, image.as_mut_ptr().cast()))?;
+                    }
+                    Output::Ptx => {
+                        step((self.ptx_size)(h, &mut size))?;
+                        image = vec![0u8; size];
+                        step((self.ptx)(h, image.as_mut_ptr().cast()))?;
+                    }
+                }
+                Ok(image)
             }
         })();
         // SAFETY: destroying the handle we created.

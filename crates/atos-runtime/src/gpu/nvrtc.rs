@@ -67,16 +67,30 @@ fn cache() -> &'static Mutex<HashMap<CacheKey, Compiled>> {
     CACHE.get_or_init(Default::default)
 }
 
+/// Whether `a * b + c` may become one fused multiply-add. Rust rounds it twice; NVRTC and
+/// nvJitLink would fuse it by default, and the GPU would compute something the CPU executor
+/// does not. `mul_add` fuses explicitly. The one setting for both tools ([`options`],
+/// [`link_options`]).
+const FUSE_MUL_ADD: bool = false;
+
 /// Options passed to NVRTC for `arch` (compute capability major, minor).
 pub fn options(arch: (i32, i32)) -> Vec<String> {
     vec![
         format!("--gpu-architecture=sm_{}{}", arch.0, arch.1),
         "--std=c++17".into(),
         "--device-int128".into(),
-        // Rust rounds `a * b + c` twice; NVRTC would fuse it into one FMA by default, and the
-        // GPU would compute something the CPU executor does not. `mul_add` fuses explicitly.
-        "--fmad=false".into(),
+        format!("--fmad={FUSE_MUL_ADD}"),
     ]
+}
+
+/// Options passed to nvJitLink when it links LTO IR from [`compile_ltoir`] (NVSHMEM units). A
+/// link-time-optimized link generates the code again and takes its own floating-point
+/// settings, whatever NVRTC was told: without `-fma=0` it fused `a * b + c` (the GPU's
+/// `f64` results of the feature task differed from the CPU executor's in the last bit, on an
+/// H100, 2026-11-23). Its other defaults (`-ftz=0`, `-prec-div=1`, `-prec-sqrt=1`)
+/// are NVRTC's.
+pub fn link_options() -> Vec<String> {
+    vec![format!("-fma={}", u8::from(FUSE_MUL_ADD))]
 }
 
 /// Compiles `source` to CUBIN for `arch`, reusing an earlier result for the same source,

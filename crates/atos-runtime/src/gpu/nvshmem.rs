@@ -20,7 +20,7 @@
 
 use std::ffi::c_void;
 use std::path::{Path, PathBuf};
-use std::sync::mpsc;
+use std::sync::{Arc, mpsc};
 use std::time::{Duration, Instant};
 
 use cudarc::driver::{result, sys};
@@ -311,8 +311,14 @@ pub struct World {
     run_timeout: Duration,
     shared_gpus: Option<usize>,
     remote_calls: bool,
-    /// [`FETCH_SOURCE`]'s kernel, loaded on first use (NVSHMEM calls only).
-    fetcher: std::sync::Mutex<Option<cudarc::driver::CudaFunction>>,
+    /// [`FETCH_SOURCE`]'s kernel, loaded on first use (NVSHMEM calls only), with its context
+    /// (bound to take its module out of NVSHMEM before finalizing).
+    fetcher: std::sync::Mutex<
+        Option<(
+            cudarc::driver::CudaFunction,
+            Arc<cudarc::driver::CudaContext>,
+        )>,
+    >,
 }
 
 impl std::fmt::Debug for World {
@@ -442,9 +448,10 @@ impl World {
         let function = {
             let mut f = self.fetcher.lock().unwrap_or_else(|p| p.into_inner());
             if f.is_none() {
-                *f = Some(load_linked(self, gpu, FETCH_SOURCE, "atos_fetch")?);
+                let function = load_linked(self, gpu, FETCH_SOURCE, "atos_fetch")?;
+                *f = Some((function, gpu.ctx().clone()));
             }
-            f.clone().expect("loaded above")
+            f.as_ref().expect("loaded above").0.clone()
         };
         let (from, pe) = untag(tagged);
         let mut pe = pe as i32;
@@ -562,6 +569,22 @@ impl World {
 
 impl Drop for World {
     fn drop(&mut self) {
+        // The fetch kernel's module leaves NVSHMEM before NVSHMEM ends (as every program's
+        // module does before it is unloaded: `finalize_module`).
+        let fetcher = self
+            .fetcher
+            .get_mut()
+            .unwrap_or_else(|p| p.into_inner())
+            .take();
+        if let Some((function, ctx)) = fetcher {
+            match ctx.bind_to_thread() {
+                Ok(()) => finalize_module(self, &function),
+                Err(e) => eprintln!(
+                    "rank {}: leaving NVSHMEM for the fetch kernel's module: binding its context: {e}",
+                    self.rank
+                ),
+            }
+        }
         // SAFETY: every state holding symmetric memory keeps the world alive (an Arc), so it
         // is gone by now.
         within(
@@ -627,12 +650,18 @@ pub fn remote_calls_cubin(
 /// nvJitLink, for `arch`.
 pub fn device_link(install: &Install, source: &str, arch: (i32, i32)) -> Result<Vec<u8>, GpuError> {
     let (ltoir, _) = nvrtc::compile_ltoir(source, arch, &install.nvrtc_options())?;
-    Ok(DeviceLinker::load()?.link(install, &ltoir, (arch.0 * 10 + arch.1) as u32)?)
+    Ok(DeviceLinker::load()?.link(
+        install,
+        &ltoir,
+        (arch.0 * 10 + arch.1) as u32,
+        &nvrtc::link_options(),
+    )?)
 }
 
 /// [`device_link`] through the kernel cache (`ATOS_CACHE_DIR`, as NVRTC's CUBINs): the device
-/// link takes tens of seconds per spread unit. The key adds NVSHMEM's options and its device
-/// library (path and size) to what an NVRTC CUBIN's key holds.
+/// link takes tens of seconds per spread unit. The key adds NVSHMEM's options, nvJitLink's
+/// ([`nvrtc::link_options`]) and the device library (path and size) to what an NVRTC CUBIN's
+/// key holds.
 fn cached_device_link(
     install: &Install,
     source: &str,
@@ -644,6 +673,11 @@ fn cached_device_link(
     };
     let mut options = nvrtc::options(arch);
     options.extend(install.nvrtc_options());
+    options.extend(
+        nvrtc::link_options()
+            .into_iter()
+            .map(|o| format!("link {o}")),
+    );
     let lib_bytes = std::fs::metadata(&install.device_lib).map_or(0, |m| m.len());
     options.push(format!(
         "device-linked with {} ({lib_bytes} bytes)",
@@ -806,7 +840,12 @@ pub fn self_check(gpus: &Gpus) -> Result<String, GpuError> {
     let (major, minor) = gpu.arch();
     let (ltoir, _) =
         nvrtc::compile_ltoir(CHECK_SOURCE, gpu.arch(), &world.install.nvrtc_options())?;
-    let cubin = DeviceLinker::load()?.link(&world.install, &ltoir, (major * 10 + minor) as u32)?;
+    let cubin = DeviceLinker::load()?.link(
+        &world.install,
+        &ltoir,
+        (major * 10 + minor) as u32,
+        &nvrtc::link_options(),
+    )?;
     let mut module: sys::CUmodule = std::ptr::null_mut();
     // SAFETY: `cubin` is a complete ELF image for this GPU; the module lives to process exit
     // (NVSHMEM keeps its device state in it).
