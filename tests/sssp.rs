@@ -178,7 +178,7 @@ fn fifo_order_runs_stale_tasks_with_the_shorter_distance() {
     let work = |prune: bool| {
         let a = sssp::SsspArrays::new(g.num_vertices(), 0);
         let mut state = a.state(&offsets, &g.cols, weights, 1 << 20, Order::Fifo);
-        state.prune_stale = prune;
+        state.prune_above = if prune { 0 } else { u32::MAX };
         let seeds = Seeds::new().add(sssp::relax::Task, &a.seeds());
         let stats = CpuExecutor::new()
             .threads(1)

@@ -5,9 +5,10 @@
 //! A task is a vertex and the distance a push found for it. It relaxes every out-edge with
 //! the vertex's current distance by `lower` (`fetch_min` asked only whether it improved, so a
 //! plain load skips the neighbours already as close) and queues each neighbour it improved with the new distance, keyed by it.
-//! In priority order a task whose vertex has since got a shorter distance is stale and relaxes
-//! nothing (the push of that distance is queued too and runs soon); stale tasks still count
-//! in the workload, at the cost of one load.
+//! In priority order a task whose vertex has since got a shorter distance is stale; if the
+//! vertex has more than [`PRUNE_ABOVE`] out-edges it relaxes nothing (the push of that distance
+//! is queued too and runs soon), else it relaxes with the shorter distance, which spreads it
+//! sooner at little cost ([`Prune`]). Stale tasks still count in the workload.
 //!
 //! - [`Order::Priority`]: the queue serves distances below its threshold first and holds the
 //!   others; the threshold advances by `delta` when the near part drains (see
@@ -55,10 +56,12 @@ macro_rules! sssp_program {
                 pub dist: Atomics<'a, $w>,
                 /// Vertices with the distance their push found, keyed by it.
                 pub work: PriorityQueue<'a, (u32, $w), $w>,
-                /// Skip a task whose vertex has since got a shorter distance (priority order:
-                /// that push runs soon after); FIFO order runs it with the shorter distance
-                /// instead, which spreads the improvement earlier than the later push would.
-                pub prune_stale: bool,
+                /// A task whose vertex has since got a shorter distance relaxes nothing when
+                /// the vertex has more out-edges than this (that distance's push relaxes them
+                /// later); otherwise it relaxes them with the shorter distance, which spreads
+                /// the improvement sooner. 0 prunes every stale task, `u32::MAX` none
+                /// ([`Prune`](super::Prune)).
+                pub prune_above: u32,
             }
 
             /// Relaxes `v`'s out-edges with its current distance (at most `d`, the distance
@@ -69,10 +72,11 @@ macro_rules! sssp_program {
             pub fn relax((v, d): (u32, $w), s: &SsspState) {
                 let cur = s.dist.load(v);
                 let lo = s.offsets[v];
-                let hi = if s.prune_stale && cur < d {
+                let end = s.offsets[v + 1];
+                let hi = if cur < d && end - lo > s.prune_above {
                     lo
                 } else {
-                    s.offsets[v + 1]
+                    end
                 };
                 for e in lanes(lo..hi) {
                     let u = s.cols[e];
@@ -120,7 +124,7 @@ pub trait Weight: AtomicNum + PriorityKey + Into<f64> {
         weights: &'a [Self],
         dist: Atomics<'a, Self>,
         work: PriorityQueue<'a, (u32, Self), Self>,
-        prune_stale: bool,
+        prune: Prune,
     ) -> <Self::Relax as TaskSet>::State<'a>;
 }
 
@@ -139,7 +143,7 @@ macro_rules! weight {
                 weights: &'a [$w],
                 dist: Atomics<'a, $w>,
                 work: PriorityQueue<'a, (u32, $w), $w>,
-                prune_stale: bool,
+                prune: Prune,
             ) -> $module::SsspState<'a> {
                 $module::SsspState {
                     offsets: Slice::new(offsets),
@@ -147,7 +151,7 @@ macro_rules! weight {
                     weights: Slice::new(weights),
                     dist,
                     work,
-                    prune_stale,
+                    prune_above: prune.above(),
                 }
             }
         }
@@ -203,19 +207,33 @@ impl<W: Weight> SsspArrays<W> {
         capacity: u64,
         order: Order<W>,
     ) -> <W::Relax as TaskSet>::State<'a> {
+        self.state_with(
+            offsets,
+            cols,
+            weights,
+            capacity,
+            order,
+            Prune::default_for(order),
+        )
+    }
+
+    /// [`SsspArrays::state`] with the pruning of stale tasks chosen ([`Prune`]). The distances
+    /// are Dijkstra's whatever it is; only the work and the time differ.
+    pub fn state_with<'a>(
+        &'a self,
+        offsets: &'a [u32],
+        cols: &'a [u32],
+        weights: &'a [W],
+        capacity: u64,
+        order: Order<W>,
+        prune: Prune,
+    ) -> <W::Relax as TaskSet>::State<'a> {
         let work = PriorityQueue::with_capacity(capacity);
         let work = match order {
             Order::Fifo => work.unordered(),
             Order::Priority { delta, slack } => work.delta(delta).advance_slack(slack),
         };
-        W::state(
-            offsets,
-            cols,
-            weights,
-            self.dist.view(),
-            work,
-            order != Order::Fifo,
-        )
+        W::state(offsets, cols, weights, self.dist.view(), work, prune)
     }
 }
 
@@ -253,6 +271,75 @@ impl<W> Order<W> {
         }
     }
 }
+
+/// Which stale tasks relax nothing. A task is stale when its vertex has got a shorter
+/// distance since its push: that distance's own push is queued too and will relax the
+/// out-edges again. Running the stale task anyway (with the shorter distance) spreads the
+/// improvement sooner, at the cost of relaxing the edges twice; on a hub that is 100 K edges.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Prune {
+    /// Every stale task runs (FIFO order's default: the shorter distance's push may run much
+    /// later).
+    Never,
+    /// No stale task runs.
+    Always,
+    /// Stale tasks of vertices with more than this many out-edges relax nothing; the others
+    /// run.
+    Above(u32),
+}
+
+impl Prune {
+    /// The default of priority order: prune the stale tasks of vertices with more than
+    /// [`PRUNE_ABOVE`] out-edges.
+    pub const PRIORITY: Prune = Prune::Above(PRUNE_ABOVE);
+
+    /// The default for `order`: [`Prune::Never`] in FIFO order, [`Prune::PRIORITY`] in
+    /// priority order.
+    pub fn default_for<W>(order: Order<W>) -> Prune {
+        match order {
+            Order::Fifo => Prune::Never,
+            Order::Priority { .. } => Prune::PRIORITY,
+        }
+    }
+
+    /// The state's `prune_above`: out-edges a stale task may have and still run.
+    pub fn above(self) -> u32 {
+        match self {
+            Prune::Never => u32::MAX,
+            Prune::Always => 0,
+            Prune::Above(d) => d,
+        }
+    }
+
+    /// `on`, `off` or `above:D` (the bench's `--prune-stale`).
+    pub fn parse(s: &str) -> Option<Prune> {
+        match s.trim() {
+            "on" => Some(Prune::Always),
+            "off" => Some(Prune::Never),
+            other => other
+                .strip_prefix("above:")
+                .and_then(|d| d.parse().ok())
+                .map(Prune::Above),
+        }
+    }
+}
+
+impl std::fmt::Display for Prune {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Prune::Never => f.write_str("off"),
+            Prune::Always => f.write_str("on"),
+            Prune::Above(d) => write!(f, "above:{d}"),
+        }
+    }
+}
+
+/// Out-edges above which a stale task of a priority run relaxes nothing ([`Prune::PRIORITY`]).
+/// On one H100 (persistent CTA workers, default delta and slack) 32 against pruning every
+/// stale task: delaunay_n16 1.060 -> 0.986 ms, geo:1M 10.98 -> 9.57, grid:4096x4096 54.8 ->
+/// 53.5, luxembourg_osm unchanged, kron:22 11.44 -> 11.99 (its hubs' stale tasks stay
+/// pruned; pruning none took 25.4 ms there). docs/results/2026-11-23d-prune-stale-h100.md.
+pub const PRUNE_ABOVE: u32 = 32;
 
 /// The band that keeps the work low: twice the mean edge weight over the mean out-degree (at
 /// least 1), about the largest weight over the degree, the band Meyer and Sanders' analysis of

@@ -123,6 +123,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("delta", Kind::Num, true),
     ("advances", Kind::Int, true),
     ("advance_slack", Kind::Int, true),
+    ("prune_stale", Kind::Str, true),
     ("max_core", Kind::Int, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
@@ -954,8 +955,10 @@ fn priority_apps_are_verified_and_record_their_delta() {
     run(&["--app", "sssp", "--float-weights"]);
     run(&["--app", "sssp-priority", "--advance-slack", "40"]);
     run(&["--app", "bfs-priority", "--advance-slack", "5"]);
+    run(&["--app", "sssp-priority", "--prune-stale", "off"]);
+    run(&["--app", "sssp", "--prune-stale", "above:2"]);
     let recs = records(&out);
-    assert_eq!(recs.len(), 16);
+    assert_eq!(recs.len(), 20);
     for r in &recs {
         check_schema(r);
         assert_eq!(r["status"], "ok", "{r}");
@@ -983,6 +986,22 @@ fn priority_apps_are_verified_and_record_their_delta() {
     assert_eq!(recs[12]["advance_slack"], 40);
     assert_eq!(recs[14]["app"], "bfs-priority");
     assert_eq!(recs[14]["advance_slack"], 5);
+    // Stale tasks pruned: by default in priority order only; either way when asked (and
+    // still Dijkstra's distances: every record above is ok).
+    assert_eq!(
+        recs[0]["prune_stale"],
+        atos::apps::sssp::Prune::PRIORITY.to_string(),
+        "sssp-priority's default"
+    );
+    assert_eq!(recs[10]["prune_stale"], "off", "sssp's default");
+    assert!(
+        recs[4]["prune_stale"].is_null(),
+        "bfs-priority has no such choice"
+    );
+    assert_eq!(recs[16]["app"], "sssp-priority");
+    assert_eq!(recs[16]["prune_stale"], "off");
+    assert_eq!(recs[18]["app"], "sssp");
+    assert_eq!(recs[18]["prune_stale"], "above:2");
     // Refused option sets, each with the reason the error must give: a fractional delta for
     // u32 weights; --delta-scale with --delta (it scales the default, so it would be ignored);
     // priority options given to an app that does not take them.
@@ -1001,6 +1020,8 @@ fn priority_apps_are_verified_and_record_their_delta() {
             "--delta-scale is for",
         ),
         ("kcore", &["--advance-slack", "4"], "--advance-slack is for"),
+        ("bfs", &["--prune-stale", "on"], "--prune-stale is for"),
+        ("sssp", &["--prune-stale", "yes"], "use on, off or above:D"),
     ];
     for (app, flags, says) in refused {
         let mut args = vec![

@@ -85,6 +85,12 @@ pub struct BenchArgs {
     /// [default: sssp-priority `atos::apps::sssp::DEFAULT_SLACK` (512), bfs-priority 0].
     #[arg(long, value_name = "N")]
     advance_slack: Option<u64>,
+    /// sssp and sssp-priority: whether a task whose vertex has since got a shorter distance
+    /// relaxes nothing (`on`), relaxes with the shorter one (`off`), or relaxes nothing only
+    /// when its vertex has more than D out-edges (`above:D`) [default: sssp off, sssp-priority
+    /// `atos::apps::sssp::Prune::PRIORITY`].
+    #[arg(long, value_name = "on|off|above:D", value_parser = parse_prune)]
+    prune_stale: Option<atos::apps::sssp::Prune>,
     /// Give each graph that has no edge weights uniform u32 weights in 1..=MAX (the same for
     /// both directions of an edge, from seed 1, as a generator's `w=MAX`): SSSP on files such as
     /// luxembourg_osm.
@@ -242,14 +248,23 @@ impl App {
             App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
             App::Coloring => coloring::ColoringInput::new(g).map(Prepared::Coloring),
-            App::Sssp => sssp::Sssp::new(g, args.source, sssp::Wanted::Fifo).map(Prepared::Sssp),
+            App::Sssp => {
+                let wanted = sssp::Wanted {
+                    order: sssp::WantedOrder::Fifo,
+                    prune: args.prune_stale,
+                };
+                sssp::Sssp::new(g, args.source, wanted).map(Prepared::Sssp)
+            }
             App::SsspPriority => {
-                let wanted = sssp::Wanted::Priority {
-                    delta: args.delta,
-                    scale: args.delta_scale,
-                    slack: args
-                        .advance_slack
-                        .unwrap_or(atos::apps::sssp::DEFAULT_SLACK),
+                let wanted = sssp::Wanted {
+                    order: sssp::WantedOrder::Priority {
+                        delta: args.delta,
+                        scale: args.delta_scale,
+                        slack: args
+                            .advance_slack
+                            .unwrap_or(atos::apps::sssp::DEFAULT_SLACK),
+                    },
+                    prune: args.prune_stale,
                 };
                 sssp::Sssp::new(g, args.source, wanted).map(Prepared::Sssp)
             }
@@ -326,6 +341,7 @@ impl Prepared {
             Prepared::Sssp(p) => {
                 rec.delta = p.delta();
                 rec.advance_slack = p.slack();
+                rec.prune_stale = Some(p.prune().to_string());
             }
             Prepared::PageRank(_, p) => {
                 // As given (0.001, not the f32's 0.0010000000474974513).
@@ -527,6 +543,12 @@ pub fn placement_of(
     .map_err(|e| e.to_string())
 }
 
+fn parse_prune(s: &str) -> Result<atos::apps::sssp::Prune, String> {
+    atos::apps::sssp::Prune::parse(s).ok_or_else(|| {
+        format!("bad value `{s}`: use on, off or above:D (D a whole number of out-edges)")
+    })
+}
+
 fn parse_delta(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
         Ok(d) if d > 0.0 && d.is_finite() => Ok(d),
@@ -650,6 +672,11 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
             "--advance-slack",
             args.advance_slack.is_some(),
             &[App::SsspPriority, App::BfsPriority][..],
+        ),
+        (
+            "--prune-stale",
+            args.prune_stale.is_some(),
+            &[App::Sssp, App::SsspPriority][..],
         ),
     ];
     for (flag, set, apps) in given {

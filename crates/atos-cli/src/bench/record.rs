@@ -136,6 +136,10 @@ pub struct Record {
     /// written before it existed.
     #[serde(default)]
     pub advance_slack: Option<u64>,
+    /// `sssp`, `sssp-priority`: which stale tasks relaxed nothing (`--prune-stale`: `on`,
+    /// `off`, `above:D`). Absent in records written before it existed.
+    #[serde(default)]
+    pub prune_stale: Option<String>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).
     pub max_core: Option<u32>,
     /// Devices the run was spread over (absent: one).
@@ -214,6 +218,7 @@ impl Record {
             delta: None,
             advances: None,
             advance_slack: None,
+            prune_stale: None,
             max_core: None,
             devices: None,
             partition: None,

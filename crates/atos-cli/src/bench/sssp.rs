@@ -3,7 +3,7 @@
 //! Bellman-Ford or delta-stepping by levels), every run checked against Dijkstra (u32: exact
 //! sums; f32: Dijkstra adding in f32 as the task does, compared bit for bit).
 
-use atos::apps::sssp::{self, Order, SsspArrays, Weight};
+use atos::apps::sssp::{self, Order, Prune, SsspArrays, Weight};
 use atos::{Gpu, Seeds, Stats};
 use atos_graph::Weights;
 
@@ -20,6 +20,8 @@ pub struct SsspInput<W: Weight> {
     pub source: u32,
     pub capacity: u64,
     pub order: Order<W>,
+    /// Which stale tasks relax nothing (`SsspArrays::state_with`).
+    pub prune: Prune,
 }
 
 /// An SSSP input of either weight type.
@@ -28,9 +30,17 @@ pub enum Sssp {
     F32(SsspInput<f32>),
 }
 
-/// How a run orders its tasks: FIFO, or priority with a delta given or scaled from the default.
+/// How a run orders its tasks: FIFO, or priority with a delta given or scaled from the
+/// default; and which stale tasks are pruned (`None`: the order's, `Prune::default_for`).
 #[derive(Clone, Copy)]
-pub enum Wanted {
+pub struct Wanted {
+    pub order: WantedOrder,
+    pub prune: Option<Prune>,
+}
+
+/// The order part of [`Wanted`].
+#[derive(Clone, Copy)]
+pub enum WantedOrder {
     Fifo,
     Priority {
         delta: Option<f64>,
@@ -110,6 +120,14 @@ impl Sssp {
         }
     }
 
+    /// Which stale tasks relax nothing.
+    pub fn prune(&self) -> Prune {
+        match self {
+            Sssp::U32(i) => i.prune,
+            Sssp::F32(i) => i.prune,
+        }
+    }
+
     /// The advance slack of a priority run (`None`: FIFO).
     pub fn slack(&self) -> Option<u64> {
         match self {
@@ -134,7 +152,10 @@ impl Sssp {
         let delta = self
             .delta()
             .map_or(String::new(), |d| format!(", delta {d}"));
-        format!("{order} order, {weights} weights{delta}")
+        format!(
+            "{order} order, {weights} weights{delta}, pruning stale tasks {}",
+            self.prune()
+        )
     }
 
     pub fn run(
@@ -179,9 +200,9 @@ impl<W: Weight> SsspInput<W> {
         given: impl Fn(f64) -> Result<W, String>,
     ) -> Result<SsspInput<W>, String> {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
-        let order = match wanted {
-            Wanted::Fifo => Order::Fifo,
-            Wanted::Priority {
+        let order = match wanted.order {
+            WantedOrder::Fifo => Order::Fifo,
+            WantedOrder::Priority {
                 delta: Some(d),
                 slack,
                 ..
@@ -189,7 +210,7 @@ impl<W: Weight> SsspInput<W> {
                 delta: given(d)?,
                 slack,
             },
-            Wanted::Priority {
+            WantedOrder::Priority {
                 delta: None,
                 scale,
                 slack,
@@ -208,6 +229,7 @@ impl<W: Weight> SsspInput<W> {
             source,
             capacity: fifo_capacity(g),
             order,
+            prune: wanted.prune.unwrap_or(Prune::default_for(order)),
         })
     }
 
@@ -233,12 +255,13 @@ fn run<W: Weight>(
     rec: &mut Record,
 ) -> Result<(), Fail> {
     let a = SsspArrays::<W>::new(input.reference.len(), input.source);
-    let state = a.state(
+    let state = a.state_with(
         &input.offsets,
         cols,
         &input.weights,
         input.capacity,
         input.order,
+        input.prune,
     );
     let verify = |label: &str| {
         let mut got = a.dist.to_vec();
