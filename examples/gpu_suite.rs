@@ -477,7 +477,8 @@ fn spread_features() -> usize {
                     }
                 } else {
                     println!(
-                        "  {name}: all 8 arrays identical to the CPU executor's ({sent} items sent)"
+                        "  {name}: all {} arrays identical to the CPU executor's ({sent} items sent)",
+                        got.len()
                     );
                 }
             }

@@ -199,9 +199,32 @@ fn every_feature_computes_what_the_rust_says() {
             .unwrap_or(0);
         assert_eq!(tiny[i as usize], max, "tiny[{i}]");
     }
+    let (signed, wide) = (run.signed.to_vec(), run.wide.to_vec());
+    let half = limit / 2;
+    let sv = |v: u32| ((v * 7919) % 20001) as i32 - 10_000;
+    for i in 0..limit {
+        let (to_half, j) = if i < half { (0, i) } else { (half, i - half) };
+        let of = (0..limit).filter(|v| v / 2 == j && to_half + v / 2 == i);
+        let (want_signed, want_wide) = if i < half {
+            (
+                of.clone().map(sv).fold(i32::MAX, i32::min),
+                of.map(|v| u64::from(v) << 33 | 5)
+                    .fold(0u64, u64::wrapping_add),
+            )
+        } else {
+            (
+                of.clone().map(|v| -sv(v)).fold(i32::MIN, i32::max),
+                of.map(|v| u64::from(v).wrapping_mul(0x9e37_79b9_7f4a_7c15))
+                    .fold(0, u64::max),
+            )
+        };
+        assert_eq!(signed[i as usize], want_signed, "signed[{i}]");
+        assert_eq!(wide[i as usize], want_wide, "wide[{i}]");
+    }
     // The feature task's `v * 0.1 + 0.7` would give other sums if a compiler fused it into an
-    // FMA (NVRTC does by default; atos compiles with --fmad=false): the GPU comparison of the
-    // sums in gpu_suite can see a fused GPU.
+    // FMA (NVRTC and nvJitLink do by default; atos compiles with --fmad=false and links
+    // NVSHMEM units with -fma=0): the GPU comparison of the sums in gpu_suite can see a fused
+    // GPU (it saw one: docs/results/2026-11-23d-spread-features-h100.md).
     let fused_differs = (0..20_000u32)
         .filter(|&v| {
             let unfused = v as f32 * 0.1 + 0.7;

@@ -192,6 +192,9 @@ fn the_device_link_keeps_multiply_and_add_apart() {
     let (ltoir, _) = nvrtc::compile_ltoir(src, HOPPER, &install.nvrtc_options())
         .unwrap_or_else(|e| panic!("{e}"));
     let linker = DeviceLinker::load().unwrap_or_else(|e| panic!("{e}"));
+    // The version goes into the linked CUBINs' cache key: CI pins nvJitLink 13.0.
+    let (major, _) = linker.version().unwrap_or_else(|e| panic!("{e}"));
+    assert_eq!(major, 13);
     let body = |ptx: &str, kernel: &str| -> String {
         let start = ptx
             .find(&format!(".entry {kernel}("))

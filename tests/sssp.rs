@@ -211,3 +211,54 @@ fn advance_slack_keeps_the_distances() {
         assert!(work >= 1.0 && p.advances > 1, "{spec} slack {slack}: {p:?}");
     }
 }
+
+/// `Prune::Above(D)` prunes exactly the stale tasks of vertices with more than D out-edges: on
+/// one thread (a deterministic run), above the largest degree it does what `Never` does, and
+/// below the smallest degree of a vertex with edges what `Always` does; the two differ on this
+/// graph, and the distances stay Dijkstra's under every choice.
+#[test]
+fn pruning_above_a_degree_prunes_exactly_the_larger_vertices() {
+    use sssp::Prune;
+    let g = atos_graph::load("geo:4000,seed=2,w=500").unwrap();
+    let Some(Weights::U32(weights)) = &g.weights else {
+        panic!()
+    };
+    let offsets = g.offsets_u32().unwrap();
+    let degrees: Vec<u32> = offsets.windows(2).map(|w| w[1] - w[0]).collect();
+    let largest = *degrees.iter().max().unwrap();
+    let smallest = *degrees.iter().filter(|&&d| d > 0).min().unwrap();
+    assert!(smallest > 1 && largest > smallest, "{smallest}..{largest}");
+    let want = atos_graph::reference::sssp::dijkstra(&g, 0).unwrap();
+    let work = |prune: Prune| {
+        let a = sssp::SsspArrays::new(g.num_vertices(), 0);
+        let state = a.state_with(&offsets, &g.cols, weights, 1 << 20, Order::Fifo, prune);
+        let seeds = Seeds::new().add(sssp::relax::Task, &a.seeds());
+        let stats = CpuExecutor::new()
+            .threads(1)
+            .run_seeds(sssp::relax::Task, &state, &seeds)
+            .unwrap();
+        let got = a.dist.to_vec();
+        for (v, (&d, &w)) in got.iter().zip(&want).enumerate() {
+            let w = if w.is_infinite() { UNREACHED } else { w as u32 };
+            assert_eq!(d, w, "{prune}: vertex {v}");
+        }
+        stats.popped
+    };
+    let (never, always) = (work(Prune::Never), work(Prune::Always));
+    assert_ne!(never, always, "stale tasks occur on this graph");
+    assert_eq!(work(Prune::Above(largest)), never);
+    assert_eq!(work(Prune::Above(smallest - 1)), always);
+    // In between, some stale tasks run and some do not.
+    let middle = work(Prune::Above((smallest + largest) / 2));
+    assert!(
+        middle != never && middle != always,
+        "{middle} of {never}..{always}"
+    );
+    // The bench's spelling, both ways.
+    for p in [Prune::Never, Prune::Always, Prune::Above(32)] {
+        assert_eq!(Prune::parse(&p.to_string()), Some(p));
+    }
+    assert_eq!(Prune::parse("above:x"), None);
+    assert_eq!(Prune::default_for(Order::<u32>::Fifo), Prune::Never);
+    assert_eq!(Prune::default_for(Order::priority(5u32)), Prune::PRIORITY);
+}

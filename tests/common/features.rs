@@ -14,6 +14,10 @@ pub struct Features<'a> {
     pub marks: Atomics<'a, bool>,
     pub small: Atomics<'a, u16>,
     pub tiny: Atomics<'a, u8>,
+    /// `[0, limit / 2)`: signed `fetch_min`s, `[limit / 2, limit)`: signed `fetch_max`s.
+    pub signed: Atomics<'a, i32>,
+    /// `[0, limit / 2)`: 64-bit `fetch_add`s, `[limit / 2, limit)`: 64-bit `fetch_max`s.
+    pub wide: Atomics<'a, u64>,
     /// What the reductions across lanes give.
     pub reduced: Atomics<'a, i64>,
     pub work: Queue<'a, u32>,
@@ -33,6 +37,8 @@ pub struct FeatureRun {
     pub marks: AtomicArray<bool>,
     pub small: AtomicArray<u16>,
     pub tiny: AtomicArray<u8>,
+    pub signed: AtomicArray<i32>,
+    pub wide: AtomicArray<u64>,
     pub reduced: AtomicArray<i64>,
     pub limit: u32,
 }
@@ -54,6 +60,12 @@ impl FeatureRun {
             marks: AtomicArray::filled(n, false),
             small: AtomicArray::filled(n, 7),
             tiny: AtomicArray::filled(n, 0),
+            signed: AtomicArray::from_vec(
+                (0..n)
+                    .map(|i| if i < n / 2 { i32::MAX } else { i32::MIN })
+                    .collect(),
+            ),
+            wide: AtomicArray::filled(n, 0),
             reduced: AtomicArray::filled(n, 0),
             limit,
         }
@@ -71,6 +83,8 @@ impl FeatureRun {
             marks: self.marks.view(),
             small: self.small.view(),
             tiny: self.tiny.view(),
+            signed: self.signed.view(),
+            wide: self.wide.view(),
             reduced: self.reduced.view(),
             work: Queue::with_capacity(u64::from(self.limit)),
             limit: self.limit,
@@ -93,6 +107,8 @@ impl FeatureRun {
             ("marks", b(&self.marks)),
             ("small", b(&self.small)),
             ("tiny", b(&self.tiny)),
+            ("signed", b(&self.signed)),
+            ("wide", b(&self.wide)),
             ("reduced", b(&self.reduced)),
         ]
     }
@@ -255,6 +271,16 @@ pub fn features(v: u32, s: &Features) {
     );
     s.tiny.fetch_max(v / 4, narrow ^ (v as u8));
     s.tiny.fetch_max(v / 4, code >> 1);
+    // Signed min/max (negative values included) and 64-bit add/max, each half of its array
+    // taking one operation, so every element's operations commute (spread over devices they
+    // reach other devices' elements).
+    let half = s.limit / 2;
+    let sv = ((v * 7919) % 20001) as i32 - 10_000;
+    s.signed.fetch_min(v / 2, sv);
+    s.signed.fetch_max(half + v / 2, -sv);
+    s.wide.fetch_add(v / 2, (v as u64) << 33 | 5);
+    s.wide
+        .fetch_max(half + v / 2, (v as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     // Reductions across lanes, read by uniform code after the loop. The float sum adds
     // multiples of 0.5 below 2^23, so every order gives the same bits.
     let mut lo = u32::MAX;

@@ -32,6 +32,7 @@ pub struct DeviceLinker {
     error_log_size: unsafe extern "C" fn(Handle, *mut usize) -> c_int,
     error_log: unsafe extern "C" fn(Handle, *mut c_char) -> c_int,
     destroy: unsafe extern "C" fn(*mut Handle) -> c_int,
+    version: unsafe extern "C" fn(*mut c_uint, *mut c_uint) -> c_int,
     _lib: Library,
 }
 
@@ -65,8 +66,23 @@ impl DeviceLinker {
             error_log_size: sym!("nvJitLinkGetErrorLogSize"),
             error_log: sym!("nvJitLinkGetErrorLog"),
             destroy: sym!("nvJitLinkDestroy"),
+            version: sym!("nvJitLinkVersion"),
             _lib: lib,
         })
+    }
+
+    /// nvJitLink's version (major, minor): a linked CUBIN depends on it, as on NVRTC's.
+    pub fn version(&self) -> Result<(u32, u32), NvshmemError> {
+        let (mut major, mut minor) = (0, 0);
+        // SAFETY: two valid out-pointers.
+        let r = unsafe { (self.version)(&mut major, &mut minor) };
+        if r != 0 {
+            return Err(NvshmemError::Call {
+                call: "nvJitLinkVersion",
+                status: r,
+            });
+        }
+        Ok((major, minor))
     }
 
     /// Links `ltoir` (NVRTC's output under [`Install::nvrtc_options`]) with `install`'s

@@ -660,8 +660,8 @@ pub fn device_link(install: &Install, source: &str, arch: (i32, i32)) -> Result<
 
 /// [`device_link`] through the kernel cache (`ATOS_CACHE_DIR`, as NVRTC's CUBINs): the device
 /// link takes tens of seconds per spread unit. The key adds NVSHMEM's options, nvJitLink's
-/// ([`nvrtc::link_options`]) and the device library (path and size) to what an NVRTC CUBIN's
-/// key holds.
+/// ([`nvrtc::link_options`]) and version, and the device library (path and size) to what an
+/// NVRTC CUBIN's key holds.
 fn cached_device_link(
     install: &Install,
     source: &str,
@@ -678,6 +678,8 @@ fn cached_device_link(
             .into_iter()
             .map(|o| format!("link {o}")),
     );
+    let (major, minor) = DeviceLinker::load()?.version()?;
+    options.push(format!("nvJitLink {major}.{minor}"));
     let lib_bytes = std::fs::metadata(&install.device_lib).map_or(0, |m| m.len());
     options.push(format!(
         "device-linked with {} ({lib_bytes} bytes)",
