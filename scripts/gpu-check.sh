@@ -5,7 +5,10 @@
 #   .gpu/gpu_suite_linear   (optional) the same example built from an earlier commit, for a
 #                           side-by-side BFS timing in the same device call
 #   .gpu/data/              luxembourg_osm, delaunay_n16, facebook_combined edge lists
-# PART=suite (default): every check; PART=bfs: only the BFS timing tables, side by side.
+# PART=suite (default): every check; PART=bfs: only the BFS timing tables, side by side;
+# PART=spread: the feature task spread over every GPU here (peer-to-peer), then over RANKS
+# (default 2) NVSHMEM ranks started by hand (rank r on GPU r mod the GPUs), with mappings and
+# with NVSHMEM calls, each rank comparing every array with the CPU executor's.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR="${ATOS_CACHE_DIR:-/tmp/atos-kernels}"
@@ -14,7 +17,24 @@ mkdir -p "$out"
 cd .gpu
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv | tee "$out/device.txt"
 graphs=(--graph grid:4096x4096 --graph kron:22)
-if [ "${PART:-suite}" = bfs ]; then
+if [ "${PART:-suite}" = spread ]; then
+  timeout 300 ./gpu_suite --spread-features > "$out/spread-p2p.log" 2>&1
+  echo "rc=$?" >> "$out/spread-p2p.log"
+  NV=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
+  n="${RANKS:-2}"
+  for calls in 0 1; do
+    rv=$(mktemp -d)
+    for ((r = 0; r < n; r++)); do
+      LD_LIBRARY_PATH="$NV:$LD_LIBRARY_PATH" NVSHMEM_REMOTE_TRANSPORT=none ATOS_NVSHMEM_CALLS=$calls \
+        ATOS_RANK=$r ATOS_RANKS=$n ATOS_RENDEZVOUS="$rv/uid" ATOS_BOOTSTRAP_TIMEOUT=300 \
+        timeout 500 ./gpu_suite --spread-features > "$out/spread-calls$calls-r$r.log" 2>&1 &
+    done
+    wait
+    for ((r = 0; r < n; r++)); do
+      echo "calls=$calls rank $r: $(grep -c identical "$out/spread-calls$calls-r$r.log") identical, $(grep -c FAIL "$out/spread-calls$calls-r$r.log") failed"
+    done
+  done
+elif [ "${PART:-suite}" = bfs ]; then
   if [ -x ./gpu_suite_linear ]; then
     timeout 200 ./gpu_suite_linear --data data --stress 0 --runs "${RUNS:-7}" "${graphs[@]}" > "$out/bfs-before.log" 2>&1
     echo "rc=$?" >> "$out/bfs-before.log"
@@ -25,4 +45,4 @@ else
   timeout "${SUITE_TIMEOUT:-570}" ./gpu_suite --data data --runs "${RUNS:-3}" --stress "${STRESS:-200}" --program-stress "${PROGRAM_STRESS:-400}" --flag-tasks 200000 "${graphs[@]}" > "$out/suite.log" 2>&1
   echo "rc=$?" >> "$out/suite.log"
 fi
-tail -4 "$out"/*.log
+tail -n 4 "$out"/*.log
