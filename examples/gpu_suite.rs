@@ -368,9 +368,8 @@ fn tuple_items(gpu: &Gpu) -> usize {
 fn features_run(
     program: Option<&Program<features::features::Task>>,
 ) -> Vec<(&'static str, Vec<u64>)> {
-    let weights: Vec<i32> = (0..97).map(|i| (i * 37 % 211) - 100).collect();
     let limit = 20_000u32;
-    let run = features::FeatureRun::new(weights, limit);
+    let run = features::FeatureRun::new(features::FeatureRun::mixed_weights(), limit);
     let popped = run.run(|state| match program {
         Some(p) => p.run(state, &[0]).unwrap(),
         None => atos::CpuExecutor::new()
@@ -440,8 +439,8 @@ fn spread_features() -> usize {
             for aggregation in aggregations {
                 program.set_aggregation(aggregation);
                 let name = format!("{}/{fetch} {pname} {aggregation}", w.name());
-                let weights: Vec<i32> = (0..97).map(|i| (i * 37 % 211) - 100).collect();
-                let run = features::FeatureRun::new(weights, limit as u32);
+                let run =
+                    features::FeatureRun::new(features::FeatureRun::mixed_weights(), limit as u32);
                 let mut sent = 0;
                 let popped = run.run(|state| {
                     let stats = program

@@ -456,7 +456,7 @@ fn owner_computes_programs_run_inline_where_the_item_is_local() {
 #[test]
 fn the_feature_task_spread_writes_what_one_device_writes() {
     use common::features::{FeatureRun, features};
-    let weights: Vec<i32> = (0..97).map(|i| (i * 37 % 211) - 100).collect();
+    let weights = FeatureRun::mixed_weights();
     let limit = 3000u32;
     let one = FeatureRun::new(weights.clone(), limit);
     one.run(|s| {

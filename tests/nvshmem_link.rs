@@ -85,53 +85,14 @@ fn spread_units_link_for_nvshmem_calls() {
 }
 
 /// Every `Atomics` entry on every element type it admits, on a plain pointer (which may hold a
-/// tagged address) and through `atos::Spread`, in a unit for NVSHMEM calls.
+/// tagged address) and through `atos::Spread`, in a unit for NVSHMEM calls (the same unit
+/// `tests/nvrtc_compile.rs` compiles at system scope).
 #[test]
 fn every_atomic_entry_links_for_nvshmem_calls() {
-    use atos::codegen::Scalar;
-    use atos::codegen::ops::AtomicReturns;
     let Some(install) = install_or_skip() else {
         return;
     };
-    let mut src = String::from(
-        "#define ATOS_SYSTEM_SCOPE 1\n#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n#include <atos/mesh.cuh>\n\n",
-    );
-    let mut calls = 0;
-    for (i, ty) in Scalar::ALL.iter().enumerate() {
-        let t = ty.cuda_name();
-        src.push_str(&format!(
-            "extern \"C\" __global__ void every_atomic_{i}({t}* p, const atos::SpreadParts* parts, {t} a, {t} b, {t}* out) {{\n    atos::Spread<{t}> spread{{parts}};\n    (void)spread;\n"
-        ));
-        for d in atos::codegen::ops::ATOMICS {
-            if !d.elems.take(*ty) {
-                continue;
-            }
-            let values = ["a", "b"][..d.values].join(", ");
-            let target = if d.by_field {
-                "spread, threadIdx.x"
-            } else {
-                "p + threadIdx.x"
-            };
-            let args = if values.is_empty() {
-                target.to_string()
-            } else {
-                format!("{target}, {values}")
-            };
-            let call = format!("atos::{}({args})", d.cuda);
-            // Results flow out (as in nvrtc_compile.rs), so no call is compiled away.
-            src.push_str(&match d.returns {
-                AtomicReturns::Previous => format!("    out[threadIdx.x] = {call};\n"),
-                AtomicReturns::Moved => format!("    out[threadIdx.x] = ({t}){call};\n"),
-                AtomicReturns::Nothing => format!("    {call};\n"),
-            });
-            calls += 1;
-            if let Some(red) = d.discarded {
-                src.push_str(&format!("    atos::{red}({args});\n"));
-                calls += 1;
-            }
-        }
-        src.push_str("}\n");
-    }
+    let (mut src, calls) = common::atomics::every_atomic_source(true);
     assert!(calls > 100, "{calls} calls");
     // The counter primitives of queue.cuh on a possibly tagged word.
     src.push_str(

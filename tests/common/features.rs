@@ -44,6 +44,11 @@ pub struct FeatureRun {
 }
 
 impl FeatureRun {
+    /// The weights the GPU comparisons use (97 values in -100..=110, signs mixed).
+    pub fn mixed_weights() -> Vec<i32> {
+        (0..97).map(|i| (i * 37 % 211) - 100).collect()
+    }
+
     pub fn new(weights: Vec<i32>, limit: u32) -> FeatureRun {
         let n = limit as usize;
         FeatureRun {

@@ -31,6 +31,7 @@ pub fn within<T: Send + 'static>(
     }
 }
 
+pub mod atomics;
 pub mod faults;
 pub mod features;
 pub mod programs;
