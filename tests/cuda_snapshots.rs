@@ -62,6 +62,13 @@ fn bfs_cuda_multi_device() {
         src[at..at + src[at..].find("\n}\n").unwrap()].to_string()
     };
     assert_eq!(body(&one), body(&spread), "the task body does not change");
+    // CTA groups stage remote pushes beside local ones (one reservation per destination and
+    // batch); warp groups reserve per warp, with no stage.
+    assert!(spread.contains("atos::RemoteStage<uint32_t, 1024, 0>::make()"));
+    let warp =
+        atos::cuda_source::<bfs::Task>(&spec(WorkerKind::Warp, 64).multi_device(true)).unwrap();
+    assert!(warp.contains("atos::RoutedPusher<uint32_t, atos::DirectPusher<uint32_t>>"));
+    assert!(!warp.contains("RemoteStage"));
     insta::assert_snapshot!("bfs_cta_multi_device", spread);
 }
 

@@ -259,26 +259,35 @@ impl KernelSpec {
         format!("atos_{}_{}", sanitize(first_task), self.strategy.name())
     }
 
-    /// Items a CTA group stages per queue in shared memory before pushing to the global queue:
-    /// 4 per thread, fewer when the state's queues would need more than 32 KiB together.
+    /// Items a CTA group stages per queue in shared memory before pushing to the global queue
+    /// (and, spread over devices, per queue for other devices): 4 per thread, fewer when the
+    /// stages would need more than 32 KiB together.
     pub fn cta_stage_capacity(&self, state: &StateDesc) -> u32 {
-        let bytes_per_item = ring_item_bytes(state);
-        let fit = (STAGE_BUDGET_BYTES / bytes_per_item.max(1)) as u32;
+        let fit = (STAGE_BUDGET_BYTES / self.stage_item_bytes(state).max(1)) as u32;
         (self.block_size * 4).min(fit).max(32)
+    }
+
+    /// Shared bytes one staged item of every queue takes together: the item in each of the
+    /// queue's rings' stages and, in a spread unit, in its remote stage with its 4-byte tag
+    /// (`atos::RemoteStage`).
+    fn stage_item_bytes(&self, state: &StateDesc) -> usize {
+        state
+            .queues()
+            .map(|q| {
+                let remote = if self.multi_device {
+                    q.elem.size_bytes() + 4
+                } else {
+                    0
+                };
+                q.elem.size_bytes() + q.far_elem().map_or(0, |f| f.size_bytes()) + remote
+            })
+            .sum()
     }
 
     /// Worker groups a launch of `grid` blocks runs.
     pub fn groups(&self, grid: u32) -> u64 {
         u64::from(grid) * u64::from(self.block_size / self.worker_threads(self.group()))
     }
-}
-
-/// Bytes of one item of every ring of the state together (a priority queue has two rings).
-fn ring_item_bytes(state: &StateDesc) -> usize {
-    state
-        .queues()
-        .map(|q| q.elem.size_bytes() + q.far_elem().map_or(0, |f| f.size_bytes()))
-        .sum()
 }
 
 /// Far items a thread of a group takes per batch of a priority queue's pass.
@@ -430,7 +439,7 @@ pub fn generate_unit(
     let mut balanced = Vec::new();
     // Static shared memory left for balanced batches after the CTA push stages.
     let stages = match group {
-        WorkerKind::Cta => spec.cta_stage_capacity(state) as usize * ring_item_bytes(state),
+        WorkerKind::Cta => spec.cta_stage_capacity(state) as usize * spec.stage_item_bytes(state),
         _ => 0,
     };
     let mut budget = SHARED_LIMIT_BYTES.saturating_sub(stages + SHARED_FIXED_BYTES);
@@ -549,6 +558,15 @@ fn ring_pusher_type(
     }
 }
 
+/// A CTA group's stage for the items of queue `id` that other devices own (spread units).
+fn remote_stage_type(spec: &KernelSpec, state: &StateDesc, id: usize, elem: &ElemTy) -> String {
+    format!(
+        "atos::RemoteStage<{}, {}, {id}>",
+        elem.cuda_name(),
+        spec.cta_stage_capacity(state)
+    )
+}
+
 /// The queue fields with the queue index of their (near) ring (`plan::queue_rings`).
 fn queue_fields_indexed(state: &StateDesc) -> Vec<(usize, &FieldDesc)> {
     queue_rings(state)
@@ -567,7 +585,14 @@ fn pusher_type(
 ) -> String {
     let near = ring_pusher_type(spec, state, group, id, &f.elem);
     if spec.multi_device {
-        return format!("atos::RoutedPusher<{}, {near}>", f.elem.cuda_name());
+        let t = f.elem.cuda_name();
+        return match group {
+            WorkerKind::Cta => format!(
+                "atos::RoutedPusher<{t}, {near}, {}>",
+                remote_stage_type(spec, state, id, &f.elem)
+            ),
+            _ => format!("atos::RoutedPusher<{t}, {near}>"),
+        };
     }
     match f.far_elem() {
         Some(far) => format!(
@@ -596,8 +621,12 @@ fn pusher_init(
         _ => format!("{{state.{at}, ctl}}"),
     };
     if spec.multi_device {
+        let stage = match group {
+            WorkerKind::Cta => format!("{}::make()", remote_stage_type(spec, state, id, &f.elem)),
+            _ => "{}".to_string(),
+        };
         return format!(
-            "{{{}, state.{n}_peers, state.{n}_outbox, ctl}}",
+            "{{{}, state.{n}_peers, state.{n}_outbox, ctl, {stage}}}",
             ring(id, &f.elem, &n)
         );
     }

@@ -137,23 +137,99 @@ __device__ __forceinline__ u64 route_key(int32_t v) { return v < 0 ? ~0ull : (u6
 __device__ __forceinline__ u64 route_key(int64_t v) { return v < 0 ? ~0ull : (u64)v; }
 template <class T> __device__ __forceinline__ u64 route_key(const T& t) { return route_key(t.f0); }
 
+// Per-warp remote pushes (thread and warp groups): no stage.
+struct NoRemoteStage {
+    static constexpr bool on = false;
+};
+
+// CTA groups stage their remote pushes in shared memory, as their local ones (StagedPusher):
+// an item and the device it goes to. At the end of a batch, `flush` makes one reservation per
+// destination for the whole CTA (in the owner's receive ring, eager; in this device's outbox,
+// aggregated) instead of one per warp and push, each of them five or six atomics on the same
+// few counter lines, and over the link when eager. A full stage spills through the per-warp
+// path. ID keeps two queues' shared arrays apart.
+template <class T, uint32_t STAGE, uint32_t ID>
+struct RemoteStage {
+    static constexpr bool on = true;
+    T* items;
+    uint32_t* tags;  // the destination; during a flush, also the item's rank among its destination's
+    uint32_t* staged;
+
+    static __device__ RemoteStage make() {
+        __shared__ T items[STAGE];
+        __shared__ uint32_t tags[STAGE];
+        __shared__ uint32_t staged;
+        if (threadIdx.x == 0) staged = 0;
+        __syncthreads();
+        return RemoteStage{items, tags, &staged};
+    }
+    // Whether the item was staged (false: the stage is full).
+    __device__ bool put(T item, uint32_t to) const {
+        const uint32_t slot = atomicAdd(staged, 1u);
+        if (slot >= STAGE) return false;
+        items[slot] = item;
+        tags[slot] = to;
+        return true;
+    }
+    // Called by every thread of the CTA, before the batch counts `done`: the reservations in
+    // the target rings come first, so termination's sums never miss a staged item.
+    template <class Q>
+    __device__ void flush(const Q* rings, Control* ctl) const {
+        __syncthreads();
+        const uint32_t n = min(*staged, STAGE);
+        if (n == 0) return;
+        __shared__ uint32_t count[MAX_DEVICES];
+        __shared__ u64 base[MAX_DEVICES];
+        __shared__ int ok[MAX_DEVICES];
+        if (threadIdx.x < MAX_DEVICES) count[threadIdx.x] = 0;
+        __syncthreads();
+        for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+            const uint32_t to = tags[i];
+            tags[i] = atomicAdd(&count[to], 1u) * MAX_DEVICES + to;
+        }
+        __syncthreads();
+        const uint32_t d = threadIdx.x;
+        if (d < (uint32_t)mesh_view.devices && count[d] != 0) {
+            base[d] = ATOS_ATOMIC(atomicAdd)(&rings[d].counters->end_alloc.value, (u64)count[d]);
+            ok[d] = make_room(rings[d], base[d], count[d], ctl);
+        }
+        __syncthreads();
+        for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
+            const uint32_t to = tags[i] % MAX_DEVICES;
+            if (ok[to]) store_item(rings[to].slot(base[to] + tags[i] / MAX_DEVICES), items[i]);
+        }
+        fence_release<Q::sys>();  // the slot stores come before the publications
+        __syncthreads();
+        if (d < (uint32_t)mesh_view.devices && count[d] != 0 && ok[d]) publish(rings[d], base[d], count[d]);
+        if (threadIdx.x == 0) {
+            atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->sent.value, (u64)n);
+            *staged = 0;
+        }
+        __syncthreads();
+    }
+};
+
 // A queue field's push channel: items this device owns go to `local` (staged or warp-aggregated
-// as on one GPU), the others to their owner, aggregated per destination among the warp's
-// converged lanes: eager (mesh_view.batch == 0), straight into the owner's receive ring over
-// the peer mapping; aggregated, into this device's outbox for the owner (a local ring), which a
-// ForwardServer moves to the owner in batches.
-template <class T, class Local>
+// as on one GPU), the others to their owner: staged per CTA (Stage, above) or aggregated per
+// destination among the warp's converged lanes. Eager (mesh_view.batch == 0), they go straight
+// into the owner's receive ring over the peer mapping; aggregated, into this device's outbox
+// for the owner (a local ring), which a ForwardServer moves to the owner in batches.
+template <class T, class Local, class Stage = NoRemoteStage>
 struct RoutedPusher {
     Local local;
     const QueueRef<T, true>* peers;  // every device's receive ring of this queue (a table on this device)
     const QueueRef<T>* outbox;       // aggregated runs: this device's outbox to each device (own entry unused)
     Control* ctl;
+    Stage stage;
 
     __device__ void push(T item) const {
         const uint32_t o = owner_of(route_key(item));
         if (o == (uint32_t)mesh_view.device) {
             local.push(item);
             return;
+        }
+        if constexpr (Stage::on) {
+            if (stage.put(item, o)) return;
         }
         // Keyed by the target ring (as push_warp): lanes of two routed queues never share a
         // reservation, even where the compiler shares this code between them.
@@ -166,7 +242,13 @@ struct RoutedPusher {
     }
     // Whether this device owns `item` (an inline task's push runs it here at once).
     __device__ bool owns(T item) const { return owner_of(route_key(item)) == (uint32_t)mesh_view.device; }
-    template <class G> __device__ void flush(const G& g) const { local.flush(g); }
+    template <class G> __device__ void flush(const G& g) const {
+        local.flush(g);
+        if constexpr (Stage::on) {
+            if (mesh_view.batch == 0) stage.flush(peers, ctl);
+            else stage.flush(outbox, ctl);
+        }
+    }
     // Persistent CTA groups keep their own local pushes (QueueServer's keep).
     template <uint32_t FETCH, uint32_t K, class W>
     __device__ uint32_t keep(const W& worker, T (&held)[K], uint32_t most) const {
