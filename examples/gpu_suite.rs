@@ -65,6 +65,11 @@ struct Args {
     /// GPU: a spread program on one device).
     #[arg(long)]
     spread_features: bool,
+    /// With --spread-features over peer-to-peer: this many devices, device d on GPU d mod G
+    /// (`Gpus::shared`: devices sharing a GPU run side by side on its SMs). Default: one per
+    /// GPU here.
+    #[arg(long)]
+    spread_devices: Option<usize>,
 }
 
 /// One BFS configuration: worker, fetch, block, grid, strategy, load balancing.
@@ -386,10 +391,13 @@ fn features_run(
 /// other devices' elements (bool or/xor, u16 add, u8 max), and `extremes` lives on device 0
 /// (f64 min/max from every other device); under NVSHMEM calls every operation, this rank's
 /// included, is an NVSHMEM call. Returns the failures.
-fn spread_features() -> usize {
+fn spread_features(devices: Option<usize>) -> usize {
     let gpus = match atos::gpu::nvshmem::RankEnv::from_env() {
         Ok(Some(env)) => atos::Gpus::join(&env),
-        Ok(None) => atos::gpu::device_count().and_then(atos::Gpus::first),
+        Ok(None) => match devices {
+            Some(n) => atos::Gpus::shared(n),
+            None => atos::gpu::device_count().and_then(atos::Gpus::first),
+        },
         Err(e) => Err(e),
     }
     .unwrap_or_else(|e| panic!("{e}"));
@@ -501,7 +509,7 @@ fn main() {
     }
     DEFINES.set(defines).unwrap();
     if args.spread_features {
-        let failures = spread_features();
+        let failures = spread_features(args.spread_devices);
         println!("\nSUMMARY: {} failures", failures);
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }

@@ -6,9 +6,11 @@
 #                           side-by-side BFS timing in the same device call
 #   .gpu/data/              luxembourg_osm, delaunay_n16, facebook_combined edge lists
 # PART=suite (default): every check; PART=bfs: only the BFS timing tables, side by side;
-# PART=spread: the feature task spread over every GPU here (peer-to-peer), then over RANKS
-# (default 2) NVSHMEM ranks started by hand (rank r on GPU r mod the GPUs), with mappings and
-# with NVSHMEM calls, each rank comparing every array with the CPU executor's.
+# PART=spread: the feature task spread over every GPU here (peer-to-peer), over SHARED
+# (default 3) devices sharing the GPUs here side by side (peer-to-peer, device d on GPU d mod
+# the GPUs), then over RANKS (default 2) NVSHMEM ranks started by hand (rank r on GPU r mod the
+# GPUs), with mappings and with NVSHMEM calls, each rank comparing every array with the CPU
+# executor's.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR="${ATOS_CACHE_DIR:-/tmp/atos-kernels}"
@@ -20,6 +22,8 @@ graphs=(--graph grid:4096x4096 --graph kron:22)
 if [ "${PART:-suite}" = spread ]; then
   timeout 300 ./gpu_suite --spread-features > "$out/spread-p2p.log" 2>&1
   echo "rc=$?" >> "$out/spread-p2p.log"
+  timeout 300 ./gpu_suite --spread-features --spread-devices "${SHARED:-3}" > "$out/spread-shared.log" 2>&1
+  echo "rc=$?" >> "$out/spread-shared.log"
   NV=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
   n="${RANKS:-2}"
   for calls in 0 1; do

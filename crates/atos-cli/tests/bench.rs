@@ -609,7 +609,7 @@ fn bad_input_is_refused_clearly() {
         (
             &["--share-gpus"],
             1,
-            "--share-gpus shares GPUs between the ranks of --transport nvshmem",
+            "--share-gpus puts several devices on one GPU, and this run is on the CPU executor",
         ),
     ];
     for (extra, code, msg) in cases {

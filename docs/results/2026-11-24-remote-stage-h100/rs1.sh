@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Issue 13, remote stage: correctness and stress of the CTA-staged remote pushes on 2 GPUs, then
-# the same timings with the binary before (atos_base) and after (atos_new), alternating.
+# the same timings with the binary before (atos_nostage) and after (atos_new), alternating.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1
@@ -24,12 +24,12 @@ done
 echo "ok: $(cat $out/rs1-correct.jsonl $out/rs1-stress.jsonl | grep -c '"status":"ok"') not ok: $(cat $out/rs1-correct.jsonl $out/rs1-stress.jsonl | grep -vc '"status":"ok"')" >> "$log"
 b() { bin=$1; shift; timeout 150 ./$bin bench --timeout 30 --quiet --out "$out/rs1-$bin.jsonl" "$@" >> "$log" 2>&1; echo "rc=$?" >> "$log"; }
 for round in 1 2; do
-  for bin in atos_base atos_new; do
+  for bin in atos_nostage atos_new; do
     step $bin round $round kron:22
     b $bin --app bfs --graph kron:22 --devices 1,2 --aggregation eager,1024:20 --worker cta --fetch 64 --partition edges --runs 5
   done
 done
-for bin in atos_base atos_new; do
+for bin in atos_nostage atos_new; do
   step $bin kron:24, pagerank, owner, grid
   b $bin --app bfs --graph kron:24 --devices 1,2 --aggregation eager,1024:20 --worker cta --fetch 64 --partition edges --runs 3
   b $bin --app pagerank --graph kron:22 --devices 2 --aggregation eager,1024:20 --worker cta --fetch 64 --partition edges --runs 3
@@ -37,7 +37,7 @@ for bin in atos_base atos_new; do
   b $bin --app bfs --graph grid:4096x4096 --devices 1,2 --aggregation eager --worker cta --fetch 64 --partition vertices --runs 3
 done
 step done
-python3 - "$out"/rs1-atos_base.jsonl "$out"/rs1-atos_new.jsonl >> "$log" <<'PY'
+python3 - "$out"/rs1-atos_nostage.jsonl "$out"/rs1-atos_new.jsonl >> "$log" <<'PY'
 import json,sys
 for f in sys.argv[1:]:
   for l in open(f):

@@ -156,9 +156,11 @@ pub struct BenchArgs {
     /// `atos run --np N` would, N the one spread count of --devices; rank 0 reports).
     #[arg(long, value_enum, default_value = "p2p")]
     transport: Transport,
-    /// `--transport nvshmem` with more devices than this node has GPUs: ranks share GPUs
-    /// (rank r on GPU r mod G), as `atos run --share-gpus`. Shared GPUs time-slice their
-    /// ranks: the results are checked as always, the times are not the transport's.
+    /// More devices than this node has GPUs: device d on GPU d mod G. Peer-to-peer, the
+    /// devices sharing a GPU run side by side in this process, each on its share of the SMs
+    /// (their pushes and atomics between them stay in the GPU's memory). With `--transport
+    /// nvshmem`, ranks share GPUs as `atos run --share-gpus`, time-slicing them. Either way the
+    /// results are checked as always; the times are not a multi-GPU run's.
     #[arg(long)]
     share_gpus: bool,
     /// No progress bar and no notes (the table and failures are still printed).
@@ -434,6 +436,8 @@ pub struct RunOpts {
     pub cpu_threads: Option<usize>,
     /// Spread configurations on the GPU: the GPUs, by device count.
     pub gpus: std::collections::BTreeMap<usize, atos::Gpus>,
+    /// `--share-gpus` (peer-to-peer): devices share GPUs, device d on GPU d mod G.
+    pub share_gpus: bool,
     /// Spread configurations: the placement of the graph being run (set per graph and count).
     pub placement: Option<atos::Placement>,
     /// Spread configurations: the aggregation of the configuration being run.
@@ -719,6 +723,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         corrupt: std::env::var(CORRUPT_ENV).is_ok_and(|v| !v.is_empty() && v != "0"),
         cpu_threads: args.cpu_threads.map(|t| t as usize),
         gpus: Default::default(),
+        share_gpus: args.share_gpus && args.transport == Transport::P2p,
         placement: None,
         aggregation: atos::Aggregation::Eager,
     };
@@ -774,6 +779,9 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             }
         },
     };
+    if args.share_gpus && matches!(device, Device::Cpu) {
+        return Err("--share-gpus puts several devices on one GPU, and this run is on the CPU executor, which simulates its devices: drop the flag, or run on a GPU".into());
+    }
 
     // (devices, spread, aggregation) in run order: the plain one-device run, then the spread
     // ones, each with every aggregation (one device has no peer: --spread-one runs eager only,
@@ -798,7 +806,12 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             if opts.gpus.contains_key(&d) {
                 continue;
             }
-            let gpus = atos::Gpus::first(d).map_err(|e| format!("--devices {d}: {e}"))?;
+            let gpus = if opts.share_gpus {
+                atos::Gpus::shared(d)
+            } else {
+                atos::Gpus::first(d)
+            };
+            let gpus = gpus.map_err(|e| format!("--devices {d}: {e}"))?;
             opts.gpus.insert(d, gpus);
         }
     }
@@ -1154,9 +1167,6 @@ enum RankSetup {
 /// for them.
 fn nvshmem_rank(args: &BenchArgs, device_counts: &[usize]) -> Result<RankSetup, String> {
     if args.transport != Transport::Nvshmem {
-        if args.share_gpus {
-            return Err("--share-gpus shares GPUs between the ranks of --transport nvshmem; peer-to-peer runs drive one GPU per device".into());
-        }
         return Ok(RankSetup::Plain);
     }
     let spread: Vec<usize> = device_counts.iter().copied().filter(|&d| d > 1).collect();

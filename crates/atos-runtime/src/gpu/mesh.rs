@@ -45,8 +45,9 @@ use crate::stats::{DeviceStats, QueueStats, Stats, pushes_and_tasks};
 use crate::task::TaskSet;
 
 /// The GPUs of a spread run: several GPUs of one node driven by this process, with peer
-/// access enabled between every pair ([`Gpus::new`]); or one GPU per process, joined into an
-/// NVSHMEM run ([`Gpus::join`]).
+/// access enabled between every pair ([`Gpus::new`]), possibly several devices of the run on
+/// one GPU ([`Gpus::shared`]); or one GPU per process, joined into an NVSHMEM run
+/// ([`Gpus::join`]).
 #[derive(Clone, Debug)]
 pub struct Gpus {
     /// One process per GPU: this process's membership of the NVSHMEM run. Declared first so
@@ -55,12 +56,20 @@ pub struct Gpus {
     /// The GPUs this process drives: every device of the run (peer-to-peer), or its own one
     /// (NVSHMEM, device index = rank).
     gpus: Vec<Gpu>,
+    /// The most devices of the run that one GPU holds (1 unless [`Gpus::shared`]): each then
+    /// runs on that share of the GPU's SMs.
+    per_gpu: usize,
 }
 
 impl Gpus {
     /// Opens GPUs `ordinals` and enables peer access between every pair. Fails, saying which
     /// pair, when two of them cannot reach each other's memory or lack native atomics between
     /// them (a spread program's remote atomics need them).
+    ///
+    /// An ordinal given more than once puts several devices of the run on that GPU, in one
+    /// context: their kernels run side by side, each on its share of the SMs (the grid of a
+    /// program built on these `Gpus` is divided by the most devices one GPU holds), and their
+    /// "remote" operations stay in the GPU's memory. See [`Gpus::shared`].
     pub fn new(ordinals: &[usize]) -> Result<Gpus, GpuError> {
         if ordinals.is_empty() || ordinals.len() > mesh::MAX_DEVICES {
             return Err(GpuError::Mesh(format!(
@@ -69,19 +78,30 @@ impl Gpus {
                 ordinals.len()
             )));
         }
-        let gpus = ordinals
+        let mut gpus: Vec<Gpu> = Vec::with_capacity(ordinals.len());
+        for (k, &o) in ordinals.iter().enumerate() {
+            // A repeated ordinal shares the first one's context (and its peer access).
+            let gpu = match ordinals[..k].iter().position(|&p| p == o) {
+                Some(first) => gpus[first].clone(),
+                None => Gpu::new(o)?,
+            };
+            gpus.push(gpu);
+        }
+        let per_gpu = most_per_gpu(ordinals);
+        // One entry per distinct GPU for the pairwise setup below.
+        let distinct: Vec<(usize, &Gpu)> = ordinals
             .iter()
-            .map(|&o| Gpu::new(o))
-            .collect::<Result<Vec<_>, _>>()?;
-        for (a, ga) in gpus.iter().enumerate() {
-            for (b, gb) in gpus.iter().enumerate() {
+            .zip(&gpus)
+            .enumerate()
+            .filter(|(k, (o, _))| !ordinals[..*k].contains(o))
+            .map(|(_, (&o, g))| (o, g))
+            .collect();
+        for &(a, ga) in &distinct {
+            for &(b, gb) in &distinct {
                 if a == b {
                     continue;
                 }
-                check_peer_atomics(
-                    (ordinals[a], ga.ctx().cu_device()),
-                    (ordinals[b], gb.ctx().cu_device()),
-                )?;
+                check_peer_atomics((a, ga.ctx().cu_device()), (b, gb.ctx().cu_device()))?;
                 ga.ctx()
                     .bind_to_thread()
                     .map_err(driver_err("binding a context"))?;
@@ -99,15 +119,14 @@ impl Gpus {
         }
         // Device memory comes from each device's stream-ordered pool (cudarc allocates with
         // cuMemAllocAsync), which peer access does not cover: open every pool to every peer.
-        for (a, ga) in gpus.iter().enumerate() {
+        for &(a, ga) in &distinct {
             let mut pool: sys::CUmemoryPool = std::ptr::null_mut();
             // SAFETY: a query of a valid device handle into a local.
             unsafe { sys::cuDeviceGetMemPool(&mut pool, ga.ctx().cu_device()) }
                 .result()
                 .map_err(driver_err("finding a device's memory pool"))?;
-            let access: Vec<sys::CUmemAccessDesc> = gpus
+            let access: Vec<sys::CUmemAccessDesc> = distinct
                 .iter()
-                .enumerate()
                 .filter(|(b, _)| *b != a)
                 .map(|(_, gb)| sys::CUmemAccessDesc {
                     location: sys::CUmemLocation {
@@ -124,7 +143,29 @@ impl Gpus {
                     .map_err(driver_err("opening a memory pool to peers"))?;
             }
         }
-        Ok(Gpus { gpus, world: None })
+        Ok(Gpus {
+            gpus,
+            world: None,
+            per_gpu,
+        })
+    }
+
+    /// `n` devices on the GPUs of this machine, device k on GPU k mod G: with fewer GPUs than
+    /// devices, several devices share a GPU (see [`Gpus::new`]). For checking spread programs
+    /// with real concurrency on a machine with fewer GPUs, and for measuring what the devices'
+    /// queues and termination cost apart from the links; not for speed-ups.
+    pub fn shared(n: usize) -> Result<Gpus, GpuError> {
+        let g = super::device_count()?;
+        if g == 0 {
+            return Err(GpuError::Mesh("this machine has no GPU".into()));
+        }
+        Gpus::new(&(0..n).map(|k| k % g).collect::<Vec<_>>())
+    }
+
+    /// The most devices of the run one GPU holds: 1, unless devices share GPUs
+    /// ([`Gpus::shared`]).
+    pub fn per_gpu(&self) -> usize {
+        self.per_gpu
     }
 
     /// Joins the one-process-per-GPU run `env` describes (see [`nvshmem`](super::nvshmem)):
@@ -160,6 +201,7 @@ impl Gpus {
         Ok(Gpus {
             gpus: vec![gpu],
             world: Some(Arc::new(world)),
+            per_gpu: 1,
         })
     }
 
@@ -180,6 +222,18 @@ impl Gpus {
     /// A description for reports: "2 x NVIDIA H200", and the transport.
     pub fn describe(&self) -> String {
         match &self.world {
+            None if self.per_gpu > 1 => format!(
+                "{} devices on {} x {} (shared GPUs: each device on 1/{} of its GPU's SMs)",
+                self.gpus.len(),
+                {
+                    let mut on: Vec<_> = self.gpus.iter().map(|g| g.ctx().cu_device()).collect();
+                    on.sort_unstable();
+                    on.dedup();
+                    on.len()
+                },
+                self.gpus[0].name(),
+                self.per_gpu
+            ),
             None => format!("{} x {}", self.gpus.len(), self.gpus[0].name()),
             Some(w) => match (
                 w.shared_gpus(),
@@ -221,6 +275,15 @@ impl Gpus {
     pub fn gpu(&self, k: usize) -> &Gpu {
         &self.gpus[k]
     }
+}
+
+/// The most devices one GPU holds when device k runs on GPU `ordinals[k]`.
+fn most_per_gpu(ordinals: &[usize]) -> usize {
+    ordinals
+        .iter()
+        .map(|o| ordinals.iter().filter(|p| *p == o).count())
+        .max()
+        .unwrap_or(1)
 }
 
 /// Fails, saying which pair, unless GPU `a` can access GPU `b`'s memory with native atomics
@@ -1295,6 +1358,17 @@ fn bind(gpus: &Gpus, k: usize) -> Result<(), GpuError> {
 #[cfg(test)]
 mod tests {
     use super::KernelAddresses;
+
+    /// Devices sharing a GPU split its SMs by the most devices one GPU holds (`Gpus::shared`
+    /// puts device k on GPU k mod G).
+    #[test]
+    fn devices_per_gpu_is_the_largest_share() {
+        assert_eq!(super::most_per_gpu(&[0, 1]), 1);
+        assert_eq!(super::most_per_gpu(&[0, 0]), 2);
+        assert_eq!(super::most_per_gpu(&[0, 1, 0]), 2);
+        assert_eq!(super::most_per_gpu(&[0, 0, 0, 0]), 4);
+        assert_eq!(super::most_per_gpu(&[0, 1, 2, 3, 0]), 2);
+    }
 
     /// Under NVSHMEM calls every symmetric address reaches the kernels tagged with its rank,
     /// this rank's own included (over a network only NVSHMEM's atomics are atomic with the

@@ -252,7 +252,11 @@ impl<P: TaskSet> ProgramBuilder<P> {
                 0,
                 None,
             ) {
-                Ok(per_sm) => per_sm.max(1) * gpus.gpu(0).sm_count(),
+                // Devices sharing a GPU split its SMs: their persistent kernels must all be
+                // resident at once.
+                Ok(per_sm) => {
+                    (per_sm.max(1) * gpus.gpu(0).sm_count() / gpus.per_gpu() as u32).max(1)
+                }
                 Err(e) => {
                     // No MeshProgram owns the modules yet: take them out of NVSHMEM here.
                     super::mesh::finalize_modules(gpus, &functions);
