@@ -131,6 +131,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("remote_items", Kind::Int, true),
     ("remote_bytes", Kind::Int, true),
     ("device_tasks", Kind::Array, true),
+    ("device_remote_ops", Kind::Array, true),
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),
@@ -368,6 +369,8 @@ fn spread_runs_are_verified_and_record_their_devices() {
     assert_eq!(one["verified"], true);
     assert_eq!(one["remote_items"], 0, "{one}");
     assert_eq!(one["device_tasks"].as_array().unwrap().len(), 1);
+    // The CPU executor's simulated devices share one array: no remote accesses to count.
+    assert!(one["device_remote_ops"].is_null(), "{one}");
     assert_eq!(one["aggregation"], "eager");
     let batched: Vec<&Value> = recs
         .iter()

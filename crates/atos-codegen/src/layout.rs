@@ -93,6 +93,7 @@ words!(
         0 SENT "sent": "items this device's tasks pushed to a peer's receive ring",
         1 OVER "over": "set once this device's termination poller (block 0's first group) found every ring of every device quiescent",
         2 ELAPSED_NS "elapsed_ns": "the device's kernel time of the last run in ns, written by its host after the run (the kernel leaves it alone)",
+        3 REMOTE_OPS "remote_ops": "loads, stores and atomics this device's tasks made on `Atomics` elements in another device's memory (counted per block, added when the kernel ends)",
     }
 );
 

@@ -918,6 +918,9 @@ fn emit_kernel(
             InlineCalls::counter(field)
         );
     }
+    if spec.multi_device {
+        out.push_str("    atos::count_remote_ops();\n");
+    }
     out.push_str("}\n");
 }
 

@@ -66,8 +66,12 @@ pub struct DeviceStats {
     /// Items peers pushed to its receive rings.
     pub received: u64,
     /// Bytes of the items it received (item size x items): the queue traffic over the links
-    /// into it. Remote atomics and loads on spread arrays are not counted.
+    /// into it. Remote atomics and loads on spread arrays are in `remote_ops`.
     pub received_bytes: u64,
+    /// Loads, stores and atomics its tasks made on `Atomics` elements in another device's
+    /// memory (a `lower` or `raise` answered by the filter copy is not one). GPU runs only:
+    /// the CPU executor's simulated devices share one array (`None`).
+    pub remote_ops: Option<u64>,
 }
 
 /// What a run did.
@@ -164,6 +168,14 @@ impl fmt::Display for Stats {
                 ", {} devices, {sent} items sent between them",
                 self.devices.len()
             )?;
+            if let Some(ops) = self
+                .devices
+                .iter()
+                .map(|d| d.remote_ops)
+                .sum::<Option<u64>>()
+            {
+                write!(f, ", {ops} remote element accesses")?;
+            }
         }
         Ok(())
     }

@@ -150,10 +150,14 @@ pub struct Record {
     pub aggregation: Option<String>,
     /// Spread runs: items pushed from one device to another in the last run.
     pub remote_items: Option<u64>,
-    /// Spread runs: bytes of those items (item size x items; remote atomics not counted).
+    /// Spread runs: bytes of those items (item size x items; remote atomics and loads are in
+    /// `device_remote_ops`).
     pub remote_bytes: Option<u64>,
     /// Spread runs: tasks each device ran in the last run.
     pub device_tasks: Option<Vec<u64>>,
+    /// Spread GPU runs: loads, stores and atomics each device's tasks made on `Atomics`
+    /// elements in another device's memory in the last run (null on the CPU executor).
+    pub device_remote_ops: Option<Vec<u64>>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
@@ -226,6 +230,7 @@ impl Record {
             remote_items: None,
             remote_bytes: None,
             device_tasks: None,
+            device_remote_ops: None,
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),

@@ -511,6 +511,7 @@ impl CpuExecutor {
                         })
                         .sum(),
                     sent: routes.iter().map(|r| r.sent(d)).sum(),
+                    remote_ops: None,
                     received: received.iter().sum(),
                     received_bytes: received
                         .iter()

@@ -1264,6 +1264,7 @@ impl<'s> MeshState<'s> {
                         .map(|r| pushes_and_tasks([&r[RING_LOCAL][..], &r[RING_RECV][..]]).1)
                         .sum(),
                     sent: device_words[d][dc::SENT],
+                    remote_ops: Some(device_words[d][dc::REMOTE_OPS]),
                     received: received.iter().sum(),
                     received_bytes: received
                         .iter()

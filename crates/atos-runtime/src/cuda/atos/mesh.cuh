@@ -16,12 +16,29 @@ namespace atos {
 
 // The run's placement and ring table, copied into shared memory by every block at entry.
 __shared__ Mesh mesh_view;
+// This block's accesses to `Atomics` elements in another device's memory (the device's
+// `remote_ops` stat): one shared-memory add per access, which costs little next to the access.
+__shared__ u64 remote_ops_block;
 
 __device__ __forceinline__ void set_mesh(const Mesh* m) {
     constexpr uint32_t words = sizeof(Mesh) / 8;
     for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
         reinterpret_cast<u64*>(&mesh_view)[i] = reinterpret_cast<const u64*>(m)[i];
+    if (threadIdx.x == 0) remote_ops_block = 0;
     __syncthreads();
+}
+
+// Counts an access to an element whose home is device o.
+__device__ __forceinline__ void count_access(uint32_t o) {
+    if (o != (uint32_t)mesh_view.device) atomicAdd(&remote_ops_block, 1ull);
+}
+
+// Called by every thread of the block when the kernel ends: adds the block's count to the
+// device's `remote_ops`.
+__device__ __forceinline__ void count_remote_ops() {
+    __syncthreads();
+    if (threadIdx.x == 0 && remote_ops_block != 0)
+        atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->remote_ops.value, remote_ops_block);
 }
 
 // The device that owns index i (device 0 for an index at or past the placed range).
@@ -50,7 +67,12 @@ struct Spread {
     __device__ __forceinline__ T* at(u64 i, uint32_t o) const {
         return t->spread ? &reinterpret_cast<T*>(t->part[o])[local_of(i, o)] : &reinterpret_cast<T*>(t->part[0])[i];
     }
-    __device__ __forceinline__ T& operator[](u64 i) const { return *at(i, home_of(i)); }
+    // The element, counted as a remote access when it lives on another device.
+    __device__ __forceinline__ T& operator[](u64 i) const {
+        const uint32_t o = home_of(i);
+        count_access(o);
+        return *at(i, o);
+    }
 };
 
 // Filter copies (docs/runtime.md, "Filter copies"). A field the plan gives one moves only one
@@ -105,9 +127,13 @@ template <class T> __device__ bool atomic_lower(const Spread<T>& a, u64 i, T v) 
     const uint32_t o = a.home_of(i);
     T* const home = a.at(i, o);
     T* const copy = reinterpret_cast<T*>(a.t->filter);
-    if (copy == nullptr || o == (uint32_t)mesh_view.device) return atomic_lower(home, 0, v);
+    if (copy == nullptr || o == (uint32_t)mesh_view.device) {
+        count_access(o);
+        return atomic_lower(home, 0, v);
+    }
     const T seen = filter_load(copy + i);
     if (seen <= v) return false;
+    count_access(o);
     const T old = atomic_fetch_min(home, v);
     const T now = atos::min(old, v);
     if (!(seen <= now)) filter_store(copy + i, now);
@@ -117,9 +143,13 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
     const uint32_t o = a.home_of(i);
     T* const home = a.at(i, o);
     T* const copy = reinterpret_cast<T*>(a.t->filter);
-    if (copy == nullptr || o == (uint32_t)mesh_view.device) return atomic_raise(home, 0, v);
+    if (copy == nullptr || o == (uint32_t)mesh_view.device) {
+        count_access(o);
+        return atomic_raise(home, 0, v);
+    }
     const T seen = filter_load(copy + i);
     if (seen >= v) return false;
+    count_access(o);
     const T old = atomic_fetch_max(home, v);
     const T now = atos::max(old, v);
     if (!(seen >= now)) filter_store(copy + i, now);
