@@ -94,6 +94,7 @@ words!(
         1 OVER "over": "set once this device's termination poller (block 0's first group) found every ring of every device quiescent",
         2 ELAPSED_NS "elapsed_ns": "the device's kernel time of the last run in ns, written by its host after the run (the kernel leaves it alone)",
         3 REMOTE_OPS "remote_ops": "loads, stores and atomics this device's tasks made on `Atomics` elements in another device's memory (counted per block, added when the kernel ends)",
+        4 IDLE_CURSOR "idle_cursor": "with an idle hook: this device's cursor over its share of the open sweep (sweep << IDLE_SWEEP_SHIFT | next position in the share), set to the next sweep by the worker that opens it",
     }
 );
 
@@ -149,6 +150,11 @@ pub mod mesh {
             MAX_DEVICES + 1,
             "KIND_RANGES: device d holds [bounds[d], bounds[d + 1])",
         ),
+        (
+            "sweeps",
+            MAX_DEVICES,
+            "address (as this device reaches it) of every device's idle sweep cursor (its DeviceCounters' idle_cursor)",
+        ),
     ];
     /// Word index of each field (order of [`FIELDS`]).
     pub const DEVICE: usize = 0;
@@ -163,8 +169,9 @@ pub mod mesh {
     pub const BATCH: usize = 9;
     pub const WAIT_NS: usize = 10;
     pub const BOUNDS: usize = 11;
+    pub const SWEEPS: usize = BOUNDS + MAX_DEVICES + 1;
     /// Words of the struct.
-    pub const WORDS: usize = BOUNDS + MAX_DEVICES + 1;
+    pub const WORDS: usize = SWEEPS + MAX_DEVICES;
     pub const KIND_RANGES: u64 = 0;
     pub const KIND_MAP: u64 = 1;
     /// The C++ struct name.
@@ -174,7 +181,7 @@ pub mod mesh {
         let mut i = 0;
         let starts = [
             DEVICE, DEVICES, KIND, LEN, OWNER, LOCAL, RINGS, RING_COUNT, COUNTERS, BATCH, WAIT_NS,
-            BOUNDS,
+            BOUNDS, SWEEPS,
         ];
         while i < FIELDS.len() {
             assert!(starts[i] == at, "word indices follow FIELDS");

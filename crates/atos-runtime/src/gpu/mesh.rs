@@ -941,6 +941,12 @@ impl<'s> MeshState<'s> {
             m[mesh::RINGS] = rings_table;
             m[mesh::RING_COUNT] = all_rings.len() as u64;
             m[mesh::COUNTERS] = counters[d] + device_counters_offset(n_queues, per_queue);
+            for p in 0..devices {
+                let cursor = counters[p]
+                    + device_counters_offset(n_queues, per_queue)
+                    + word_offset(dc::IDLE_CURSOR) as u64;
+                m[mesh::SWEEPS + p] = kernel_at.of(cursor, p);
+            }
             (m[mesh::BATCH], m[mesh::WAIT_NS]) = aggregation.words();
             match (placement.bounds(), placement.owner_map()) {
                 (Some(bounds), _) => {

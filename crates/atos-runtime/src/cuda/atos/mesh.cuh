@@ -390,6 +390,32 @@ struct MeshQueues {
         for (uint32_t i = lo; i < hi; ++i) done += ld_relaxed(&c[i]->done.value);
         return done;
     }
+    // The idle sweep (worker.cuh's IdleServer), spread: each device sweeps its own share of the
+    // sweep's positions, from its own cursor, so an idle hook over the placed indices (a
+    // re-scan of every vertex) reads the elements this device owns instead of reaching across
+    // the links for half of them. The share is the device's placed range when the sweep is
+    // over exactly the placed indices, else an even split. The sweep ends, as on one GPU, when
+    // `idle_finished` (one word, device 0's control block) counts every position; the worker
+    // that ends it opens the next on every device's cursor (its record first), so each window
+    // is still grabbed after the sweep's record, which is all close_sweep's proof needs.
+    __device__ u64 grab_window(Control*, u64 range, u64 want, u64& lo) const {
+        const u64 d = mesh_view.device, n = mesh_view.devices;
+        u64 first, end;
+        if (mesh_view.kind == MESH_RANGES && range == mesh_view.len) {
+            first = mesh_view.bounds[d];
+            end = mesh_view.bounds[d + 1];
+        } else {
+            first = range * d / n;
+            end = range * (d + 1) / n;
+        }
+        u64 pos = 0;
+        const u64 got = grab_from(reinterpret_cast<u64*>(mesh_view.sweeps[d]), end - first, want, pos);
+        lo = first + pos;
+        return got;
+    }
+    __device__ void open_sweep(Control*) const {
+        for (uint32_t d = 0; d < (uint32_t)mesh_view.devices; ++d) next_sweep(reinterpret_cast<u64*>(mesh_view.sweeps[d]));
+    }
     __device__ u64 pushed() const { return pushed(0, (uint32_t)mesh_view.ring_count); }
     __device__ u64 done() const { return done(0, (uint32_t)mesh_view.ring_count); }
     // A cheap first look at this device's own rings (in its own memory): work left here means

@@ -516,6 +516,26 @@ __device__ bool advance_priority(const PriorityRef<KS>& p) {
 template <class Q> __device__ bool quiescent_sums(const Q& q, u64* pushed_out);
 
 // The counters of every queue of the program.
+// An idle sweep cursor: (sweep << IDLE_SWEEP_SHIFT) | the next position of its share. Hands
+// out a window of up to `want` of the share's `size` positions (its first in `pos`); 0 when
+// the share is all handed out.
+__device__ __forceinline__ u64 grab_from(u64* cursor, u64 size, u64 want, u64& pos) {
+    const u64 pos_mask = (1ull << IDLE_SWEEP_SHIFT) - 1;
+    if ((ld_relaxed(cursor) & pos_mask) >= size) return 0;
+    u64 old = ATOS_ATOMIC(atomicAdd)(cursor, want);
+    fence_acq_rel();
+    const u64 at = old & pos_mask;
+    if (at >= size) return 0;
+    pos = at;
+    return size - at < want ? size - at : want;
+}
+
+// Opens the next sweep on a cursor (position 0 of the next sweep number).
+__device__ __forceinline__ void next_sweep(u64* cursor) {
+    const u64 sweep = ld_relaxed(cursor) >> IDLE_SWEEP_SHIFT;
+    ATOS_ATOMIC(atomicExch)(cursor, (sweep + 1) << IDLE_SWEEP_SHIFT);
+}
+
 template <uint32_t N>
 struct QueueSet {
     QueueCounters* c[N];
@@ -532,6 +552,12 @@ struct QueueSet {
         return done;
     }
     __device__ bool quiescent(u64* pushed_out) const { return quiescent_sums(*this, pushed_out); }
+    // The idle sweep (worker.cuh's IdleServer): one GPU deals the whole sweep from the control
+    // block's cursor.
+    __device__ u64 grab_window(Control* ctl, u64 range, u64 want, u64& lo) const {
+        return grab_from(&ctl->idle_cursor.value, range, want, lo);
+    }
+    __device__ void open_sweep(Control* ctl) const { next_sweep(&ctl->idle_cursor.value); }
 };
 
 // True when, at one instant between the two passes, every item ever pushed had been fully

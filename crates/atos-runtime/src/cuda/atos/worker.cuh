@@ -549,21 +549,8 @@ __device__ void close_sweep(Control* ctl, const Q& queues) {
     store_volatile(&ctl->idle_base.value, pushed);
     store_volatile(&ctl->idle_finished.value, 0ull);
     store_volatile(&ctl->idle_sweeps.value, ld_relaxed(&ctl->idle_sweeps.value) + 1);
-    fence_acq_rel();  // release: the new sweep's record comes before the cursor that opens it
-    u64 sweep = ld_relaxed(&ctl->idle_cursor.value) >> IDLE_SWEEP_SHIFT;
-    ATOS_ATOMIC(atomicExch)(&ctl->idle_cursor.value, (sweep + 1) << IDLE_SWEEP_SHIFT);
-}
-
-// Hands out a window of up to `want` indices of the open sweep; 0 when it is all handed out.
-__device__ __forceinline__ u64 grab_window(Control* ctl, u64 range, u64 want, u64& lo) {
-    const u64 pos_mask = (1ull << IDLE_SWEEP_SHIFT) - 1;
-    if ((ld_relaxed(&ctl->idle_cursor.value) & pos_mask) >= range) return 0;
-    u64 old = ATOS_ATOMIC(atomicAdd)(&ctl->idle_cursor.value, want);
-    fence_acq_rel();
-    u64 pos = old & pos_mask;
-    if (pos >= range) return 0;
-    lo = pos;
-    return range - pos < want ? range - pos : want;
+    fence_acq_rel();  // release: the new sweep's record comes before the cursor(s) that open it
+    queues.open_sweep(ctl);
 }
 
 // The idle hook: run by groups whose pops found nothing, over windows of the sweep's indices
@@ -591,7 +578,8 @@ struct IdleServer {
     __device__ bool serve(const G& g, Out& out, Control* ctl, const Q& queues) {
         const uint32_t subs = g.size() / worker.size();
         u64 lo = 0, n = 0;
-        if (g.is_leader()) n = grab_window(ctl, range, (u64)FETCH * subs, lo);
+        // A window of the open sweep (`Q`: one GPU's cursor, or this device's share when spread).
+        if (g.is_leader()) n = queues.grab_window(ctl, range, (u64)FETCH * subs, lo);
         n = g.share(n);
         if (n == 0) return false;
         lo = g.share(lo);
