@@ -441,6 +441,10 @@ pub fn generate_unit(
     let stages = match group {
         WorkerKind::Cta => spec.cta_stage_capacity(state) as usize * spec.stage_item_bytes(state),
         _ => 0,
+    } + if spec.multi_device {
+        spread_fixed_bytes(state)
+    } else {
+        0
     };
     let mut budget = SHARED_LIMIT_BYTES.saturating_sub(stages + SHARED_FIXED_BYTES);
     for (fn_index, ((task, ts), planned)) in
@@ -556,6 +560,15 @@ fn ring_pusher_type(
         ),
         _ => format!("atos::DirectPusher<{t}>"),
     }
+}
+
+/// Static shared memory a spread unit adds to the fixed allocations: the `Mesh` copy, the
+/// remote-access count and, per queue, the remote stage flush's per-destination count, base
+/// and flag (`atos::RemoteStage::flush`, compiled once for the receive rings and once for
+/// the outboxes).
+fn spread_fixed_bytes(state: &StateDesc) -> usize {
+    use crate::layout::mesh::{MAX_DEVICES, WORDS};
+    WORDS * 8 + 8 + state.queues().count() * 2 * MAX_DEVICES * (4 + 8 + 4)
 }
 
 /// A CTA group's stage for the items of queue `id` that other devices own (spread units).

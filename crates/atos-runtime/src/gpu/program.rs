@@ -245,24 +245,31 @@ impl<P: TaskSet> ProgramBuilder<P> {
         let source = self.source()?;
         let kernel = self.spec.kernel_name(&irs[0].name);
         let functions = super::mesh::load_everywhere(gpus, &source, &kernel)?;
+        let resident = match functions[0].occupancy_max_active_blocks_per_multiprocessor(
+            self.spec.block_size,
+            0,
+            None,
+        ) {
+            Ok(per_sm) => per_sm.max(1) * gpus.gpu(0).sm_count(),
+            Err(e) => {
+                // No MeshProgram owns the modules yet: take them out of NVSHMEM here.
+                super::mesh::finalize_modules(gpus, &functions);
+                return Err(driver_err("computing occupancy")(e));
+            }
+        };
+        // Devices sharing a GPU split its SMs: their persistent kernels must all be resident at
+        // once, or one would wait for SMs another never gives back.
+        let share = (resident / gpus.per_gpu() as u32).max(1);
         let grid = match self.grid {
+            Some(g) if gpus.per_gpu() > 1 && g > share => {
+                super::mesh::finalize_modules(gpus, &functions);
+                return Err(GpuError::Mesh(format!(
+                    "a grid of {g} blocks per device does not fit {} devices sharing one GPU: {resident} blocks of this kernel fit on it at once, so give at most {share} (or leave the grid unset)",
+                    gpus.per_gpu()
+                )));
+            }
             Some(g) => g,
-            None => match functions[0].occupancy_max_active_blocks_per_multiprocessor(
-                self.spec.block_size,
-                0,
-                None,
-            ) {
-                // Devices sharing a GPU split its SMs: their persistent kernels must all be
-                // resident at once.
-                Ok(per_sm) => {
-                    (per_sm.max(1) * gpus.gpu(0).sm_count() / gpus.per_gpu() as u32).max(1)
-                }
-                Err(e) => {
-                    // No MeshProgram owns the modules yet: take them out of NVSHMEM here.
-                    super::mesh::finalize_modules(gpus, &functions);
-                    return Err(driver_err("computing occupancy")(e));
-                }
-            },
+            None => share,
         };
         Ok(super::MeshProgram {
             gpus: gpus.clone(),

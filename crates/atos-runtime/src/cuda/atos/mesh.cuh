@@ -224,11 +224,15 @@ struct RemoteStage {
             ok[d] = make_room(rings[d], base[d], count[d], ctl);
         }
         __syncthreads();
+        bool stored = false;
         for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) {
             const uint32_t to = tags[i] % MAX_DEVICES;
-            if (ok[to]) store_item(rings[to].slot(base[to] + tags[i] / MAX_DEVICES), items[i]);
+            if (ok[to]) {
+                store_item(rings[to].slot(base[to] + tags[i] / MAX_DEVICES), items[i]);
+                stored = true;
+            }
         }
-        fence_release<Q::sys>();  // the slot stores come before the publications
+        if (stored) fence_release<Q::sys>();  // the slot stores come before the publications
         __syncthreads();
         if (d < (uint32_t)mesh_view.devices && count[d] != 0 && ok[d]) publish(rings[d], base[d], count[d]);
         if (threadIdx.x == 0) {

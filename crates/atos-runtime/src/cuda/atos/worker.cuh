@@ -49,6 +49,8 @@ __device__ __forceinline__ bool shfl0(bool v) { return __shfl_sync(0xffffffffu, 
 template <class V> __device__ __forceinline__ V shfl0(V v) { return __shfl_sync(0xffffffffu, v, 0); }
 
 struct ThreadWorker {
+    // Whether every batch this worker runs opens with a barrier of the whole block.
+    static constexpr bool BLOCK_BARRIER = false;
     static __device__ ThreadWorker make() { return ThreadWorker(); }
     __device__ uint32_t size() const { return 1; }
     __device__ uint32_t rank() const { return 0; }
@@ -64,6 +66,7 @@ struct ThreadWorker {
 };
 
 struct WarpWorker {
+    static constexpr bool BLOCK_BARRIER = false;
     static __device__ WarpWorker make() { return WarpWorker(); }
     __device__ uint32_t size() const { return 32; }
     __device__ uint32_t rank() const { return threadIdx.x & 31u; }
@@ -88,6 +91,8 @@ struct WarpWorker {
 
 struct CtaWorker {
     unsigned long long* slot;  // shared broadcast slot: a scalar, or an item of up to 16 bytes
+    // Its batches open with one: an item's `take`, or a balanced batch's scan.
+    static constexpr bool BLOCK_BARRIER = true;
 
     static __device__ CtaWorker make() {
         __shared__ unsigned long long slot[2];
@@ -432,6 +437,11 @@ struct QueueServer {
                 add_release(&q.counters->done.value, (u64)n);
             }
             if (kept == 0) return;
+            // Every thread is past the flush (whose empty-stage return reads the stage's count)
+            // before any pushes again from the kept items. A CTA worker's batch opens with a
+            // barrier of its own (its take, or the balanced batch's scan); thread and warp
+            // workers of a CTA group do not.
+            if constexpr (!W::BLOCK_BARRIER) g.sync();
             n = kept;
             count = lo < n ? min(FETCH, n - lo) : 0u;
         }
