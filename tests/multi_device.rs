@@ -132,16 +132,19 @@ fn pagerank_on_simulated_devices_is_within_its_tolerance() {
                 ..opts
             },
         );
-        for (devices, p) in [
-            (2, Partition::Vertices),
-            (3, Partition::Edges),
-            (4, Partition::Random { seed: 1 }),
+        // The last: fewer threads than devices, each thread sweeping two devices' shares of
+        // the re-scan.
+        for (devices, p, threads) in [
+            (2, Partition::Vertices, 4),
+            (3, Partition::Edges, 4),
+            (4, Partition::Random { seed: 1 }, 4),
+            (4, Partition::Edges, 2),
         ] {
             let a = pagerank::PageRankArrays::new(n, damping);
             let state = a.state(&offsets, &g.cols, epsilon, damping);
             let seeds = Seeds::new().add(pagerank::push_rank::Task, &a.seeds);
             let stats = CpuExecutor::new()
-                .threads(4)
+                .threads(threads)
                 .placement(placement(&g, p, devices))
                 .run_seeds(pagerank::Tasks::default(), &state, &seeds)
                 .unwrap();

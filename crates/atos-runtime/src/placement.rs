@@ -187,6 +187,19 @@ impl Placement {
         }
     }
 
+    /// Device `d`'s share `[lo, hi)` of an idle sweep over `[0, range)` (`MeshQueues::
+    /// grab_window` in mesh.cuh): its range when the sweep is over exactly the placed indices
+    /// of a range placement, else an even split. The shares tile `[0, range)`.
+    pub fn sweep_share(&self, range: u64, d: usize) -> (u64, u64) {
+        match &self.kind {
+            Kind::Ranges { bounds } if range == self.len() => (bounds[d], bounds[d + 1]),
+            _ => {
+                let n = self.devices() as u64;
+                (range * d as u64 / n, range * (d as u64 + 1) / n)
+            }
+        }
+    }
+
     /// Owner map: each index's device and position.
     pub fn owner_map(&self) -> Option<(&[u8], &[u32])> {
         match &self.kind {
@@ -261,6 +274,32 @@ mod tests {
         assert_eq!(owners, [0, 0, 0, 0, 1, 1, 1, 2, 2, 2]);
         assert_eq!(p.local(5), 1);
         assert_eq!(p.owner(10), 0, "past the range: device 0");
+    }
+
+    /// Idle sweep shares tile `[0, range)`: a range placement's own ranges when the sweep is
+    /// over exactly its indices (an empty part gets an empty share), else an even split.
+    #[test]
+    fn sweep_shares_tile_the_range() {
+        let ranges = Placement::ranges(vec![0, 5, 5, 9]).unwrap();
+        let map = Placement::from_owners(vec![1, 0, 1, 1, 0], 3).unwrap();
+        let shares = |p: &Placement, range| -> Vec<(u64, u64)> {
+            (0..p.devices()).map(|d| p.sweep_share(range, d)).collect()
+        };
+        assert_eq!(shares(&ranges, 9), [(0, 5), (5, 5), (5, 9)]);
+        assert_eq!(shares(&ranges, 10), [(0, 3), (3, 6), (6, 10)]);
+        assert_eq!(shares(&map, 5), [(0, 1), (1, 3), (3, 5)]);
+        for (p, range) in [
+            (&ranges, 9),
+            (&ranges, 4),
+            (&map, 5),
+            (&map, 0),
+            (&map, 1000),
+        ] {
+            let s = shares(p, range);
+            assert_eq!(s[0].0, 0);
+            assert_eq!(s.last().unwrap().1, range);
+            assert!(s.windows(2).all(|w| w[0].1 == w[1].0 && w[0].0 <= w[0].1));
+        }
     }
 
     #[test]

@@ -445,6 +445,8 @@ impl CpuExecutor {
             all: routes.iter().flat_map(|r| r.rings_of(d)).collect(),
             routes: &routes,
             over: std::sync::atomic::AtomicBool::new(false),
+            sweep: placement.sweep_share(range, d),
+            idle_cursor: std::sync::atomic::AtomicU64::new(0),
         };
         let device_rings: Vec<DeviceRings> = (0..devices).map(rings_of).collect();
         let all: Vec<&CpuQueue> = (0..devices)
@@ -589,6 +591,11 @@ struct DeviceRings<'r> {
     /// Set by the device's termination poller once every ring of every device was quiescent
     /// (`over` in mesh.cuh's DeviceCounters).
     over: std::sync::atomic::AtomicBool,
+    /// Its share `[lo, hi)` of an idle sweep (`Placement::sweep_share`).
+    sweep: (u64, u64),
+    /// Its cursor over that share: sweep << IDLE_SWEEP_SHIFT | next position (`idle_cursor`
+    /// in mesh.cuh's DeviceCounters).
+    idle_cursor: std::sync::atomic::AtomicU64,
 }
 
 impl CpuRun<'_> {
@@ -767,7 +774,7 @@ impl CpuRun<'_> {
                 if self.control.word(ctl::STOP).load(Acquire) != 0 {
                     return;
                 }
-                if let Some((lo, n)) = self.grab_window(self.fetches[hook]) {
+                if let Some((lo, n)) = self.grab_window(self.fetches[hook], &mine) {
                     for i in lo..lo + n {
                         P::call(hook, ItemBits::from(i), state);
                     }
@@ -819,15 +826,22 @@ impl CpuRun<'_> {
         true
     }
 
-    /// `grab_window` of worker.cuh.
-    fn grab_window(&self, want: u64) -> Option<(u64, u64)> {
-        let pos_mask = (1u64 << IDLE_SWEEP_SHIFT) - 1;
-        let cursor = self.control.word(ctl::IDLE_CURSOR);
-        if cursor.load(Acquire) & pos_mask >= self.range {
-            return None;
+    /// A window of the open sweep: from the control block's cursor on one device
+    /// (`QueueSet::grab_window` in queue.cuh); spread, from the share of one of the devices
+    /// `mine` this thread serves, whose device the hook's pushes then route from
+    /// (`MeshQueues::grab_window` in mesh.cuh).
+    fn grab_window(&self, want: u64, mine: &[usize]) -> Option<(u64, u64)> {
+        if self.devices.is_empty() {
+            let cursor = self.control.word(ctl::IDLE_CURSOR);
+            return grab_from(cursor, self.range, want);
         }
-        let pos = cursor.fetch_add(want, AcqRel) & pos_mask;
-        (pos < self.range).then(|| (pos, want.min(self.range - pos)))
+        mine.iter().find_map(|&d| {
+            let dev = &self.devices[d];
+            let (lo, hi) = dev.sweep;
+            let (pos, n) = grab_from(&dev.idle_cursor, hi - lo, want)?;
+            mesh::set_device(d);
+            Some((lo + pos, n))
+        })
     }
 
     /// `close_sweep` of worker.cuh: stop if this sweep proved the run finished, else open the
@@ -844,8 +858,29 @@ impl CpuRun<'_> {
         c(ctl::IDLE_BASE).store(pushed, Relaxed);
         c(ctl::IDLE_FINISHED).store(0, Relaxed);
         c(ctl::IDLE_SWEEPS).fetch_add(1, Relaxed);
-        let sweep = c(ctl::IDLE_CURSOR).load(Acquire) >> IDLE_SWEEP_SHIFT;
-        // Release: the new sweep's record comes before the cursor that opens it.
-        c(ctl::IDLE_CURSOR).swap((sweep + 1) << IDLE_SWEEP_SHIFT, AcqRel);
+        // Release: the new sweep's record comes before the cursor(s) that open it.
+        if self.devices.is_empty() {
+            next_sweep(c(ctl::IDLE_CURSOR));
+        }
+        for dev in self.devices {
+            next_sweep(&dev.idle_cursor);
+        }
     }
+}
+
+/// `grab_from` of queue.cuh: a window of up to `want` of a share's `size` positions from its
+/// cursor (sweep << IDLE_SWEEP_SHIFT | next position), as (first position, count).
+fn grab_from(cursor: &std::sync::atomic::AtomicU64, size: u64, want: u64) -> Option<(u64, u64)> {
+    let pos_mask = (1u64 << IDLE_SWEEP_SHIFT) - 1;
+    if cursor.load(Acquire) & pos_mask >= size {
+        return None;
+    }
+    let pos = cursor.fetch_add(want, AcqRel) & pos_mask;
+    (pos < size).then(|| (pos, want.min(size - pos)))
+}
+
+/// `next_sweep` of queue.cuh: opens the next sweep on a cursor.
+fn next_sweep(cursor: &std::sync::atomic::AtomicU64) {
+    let sweep = cursor.load(Acquire) >> IDLE_SWEEP_SHIFT;
+    cursor.swap((sweep + 1) << IDLE_SWEEP_SHIFT, AcqRel);
 }

@@ -398,7 +398,8 @@ struct MeshQueues {
     // sweep's positions, from its own cursor, so an idle hook over the placed indices (a
     // re-scan of every vertex) reads the elements this device owns instead of reaching across
     // the links for half of them. The share is the device's placed range when the sweep is
-    // over exactly the placed indices, else an even split. The sweep ends, as on one GPU, when
+    // over exactly the placed indices, else an even split (`Placement::sweep_share`, which the
+    // CPU executor's simulated devices use). The sweep ends, as on one GPU, when
     // `idle_finished` (one word, device 0's control block) counts every position; the worker
     // that ends it opens the next on every device's cursor (its record first), so each window
     // is still grabbed after the sweep's record, which is all close_sweep's proof needs.
