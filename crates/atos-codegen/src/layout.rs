@@ -95,6 +95,8 @@ words!(
         2 ELAPSED_NS "elapsed_ns": "the device's kernel time of the last run in ns, written by its host after the run (the kernel leaves it alone)",
         3 REMOTE_OPS "remote_ops": "loads, stores and atomics this device's tasks made on `Atomics` elements in another device's memory (counted per block, added when the kernel ends)",
         4 IDLE_CURSOR "idle_cursor": "with an idle hook: this device's cursor over its share of the open sweep (sweep << IDLE_SWEEP_SHIFT | next position in the share), set to the next sweep by the worker that opens it",
+        5 SWEEP_LO "sweep_lo": "with an idle hook: the first position of this device's share of every sweep (written by its host at each run start: Placement::sweep_share)",
+        6 SWEEP_HI "sweep_hi": "with an idle hook: the end of this device's share of every sweep",
     }
 );
 

@@ -485,10 +485,11 @@ impl<P: TaskSet> MeshProgram<P> {
     fn run_seeds_on_inner(&self, dev: &MeshState<'_>, seeds: &Seeds) -> Result<Stats, RunError> {
         check_uploaded_from(&dev.desc, &<P::State<'_> as State>::desc())?;
         let seeds = seeds_per_queue(&self.plan, seeds)?;
-        // Checked only: the kernel reads the hook's range from the state itself.
-        idle_range(&self.plan, &P::irs(), &dev.field_values)?;
+        // The kernel reads the hook's range from the state itself; each device's share of it
+        // goes into its counters.
+        let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
         check_spread_rings(&self.plan, &dev.rings, dev.aggregation)?;
-        dev.reset(&seeds, &self.plan.filters)?;
+        dev.reset(&seeds, &self.plan.filters, range)?;
         let (ms, wall) = self.launch_all(dev)?;
         dev.record_times(&ms)?;
         dev.stats(self, &seeds, wall)
@@ -1051,7 +1052,12 @@ impl<'s> MeshState<'s> {
     /// allocate: `lower` then asks the owner, as exact, only slower), the counters, the control
     /// block (by device 0's driver), and the seeds (on their owners' local rings). Under
     /// NVSHMEM a barrier follows: no rank starts before every rank has reset.
-    fn reset(&self, seeds: &[Vec<ItemBits>], filters: &[FilterPlan]) -> Result<(), RunError> {
+    fn reset(
+        &self,
+        seeds: &[Vec<ItemBits>],
+        filters: &[FilterPlan],
+        idle_range: u64,
+    ) -> Result<(), RunError> {
         if let Some(world) = self.gpus.world() {
             // Every rank has read the last run's counters and results (through the mappings, or
             // fetched) before any rank overwrites its own.
@@ -1120,7 +1126,11 @@ impl<'s> MeshState<'s> {
                     }?;
                 }
             }
-            block.extend(pack_words(dc::WORDS.len(), &[]));
+            let (lo, hi) = self.placement.sweep_share(idle_range, d);
+            block.extend(pack_words(
+                dc::WORDS.len(),
+                &[(dc::SWEEP_LO, lo), (dc::SWEEP_HI, hi)],
+            ));
             // SAFETY: the counter buffer holds exactly this many bytes.
             unsafe {
                 copy_in_and_wait(self.counters[d], &block, &part.stream, "resetting the run")

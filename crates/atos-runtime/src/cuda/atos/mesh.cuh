@@ -397,24 +397,18 @@ struct MeshQueues {
     // The idle sweep (worker.cuh's IdleServer), spread: each device sweeps its own share of the
     // sweep's positions, from its own cursor, so an idle hook over the placed indices (a
     // re-scan of every vertex) reads the elements this device owns instead of reaching across
-    // the links for half of them. The share is the device's placed range when the sweep is
-    // over exactly the placed indices, else an even split (`Placement::sweep_share`, which the
-    // CPU executor's simulated devices use). The sweep ends, as on one GPU, when
-    // `idle_finished` (one word, device 0's control block) counts every position; the worker
-    // that ends it opens the next on every device's cursor (its record first), so each window
-    // is still grabbed after the sweep's record, which is all close_sweep's proof needs.
-    __device__ u64 grab_window(Control*, u64 range, u64 want, u64& lo) const {
-        const u64 d = mesh_view.device, n = mesh_view.devices;
-        u64 first, end;
-        if (mesh_view.kind == MESH_RANGES && range == mesh_view.len) {
-            first = mesh_view.bounds[d];
-            end = mesh_view.bounds[d + 1];
-        } else {
-            first = range * d / n;
-            end = range * (d + 1) / n;
-        }
+    // the links for half of them. The host writes the share into the device's counters at
+    // each run start (`Placement::sweep_share`, which the CPU executor's simulated devices use
+    // too): the device's placed range when the sweep is over exactly the placed indices, else
+    // an even split. The sweep ends, as on one GPU, when `idle_finished` (one word, device 0's
+    // control block) counts every position; the worker that ends it opens the next on every
+    // device's cursor (its record first), so each window is still grabbed after the sweep's
+    // record, which is all close_sweep's proof needs.
+    __device__ u64 grab_window(Control*, u64, u64 want, u64& lo) const {
+        const DeviceCounters* own = reinterpret_cast<const DeviceCounters*>(mesh_view.counters);
+        const u64 first = own->sweep_lo.value, end = own->sweep_hi.value;
         u64 pos = 0;
-        const u64 got = grab_from(reinterpret_cast<u64*>(mesh_view.sweeps[d]), end - first, want, pos);
+        const u64 got = grab_from(reinterpret_cast<u64*>(mesh_view.sweeps[mesh_view.device]), end - first, want, pos);
         lo = first + pos;
         return got;
     }
