@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Issue 13 on 2 GPUs (nvidia-h200-x2): the CTA remote stage and per-device idle sweeps over
 # NVLink. Correctness and stress first (atos_sweep = HEAD), then timings against atos_nostage
-# (HEAD with the CTA remote stage turned off in the code generator), alternating, with each
+# (HEAD with the CTA remote stage turned off in the code generator) and atos_done (HEAD with
+# docs/results/2026-11-24-done-batching-h100/done-batching.patch), alternating, with each
 # device's remote element accesses. Every run verified.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
@@ -24,9 +25,10 @@ for s in 1 2; do
 done
 b() { bin=$1; shift; timeout 120 ./$bin bench --timeout 30 --quiet --out /tmp/rs2-$bin.jsonl "$@" >> "$log" 2>&1; echo "rc=$?" >> "$log"; }
 for round in 1 2; do
-  for bin in atos_nostage atos_sweep; do
+  for bin in atos_nostage atos_sweep atos_done; do
     step $bin round $round
     b $bin --app bfs --graph kron:22 --devices 1,2 --aggregation eager,1024:20 --worker cta --fetch 64 --partition edges --runs 5
+    b $bin --app bfs --graph grid:4096x4096 --devices 1,2 --aggregation eager --worker cta --fetch 64 --partition vertices --runs 3
     b $bin --app pagerank-rescan --graph kron:20 --devices 1,2 --aggregation eager --worker cta --fetch 8 --partition edges --runs 3
   done
 done
@@ -35,7 +37,6 @@ for bin in atos_nostage atos_sweep; do
   b $bin --app bfs --graph kron:24 --devices 1,2 --aggregation 1024:20 --worker cta --fetch 64 --partition edges --runs 3
   b $bin --app pagerank --graph kron:20 --devices 1,2 --aggregation eager,1024:20 --worker cta --fetch 64 --partition edges --runs 3
   b $bin --app bfs-owner --graph kron:22 --devices 2 --aggregation 1024:20 --worker cta --fetch 64 --partition edges --runs 3
-  b $bin --app bfs --graph grid:4096x4096 --devices 1,2 --aggregation eager --worker cta --fetch 64 --partition vertices --runs 3
 done
 step done
 python3 - >> "$log" <<'PY'
@@ -46,7 +47,7 @@ for f in ['/tmp/rs2-correct.jsonl','/tmp/rs2-stress.jsonl']:
     print(f, 'records', len(rows), 'runs', sum(r['runs'] for r in rows), collections.Counter(r['status'] for r in rows))
     for r in rows:
         if r['status']!='ok': print('NOT OK', r['app'], r['graph'][-16:], r['devices'], r.get('partition'), r['worker'], r['aggregation'], r.get('error'))
-for b in ['atos_nostage','atos_sweep']:
+for b in ['atos_nostage','atos_sweep','atos_done']:
     try: rows=[json.loads(l) for l in open('/tmp/rs2-%s.jsonl' % b)]
     except FileNotFoundError: continue
     for r in rows:
