@@ -432,6 +432,26 @@ fn spread_features(devices: Option<usize>) -> usize {
         atos::Aggregation::batched(64, Duration::from_micros(20)).unwrap(),
     ];
     let mut failures = 0;
+    // Devices sharing a GPU: a grid by hand larger than each one's share of the SMs is refused
+    // (the kernels could not all be resident at once).
+    if gpus.per_gpu() > 1 {
+        let too_many = Program::new(gpus.gpu(0), features::features::Task)
+            .grid(gpus.gpu(0).sm_count() * 32)
+            .build_mesh(&gpus);
+        match too_many {
+            Err(e) if e.to_string().contains("does not fit") => {
+                println!("  a grid too large for shared GPUs is refused: {e}")
+            }
+            Err(e) => {
+                failures += 1;
+                println!("  a grid too large for shared GPUs: FAIL, another error: {e}");
+            }
+            Ok(_) => {
+                failures += 1;
+                println!("  a grid too large for shared GPUs: FAIL, it was accepted");
+            }
+        }
+    }
     for (w, fetch) in [
         (WorkerKind::Thread, 4),
         (WorkerKind::Warp, 2),
@@ -449,14 +469,25 @@ fn spread_features(devices: Option<usize>) -> usize {
                 let name = format!("{}/{fetch} {pname} {aggregation}", w.name());
                 let run =
                     features::FeatureRun::new(features::FeatureRun::mixed_weights(), limit as u32);
-                let mut sent = 0;
+                let (mut sent, mut remote) = (0, None);
                 let popped = run.run(|state| {
                     let stats = program
                         .run(state, &[0], placement)
                         .unwrap_or_else(|e| panic!("{name}: {e}"));
                     sent = stats.devices.iter().map(|d| d.sent).sum::<u64>();
+                    remote = stats
+                        .devices
+                        .iter()
+                        .map(|d| d.remote_ops)
+                        .sum::<Option<u64>>();
                     stats
                 });
+                // Every device but 0 reaches `extremes` on device 0, so a spread run counts
+                // remote accesses; one device counts none.
+                let remote_ok = match remote {
+                    Some(ops) => (devices > 1) == (ops > 0),
+                    None => false,
+                };
                 let got = run.bits();
                 let differs: Vec<&str> = got
                     .iter()
@@ -464,10 +495,14 @@ fn spread_features(devices: Option<usize>) -> usize {
                     .filter(|((_, got), (_, w))| got != w)
                     .map(|((field, _), _)| *field)
                     .collect();
-                if popped != limit || !differs.is_empty() || (devices > 1 && sent == 0) {
+                if popped != limit
+                    || !differs.is_empty()
+                    || (devices > 1 && sent == 0)
+                    || !remote_ok
+                {
                     failures += 1;
                     println!(
-                        "  {name}: FAIL ({popped} tasks, {sent} items sent, differing: {differs:?})"
+                        "  {name}: FAIL ({popped} tasks, {sent} items sent, {remote:?} remote accesses, differing: {differs:?})"
                     );
                     for ((field, got), (_, w)) in got.iter().zip(&want) {
                         let wrong: Vec<usize> =
@@ -484,8 +519,9 @@ fn spread_features(devices: Option<usize>) -> usize {
                     }
                 } else {
                     println!(
-                        "  {name}: all {} arrays identical to the CPU executor's ({sent} items sent)",
-                        got.len()
+                        "  {name}: all {} arrays identical to the CPU executor's ({sent} items sent, {} remote accesses)",
+                        got.len(),
+                        remote.unwrap_or(0)
                     );
                 }
             }

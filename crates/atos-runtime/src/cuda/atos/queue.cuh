@@ -515,7 +515,6 @@ __device__ bool advance_priority(const PriorityRef<KS>& p) {
 
 template <class Q> __device__ bool quiescent_sums(const Q& q, u64* pushed_out);
 
-// The counters of every queue of the program.
 // An idle sweep cursor: (sweep << IDLE_SWEEP_SHIFT) | the next position of its share. Hands
 // out a window of up to `want` of the share's `size` positions (its first in `pos`); 0 when
 // the share is all handed out.
@@ -536,6 +535,7 @@ __device__ __forceinline__ void next_sweep(u64* cursor) {
     ATOS_ATOMIC(atomicExch)(cursor, (sweep + 1) << IDLE_SWEEP_SHIFT);
 }
 
+// The counters of every queue of the program.
 template <uint32_t N>
 struct QueueSet {
     QueueCounters* c[N];
