@@ -469,12 +469,13 @@ fn spread_features(devices: Option<usize>) -> usize {
                 let name = format!("{}/{fetch} {pname} {aggregation}", w.name());
                 let run =
                     features::FeatureRun::new(features::FeatureRun::mixed_weights(), limit as u32);
-                let (mut sent, mut remote) = (0, None);
+                let (mut sent, mut remote, mut delivered) = (0, None, 0);
                 let popped = run.run(|state| {
                     let stats = program
                         .run(state, &[0], placement)
                         .unwrap_or_else(|e| panic!("{name}: {e}"));
                     sent = stats.devices.iter().map(|d| d.sent).sum::<u64>();
+                    delivered = stats.devices.iter().map(|d| d.delivered).sum::<u64>();
                     remote = stats
                         .devices
                         .iter()
@@ -495,14 +496,17 @@ fn spread_features(devices: Option<usize>) -> usize {
                     .filter(|((_, got), (_, w))| got != w)
                     .map(|((field, _), _)| *field)
                     .collect();
+                // `wide`'s accumulates into other devices' elements are combined and
+                // delivered when the run ends.
                 if popped != limit
                     || !differs.is_empty()
                     || (devices > 1 && sent == 0)
+                    || (devices > 1) != (delivered > 0)
                     || !remote_ok
                 {
                     failures += 1;
                     println!(
-                        "  {name}: FAIL ({popped} tasks, {sent} items sent, {remote:?} remote accesses, differing: {differs:?})"
+                        "  {name}: FAIL ({popped} tasks, {sent} items sent, {remote:?} remote accesses, {delivered} combined adds delivered, differing: {differs:?})"
                     );
                     for ((field, got), (_, w)) in got.iter().zip(&want) {
                         let wrong: Vec<usize> =
@@ -519,10 +523,119 @@ fn spread_features(devices: Option<usize>) -> usize {
                     }
                 } else {
                     println!(
-                        "  {name}: all {} arrays identical to the CPU executor's ({sent} items sent, {} remote accesses)",
+                        "  {name}: all {} arrays identical to the CPU executor's ({sent} items sent, {} remote accesses, {delivered} combined adds delivered)",
                         got.len(),
                         remote.unwrap_or(0)
                     );
+                }
+            }
+        }
+    }
+    failures + combined_adds(&gpus)
+}
+
+/// `accumulate` spread over the devices (docs/runtime.md, "Combined adds"): in-degrees counted
+/// with no idle hook come out exact, each device delivering at the end exactly the distinct
+/// elements of other devices its edges reach; the integer residual push whose shares are all
+/// `accumulate`s conserves its mass and ends with nothing at the threshold (the re-scan's
+/// sweeps deliver, and the run ends only after a sweep that delivered nothing).
+fn combined_adds(gpus: &atos::Gpus) -> usize {
+    let devices = gpus.len();
+    let mut failures = 0;
+    let g = atos_graph::load("kron:14,seed=2").unwrap();
+    let n = g.num_vertices();
+    let offsets = g.offsets_u32().unwrap();
+    let mut want = vec![0u32; n];
+    for &c in &g.cols {
+        want[c as usize] += 1;
+    }
+    let placements = [
+        ("vertices", atos::Placement::even(n as u64, devices).unwrap()),
+        (
+            "scattered",
+            atos::Placement::from_owners(
+                (0..n as u64)
+                    .map(|i| ((i * 7919) % devices as u64) as u8)
+                    .collect(),
+                devices,
+            )
+            .unwrap(),
+        ),
+    ];
+    let count = Program::new(gpus.gpu(0), programs::count_in::Task)
+        .timeout(Duration::from_secs(60))
+        .build_mesh(gpus)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let quiet = Program::new(gpus.gpu(0), programs::QuietResidual::default())
+        .timeout(Duration::from_secs(60))
+        .build_mesh(gpus)
+        .unwrap_or_else(|e| panic!("{e}"));
+    for (pname, pl) in &placements {
+        let reached: Vec<u64> = (0..devices)
+            .map(|d| {
+                let mut hit = vec![false; n];
+                for v in (0..n).filter(|&v| pl.owner(v as u64) == d) {
+                    for e in offsets[v]..offsets[v + 1] {
+                        let u = g.cols[e as usize] as usize;
+                        hit[u] |= pl.owner(u as u64) != d;
+                    }
+                }
+                hit.iter().filter(|&&h| h).count() as u64
+            })
+            .collect();
+        match programs::in_degree_run(&g, |s, seeds| count.run(s, seeds, pl)) {
+            Ok((counts, stats)) => {
+                let delivered: Vec<u64> = stats.devices.iter().map(|d| d.delivered).collect();
+                let expected = if devices > 1 {
+                    reached.clone()
+                } else {
+                    vec![0]
+                };
+                if counts != want || delivered != expected {
+                    failures += 1;
+                    println!(
+                        "  in-degrees {pname}: FAIL ({} of {n} counts wrong; delivered {delivered:?}, expected {expected:?})",
+                        counts.iter().zip(&want).filter(|(a, b)| a != b).count()
+                    );
+                } else {
+                    println!(
+                        "  in-degrees {pname}: exact, delivered {delivered:?} (the distinct remote targets)"
+                    );
+                }
+            }
+            Err(e) => {
+                failures += 1;
+                println!("  in-degrees {pname}: FAIL: {e}");
+            }
+        }
+        for round in 0..8u64 {
+            let init: Vec<u64> = (0..n as u64).map(|v| ((v * 7919) ^ round) % 700).collect();
+            let threshold = 8 + round * 3;
+            let seeds: Vec<u32> = if round % 2 == 0 { vec![0] } else { vec![] };
+            let name = format!("quiet residual {pname} round {round}");
+            match programs::residual_run(&g, &init, threshold, &seeds, |s, sd| {
+                quiet.run(s, sd, pl)
+            }) {
+                Ok((mass, residue, stats)) => {
+                    let delivered: u64 = stats.devices.iter().map(|d| d.delivered).sum();
+                    match programs::residual_check(&init, &mass, &residue, threshold) {
+                        Ok(()) if (devices > 1) == (delivered > 0) => println!(
+                            "  {name}: conserved, nothing left at the threshold ({delivered} delivered, {} sweeps)",
+                            stats.idle_sweeps
+                        ),
+                        Ok(()) => {
+                            failures += 1;
+                            println!("  {name}: FAIL: {delivered} delivered on {devices} devices");
+                        }
+                        Err(e) => {
+                            failures += 1;
+                            println!("  {name}: FAIL: {e}");
+                        }
+                    }
+                }
+                Err(e) => {
+                    failures += 1;
+                    println!("  {name}: FAIL: {e}");
                 }
             }
         }

@@ -209,7 +209,14 @@ fn every_feature_computes_what_the_rust_says() {
             (
                 of.clone().map(sv).fold(i32::MAX, i32::min),
                 of.map(|v| u64::from(v) << 33 | 5)
-                    .fold(0u64, u64::wrapping_add),
+                    .fold(0u64, u64::wrapping_add)
+                    .wrapping_add(10 * (0..limit).filter(|v| v / 2 == i).count() as u64)
+                    .wrapping_add(
+                        (0..limit)
+                            .filter(|v| v / 6 == i)
+                            .map(|v| u64::from(v) + 1)
+                            .sum(),
+                    ),
             )
         } else {
             (

@@ -178,6 +178,9 @@ fn multi_device_programs_compile_for_every_worker_kind() {
     check::<common::tuples::place::Task>();
     // An inline task: run at the push when this device owns the item, routed otherwise.
     check::<atos::apps::bfs_owner::Tasks>();
+    // `accumulate`: delivered by the idle sweep, and at the kernel's end without a hook.
+    check::<QuietResidual>();
+    check::<count_in::Task>();
 }
 
 /// Every scalar method of the operation table has its device function, and the feature task
@@ -253,7 +256,7 @@ fn every_table_entry_has_its_device_function_and_a_use() {
 /// no more: a kernel calling each (entry, type) pair compiles, and a call for a type the entry
 /// does not admit would have no CPU counterpart (the runtime's `atomic_table` test checks the
 /// CPU side of the same table). A `by_field` entry is compiled on a plain field and on a field
-/// spread over several GPUs (`atos::Spread`, with its filter copy).
+/// spread over several GPUs (`atos::Spread`, with its filter and combine copies).
 #[test]
 fn every_atomic_entry_compiles_for_every_element_type_it_admits() {
     if !nvrtc_or_skip() {
@@ -267,13 +270,13 @@ fn every_atomic_entry_compiles_for_every_element_type_it_admits() {
 
 fn every_atomic_unit(system: bool) {
     let (src, calls) = common::atomics::every_atomic_source(system);
-    // 4 entries for every type, 4 more (+ lower and raise, each plain and spread) for the 8
-    // numeric ones, 3 more for the 7 integer/bool; the 4 numeric and 3 bitwise read-modify-
-    // writes once more in their discarded (`red`) form.
-    let spread = if system { 2 * 8 } else { 0 };
+    // 4 entries for every type, 4 more (+ lower, raise and accumulate, each plain and spread)
+    // for the 8 numeric ones, 3 more for the 7 integer/bool; the 4 numeric and 3 bitwise
+    // read-modify-writes once more in their discarded (`red`) form.
+    let spread = if system { 3 * 8 } else { 0 };
     assert_eq!(
         calls,
-        4 * 9 + 6 * 8 + spread + 3 * 7 + 4 * 8 + 3 * 7,
+        4 * 9 + 7 * 8 + spread + 3 * 7 + 4 * 8 + 3 * 7,
         "(entry, type) pairs"
     );
     compile_clean(&src);

@@ -9,12 +9,15 @@
 //! queues those still above `epsilon`: the run ends exactly when the queue is empty, nothing is
 //! in flight and a full re-scan found nothing, so every residue is at most `epsilon`.
 //!
-//! With `PageRankState::push_crossings` off, the push queues nothing: each edge is one atomic
-//! add whose result is not read (the SASS still has an `ATOMG` for it, not a `REDG`), and the
-//! re-scan alone finds the vertices above `epsilon` (the original's persistent `pr` kernels
-//! work that way). The end is the same. On one H100 that form is faster on kron:22 and slower
-//! on meshes, where the push's queueing beats waiting for the next sweep
-//! (`docs/results/2026-11-23-pagerank-balanced-h100.md`).
+//! With `PageRankState::push_crossings` off, the push queues nothing: each edge is one
+//! `accumulate` (on one GPU a `red`, an atomic add nothing waits on), and the re-scan alone
+//! finds the vertices above `epsilon` (the original's persistent `pr` kernels work that way).
+//! The end is the same. On one H100 that form is faster on kron:22 and slower on meshes, where
+//! the push's queueing beats waiting for the next sweep
+//! (`docs/results/2026-11-23-pagerank-balanced-h100.md`). Spread over several GPUs it is the
+//! form that combines: each device sums its shares for another device's vertex in its combine
+//! copy, and the re-scan's sweep delivers them, one add per vertex instead of one per edge
+//! (docs/runtime.md, "Combined adds").
 //!
 //! The model is atos-graph's reference (`reference::pagerank`): ranks are not normalized
 //! (`x[v] = (1 - d) + d * sum of x[u] / outdeg(u)`), every vertex starts with residue `1 - d`,
@@ -68,7 +71,7 @@ pub fn push_rank(v: u32, s: &PageRankState) {
                 s.work.push(u);
             }
         } else {
-            s.residue.fetch_add(u, share);
+            s.residue.accumulate(u, share);
         }
     }
 }

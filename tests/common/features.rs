@@ -16,7 +16,8 @@ pub struct Features<'a> {
     pub tiny: Atomics<'a, u8>,
     /// `[0, limit / 2)`: signed `fetch_min`s, `[limit / 2, limit)`: signed `fetch_max`s.
     pub signed: Atomics<'a, i32>,
-    /// `[0, limit / 2)`: 64-bit `fetch_add`s, `[limit / 2, limit)`: 64-bit `fetch_max`s.
+    /// `[0, limit / 2)`: 64-bit `fetch_add`s and `accumulate`s, `[limit / 2, limit)`: 64-bit
+    /// `fetch_max`s.
     pub wide: Atomics<'a, u64>,
     /// What the reductions across lanes give.
     pub reduced: Atomics<'a, i64>,
@@ -256,6 +257,8 @@ pub fn features(v: u32, s: &Features) {
         s.mass.fetch_add(v, i as f32 * 0.5);
         s.sums.fetch_sub(v, i as i64);
         s.mass.fetch_sub(v, i as f32 * 0.25);
+        // `accumulate` per lane: 1 + 2 + 3 + 4 into `wide[v / 2]`, which only takes adds.
+        s.wide.accumulate(v / 2, i as u64 + 1);
     }
     // Float min/max, bool and narrow atomics: each element's operations commute, so the
     // result does not depend on the order tasks run in.
@@ -284,6 +287,9 @@ pub fn features(v: u32, s: &Features) {
     s.signed.fetch_min(v / 2, sv);
     s.signed.fetch_max(half + v / 2, -sv);
     s.wide.fetch_add(v / 2, (v as u64) << 33 | 5);
+    // From uniform code (once per task), into an element further away: spread over devices,
+    // combined there and delivered at the end.
+    s.wide.accumulate(v / 6, v as u64 + 1);
     s.wide
         .fetch_max(half + v / 2, (v as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));
     // Reductions across lanes, read by uniform code after the loop. The float sum adds

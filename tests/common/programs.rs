@@ -401,3 +401,63 @@ pub fn stress_case(
         }
     })
 }
+
+// ---- 6. `accumulate`: adds combined per device when spread ----
+
+/// The residual push with every queueing left to the re-scan: each share is one `accumulate`
+/// (spread over devices, combined per device and delivered by the re-scan's sweeps), so only
+/// the hook queues. The same invariants as `spread` (`residual_check`).
+#[atos::task(worker = "warp")]
+pub fn spread_quiet(v: u32, s: &Residual) {
+    s.queued.store(v, 0);
+    let r = s.residue.swap(v, 0);
+    if r == 0 {
+        return;
+    }
+    let deg = (s.offsets[v + 1] - s.offsets[v]) as u64;
+    let share = r / (deg + 1);
+    s.mass.fetch_add(v, r - share * deg);
+    for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
+        s.residue.accumulate(s.cols[e], share);
+    }
+}
+
+/// The quiet residual program: the push and the re-scan.
+pub type QuietResidual = (spread_quiet::Task, rescan::Task);
+
+#[atos::state]
+pub struct InDegree<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub cols: Slice<'a, u32>,
+    pub count: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+/// Counts `v`'s out-edges into their targets: with every vertex seeded, `count` ends as the
+/// in-degrees. No idle hook: spread over devices, the combined counts are delivered when the
+/// run ends.
+#[atos::task(worker = "warp")]
+pub fn count_in(v: u32, s: &InDegree) {
+    for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
+        s.count.accumulate(s.cols[e], 1);
+    }
+}
+
+/// Runs `count_in` from every vertex; returns the counts.
+pub fn in_degree_run(
+    g: &Csr,
+    run: impl FnOnce(&InDegree, &[u32]) -> Result<Stats, RunError>,
+) -> Result<(Vec<u32>, Stats), RunError> {
+    let offsets = g.offsets_u32().unwrap();
+    let n = g.num_vertices();
+    let count = AtomicArray::<u32>::filled(n, 0);
+    let state = InDegree {
+        offsets: Slice::new(&offsets),
+        cols: Slice::new(&g.cols),
+        count: count.view(),
+        work: Queue::with_capacity(n as u64 + 1),
+    };
+    let seeds: Vec<u32> = (0..n as u32).collect();
+    let stats = run(&state, &seeds)?;
+    Ok((count.to_vec(), stats))
+}

@@ -132,6 +132,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("remote_bytes", Kind::Int, true),
     ("device_tasks", Kind::Array, true),
     ("device_remote_ops", Kind::Array, true),
+    ("device_delivered", Kind::Array, true),
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),

@@ -97,6 +97,8 @@ words!(
         4 IDLE_CURSOR "idle_cursor": "with an idle hook: this device's cursor over its share of the open sweep (sweep << IDLE_SWEEP_SHIFT | next position in the share), set to the next sweep by the worker that opens it",
         5 SWEEP_LO "sweep_lo": "with an idle hook: the first position of this device's share of every sweep (written by its host at each run start: Placement::sweep_share)",
         6 SWEEP_HI "sweep_hi": "with an idle hook: the end of this device's share of every sweep",
+        7 DELIVER_LEN "deliver_len": "positions of this device's combine copies (the lengths of the fields it keeps one of, end to end), written by its host at each run start: an idle sweep delivers them after the device's share of the hook's, and the kernel's end delivers what is left",
+        8 DELIVERED "delivered": "elements this device delivered from its combine copies (each one add at the element's home: the sum of the device's accumulates into it since the last)",
     }
 );
 
@@ -197,7 +199,8 @@ pub mod mesh {
 /// Where an `Atomics` field of a program spread over several devices lives
 /// (`atos::SpreadParts`, one copy on each device): spread over the devices by the placement
 /// (element i on its owner, at its local position), or whole on device 0; and the device's
-/// filter copy of a field the plan gives one (`Plan::filters`).
+/// filter copy of a field the plan gives one (`Plan::filters`), and its combine copy of a field
+/// the program accumulates into (`Plan::combines`).
 pub mod spread_parts {
     use super::mesh::MAX_DEVICES;
     /// (member, words, meaning), in order: the one description of the struct.
@@ -217,16 +220,22 @@ pub mod spread_parts {
             1,
             "this device's filter copy (every element, on this device; 0: none), read by lower/raise",
         ),
+        (
+            "combine",
+            1,
+            "this device's combine copy (every element, on this device; 0: none): its `accumulate`s into other devices' elements, not delivered yet",
+        ),
     ];
     pub const SPREAD: usize = 0;
     pub const PART: usize = 1;
     pub const FILTER: usize = PART + MAX_DEVICES;
-    pub const WORDS: usize = FILTER + 1;
+    pub const COMBINE: usize = FILTER + 1;
+    pub const WORDS: usize = COMBINE + 1;
     pub const CUDA_STRUCT: &str = "SpreadParts";
     const _: () = {
         let mut at = 0;
         let mut i = 0;
-        let starts = [SPREAD, PART, FILTER];
+        let starts = [SPREAD, PART, FILTER, COMBINE];
         while i < FIELDS.len() {
             assert!(starts[i] == at, "word indices follow FIELDS");
             at += FIELDS[i].1;

@@ -190,7 +190,8 @@ const fn rmw(
 /// read-modify-writes return the previous value, as `std::sync::atomic` does. `lower(i, v)`
 /// is `fetch_min(i, v) > v` and `raise(i, v)` is `fetch_max(i, v) < v`: whether the element
 /// moved; with only the answer asked for, the device may skip the atomic when a load (or, spread
-/// over several GPUs, the device's filter copy) already shows it cannot move.
+/// over several GPUs, the device's filter copy) already shows it cannot move. `accumulate(i, v)`
+/// adds with no answer, which a program spread over several GPUs may deliver later.
 pub const ATOMICS: &[AtomicDecl] = &[
     a("load", 0, Any, "atomic_load"),
     AtomicDecl {
@@ -215,6 +216,16 @@ pub const ATOMICS: &[AtomicDecl] = &[
         returns: AtomicReturns::Moved,
         by_field: true,
         ..a("raise", 1, Num, "atomic_raise")
+    },
+    // `accumulate(i, v)`: adds `v` with no answer and no order with anything else the task
+    // does. On one GPU a `red` (as a discarded `fetch_add`); spread over several, an add to
+    // another device's element goes into this device's combine copy and reaches the element
+    // in one add per element when an idle sweep delivers it, or when the run ends
+    // (docs/runtime.md, "Combined adds").
+    AtomicDecl {
+        returns: AtomicReturns::Nothing,
+        by_field: true,
+        ..a("accumulate", 1, Num, "atomic_accumulate")
     },
 ];
 

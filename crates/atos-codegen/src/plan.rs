@@ -66,6 +66,9 @@ pub struct Plan {
     pub priority: Vec<PriorityPlan>,
     /// The fields with filter copies on several GPUs, in declaration order.
     pub filters: Vec<FilterPlan>,
+    /// The fields the program `accumulate`s into, in declaration order: spread over several
+    /// GPUs, each device keeps a combine copy of each (docs/runtime.md, "Combined adds").
+    pub combines: Vec<String>,
 }
 
 /// The name of a priority queue's far ring.
@@ -148,6 +151,26 @@ pub fn filters(bodies: &[&FnIr], state: &StateDesc) -> Vec<FilterPlan> {
         });
     }
     out
+}
+
+/// The `Atomics` fields `bodies` call `accumulate` on, in declaration order.
+pub fn combines(bodies: &[&FnIr], state: &StateDesc) -> Vec<String> {
+    let mut asked: Vec<String> = Vec::new();
+    for f in bodies {
+        visit_exprs(&f.body, &mut |e| {
+            if let ExprKind::Atomic { field, op, .. } = &e.kind
+                && op == "accumulate"
+            {
+                asked.push(field.clone());
+            }
+        });
+    }
+    state
+        .fields
+        .iter()
+        .filter(|f| f.kind == FieldKind::Atomics && asked.contains(&f.name))
+        .map(|f| f.name.clone())
+        .collect()
 }
 
 /// A queue field's rings: its index in `StateDesc::fields`, the queue index of its ring (a
@@ -323,6 +346,7 @@ pub fn plan_program(
         queues: runtime,
         priority,
         filters: filters(&bodies, state),
+        combines: combines(&bodies, state),
     };
     let hooks: Vec<&str> = plan
         .tasks

@@ -763,6 +763,21 @@ fn emit_kernel(
     if state.queues().any(|f| f.kind.key().is_some()) {
         out.push_str("    const auto pass_worker = atos::ThreadWorker::make();\n");
     }
+    // Spread over several devices: delivers position `p` of this device's combine copies
+    // (the fields the program accumulates into, end to end, each only while the running
+    // program has its copy: the host's `deliver_len` counts the same ones).
+    let delivers = spec.multi_device && !plan.combines.is_empty();
+    if delivers {
+        out.push_str("    const auto deliver = [&](atos::u64 p) -> bool {\n");
+        for name in &plan.combines {
+            let n = sanitize(name);
+            let _ = writeln!(
+                out,
+                "        if (state.{n}.t->combine != 0) {{\n            if (p < state.{n}_len) return atos::deliver_combined(state.{n}, p);\n            p -= state.{n}_len;\n        }}"
+            );
+        }
+        out.push_str("        return false;\n    };\n");
+    }
     let mut has_idle = false;
     for (i, ((task, ts), planned)) in tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate() {
         let _ = writeln!(
@@ -842,9 +857,10 @@ fn emit_kernel(
                     FieldKind::Scalar => format!("(atos::u64)state.{}", sanitize(&f.name)),
                     _ => format!("state.{}_len", sanitize(&f.name)),
                 };
+                let deliver = if delivers { ", deliver" } else { "" };
                 let _ = writeln!(
                     out,
-                    "    auto idle = atos::idle_server<{}, {item}>({range}, worker{i}, [&]({item} item) {{ {name}(item, state, worker{i}, out); }});",
+                    "    auto idle = atos::idle_server<{}, {item}>({range}, worker{i}, [&]({item} item) {{ {name}(item, state, worker{i}, out); }}{deliver});",
                     ts.fetch
                 );
                 has_idle = true;
@@ -930,6 +946,9 @@ fn emit_kernel(
             sanitize(field),
             InlineCalls::counter(field)
         );
+    }
+    if delivers {
+        out.push_str("    atos::deliver_rest(deliver);\n");
     }
     if spec.multi_device {
         out.push_str("    atos::count_remote_ops();\n");

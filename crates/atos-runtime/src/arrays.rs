@@ -114,6 +114,34 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     {
         T::fetch_sub(&self.cells[i.to_usize()], v)
     }
+    /// Adds `v` to element `i`, with no answer and no order with anything else the task does.
+    /// On one device it is `fetch_add` with the result dropped. Spread over several devices,
+    /// an add to another device's element goes into this device's combine copy of the field
+    /// and reaches the element later, summed with the device's other adds to it: when an idle
+    /// sweep delivers it (before the run can end), or when the run ends (docs/runtime.md,
+    /// "Combined adds"). Floats may then round differently than one add at a time.
+    pub fn accumulate(&self, i: impl IndexArg, v: T)
+    where
+        T: AtomicNum,
+    {
+        let i = i.to_usize();
+        let c = &self.cells[i];
+        let combined = crate::cpu::mesh::combine(self.cells.as_ptr() as usize, i, |copy| {
+            let mut old = copy.load(Ordering::Relaxed);
+            loop {
+                let sum = T::new_cell(T::from_bits(old));
+                T::fetch_add(&sum, v);
+                let new = T::load(&sum).to_bits();
+                match copy.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
+                    Ok(_) => return,
+                    Err(seen) => old = seen,
+                }
+            }
+        });
+        if !combined {
+            T::fetch_add(c, v);
+        }
+    }
     /// Float elements: the smaller of the two, ignoring a NaN operand (`f32::min`).
     pub fn fetch_min(&self, i: impl IndexArg, v: T) -> T
     where

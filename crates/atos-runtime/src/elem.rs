@@ -206,6 +206,20 @@ pub trait AtomicElem: Elem {
     fn store(c: &Self::Cell, v: Self);
     fn swap(c: &Self::Cell, v: Self) -> Self;
     fn compare_and_swap(c: &Self::Cell, current: Self, new: Self) -> Self;
+    /// Adds an element's bits (`Elem::to_bits`) to the cell: how the CPU executor delivers a
+    /// combine copy (`accumulate`, which takes numbers only). Integers add wrapping, as
+    /// `fetch_add` does; floats override it with their sum.
+    fn add_bits(c: &Self::Cell, bits: u64) {
+        let mut cur = Self::load(c);
+        loop {
+            let next = Self::from_bits(cur.to_bits().wrapping_add(bits));
+            let seen = Self::compare_and_swap(c, cur, next);
+            if seen.to_bits() == cur.to_bits() {
+                return;
+            }
+            cur = seen;
+        }
+    }
 }
 
 /// Numeric `Atomics` elements (integers and floats): add, sub, min, max
@@ -292,6 +306,10 @@ macro_rules! atomic_float {
                 match c.compare_exchange(current.to_bits(), new.to_bits(), ORD, ORD) {
                     Ok(v) | Err(v) => <$t>::from_bits(v),
                 }
+            }
+            fn add_bits(c: &Self::Cell, bits: u64) {
+                let v = <$t as Elem>::from_bits(bits);
+                update(c, |x: $t| x + v);
             }
         }
         impl AtomicNum for $t {

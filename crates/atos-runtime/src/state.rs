@@ -158,6 +158,10 @@ pub trait AtomicHost: Sync {
     fn elem_size(&self) -> usize;
     fn read_bytes(&self) -> Vec<u8>;
     fn write_bytes(&self, bytes: &[u8]);
+    /// The address of the elements: the CPU executor finds a field's combine copies by it.
+    fn cells_addr(&self) -> usize;
+    /// Adds an element's bits to element `i` (`AtomicElem::add_bits`).
+    fn add_bits(&self, i: usize, bits: u64);
 }
 
 /// Host access to a `Queue` field.
@@ -283,6 +287,12 @@ impl<T: AtomicElem> AtomicHost for Atomics<'_, T> {
             b[..size].copy_from_slice(chunk);
             self.store(i, T::from_bits(u64::from_le_bytes(b)));
         }
+    }
+    fn cells_addr(&self) -> usize {
+        self.cells().as_ptr() as usize
+    }
+    fn add_bits(&self, i: usize, bits: u64) {
+        T::add_bits(&self.cells()[i], bits)
     }
 }
 

@@ -72,6 +72,10 @@ pub struct DeviceStats {
     /// memory (a `lower` or `raise` answered by the filter copy is not one). GPU runs only:
     /// the CPU executor's simulated devices share one array (`None`).
     pub remote_ops: Option<u64>,
+    /// Elements it delivered from its combine copies (`accumulate` into other devices'
+    /// elements): each one add at the element's home, the sum of the device's adds to it since
+    /// the last delivery (docs/runtime.md, "Combined adds"). 0 when nothing combines.
+    pub delivered: u64,
 }
 
 /// What a run did.
@@ -175,6 +179,10 @@ impl fmt::Display for Stats {
                 .sum::<Option<u64>>()
             {
                 write!(f, ", {ops} remote element accesses")?;
+            }
+            let delivered: u64 = self.devices.iter().map(|d| d.delivered).sum();
+            if delivered > 0 {
+                write!(f, ", {delivered} combined adds delivered")?;
             }
         }
         Ok(())

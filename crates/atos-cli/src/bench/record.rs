@@ -158,6 +158,9 @@ pub struct Record {
     /// Spread GPU runs: loads, stores and atomics each device's tasks made on `Atomics`
     /// elements in another device's memory in the last run (null on the CPU executor).
     pub device_remote_ops: Option<Vec<u64>>,
+    /// Spread runs: elements each device delivered from its combine copies in the last run
+    /// (its `accumulate`s into other devices' elements, one add per element and delivery).
+    pub device_delivered: Option<Vec<u64>>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
@@ -231,6 +234,7 @@ impl Record {
             remote_bytes: None,
             device_tasks: None,
             device_remote_ops: None,
+            device_delivered: None,
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),

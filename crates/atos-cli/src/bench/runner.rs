@@ -58,6 +58,7 @@ fn fill_stats<P: TaskSet>(rec: &mut Record, app: &AppRun<'_, '_, P>, stats: &Sta
         rec.remote_bytes = Some(stats.devices.iter().map(|d| d.received_bytes).sum());
         rec.device_tasks = Some(stats.devices.iter().map(|d| d.tasks).collect());
         rec.device_remote_ops = stats.devices.iter().map(|d| d.remote_ops).collect();
+        rec.device_delivered = Some(stats.devices.iter().map(|d| d.delivered).collect());
     }
 }
 

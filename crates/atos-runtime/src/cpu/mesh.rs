@@ -2,10 +2,13 @@
 //! device a local ring and a receive ring of every queue (and, aggregated, an outbox per peer
 //! with its forwards), pushes routed to the device that owns the item, and termination summed
 //! over every ring of every device. Memory is one on the CPU, so `Atomics` placement changes
-//! nothing here; routing and the rings are those of the GPU.
+//! nothing here; routing and the rings are those of the GPU, and so are the combine copies of
+//! the fields a program `accumulate`s into (each device's adds to other devices' elements,
+//! delivered by idle sweeps and at the end).
 
 use std::cell::Cell;
 use std::sync::Arc;
+use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
 use std::time::Instant;
 
@@ -17,6 +20,7 @@ use super::queue::{CpuQueue, InlineRun, Line};
 use crate::aggregation::Aggregation;
 use crate::elem::ItemBits;
 use crate::placement::{Placement, route_key};
+use crate::state::AtomicHost;
 
 thread_local! {
     /// The simulated device whose rings the current thread serves (its pushes are local there).
@@ -26,6 +30,110 @@ thread_local! {
 /// Makes the current thread run as device `d` (its tasks' pushes route from there).
 pub(crate) fn set_device(d: usize) {
     DEVICE.with(|c| c.set(d));
+}
+
+thread_local! {
+    /// The combine copies of the spread run the current thread works for, if it accumulates.
+    static COMBINES: std::cell::RefCell<Option<Arc<Combines>>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The combine copies of a spread run (mesh.cuh, "Combined adds"): per field the program
+/// accumulates into, every simulated device's copy of every element, as element bits (zero:
+/// nothing to deliver; a copy starts at +0 and only takes adds, so it never holds -0).
+pub struct Combines {
+    /// Per field: the address of its elements (`AtomicHost::cells_addr`), how `accumulate`
+    /// finds it, and per device its copy.
+    fields: Vec<(usize, Vec<Vec<AtomicU64>>)>,
+    placement: Arc<Placement>,
+    /// Per device: elements it delivered (the `delivered` stat).
+    delivered: Vec<AtomicU64>,
+}
+
+impl Combines {
+    /// Zeroed copies of `fields` (each `(cells address, length)`) for every device.
+    pub(crate) fn new(fields: &[(usize, usize)], placement: Arc<Placement>) -> Combines {
+        let devices = placement.devices();
+        Combines {
+            fields: fields
+                .iter()
+                .map(|&(at, len)| {
+                    let copy = || (0..len).map(|_| AtomicU64::new(0)).collect();
+                    (at, (0..devices).map(|_| copy()).collect())
+                })
+                .collect(),
+            delivered: (0..devices).map(|_| AtomicU64::new(0)).collect(),
+            placement,
+        }
+    }
+
+    /// Elements device `d` delivered.
+    pub(crate) fn delivered(&self, d: usize) -> u64 {
+        self.delivered[d].load(Acquire)
+    }
+
+    /// Positions of one device's copies, end to end (`deliver_len` in mesh.cuh).
+    pub(crate) fn len(&self) -> u64 {
+        self.fields.iter().map(|(_, c)| c[0].len() as u64).sum()
+    }
+
+    /// `deliver_combined` of mesh.cuh: moves position `p` of device `d`'s copies to its
+    /// element in `homes` (the fields, in the order given to `new`). Whether it moved anything.
+    pub(crate) fn deliver(&self, homes: &[&dyn AtomicHost], d: usize, mut p: u64) -> bool {
+        for ((_, copies), home) in self.fields.iter().zip(homes) {
+            let copy = &copies[d];
+            if p < copy.len() as u64 {
+                let cell = &copy[p as usize];
+                if cell.load(Relaxed) == 0 {
+                    return false;
+                }
+                let bits = cell.swap(0, AcqRel);
+                if bits == 0 {
+                    return false;
+                }
+                home.add_bits(p as usize, bits);
+                self.delivered[d].fetch_add(1, Relaxed);
+                return true;
+            }
+            p -= copy.len() as u64;
+        }
+        false
+    }
+
+    /// `deliver_rest` of mesh.cuh: everything every device's copies still hold.
+    pub(crate) fn deliver_all(&self, homes: &[&dyn AtomicHost]) {
+        for d in 0..self.placement.devices() {
+            for p in 0..self.len() {
+                self.deliver(homes, d, p);
+            }
+        }
+    }
+}
+
+/// Makes the current thread's `accumulate`s use `combines` (`None`: add at once).
+pub(crate) fn set_combines(combines: Option<Arc<Combines>>) {
+    COMBINES.with(|c| *c.borrow_mut() = combines);
+}
+
+/// `atomic_accumulate` of mesh.cuh for a field whose elements start at `at`: when the current
+/// thread works for a spread run that keeps a combine copy of the field and element `i` is
+/// another device's, `add` adds into this device's copy of it, and the answer is true; else
+/// false, and the caller adds to the element.
+pub(crate) fn combine(at: usize, i: usize, add: impl FnOnce(&AtomicU64)) -> bool {
+    COMBINES.with(|c| {
+        let c = c.borrow();
+        let Some(combines) = c.as_ref() else {
+            return false;
+        };
+        let Some((_, copies)) = combines.fields.iter().find(|(a, _)| *a == at) else {
+            return false;
+        };
+        let me = DEVICE.with(Cell::get);
+        if combines.placement.owner(i as u64) == me {
+            return false;
+        }
+        add(&copies[me][i]);
+        true
+    })
 }
 
 /// One queue field of a spread run: its rings on every simulated device.

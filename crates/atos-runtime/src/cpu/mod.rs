@@ -21,7 +21,7 @@ use crate::program::{
     QueueField, Seeds, check_seed_room, field_values, idle_range, plan_of, queue_fields, rings,
     seeds_per_queue,
 };
-use crate::state::State;
+use crate::state::{AtomicHost, FieldRef, State};
 use crate::stats::{DeviceStats, PriorityStats, QueueStats, Stats, pushes_and_tasks};
 use crate::task::{Task, TaskSet};
 use atos_codegen::layout::priority_control as pc;
@@ -212,6 +212,7 @@ impl CpuExecutor {
             devices: &[],
             threads: self.threads,
             next_thread: AtomicUsize::new(0),
+            combines: None,
         };
         let panic_message: Mutex<Option<String>> = Mutex::new(None);
         let on_threads = |f: &(dyn Fn() + Sync)| self.on_threads(&control, &panic_message, f);
@@ -449,6 +450,26 @@ impl CpuExecutor {
             idle_cursor: std::sync::atomic::AtomicU64::new(0),
         };
         let device_rings: Vec<DeviceRings> = (0..devices).map(rings_of).collect();
+        // The combine copies of the spread fields the program accumulates into (as
+        // `MeshState::upload` allocates them on GPUs), and those fields, where deliveries go.
+        let homes: Vec<&dyn AtomicHost> = fields
+            .iter()
+            .zip(&desc.fields)
+            .filter_map(|(f, fd)| match f {
+                FieldRef::Atomics(a)
+                    if plan.combines.contains(&fd.name)
+                        && a.len() as u64 == placement.len()
+                        && devices > 1 =>
+                {
+                    Some(*a)
+                }
+                _ => None,
+            })
+            .collect();
+        let combines = (!homes.is_empty()).then(|| {
+            let at: Vec<(usize, usize)> = homes.iter().map(|h| (h.cells_addr(), h.len())).collect();
+            Arc::new(mesh::Combines::new(&at, placement.clone()))
+        });
         let all: Vec<&CpuQueue> = (0..devices)
             .flat_map(|d| routes.iter().flat_map(move |r| r.rings_of(d)))
             .collect();
@@ -462,10 +483,18 @@ impl CpuExecutor {
             devices: &device_rings,
             threads: self.threads,
             next_thread: AtomicUsize::new(0),
+            combines: combines.as_deref().map(|c| (c, &homes[..])),
         };
         let panic_message: Mutex<Option<String>> = Mutex::new(None);
         let t0 = Instant::now();
-        self.on_threads(&control, &panic_message, &|| run.worker::<P>(state));
+        self.on_threads(&control, &panic_message, &|| {
+            mesh::set_combines(combines.clone());
+            run.worker::<P>(state)
+        });
+        // The kernels' `deliver_rest`: the run is over on every device.
+        if let Some(c) = &combines {
+            c.deliver_all(&homes);
+        }
         let elapsed = t0.elapsed();
         hosts.iter().for_each(QueueField::unbind);
         run_outcome(
@@ -514,6 +543,7 @@ impl CpuExecutor {
                         .sum(),
                     sent: routes.iter().map(|r| r.sent(d)).sum(),
                     remote_ops: None,
+                    delivered: combines.as_ref().map_or(0, |c| c.delivered(d)),
                     received: received.iter().sum(),
                     received_bytes: received
                         .iter()
@@ -578,6 +608,25 @@ struct CpuRun<'r> {
     threads: usize,
     /// Hands each worker thread its index.
     next_thread: AtomicUsize,
+    /// A spread run that accumulates: the combine copies and the fields they deliver to.
+    combines: Option<(&'r mesh::Combines, &'r [&'r dyn AtomicHost])>,
+}
+
+/// A window of an idle sweep (`SweepParts` in queue.cuh): the hook's indices `[lo, lo + n)`
+/// and positions `[deliver_lo, deliver_lo + deliver_n)` of `device`'s combine copies.
+struct SweepWindow {
+    device: usize,
+    lo: u64,
+    n: u64,
+    deliver_lo: u64,
+    deliver_n: u64,
+}
+
+impl SweepWindow {
+    /// Positions of the sweep it covers.
+    fn total(&self) -> u64 {
+        self.n + self.deliver_n
+    }
 }
 
 /// One simulated device's rings, by queue index.
@@ -774,12 +823,26 @@ impl CpuRun<'_> {
                 if self.control.word(ctl::STOP).load(Acquire) != 0 {
                     return;
                 }
-                if let Some((lo, n)) = self.grab_window(self.fetches[hook], &mine) {
-                    for i in lo..lo + n {
+                if let Some(w) = self.grab_window(self.fetches[hook], &mine) {
+                    for i in w.lo..w.lo + w.n {
                         P::call(hook, ItemBits::from(i), state);
                     }
-                    let finished = self.control.word(ctl::IDLE_FINISHED).fetch_add(n, AcqRel) + n;
-                    if finished == self.range {
+                    let mut delivered = false;
+                    if let Some((c, homes)) = self.combines {
+                        for p in w.deliver_lo..w.deliver_lo + w.deliver_n {
+                            delivered |= c.deliver(homes, w.device, p);
+                        }
+                    }
+                    // As IdleServer: a delivery means the sweep cannot prove the end.
+                    if delivered {
+                        self.control.word(ctl::IDLE_CLEAN).store(0, Relaxed);
+                    }
+                    let finished = self
+                        .control
+                        .word(ctl::IDLE_FINISHED)
+                        .fetch_add(w.total(), AcqRel)
+                        + w.total();
+                    if finished == self.sweep_total() {
                         self.close_sweep(&all);
                     }
                     idle = 0;
@@ -826,21 +889,48 @@ impl CpuRun<'_> {
         true
     }
 
+    /// Positions of one device's combine copies (`deliver_len`; 0 when nothing combines).
+    fn deliver_len(&self) -> u64 {
+        self.combines.map_or(0, |(c, _)| c.len())
+    }
+
+    /// Positions of a whole sweep (`sweep_total` in queue.cuh and mesh.cuh): the hook's range,
+    /// and every device's combine copies.
+    fn sweep_total(&self) -> u64 {
+        self.range + self.devices.len() as u64 * self.deliver_len()
+    }
+
     /// A window of the open sweep: from the control block's cursor on one device
     /// (`QueueSet::grab_window` in queue.cuh); spread, from the share of one of the devices
     /// `mine` this thread serves, whose device the hook's pushes then route from
-    /// (`MeshQueues::grab_window` in mesh.cuh).
-    fn grab_window(&self, want: u64, mine: &[usize]) -> Option<(u64, u64)> {
+    /// (`MeshQueues::grab_window` in mesh.cuh): its share of the hook's indices, then its
+    /// combine copies' positions.
+    fn grab_window(&self, want: u64, mine: &[usize]) -> Option<SweepWindow> {
         if self.devices.is_empty() {
             let cursor = self.control.word(ctl::IDLE_CURSOR);
-            return grab_from(cursor, self.range, want);
+            let (lo, n) = grab_from(cursor, self.range, want)?;
+            return Some(SweepWindow {
+                device: 0,
+                lo,
+                n,
+                deliver_lo: 0,
+                deliver_n: 0,
+            });
         }
         mine.iter().find_map(|&d| {
             let dev = &self.devices[d];
             let (lo, hi) = dev.sweep;
-            let (pos, n) = grab_from(&dev.idle_cursor, hi - lo, want)?;
+            let share = hi - lo;
+            let (pos, n) = grab_from(&dev.idle_cursor, share + self.deliver_len(), want)?;
             mesh::set_device(d);
-            Some((lo + pos, n))
+            let hook = if pos < share { n.min(share - pos) } else { 0 };
+            Some(SweepWindow {
+                device: d,
+                lo: lo + pos,
+                n: hook,
+                deliver_lo: (pos + hook).saturating_sub(share),
+                deliver_n: n - hook,
+            })
         })
     }
 

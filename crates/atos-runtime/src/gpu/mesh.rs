@@ -472,6 +472,7 @@ impl<P: TaskSet> MeshProgram<P> {
             placement,
             self.aggregation,
             &self.plan.filters,
+            &self.plan.combines,
         );
         fatal_on_rank(self.gpus.world(), "uploading a spread state", state)
     }
@@ -489,7 +490,7 @@ impl<P: TaskSet> MeshProgram<P> {
         // goes into its counters.
         let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
         check_spread_rings(&self.plan, &dev.rings, dev.aggregation)?;
-        dev.reset(&seeds, &self.plan.filters, range)?;
+        dev.reset(&seeds, &self.plan, range)?;
         let (ms, wall) = self.launch_all(dev)?;
         dev.record_times(&ms)?;
         dev.stats(self, &seeds, wall)
@@ -586,6 +587,9 @@ struct SpreadField<'s> {
     /// Per device, when the uploading program gives the field a filter copy (`Plan::filters`):
     /// (live copy, pristine copy) of every element, `host`'s whole size each.
     filters: Vec<(u64, u64)>,
+    /// Per device, when the uploading program accumulates into the field (`Plan::combines`):
+    /// its combine copy of every element, `host`'s whole size, zeroed at each run start.
+    combines: Vec<u64>,
 }
 
 /// The share of a spread state of one device this process drives.
@@ -747,6 +751,7 @@ impl<'s> MeshState<'s> {
         placement: &Placement,
         aggregation: Aggregation,
         filters: &[FilterPlan],
+        combines: &[String],
     ) -> Result<MeshState<'s>, RunError> {
         let t0 = Instant::now();
         let desc = S::desc();
@@ -824,6 +829,14 @@ impl<'s> MeshState<'s> {
                 } else {
                     Vec::new()
                 };
+                let combines = if spread && combines.contains(&fd.name) {
+                    mem.arenas
+                        .iter_mut()
+                        .map(|arena| arena.alloc(data.len(), None))
+                        .collect::<Result<Vec<_>, GpuError>>()?
+                } else {
+                    Vec::new()
+                };
                 atomics.push(SpreadField {
                     name: fd.name.clone(),
                     host: *a,
@@ -831,6 +844,7 @@ impl<'s> MeshState<'s> {
                     parts,
                     tables: Vec::new(),
                     filters,
+                    combines,
                 });
             }
         }
@@ -879,7 +893,8 @@ impl<'s> MeshState<'s> {
                     FieldRef::Atomics(a) => {
                         let f = &mut atomics[at_atomic];
                         at_atomic += 1;
-                        // The filter word is set per run (`reset`), for the running program.
+                        // The filter and combine words are set per run (`reset`), for the
+                        // running program.
                         let mut table = vec![0u64; spread_parts::WORDS];
                         table[spread_parts::SPREAD] = u64::from(f.spread);
                         for (k, p) in f.parts.iter().enumerate() {
@@ -1049,15 +1064,20 @@ impl<'s> MeshState<'s> {
     /// Resets what runs mutate on the devices this process drives: every spread array (and
     /// filter copy) from its pristine copy, each field's filter word for the running
     /// program's `filters` (0, no copy, for a field whose copies the uploading program did not
-    /// allocate: `lower` then asks the owner, as exact, only slower), the counters, the control
-    /// block (by device 0's driver), and the seeds (on their owners' local rings). Under
-    /// NVSHMEM a barrier follows: no rank starts before every rank has reset.
-    fn reset(
-        &self,
-        seeds: &[Vec<ItemBits>],
-        filters: &[FilterPlan],
-        idle_range: u64,
-    ) -> Result<(), RunError> {
+    /// allocate: `lower` then asks the owner, as exact, only slower), its combine copy (zeroed)
+    /// and word for the running program's `combines` (0 likewise: `accumulate` then adds at
+    /// the home at once), the counters (with the combine copies' length, `deliver_len`), the
+    /// control block (by device 0's driver), and the seeds (on their owners' local rings).
+    /// Under NVSHMEM a barrier follows: no rank starts before every rank has reset.
+    fn reset(&self, seeds: &[Vec<ItemBits>], plan: &Plan, idle_range: u64) -> Result<(), RunError> {
+        let combining = |f: &SpreadField| !f.combines.is_empty() && plan.combines.contains(&f.name);
+        // The same on every device: each holds a copy of every combined field.
+        let deliver_len: u64 = self
+            .atomics
+            .iter()
+            .filter(|f| combining(f))
+            .map(|f| f.host.len() as u64)
+            .sum();
         if let Some(world) = self.gpus.world() {
             // Every rank has read the last run's counters and results (through the mappings, or
             // fetched) before any rank overwrites its own.
@@ -1082,7 +1102,7 @@ impl<'s> MeshState<'s> {
                     unsafe { result::memcpy_dtod_async(live, pristine, bytes, s) }
                         .map_err(driver_err("resetting the state"))?;
                 }
-                let on = filters.iter().any(|p| p.name == f.name);
+                let on = plan.filters.iter().any(|p| p.name == f.name);
                 let word = match f.filters.get(k) {
                     Some(&(live, pristine)) if on => {
                         let bytes = f.host.len() * f.host.elem_size();
@@ -1093,11 +1113,23 @@ impl<'s> MeshState<'s> {
                     }
                     _ => 0,
                 };
+                let combine = match f.combines.get(k) {
+                    Some(&copy) if combining(f) => {
+                        let bytes = f.host.len() * f.host.elem_size();
+                        // SAFETY: a live allocation of the whole field on this device.
+                        unsafe { result::memset_d8_async(copy, 0, bytes, s) }
+                            .map_err(driver_err("resetting the state"))?;
+                        copy
+                    }
+                    _ => 0,
+                };
+                const _: () = assert!(spread_parts::COMBINE == spread_parts::FILTER + 1);
+                let words = [word, combine];
                 // SAFETY: the table holds `spread_parts::WORDS` words.
                 unsafe {
                     copy_in_and_wait(
                         f.tables[k] + (spread_parts::FILTER * 8) as u64,
-                        &word.to_le_bytes(),
+                        &words_bytes(&words),
                         &part.stream,
                         "resetting the state",
                     )
@@ -1129,7 +1161,11 @@ impl<'s> MeshState<'s> {
             let (lo, hi) = self.placement.sweep_share(idle_range, d);
             block.extend(pack_words(
                 dc::WORDS.len(),
-                &[(dc::SWEEP_LO, lo), (dc::SWEEP_HI, hi)],
+                &[
+                    (dc::SWEEP_LO, lo),
+                    (dc::SWEEP_HI, hi),
+                    (dc::DELIVER_LEN, deliver_len),
+                ],
             ));
             // SAFETY: the counter buffer holds exactly this many bytes.
             unsafe {
@@ -1281,6 +1317,7 @@ impl<'s> MeshState<'s> {
                         .sum(),
                     sent: device_words[d][dc::SENT],
                     remote_ops: Some(device_words[d][dc::REMOTE_OPS]),
+                    delivered: device_words[d][dc::DELIVERED],
                     received: received.iter().sum(),
                     received_bytes: received
                         .iter()

@@ -156,6 +156,48 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
     return old < v;
 }
 
+// Combined adds (docs/runtime.md, "Combined adds"). `accumulate(i, v)` on an element of another
+// device adds `v` into this device's combine copy of the field (one word per element, in its
+// own memory, zero at each run start) instead of crossing the link; `deliver_combined` later
+// moves a copy's element to its home in one add, and zeroes it. The idle sweep delivers every
+// device's copies after its share of the hook's indices (IdleServer), and a delivery marks the
+// sweep as not clean, so the run ends only after a sweep that found nothing to deliver: then
+// nothing was in a copy when it opened, and no task ran since. What a last sweep's hooks
+// accumulate, or (without an idle hook) everything, is delivered when the kernel ends
+// (`deliver_rest`): after termination no task reads the field any more.
+template <class T> __device__ void atomic_accumulate(const Spread<T>& a, u64 i, T v) {
+    const uint32_t o = a.home_of(i);
+    T* const copy = reinterpret_cast<T*>(a.t->combine);
+    if (copy == nullptr || o == (uint32_t)mesh_view.device) {
+        count_access(o);
+        atomic_reduce_add(a.at(i, o), v);
+        return;
+    }
+    atomic_reduce_add(copy + i, v);
+}
+// Moves element i of this device's combine copy to its home; whether it held anything. A copy
+// starts at +0 and only takes adds, so it never holds -0: "nothing" is == 0 (a NaN is moved).
+template <class T> __device__ bool deliver_combined(const Spread<T>& a, u64 i) {
+    T* const copy = reinterpret_cast<T*>(a.t->combine);
+    if (load_volatile(copy + i) == T(0)) return false;
+    const T v = atomic_swap(copy + i, T(0));
+    if (v == T(0)) return false;
+    const uint32_t o = a.home_of(i);
+    count_access(o);
+    atomic_reduce_add(a.at(i, o), v);
+    return true;
+}
+// At the kernel's end (every group of the device has left the loop, and the run is over on
+// every device): delivers whatever the device's copies still hold, by every thread of the grid.
+template <class D> __device__ void deliver_rest(const D& deliver) {
+    DeviceCounters* own = reinterpret_cast<DeviceCounters*>(mesh_view.counters);
+    const u64 total = own->deliver_len.value;
+    const u64 stride = (u64)gridDim.x * blockDim.x;
+    u64 moved = 0;
+    for (u64 p = (u64)blockIdx.x * blockDim.x + threadIdx.x; p < total; p += stride) moved += deliver(p) ? 1u : 0u;
+    if (moved != 0) atomicAdd(&own->delivered.value, moved);
+}
+
 // The index an item is routed by: the item itself, or a tuple's first part (atos-codegen
 // rejects items whose first part is not an integer).
 __device__ __forceinline__ u64 route_key(uint8_t v) { return v; }
@@ -404,13 +446,22 @@ struct MeshQueues {
     // control block) counts every position; the worker that ends it opens the next on every
     // device's cursor (its record first), so each window is still grabbed after the sweep's
     // record, which is all close_sweep's proof needs.
-    __device__ u64 grab_window(Control*, u64, u64 want, u64& lo) const {
-        const DeviceCounters* own = reinterpret_cast<const DeviceCounters*>(mesh_view.counters);
-        const u64 first = own->sweep_lo.value, end = own->sweep_hi.value;
-        u64 pos = 0;
-        const u64 got = grab_from(reinterpret_cast<u64*>(mesh_view.sweeps[mesh_view.device]), end - first, want, pos);
-        lo = first + pos;
-        return got;
+    // A device's positions of a sweep are its share of the hook's indices, then its combine
+    // copies' elements (`deliver_len`, the same on every device; 0 when nothing accumulates).
+    __device__ static const DeviceCounters* own() { return reinterpret_cast<const DeviceCounters*>(mesh_view.counters); }
+    __device__ u64 grab_window(Control*, u64, u64 want, u64& pos) const {
+        const u64 size = own()->sweep_hi.value - own()->sweep_lo.value + own()->deliver_len.value;
+        return grab_from(reinterpret_cast<u64*>(mesh_view.sweeps[mesh_view.device]), size, want, pos);
+    }
+    __device__ u64 sweep_total(u64 range) const { return range + (u64)mesh_view.devices * own()->deliver_len.value; }
+    // The `delivered` stat: elements a window of this device's sweep delivered.
+    __device__ void count_delivered(uint32_t n) const {
+        atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->delivered.value, (u64)n);
+    }
+    __device__ SweepParts sweep_parts(u64 pos, u64 n) const {
+        const u64 share = own()->sweep_hi.value - own()->sweep_lo.value;
+        const u64 hook = pos < share ? (share - pos < n ? share - pos : n) : 0;
+        return SweepParts{own()->sweep_lo.value + pos, hook, pos + hook - share, n - hook};
     }
     __device__ void open_sweep(Control*) const {
         for (uint32_t d = 0; d < (uint32_t)mesh_view.devices; ++d) next_sweep(reinterpret_cast<u64*>(mesh_view.sweeps[d]));

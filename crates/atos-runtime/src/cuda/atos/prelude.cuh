@@ -563,6 +563,12 @@ template <class T> __device__ __forceinline__ bool atomic_raise(T* a, unsigned l
     return atomic_fetch_max(a + i, v) < v;
 }
 
+// `accumulate` (ops.rs) on one GPU: a discarded add. A spread program's fields take the
+// `Spread` version (mesh.cuh), which combines adds to other devices' elements.
+template <class T> __device__ __forceinline__ void atomic_accumulate(T* a, unsigned long long i, typename Exactly<T>::type v) {
+    atomic_reduce_add(a + i, v);
+}
+
 // The lanes of this warp that are converged here and pass the same `key`: the membership of an
 // opportunistic warp aggregation (one reservation, one atomic, one reduction for them all). The
 // only place `__activemask()` may be read. A mask read from `__activemask()` alone is wrong as a

@@ -535,6 +535,13 @@ __device__ __forceinline__ void next_sweep(u64* cursor) {
     ATOS_ATOMIC(atomicExch)(cursor, (sweep + 1) << IDLE_SWEEP_SHIFT);
 }
 
+// A window of an idle sweep, split by what its positions are: indices to run the idle hook on,
+// `[lo, lo + n)`, and positions of the device's combine copies to deliver,
+// `[deliver_lo, deliver_lo + deliver_n)` (spread programs that `accumulate`; see mesh.cuh).
+struct SweepParts {
+    u64 lo, n, deliver_lo, deliver_n;
+};
+
 // The counters of every queue of the program.
 template <uint32_t N>
 struct QueueSet {
@@ -558,6 +565,9 @@ struct QueueSet {
         return grab_from(&ctl->idle_cursor.value, range, want, lo);
     }
     __device__ void open_sweep(Control* ctl) const { next_sweep(&ctl->idle_cursor.value); }
+    // Positions of a whole sweep, and what a window's are: on one GPU, the hook's indices.
+    __device__ u64 sweep_total(u64 range) const { return range; }
+    __device__ SweepParts sweep_parts(u64 pos, u64 n) const { return SweepParts{pos, n, 0, 0}; }
 };
 
 // True when, at one instant between the two passes, every item ever pushed had been fully

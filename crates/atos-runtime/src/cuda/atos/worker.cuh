@@ -563,13 +563,24 @@ __device__ void close_sweep(Control* ctl, const Q& queues) {
     queues.open_sweep(ctl);
 }
 
+// No combine copies to deliver (IdleServer's `Deliver` in units that do not `accumulate`, or
+// run on one GPU).
+struct NoDeliver {
+    __device__ bool operator()(u64) const { return false; }
+};
+template <class D> struct Delivers { static constexpr bool value = true; };
+template <> struct Delivers<NoDeliver> { static constexpr bool value = false; };
+
 // The idle hook: run by groups whose pops found nothing, over windows of the sweep's indices
-// (persistent), or over a whole sweep dealt out to a launch (windowed strategies).
-template <uint32_t FETCH, class W, class I, class Body>
+// (persistent), or over a whole sweep dealt out to a launch (windowed strategies). Spread over
+// several devices, a device's sweep also delivers its combine copies (`Deliver`, a function of
+// a position that says whether it delivered something; mesh.cuh, `deliver_combined`).
+template <uint32_t FETCH, class W, class I, class Body, class Deliver = NoDeliver>
 struct IdleServer {
     W& worker;
     Body body;
     u64 range;
+    Deliver deliver;
 
     __device__ bool active() const { return range > 0; }
 
@@ -587,16 +598,30 @@ struct IdleServer {
     template <class G, class Out, class Q>
     __device__ bool serve(const G& g, Out& out, Control* ctl, const Q& queues) {
         const uint32_t subs = g.size() / worker.size();
-        u64 lo = 0, n = 0;
+        u64 pos = 0, n = 0;
         // A window of the open sweep (`Q`: one GPU's cursor, or this device's share when spread).
-        if (g.is_leader()) n = queues.grab_window(ctl, range, (u64)FETCH * subs, lo);
+        if (g.is_leader()) n = queues.grab_window(ctl, range, (u64)FETCH * subs, pos);
         n = g.share(n);
         if (n == 0) return false;
-        lo = g.share(lo);
-        run(g, out, lo, n);
+        pos = g.share(pos);
+        const SweepParts part = queues.sweep_parts(pos, n);
+        if (part.n != 0) run(g, out, part.lo, part.n);
+        if constexpr (Delivers<Deliver>::value) {
+            // Every thread delivers its positions; how many moved a value, for the leader.
+            uint32_t delivered = 0;
+            for (u64 i = g.rank(); i < part.deliver_n; i += g.size()) delivered += deliver(part.deliver_lo + i) ? 1u : 0u;
+            delivered = g.template reduce<ReduceAdd>(delivered);
+            g.sync();  // the deliveries come before the leader's release (a shuffle orders nothing)
+            // A delivery during the sweep means something was in flight when it opened: the
+            // sweep cannot prove the end (close_sweep), and the next one rechecks what it moved.
+            if (g.is_leader() && delivered != 0) {
+                store_volatile(&ctl->idle_clean.value, 0ull);
+                queues.count_delivered(delivered);
+            }
+        }
         if (g.is_leader()) {
-            // Release: this window's pushes are reserved first.
-            if (add_release(&ctl->idle_finished.value, n) + n == range) {
+            // Release: this window's pushes are reserved first (and its mark stored).
+            if (add_release(&ctl->idle_finished.value, n) + n == queues.sweep_total(range)) {
                 fence_acq_rel();  // acquire: every window's pushes are visible to the closer
                 close_sweep(ctl, queues);
             }
@@ -613,7 +638,11 @@ struct IdleServer {
 
 template <uint32_t FETCH, class I, class W, class Body>
 __device__ IdleServer<FETCH, W, I, Body> idle_server(u64 range, W& worker, Body body) {
-    return IdleServer<FETCH, W, I, Body>{worker, body, range};
+    return IdleServer<FETCH, W, I, Body>{worker, body, range, NoDeliver{}};
+}
+template <uint32_t FETCH, class I, class W, class Body, class Deliver>
+__device__ IdleServer<FETCH, W, I, Body, Deliver> idle_server(u64 range, W& worker, Body body, Deliver deliver) {
+    return IdleServer<FETCH, W, I, Body, Deliver>{worker, body, range, deliver};
 }
 
 // The persistent driver: every group loops serving each queue in turn; when none had work it
