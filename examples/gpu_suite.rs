@@ -550,7 +550,10 @@ fn combined_adds(gpus: &atos::Gpus) -> usize {
         want[c as usize] += 1;
     }
     let placements = [
-        ("vertices", atos::Placement::even(n as u64, devices).unwrap()),
+        (
+            "vertices",
+            atos::Placement::even(n as u64, devices).unwrap(),
+        ),
         (
             "scattered",
             atos::Placement::from_owners(
@@ -613,9 +616,8 @@ fn combined_adds(gpus: &atos::Gpus) -> usize {
             let threshold = 8 + round * 3;
             let seeds: Vec<u32> = if round % 2 == 0 { vec![0] } else { vec![] };
             let name = format!("quiet residual {pname} round {round}");
-            match programs::residual_run(&g, &init, threshold, &seeds, |s, sd| {
-                quiet.run(s, sd, pl)
-            }) {
+            match programs::residual_run(&g, &init, threshold, &seeds, |s, sd| quiet.run(s, sd, pl))
+            {
                 Ok((mass, residue, stats)) => {
                     let delivered: u64 = stats.devices.iter().map(|d| d.delivered).sum();
                     match programs::residual_check(&init, &mass, &residue, threshold) {

@@ -564,6 +564,12 @@ fn accumulated_counts_are_delivered_once_per_element_and_device() {
         } else {
             assert_eq!(delivered, reached, "{name}");
         }
+        // Not combining: every add at its element at once, nothing delivered.
+        let cpu = cpu.combining(false);
+        let (counts, stats) =
+            in_degree_run(&g, |s, seeds| cpu.run(count_in::Task, s, seeds)).unwrap();
+        assert_eq!(counts, want, "{name}, not combining");
+        assert!(stats.devices.iter().all(|d| d.delivered == 0), "{name}");
     }
 }
 

@@ -133,6 +133,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("device_tasks", Kind::Array, true),
     ("device_remote_ops", Kind::Array, true),
     ("device_delivered", Kind::Array, true),
+    ("combining", Kind::Bool, true),
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),

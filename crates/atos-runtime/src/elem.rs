@@ -364,7 +364,12 @@ mod atomic_table {
         // a < b: the element is b; lowering to a moves it once, raising back to b once.
         assert!(v.lower(0u32, a) && !v.lower(0u32, a) && !v.lower(0u32, b));
         assert!(v.raise(0u32, b) && !v.raise(0u32, b) && !v.raise(0u32, a));
+        // Outside a spread run, `accumulate` adds at once (here: b + b - b).
+        v.accumulate(0u32, b);
+        v.fetch_sub(0u32, b);
+        assert_eq!(v.load(0u32).to_bits(), b.to_bits());
         vec![
+            "accumulate",
             "fetch_add",
             "fetch_sub",
             "fetch_min",

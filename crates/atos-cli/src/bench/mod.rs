@@ -163,9 +163,22 @@ pub struct BenchArgs {
     /// results are checked as always; the times are not a multi-GPU run's.
     #[arg(long)]
     share_gpus: bool,
+    /// Spread runs of programs that `accumulate` (PageRank's re-scan form): whether each
+    /// device combines its adds to other devices' elements and delivers them per element
+    /// (`on`), or adds at the element's home at once (`off`). `auto`: on, except when every
+    /// device shares one GPU (no add crosses a link there).
+    #[arg(long, value_enum, default_value = "auto")]
+    combine: Combine,
     /// No progress bar and no notes (the table and failures are still printed).
     #[arg(long)]
     quiet: bool,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, ValueEnum)]
+enum Combine {
+    Auto,
+    On,
+    Off,
 }
 
 /// The apps `atos bench` can run. Adding one: a variant here, its input and runner in a
@@ -442,6 +455,8 @@ pub struct RunOpts {
     pub placement: Option<atos::Placement>,
     /// Spread configurations: the aggregation of the configuration being run.
     pub aggregation: atos::Aggregation,
+    /// `--combine`: `None` for the executor's default.
+    pub combine: Option<bool>,
 }
 
 /// Why a configuration failed.
@@ -726,6 +741,11 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         share_gpus: args.share_gpus && args.transport == Transport::P2p,
         placement: None,
         aggregation: atos::Aggregation::Eager,
+        combine: match args.combine {
+            Combine::Auto => None,
+            Combine::On => Some(true),
+            Combine::Off => Some(false),
+        },
     };
     let mut opts = opts;
     let device_counts = dedup(&args.devices, 1);

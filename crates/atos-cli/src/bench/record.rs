@@ -161,6 +161,9 @@ pub struct Record {
     /// Spread runs: elements each device delivered from its combine copies in the last run
     /// (its `accumulate`s into other devices' elements, one add per element and delivery).
     pub device_delivered: Option<Vec<u64>>,
+    /// Spread runs: whether `accumulate`s into other devices' elements were combined
+    /// (`--combine`).
+    pub combining: Option<bool>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
@@ -235,6 +238,7 @@ impl Record {
             device_tasks: None,
             device_remote_ops: None,
             device_delivered: None,
+            combining: None,
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),

@@ -129,6 +129,10 @@ fn mesh<P: TaskSet>(
         .build_mesh(gpus)
         .map_err(|e| Fail::new(format!("building the kernel: {e}")))?;
     program.set_aggregation(opts.aggregation);
+    if let Some(on) = opts.combine {
+        program.set_combining(on);
+    }
+    rec.combining = Some(program.combining());
     let dev = program
         .upload(app.state, placement)
         .map_err(|e| run_failed(e, "uploading the state"))?;
@@ -246,7 +250,11 @@ fn cpu<P: TaskSet + Default>(
         cpu = cpu.threads(t);
     }
     if let Some(p) = &opts.placement {
-        cpu = cpu.placement(p.clone()).aggregation(opts.aggregation);
+        cpu = cpu
+            .placement(p.clone())
+            .aggregation(opts.aggregation)
+            .combining(opts.combine.unwrap_or(true));
+        rec.combining = Some(opts.combine.unwrap_or(true));
     }
     timed_runs(app, opts, rec, |label| {
         (app.reset)();

@@ -40,6 +40,8 @@ pub struct CpuExecutor {
     strategy: Strategy,
     placement: Option<Arc<Placement>>,
     aggregation: crate::Aggregation,
+    /// Spread runs: whether `accumulate`s into other simulated devices' elements are combined.
+    combining: bool,
 }
 
 impl Default for CpuExecutor {
@@ -60,7 +62,16 @@ impl CpuExecutor {
             strategy: Strategy::Persistent,
             placement: None,
             aggregation: crate::Aggregation::Eager,
+            combining: true,
         }
+    }
+
+    /// Spread runs: whether `accumulate`s into another simulated device's elements are combined
+    /// in the device's combine copy (the default), as `MeshProgram::set_combining` sets it on
+    /// the GPU, or added at once.
+    pub fn combining(mut self, on: bool) -> Self {
+        self.combining = on;
+        self
     }
 
     /// How a spread run's pushes to another simulated device travel (eager by default), as
@@ -466,7 +477,7 @@ impl CpuExecutor {
                 _ => None,
             })
             .collect();
-        let combines = (!homes.is_empty()).then(|| {
+        let combines = (self.combining && !homes.is_empty()).then(|| {
             let at: Vec<(usize, usize)> = homes.iter().map(|h| (h.cells_addr(), h.len())).collect();
             Arc::new(mesh::Combines::new(&at, placement.clone()))
         });

@@ -336,6 +336,8 @@ pub struct MeshProgram<P: TaskSet> {
     pub(crate) fault_functions: Vec<String>,
     /// How pushes to another device travel (states uploaded from now on).
     pub(crate) aggregation: Aggregation,
+    /// Whether `accumulate`s into other devices' elements are combined (runs from now on).
+    pub(crate) combining: bool,
     pub(crate) _tasks: PhantomData<P>,
 }
 
@@ -428,6 +430,19 @@ impl<P: TaskSet> MeshProgram<P> {
         self.aggregation
     }
 
+    /// Sets whether the runs from now on combine `accumulate`s into other devices' elements in
+    /// each device's combine copy (docs/runtime.md, "Combined adds"), or add them at the
+    /// element's home at once. Either way the results are the program's; combining trades one
+    /// remote atomic per add for one per element and delivery, plus the deliveries' sweeps.
+    /// On by default, except when every device shares one GPU, where no add crosses a link.
+    pub fn set_combining(&mut self, on: bool) {
+        self.combining = on;
+    }
+
+    pub fn combining(&self) -> bool {
+        self.combining
+    }
+
     /// Runs from `seeds` for the first task, spread by `placement`, and copies the `Atomics`
     /// results back into `state`.
     pub fn run(
@@ -490,7 +505,7 @@ impl<P: TaskSet> MeshProgram<P> {
         // goes into its counters.
         let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
         check_spread_rings(&self.plan, &dev.rings, dev.aggregation)?;
-        dev.reset(&seeds, &self.plan, range)?;
+        dev.reset(&seeds, &self.plan, self.combining, range)?;
         let (ms, wall) = self.launch_all(dev)?;
         dev.record_times(&ms)?;
         dev.stats(self, &seeds, wall)
@@ -1069,8 +1084,15 @@ impl<'s> MeshState<'s> {
     /// the home at once), the counters (with the combine copies' length, `deliver_len`), the
     /// control block (by device 0's driver), and the seeds (on their owners' local rings).
     /// Under NVSHMEM a barrier follows: no rank starts before every rank has reset.
-    fn reset(&self, seeds: &[Vec<ItemBits>], plan: &Plan, idle_range: u64) -> Result<(), RunError> {
-        let combining = |f: &SpreadField| !f.combines.is_empty() && plan.combines.contains(&f.name);
+    fn reset(
+        &self,
+        seeds: &[Vec<ItemBits>],
+        plan: &Plan,
+        combine: bool,
+        idle_range: u64,
+    ) -> Result<(), RunError> {
+        let combining =
+            |f: &SpreadField| combine && !f.combines.is_empty() && plan.combines.contains(&f.name);
         // The same on every device: each holds a copy of every combined field.
         let deliver_len: u64 = self
             .atomics

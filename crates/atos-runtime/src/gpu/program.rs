@@ -284,6 +284,9 @@ impl<P: TaskSet> ProgramBuilder<P> {
                 &P::device_fns().into_iter().cloned().collect::<Vec<_>>(),
             ),
             aggregation: crate::Aggregation::Eager,
+            // Devices that all share one GPU reach each other's elements in its own memory:
+            // combining there only adds the deliveries (docs/runtime.md, "Combined adds").
+            combining: gpus.world().is_some() || gpus.per_gpu() < gpus.len(),
             _tasks: PhantomData,
         })
     }

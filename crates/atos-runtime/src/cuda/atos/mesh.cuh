@@ -165,15 +165,13 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
 // nothing was in a copy when it opened, and no task ran since. What a last sweep's hooks
 // accumulate, or (without an idle hook) everything, is delivered when the kernel ends
 // (`deliver_rest`): after termination no task reads the field any more.
-template <class T> __device__ void atomic_accumulate(const Spread<T>& a, u64 i, T v) {
+template <class T> __device__ __forceinline__ void atomic_accumulate(const Spread<T>& a, u64 i, T v) {
     const uint32_t o = a.home_of(i);
     T* const copy = reinterpret_cast<T*>(a.t->combine);
-    if (copy == nullptr || o == (uint32_t)mesh_view.device) {
-        count_access(o);
-        atomic_reduce_add(a.at(i, o), v);
-        return;
-    }
-    atomic_reduce_add(copy + i, v);
+    // One add either way (one call site keeps the task's registers down).
+    const bool combined = copy != nullptr && o != (uint32_t)mesh_view.device;
+    if (!combined) count_access(o);
+    atomic_reduce_add(combined ? copy + i : a.at(i, o), v);
 }
 // Moves element i of this device's combine copy to its home; whether it held anything. A copy
 // starts at +0 and only takes adds, so it never holds -0: "nothing" is == 0 (a NaN is moved).
@@ -449,19 +447,26 @@ struct MeshQueues {
     // A device's positions of a sweep are its share of the hook's indices, then its combine
     // copies' elements (`deliver_len`, the same on every device; 0 when nothing accumulates).
     __device__ static const DeviceCounters* own() { return reinterpret_cast<const DeviceCounters*>(mesh_view.counters); }
-    __device__ u64 grab_window(Control*, u64, u64 want, u64& pos) const {
-        const u64 size = own()->sweep_hi.value - own()->sweep_lo.value + own()->deliver_len.value;
-        return grab_from(reinterpret_cast<u64*>(mesh_view.sweeps[mesh_view.device]), size, want, pos);
+    // The window's first position comes back as an index (the share's first plus the position),
+    // which `sweep_parts` splits when the window reaches past the share.
+    __device__ u64 grab_window(Control*, u64, u64 want, u64& lo) const {
+        const u64 first = own()->sweep_lo.value;
+        const u64 size = own()->sweep_hi.value - first + own()->deliver_len.value;
+        u64 pos = 0;
+        const u64 got = grab_from(reinterpret_cast<u64*>(mesh_view.sweeps[mesh_view.device]), size, want, pos);
+        lo = first + pos;
+        return got;
     }
     __device__ u64 sweep_total(u64 range) const { return range + (u64)mesh_view.devices * own()->deliver_len.value; }
     // The `delivered` stat: elements a window of this device's sweep delivered.
     __device__ void count_delivered(uint32_t n) const {
         atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->delivered.value, (u64)n);
     }
-    __device__ SweepParts sweep_parts(u64 pos, u64 n) const {
-        const u64 share = own()->sweep_hi.value - own()->sweep_lo.value;
+    __device__ SweepParts sweep_parts(u64 lo, u64 n) const {
+        const u64 first = own()->sweep_lo.value, pos = lo - first;
+        const u64 share = own()->sweep_hi.value - first;
         const u64 hook = pos < share ? (share - pos < n ? share - pos : n) : 0;
-        return SweepParts{own()->sweep_lo.value + pos, hook, pos + hook - share, n - hook};
+        return SweepParts{lo, hook, pos + hook - share, n - hook};
     }
     __device__ void open_sweep(Control*) const {
         for (uint32_t d = 0; d < (uint32_t)mesh_view.devices; ++d) next_sweep(reinterpret_cast<u64*>(mesh_view.sweeps[d]));

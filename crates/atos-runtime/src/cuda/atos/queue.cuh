@@ -537,7 +537,8 @@ __device__ __forceinline__ void next_sweep(u64* cursor) {
 
 // A window of an idle sweep, split by what its positions are: indices to run the idle hook on,
 // `[lo, lo + n)`, and positions of the device's combine copies to deliver,
-// `[deliver_lo, deliver_lo + deliver_n)` (spread programs that `accumulate`; see mesh.cuh).
+// `[deliver_lo, deliver_lo + deliver_n)` (spread programs that `accumulate`: MeshQueues in
+// mesh.cuh; on one GPU a window is all indices).
 struct SweepParts {
     u64 lo, n, deliver_lo, deliver_n;
 };
@@ -565,9 +566,6 @@ struct QueueSet {
         return grab_from(&ctl->idle_cursor.value, range, want, lo);
     }
     __device__ void open_sweep(Control* ctl) const { next_sweep(&ctl->idle_cursor.value); }
-    // Positions of a whole sweep, and what a window's are: on one GPU, the hook's indices.
-    __device__ u64 sweep_total(u64 range) const { return range; }
-    __device__ SweepParts sweep_parts(u64 pos, u64 n) const { return SweepParts{pos, n, 0, 0}; }
 };
 
 // True when, at one instant between the two passes, every item ever pushed had been fully

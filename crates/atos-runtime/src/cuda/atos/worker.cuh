@@ -598,15 +598,21 @@ struct IdleServer {
     template <class G, class Out, class Q>
     __device__ bool serve(const G& g, Out& out, Control* ctl, const Q& queues) {
         const uint32_t subs = g.size() / worker.size();
-        u64 pos = 0, n = 0;
+        u64 lo = 0, n = 0;
         // A window of the open sweep (`Q`: one GPU's cursor, or this device's share when spread).
-        if (g.is_leader()) n = queues.grab_window(ctl, range, (u64)FETCH * subs, pos);
+        if (g.is_leader()) n = queues.grab_window(ctl, range, (u64)FETCH * subs, lo);
         n = g.share(n);
         if (n == 0) return false;
-        pos = g.share(pos);
-        const SweepParts part = queues.sweep_parts(pos, n);
-        if (part.n != 0) run(g, out, part.lo, part.n);
-        if constexpr (Delivers<Deliver>::value) {
+        lo = g.share(lo);
+        u64 total = range;
+        if constexpr (!Delivers<Deliver>::value) {
+            run(g, out, lo, n);
+        } else {
+            // Past the device's share of the hook's indices, the window holds positions of its
+            // combine copies.
+            const SweepParts part = queues.sweep_parts(lo, n);
+            if (part.n != 0) run(g, out, part.lo, part.n);
+            total = queues.sweep_total(range);
             // Every thread delivers its positions; how many moved a value, for the leader.
             uint32_t delivered = 0;
             for (u64 i = g.rank(); i < part.deliver_n; i += g.size()) delivered += deliver(part.deliver_lo + i) ? 1u : 0u;
@@ -621,7 +627,7 @@ struct IdleServer {
         }
         if (g.is_leader()) {
             // Release: this window's pushes are reserved first (and its mark stored).
-            if (add_release(&ctl->idle_finished.value, n) + n == queues.sweep_total(range)) {
+            if (add_release(&ctl->idle_finished.value, n) + n == total) {
                 fence_acq_rel();  // acquire: every window's pushes are visible to the closer
                 close_sweep(ctl, queues);
             }
