@@ -544,7 +544,6 @@ fn combined_adds(gpus: &atos::Gpus) -> usize {
     let mut failures = 0;
     let g = atos_graph::load("kron:14,seed=2").unwrap();
     let n = g.num_vertices();
-    let offsets = g.offsets_u32().unwrap();
     let mut want = vec![0u32; n];
     for &c in &g.cols {
         want[c as usize] += 1;
@@ -574,18 +573,7 @@ fn combined_adds(gpus: &atos::Gpus) -> usize {
         .build_mesh(gpus)
         .unwrap_or_else(|e| panic!("{e}"));
     for (pname, pl) in &placements {
-        let reached: Vec<u64> = (0..devices)
-            .map(|d| {
-                let mut hit = vec![false; n];
-                for v in (0..n).filter(|&v| pl.owner(v as u64) == d) {
-                    for e in offsets[v]..offsets[v + 1] {
-                        let u = g.cols[e as usize] as usize;
-                        hit[u] |= pl.owner(u as u64) != d;
-                    }
-                }
-                hit.iter().filter(|&&h| h).count() as u64
-            })
-            .collect();
+        let reached = programs::remote_targets(&g, pl);
         match programs::in_degree_run(&g, |s, seeds| count.run(s, seeds, pl)) {
             Ok((counts, stats)) => {
                 let delivered: Vec<u64> = stats.devices.iter().map(|d| d.delivered).collect();

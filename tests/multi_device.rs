@@ -519,14 +519,13 @@ fn the_feature_task_spread_writes_what_one_device_writes() {
 /// elements of other devices its edges reach.
 #[test]
 fn accumulated_counts_are_delivered_once_per_element_and_device() {
-    use common::programs::{count_in, in_degree_run};
+    use common::programs::{count_in, in_degree_run, remote_targets};
     let g = atos_graph::load("kron:10,seed=2").unwrap();
     let n = g.num_vertices();
     let mut want = vec![0u32; n];
     for &c in &g.cols {
         want[c as usize] += 1;
     }
-    let offsets = g.offsets_u32().unwrap();
     let cases: Vec<(Placement, usize)> = vec![
         (Placement::even(n as u64, 1).unwrap(), 3),
         (placement(&g, Partition::Vertices, 2), 4),
@@ -541,19 +540,7 @@ fn accumulated_counts_are_delivered_once_per_element_and_device() {
     for (pl, threads) in cases {
         let devices = pl.devices();
         let name = format!("{devices} devices, {threads} threads");
-        // Per device: the distinct elements of other devices its vertices' edges reach.
-        let reached: Vec<u64> = (0..devices)
-            .map(|d| {
-                let mut hit = vec![false; n];
-                for v in (0..n).filter(|&v| pl.owner(v as u64) == d) {
-                    for e in offsets[v]..offsets[v + 1] {
-                        let u = g.cols[e as usize] as usize;
-                        hit[u] |= pl.owner(u as u64) != d;
-                    }
-                }
-                hit.iter().filter(|&&h| h).count() as u64
-            })
-            .collect();
+        let reached = remote_targets(&g, &pl);
         let cpu = CpuExecutor::new().threads(threads).placement(pl);
         let (counts, stats) =
             in_degree_run(&g, |s, seeds| cpu.run(count_in::Task, s, seeds)).unwrap();

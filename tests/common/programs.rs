@@ -443,6 +443,25 @@ pub fn count_in(v: u32, s: &InDegree) {
     }
 }
 
+/// Per device of `pl`: the distinct elements of other devices its vertices' edges reach, which
+/// is what it delivers when `count_in` runs with every vertex seeded and combining on.
+pub fn remote_targets(g: &Csr, pl: &atos::Placement) -> Vec<u64> {
+    let offsets = g.offsets_u32().unwrap();
+    let n = g.num_vertices();
+    (0..pl.devices())
+        .map(|d| {
+            let mut hit = vec![false; n];
+            for v in (0..n).filter(|&v| pl.owner(v as u64) == d) {
+                for e in offsets[v]..offsets[v + 1] {
+                    let u = g.cols[e as usize] as usize;
+                    hit[u] |= pl.owner(u as u64) != d;
+                }
+            }
+            hit.iter().filter(|&&h| h).count() as u64
+        })
+        .collect()
+}
+
 /// Runs `count_in` from every vertex; returns the counts.
 pub fn in_degree_run(
     g: &Csr,
