@@ -463,6 +463,9 @@ fn spread_features(devices: Option<usize>) -> usize {
             .timeout(Duration::from_secs(60))
             .build_mesh(&gpus)
             .unwrap_or_else(|e| panic!("{e}"));
+        // Combining is off by default where every device shares one GPU: on, so the feature
+        // task's accumulates are combined whatever the devices.
+        program.set_combining(true);
         for (pname, placement) in &placements {
             for aggregation in aggregations {
                 program.set_aggregation(aggregation);
@@ -564,39 +567,53 @@ fn combined_adds(gpus: &atos::Gpus) -> usize {
             .unwrap(),
         ),
     ];
-    let count = Program::new(gpus.gpu(0), programs::count_in::Task)
+    let mut count = Program::new(gpus.gpu(0), programs::count_in::Task)
         .timeout(Duration::from_secs(60))
         .build_mesh(gpus)
         .unwrap_or_else(|e| panic!("{e}"));
-    let quiet = Program::new(gpus.gpu(0), programs::QuietResidual::default())
+    let mut quiet = Program::new(gpus.gpu(0), programs::QuietResidual::default())
         .timeout(Duration::from_secs(60))
         .build_mesh(gpus)
         .unwrap_or_else(|e| panic!("{e}"));
+    // The default: off only where every device shares one GPU.
+    let default = gpus.per_gpu() < devices || gpus.world().is_some();
+    if count.combining() != default {
+        failures += 1;
+        println!(
+            "  combining by default: FAIL ({}, expected {default})",
+            count.combining()
+        );
+    }
+    // Combining on (whatever the default), then off: the same counts, nothing delivered.
+    quiet.set_combining(true);
     for (pname, pl) in &placements {
         let reached = programs::remote_targets(&g, pl);
-        match programs::in_degree_run(&g, |s, seeds| count.run(s, seeds, pl)) {
-            Ok((counts, stats)) => {
-                let delivered: Vec<u64> = stats.devices.iter().map(|d| d.delivered).collect();
-                let expected = if devices > 1 {
-                    reached.clone()
-                } else {
-                    vec![0]
-                };
-                if counts != want || delivered != expected {
-                    failures += 1;
-                    println!(
-                        "  in-degrees {pname}: FAIL ({} of {n} counts wrong; delivered {delivered:?}, expected {expected:?})",
-                        counts.iter().zip(&want).filter(|(a, b)| a != b).count()
-                    );
-                } else {
-                    println!(
-                        "  in-degrees {pname}: exact, delivered {delivered:?} (the distinct remote targets)"
-                    );
+        for on in [true, false] {
+            count.set_combining(on);
+            match programs::in_degree_run(&g, |s, seeds| count.run(s, seeds, pl)) {
+                Ok((counts, stats)) => {
+                    let delivered: Vec<u64> = stats.devices.iter().map(|d| d.delivered).collect();
+                    let expected = if devices > 1 && on {
+                        reached.clone()
+                    } else {
+                        vec![0; devices]
+                    };
+                    if counts != want || delivered != expected {
+                        failures += 1;
+                        println!(
+                            "  in-degrees {pname} combining {on}: FAIL ({} of {n} counts wrong; delivered {delivered:?}, expected {expected:?})",
+                            counts.iter().zip(&want).filter(|(a, b)| a != b).count()
+                        );
+                    } else {
+                        println!(
+                            "  in-degrees {pname} combining {on}: exact, delivered {delivered:?}"
+                        );
+                    }
                 }
-            }
-            Err(e) => {
-                failures += 1;
-                println!("  in-degrees {pname}: FAIL: {e}");
+                Err(e) => {
+                    failures += 1;
+                    println!("  in-degrees {pname} combining {on}: FAIL: {e}");
+                }
             }
         }
         for round in 0..8u64 {

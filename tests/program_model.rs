@@ -397,3 +397,81 @@ fn inline_tasks_are_checked_and_run_at_the_push() {
         "queued for the next level"
     );
 }
+
+mod accumulate_rules {
+    use atos::prelude::*;
+
+    #[atos::state]
+    pub struct Sums<'a> {
+        pub total: Atomics<'a, u64>,
+        pub work: Queue<'a, u32>,
+        pub n: u32,
+    }
+
+    #[atos::task(worker = "thread")]
+    pub fn add(v: u32, s: &Sums) {
+        s.total.accumulate(v / 2, 1);
+    }
+
+    #[atos::idle(range = "n", worker = "thread")]
+    pub fn tally(i: u32, s: &Sums) {
+        s.total.accumulate(i, 1);
+    }
+
+    #[atos::device]
+    pub fn bump(s: &Sums, i: u32) {
+        s.total.accumulate(i, 1);
+    }
+
+    #[atos::idle(range = "n", worker = "thread")]
+    pub fn tally_via(i: u32, s: &Sums) {
+        bump(s, i);
+    }
+
+    #[atos::idle(range = "n", worker = "thread")]
+    pub fn tally_plain(i: u32, s: &Sums) {
+        s.total.fetch_add(i, 1);
+    }
+}
+
+/// `accumulate` is for tasks: an idle hook that calls it, itself or through a device function,
+/// is refused with the reason (a sweep that delivers cannot end the run, so the hook's adds
+/// would keep it going), on the GPU's code generator and the CPU executor alike; the same hook
+/// with `fetch_add` runs, and the task's accumulates count.
+#[test]
+fn an_idle_hook_cannot_accumulate() {
+    use accumulate_rules::*;
+    for (err, via) in [
+        (atos::cuda::<(add::Task, tally::Task)>().unwrap_err(), ""),
+        (
+            atos::cuda::<(add::Task, tally_via::Task)>().unwrap_err(),
+            " (in `bump`, which it calls)",
+        ),
+    ] {
+        let err = err.to_string();
+        assert!(
+            err.contains(&format!("calls `accumulate` on `total`{via}"))
+                && err.contains("write `s.total.fetch_add(i, v);` in the hook"),
+            "{err}"
+        );
+    }
+    let total = AtomicArray::filled(8, 0u64);
+    let state = Sums {
+        total: total.view(),
+        work: Queue::with_capacity(8),
+        n: 8,
+    };
+    let err = cpu(2)
+        .run((add::Task, tally::Task), &state, &[1, 2])
+        .unwrap_err();
+    assert!(err.to_string().contains("calls `accumulate`"), "{err}");
+    cpu(2)
+        .run((add::Task, tally_plain::Task), &state, &[0, 1, 2, 3])
+        .unwrap();
+    // Tasks 0..3 add 1 to total[v / 2]; each sweep adds 1 to every total[i].
+    let got = total.to_vec();
+    let sweeps = got[7];
+    assert!(sweeps >= 1, "{got:?}");
+    let want: Vec<u64> = (0..8u64).map(|i| sweeps + u64::from(i < 2) * 2).collect();
+    assert_eq!(got, want);
+}

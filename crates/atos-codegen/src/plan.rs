@@ -371,6 +371,35 @@ pub fn plan_program(
             tasks[hook].name
         )));
     }
+    // A sweep that delivers combined adds cannot prove the end (docs/runtime.md, "Combined
+    // adds"): a hook that accumulated into another device's element on every sweep would make
+    // every next sweep deliver, and the run would never end where its plain adds let it.
+    if let Some(hook) = plan.idle() {
+        let (called, _) = reachable_device_fns(&[tasks[hook]], device_fns);
+        for f in std::iter::once(tasks[hook]).chain(called) {
+            let mut field = None;
+            visit_exprs(&f.body, &mut |e| {
+                if let ExprKind::Atomic {
+                    field: name, op, ..
+                } = &e.kind
+                    && op == "accumulate"
+                {
+                    field.get_or_insert_with(|| name.clone());
+                }
+            });
+            if let Some(field) = field {
+                let via = if f.name == tasks[hook].name {
+                    String::new()
+                } else {
+                    format!(" (in `{}`, which it calls)", f.name)
+                };
+                return Err(CodegenError::Program(format!(
+                    "idle hook `{}` calls `accumulate` on `{field}`{via}: spread over several devices a sweep that delivers combined adds cannot end the run, so a hook's adds would keep it going; write `s.{field}.fetch_add(i, v);` in the hook (its result dropped, it is the same add on one device) and keep `accumulate` for tasks",
+                    tasks[hook].name
+                )));
+            }
+        }
+    }
     for (task, planned) in tasks.iter().zip(&plan.tasks) {
         if !planned.inline {
             continue;

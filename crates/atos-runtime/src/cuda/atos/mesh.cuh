@@ -162,8 +162,8 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
 // moves a copy's element to its home in one add, and zeroes it. The idle sweep delivers every
 // device's copies after its share of the hook's indices (IdleServer), and a delivery marks the
 // sweep as not clean, so the run ends only after a sweep that found nothing to deliver: then
-// nothing was in a copy when it opened, and no task ran since. What a last sweep's hooks
-// accumulate, or (without an idle hook) everything, is delivered when the kernel ends
+// nothing was in a copy when it opened, and no task ran since (an idle hook may not accumulate:
+// plan.rs refuses it). Without an idle hook, everything is delivered when the kernel ends
 // (`deliver_rest`): after termination no task reads the field any more.
 template <class T> __device__ __forceinline__ void atomic_accumulate(const Spread<T>& a, u64 i, T v) {
     const uint32_t o = a.home_of(i);
