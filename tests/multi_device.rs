@@ -358,6 +358,22 @@ fn an_overflow_on_one_device_stops_the_run() {
     }
 }
 
+/// Round `round` of a stress loop: its graph, a placement on 2 to 4 devices by vertices, edges
+/// or a random owner map, and 1 to 5 threads, each chosen from its own digit of `round` (base
+/// 3, then 5), so that every 27 rounds meet every graph, device count and partition together,
+/// and 135 every thread count with them too.
+fn stress_round(graphs: &[Csr], round: u64) -> (&Csr, Placement, usize) {
+    let r = round as usize;
+    let g = &graphs[r % graphs.len()];
+    let devices = 2 + (r / 3) % 3;
+    let p = match (r / 9) % 3 {
+        0 => Partition::Vertices,
+        1 => Partition::Edges,
+        _ => Partition::Random { seed: round },
+    };
+    (g, placement(g, p, devices), 1 + (r / 27) % 5)
+}
+
 /// Many short runs over programs, devices, partitions, threads and sources: every one ends
 /// (no hang) with the right answer (no early stop).
 #[test]
@@ -368,18 +384,10 @@ fn spread_runs_always_end_exactly() {
         .collect();
     let mut runs = 0;
     for round in 0..300u64 {
-        let g = &graphs[round as usize % graphs.len()];
+        let (g, pl, threads) = stress_round(&graphs, round);
         let n = g.num_vertices();
-        let devices = 2 + (round as usize % 3);
-        let p = match round % 3 {
-            0 => Partition::Vertices,
-            1 => Partition::Edges,
-            _ => Partition::Random { seed: round },
-        };
         let source = (round * 37 % n as u64) as u32;
-        let threads = 1 + (round as usize % 5);
         let g2 = g.clone();
-        let pl = placement(g, p, devices);
         // Every fourth run aggregated, batch sizes and waits varied.
         let agg = if round % 4 == 3 {
             batched(1 + (round % 50) as u32, round % 3)
@@ -573,19 +581,12 @@ fn accumulated_shares_are_delivered_before_the_run_ends() {
         .collect();
     let mut delivered_runs = 0;
     for round in 0..120u64 {
-        let g = &graphs[round as usize % graphs.len()];
+        let (g, pl, threads) = stress_round(&graphs, round);
         let n = g.num_vertices();
-        let devices = 2 + (round as usize % 3);
-        let p = match round % 3 {
-            0 => Partition::Vertices,
-            1 => Partition::Edges,
-            _ => Partition::Random { seed: round },
-        };
-        let threads = 1 + (round as usize % 5);
         let init: Vec<u64> = (0..n as u64).map(|v| ((v * 7919) ^ round) % 700).collect();
         let threshold = 8 + round % 24;
         let seeds: Vec<u32> = if round % 2 == 0 { vec![0] } else { vec![] };
-        let (g2, pl, init2) = (g.clone(), placement(g, p, devices), init.clone());
+        let (g2, init2) = (g.clone(), init.clone());
         let (mass, residue, stats) = common::within(30, move || {
             let cpu = CpuExecutor::new().threads(threads).placement(pl);
             residual_run(&g2, &init2, threshold, &seeds, |s, sd| {
