@@ -291,3 +291,40 @@ fn the_key_twins_check_compiles() {
     }
     compile_clean(atos::gpu::twins::KEY_TWINS_SOURCE);
 }
+
+/// A fence followed only by a priority push: a CTA group leaves the fence to its batch end
+/// (`push_fenced` on the near and far rings, `FenceDebt`), persistent and windowed.
+mod fenced_priority {
+    use atos::{Atomics, PriorityQueue};
+
+    #[atos::state]
+    pub struct Fenced<'a> {
+        pub seen: Atomics<'a, u32>,
+        pub work: PriorityQueue<'a, u32, u32>,
+    }
+
+    #[atos::task(worker = "cta", fetch = 8)]
+    pub fn hop(v: u32, s: &Fenced) {
+        s.seen.store(v, 1);
+        atos::fence();
+        s.work.push(v / 2, v);
+    }
+}
+
+#[test]
+fn a_deferred_fence_compiles_with_priority_queues() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    use fenced_priority::hop;
+    for strategy in [Strategy::Persistent, Strategy::Discrete] {
+        let mut spec = KernelSpec::single(WorkerKind::Cta, 8, 256).checked(false);
+        spec.strategy = strategy;
+        let src = atos::cuda_source::<hop::Task>(&spec).unwrap();
+        assert!(
+            src.contains("push_fenced") && src.contains("atos::FenceDebt"),
+            "{src}"
+        );
+        compile_clean(&src);
+    }
+}

@@ -23,8 +23,9 @@
 //! are, and queues the losing endpoint, whose next `assign` is later than its last: a
 //! contradiction, so no conflict remains. A vertex that loses is re-coloured against the
 //! current colours of its neighbours, and the first vertex of any conflict in the tie rule's
-//! order keeps its colour, so conflicts cannot cycle forever. The fence costs one
-//! `fence.sc.gpu` per colouring task.
+//! order keeps its colour, so conflicts cannot cycle forever. Only the push follows the fence,
+//! so a CTA group fences once per batch, before it keeps or publishes the batch's check items
+//! (docs/dsl.md, "A fence followed only by pushes"); thread and warp groups fence per task.
 //!
 //! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times
 //! (below), so re-colouring a hub costs up to a million reads (kron:22: degree 162,552, colour

@@ -80,6 +80,10 @@ pub(crate) struct Emitter<'a> {
     /// `(field, loop variable)` pairs whose index a `lanes` loop checked once, for all its
     /// iterations (see [`Emitter::hoist_index_checks`]).
     checked_ranges: Vec<(String, String)>,
+    /// The task's fence that its CTA group settles at the batch end ([`deferred_fence`]),
+    /// compared by address; once emitted, the pushes after it are `push_fenced`.
+    deferred_fence: Option<*const Stmt>,
+    fence_owed: bool,
 }
 
 impl<'a> Emitter<'a> {
@@ -98,7 +102,15 @@ impl<'a> Emitter<'a> {
             line: 0,
             inline: InlineCalls::default(),
             checked_ranges: Vec::new(),
+            deferred_fence: None,
+            fence_owed: false,
         }
+    }
+
+    /// `fence` (a statement of the body about to be emitted, from [`deferred_fence`]) is left
+    /// to the group: it marks the fence owed, and the pushes after it wait for it.
+    pub fn defer_fence(&mut self, fence: Option<&Stmt>) {
+        self.deferred_fence = fence.map(|s| s as *const Stmt);
     }
 
     /// Pushes to these queues run their inline task at once (see [`InlineCalls`]).
@@ -489,6 +501,14 @@ impl<'a> Emitter<'a> {
                 self.line(&format!("{name} = atos::{functor}::apply({name}, {v});"), l);
             }
             StmtKind::Break => self.line("break;", l),
+            StmtKind::Fence if self.deferred_fence == Some(s as *const Stmt) => {
+                // Only pushes follow: the group fences once before it keeps or publishes them.
+                self.line(
+                    &format!("{};", self.leader_stmt(format!("{OUT}.debt.owe()"))),
+                    l,
+                );
+                self.fence_owed = true;
+            }
             StmtKind::Fence => {
                 if self.is_uniform_context() {
                     // Outside `lanes` the leader made the worker's stores (a loop's lanes were
@@ -526,12 +546,13 @@ impl<'a> Emitter<'a> {
                             format!("{{ const auto atos_pushed = {item}; {run} }}")
                         };
                     }
+                    let push = if em.fence_owed { "push_fenced" } else { "push" };
                     match key {
                         Some(k) => {
                             let k = em.expr(k);
-                            format!("{OUT}.{}.push({item}, {k})", sanitize(field))
+                            format!("{OUT}.{}.{push}({item}, {k})", sanitize(field))
                         }
-                        None => format!("{OUT}.{}.push({item})", sanitize(field)),
+                        None => format!("{OUT}.{}.{push}({item})", sanitize(field)),
                     }
                 });
                 self.line(&format!("{};", self.leader_stmt(text)), l);
@@ -786,6 +807,29 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
 
 /// Whether `body` writes memory from uniform code on the leader alone: a `store`, or a call of a
 /// function taking the state (its effects run on the leader).
+/// A task's fence that a CTA group may leave to the end of its batch: the last top-level
+/// `atos::fence()` of the body, when all that follows it is pushes whose items read nothing a
+/// task writes (no `Atomics` operation, no call; `Slice` reads are of data no task changes) to
+/// queues whose items stay queued (no inline task). The fence orders the task's accesses before
+/// it against those after it; after it there are only those pushes, and an item is seen by
+/// anyone only once the group keeps or publishes it, which it does after one fence for the whole
+/// batch (`atos::FenceDebt`; a push that cannot wait for the batch fences first). Colouring's
+/// `assign` ends this way: one fence per batch instead of one per vertex.
+pub(crate) fn deferred_fence<'s>(body: &'s [Stmt], inline: &InlineCalls) -> Option<&'s Stmt> {
+    let at = body
+        .iter()
+        .rposition(|s| matches!(s.kind, StmtKind::Fence))?;
+    let tail = &body[at + 1..];
+    let pushes_only = tail
+        .iter()
+        .all(|s| matches!(&s.kind, StmtKind::Push { field, .. } if inline.callee(field).is_none()));
+    let mut reads = false;
+    crate::ir::visit_exprs(tail, &mut |e| {
+        reads |= matches!(e.kind, ExprKind::Atomic { .. } | ExprKind::Call { .. })
+    });
+    (pushes_only && !reads).then_some(&body[at])
+}
+
 fn leader_writes(body: &[Stmt]) -> bool {
     let mut found = false;
     crate::ir::visit_exprs(body, &mut |e| match &e.kind {

@@ -380,7 +380,8 @@ pub fn generate_unit(
     emit_tuple_structs(&mut out, state);
     emit_key_structs(&mut out, state);
     emit_state_struct(&mut out, state, spec.multi_device);
-    emit_out_struct(&mut out, state, spec, group, &inline);
+    let defers = defers_fence(tasks, spec, &inline);
+    emit_out_struct(&mut out, state, spec, group, &inline, defers);
     for (field, callee) in &inline.calls {
         let task = plan
             .inline_task_of(field)
@@ -476,6 +477,9 @@ pub fn generate_unit(
                 }
                 None => typed.params()[0].clone(),
             };
+            if group == WorkerKind::Cta {
+                em.defer_fence(crate::emit::deferred_fence(&task.body, &inline));
+            }
             em.block(&task.body);
             let _ = writeln!(
                 out,
@@ -686,21 +690,35 @@ fn emit_key_structs(out: &mut String, state: &StateDesc) {
     }
 }
 
-/// `atos_Out`: one push channel per queue field, named after it.
+/// Whether a task of the unit leaves its fence to the CTA group's batch end
+/// ([`crate::emit::deferred_fence`]); `atos_Out` then carries the group's `FenceDebt`.
+fn defers_fence(tasks: &[&FnIr], spec: &KernelSpec, inline: &InlineCalls) -> bool {
+    spec.group() == WorkerKind::Cta
+        && tasks
+            .iter()
+            .any(|t| crate::emit::deferred_fence(&t.body, inline).is_some())
+}
+
+/// `atos_Out`: one push channel per queue field, named after it; `settle` makes the fence a
+/// deferring task owes before the batch's pushes are kept or published (`flush` starts with it).
 fn emit_out_struct(
     out: &mut String,
     state: &StateDesc,
     spec: &KernelSpec,
     group: WorkerKind,
     inline: &InlineCalls,
+    defers: bool,
 ) {
     out.push_str("struct atos_Out {\n");
-    let mut flushes = Vec::new();
+    let mut flushes = vec!["settle(g);".to_string()];
     for (id, f) in queue_fields_indexed(state) {
         let n = sanitize(&f.name);
         let ty = pusher_type(spec, state, group, id, f);
         let _ = writeln!(out, "    {ty} {n};");
         flushes.push(format!("{n}.flush(g);"));
+    }
+    if defers {
+        out.push_str("    atos::FenceDebt debt;\n");
     }
     for (field, _) in &inline.calls {
         let _ = writeln!(
@@ -709,9 +727,14 @@ fn emit_out_struct(
             InlineCalls::counter(field)
         );
     }
+    let settle = if defers {
+        "const G& g) { debt.settle(g); }"
+    } else {
+        "const G&) {}"
+    };
     let _ = writeln!(
         out,
-        "    template <class G> __device__ void flush(const G& g) {{ {} }}\n}};\n",
+        "    template <class G> __device__ void settle({settle}\n    template <class G> __device__ void flush(const G& g) {{ {} }}\n}};\n",
         flushes.join(" ")
     );
 }
@@ -753,10 +776,13 @@ fn emit_kernel(
         "    const auto group = {}::make();",
         worker_type(group)
     );
-    let channels: Vec<String> = queue_fields_indexed(state)
+    let mut channels: Vec<String> = queue_fields_indexed(state)
         .into_iter()
         .map(|(id, f)| pusher_init(spec, state, group, id, f))
         .collect();
+    if defers_fence(tasks, spec, inline) {
+        channels.push("atos::FenceDebt::make()".into());
+    }
     let _ = writeln!(out, "    atos_Out out = {{{}}};", channels.join(", "));
     // (runtime queue index, server): a windowed launch picks its server by position.
     let mut servers: Vec<(usize, String)> = Vec::new();

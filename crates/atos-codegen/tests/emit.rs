@@ -408,6 +408,62 @@ fn snapshot_atomics_and_lanes() {
     ));
 }
 
+/// The whole unit of a one-task program with `worker`, unchecked.
+fn unit_on(worker: &str, body: &str) -> String {
+    let src = format!("fn t(v: u32, s: &S) {{ {body} }}");
+    let ir = lower_task_source(&format!("worker = \"{worker}\", fetch = 64"), &src)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let spec = KernelSpec::for_tasks(&[&ir]).checked(false);
+    generate_unit(&[&ir], &[], &state(), &spec).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn a_cta_group_fences_once_per_batch_for_a_fence_followed_only_by_pushes() {
+    // Colouring's shape: store, fence, push. A CTA group stages the push, so the fence can
+    // wait for the batch end (`FenceDebt::settle`, before the stage is kept or published).
+    let deferred = unit_on(
+        "cta",
+        "s.hits.store(v, 1); atos::fence(); s.work.push(v); s.work.push(s.vals[v] as u32);",
+    );
+    for needle in [
+        "atos::FenceDebt debt;",
+        "worker.leader_only([&]() { atos_out.debt.owe(); });",
+        "atos_out.work.push_fenced(v); });",
+        "atos_out.work.push_fenced(((uint32_t)s.vals[",
+        "atos::FenceDebt::make()",
+        "settle(const G& g) { debt.settle(g); }",
+    ] {
+        assert!(deferred.contains(needle), "missing {needle} in\n{deferred}");
+    }
+    assert!(!deferred.contains("fence_seq_cst"), "{deferred}");
+
+    // Where the fence must stay: a warp group pushes at once; something other than a push
+    // follows; an item that reads what tasks write; a fence that is not at the top level.
+    for (worker, body) in [
+        ("warp", "s.hits.store(v, 1); atos::fence(); s.work.push(v);"),
+        (
+            "cta",
+            "s.hits.store(v, 1); atos::fence(); s.hits.store(v, 2); s.work.push(v);",
+        ),
+        (
+            "cta",
+            "s.hits.store(v, 1); atos::fence(); s.work.push(s.hits.load(v));",
+        ),
+        (
+            "cta",
+            "s.hits.store(v, 1); if v > 2 { atos::fence(); } s.work.push(v);",
+        ),
+    ] {
+        let unit = unit_on(worker, body);
+        assert!(
+            unit.contains("atos::fence_seq_cst();"),
+            "{worker}: {body}\n{unit}"
+        );
+        assert!(!unit.contains("FenceDebt"), "{worker}: {body}\n{unit}");
+        assert!(!unit.contains("push_fenced"), "{worker}: {body}\n{unit}");
+    }
+}
+
 #[test]
 fn every_lanes_loop_ends_with_a_worker_barrier() {
     let body = task_body(

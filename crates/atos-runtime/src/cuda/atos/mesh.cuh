@@ -296,15 +296,19 @@ struct RoutedPusher {
     Control* ctl;
     Stage stage;
 
-    __device__ void push(T item) const {
+    __device__ void push(T item) const { put<false>(item); }
+    __device__ void push_fenced(T item) const { put<true>(item); }
+    template <bool FENCED> __device__ void put(T item) const {
         const uint32_t o = owner_of(route_key(item));
         if (o == (uint32_t)mesh_view.device) {
-            local.push(item);
+            if (FENCED) local.push_fenced(item);
+            else local.push(item);
             return;
         }
         if constexpr (Stage::on) {
             if (stage.put(item, o)) return;
         }
+        if (FENCED) fence_seq_cst();
         // Keyed by the target ring (as push_warp): lanes of two routed queues never share a
         // reservation, even where the compiler shares this code between them.
         const bool eager = mesh_view.batch == 0;

@@ -146,6 +146,11 @@ struct CtaWorker {
 };
 
 // ---- push channels: one per queue field, what `s.queue.push(x)` calls ----
+//
+// `push_fenced` is the push of a task whose `atos::fence()` its CTA group left to the batch end
+// (codegen: `deferred_fence`; only pushes follow such a fence): an item that waits in a stage is
+// kept or published after the group's `FenceDebt::settle`; one that goes out at once (a full
+// stage, an unstaged remote push) fences first.
 
 // Thread and warp groups push at once (warp-aggregated).
 template <class T>
@@ -153,7 +158,40 @@ struct DirectPusher {
     QueueRef<T> q;
     Control* ctl;
     __device__ void push(T item) const { push_warp(q, item, ctl); }
+    __device__ void push_fenced(T item) const {
+        fence_seq_cst();
+        push_warp(q, item, ctl);
+    }
     template <class G> __device__ void flush(const G&) const {}
+};
+
+// The fence that deferring tasks of a CTA group owe: `owe` (a task's leader, where its fence
+// was) marks it, and `settle` (the group, after the batch's barrier, before `keep` and every
+// `flush`) has the group's leader fence once for the whole batch. The barrier before `settle`
+// orders every owing task's stores before that fence, as the barrier after a `lanes` loop does
+// for a worker's leader fence. Ranks whose remote operations are NVSHMEM calls fence at once:
+// there the fence also completes the calling thread's own calls (`nvshmem_quiet`).
+struct FenceDebt {
+    uint32_t* owed;
+    static __device__ FenceDebt make() {
+        __shared__ uint32_t owed;
+        if (threadIdx.x == 0) owed = 0;
+        __syncthreads();
+        return FenceDebt{&owed};
+    }
+    __device__ void owe() const {
+#if ATOS_REMOTE_CALLS
+        fence_seq_cst();
+#else
+        *owed = 1;
+#endif
+    }
+    template <class G> __device__ void settle(const G& g) const {
+        if (g.is_leader() && *owed) {
+            fence_seq_cst();
+            *owed = 0;
+        }
+    }
 };
 
 // CTA groups stage pushes in shared memory and reserve queue space once per batch (CTA
@@ -178,10 +216,16 @@ struct StagedPusher {
         p.staged = &staged;
         return p;
     }
-    __device__ void push(T item) const {
+    __device__ void push(T item) const { put<false>(item); }
+    __device__ void push_fenced(T item) const { put<true>(item); }
+    template <bool FENCED> __device__ void put(T item) const {
         uint32_t slot = atomicAdd(staged, 1u);
-        if (slot < STAGE) stage[slot] = item;
-        else push_warp(q, item, ctl);
+        if (slot < STAGE) {
+            stage[slot] = item;
+            return;
+        }
+        if (FENCED) fence_seq_cst();
+        push_warp(q, item, ctl);
     }
     // Keeping (persistent CTA groups): called by every thread after a batch, before `flush`.
     // Moves up to `most` of the staged items into the threads' `held` slots as the group's
@@ -241,14 +285,18 @@ struct PriorityPusher {
     NearP near;
     FarP far;
     PriorityControl* pc;
-    __device__ void push(typename KS::Item item, typename KS::Key key) const {
+    __device__ void push(typename KS::Item item, typename KS::Key key) const { put<false>(item, key); }
+    __device__ void push_fenced(typename KS::Item item, typename KS::Key key) const { put<true>(item, key); }
+    template <bool FENCED> __device__ void put(typename KS::Item item, typename KS::Key key) const {
         const u64 k = encode_key(key);
         if (k < ld_relaxed(&pc->threshold.value)) {
-            near.push(item);
+            if (FENCED) near.push_fenced(item);
+            else near.push(item);
             return;
         }
         if (k < ld_relaxed(&pc->pass_min.value)) ATOS_ATOMIC(atomicMin)(&pc->pass_min.value, k);
-        far.push(KS::keyed(item, key));
+        if (FENCED) far.push_fenced(KS::keyed(item, key));
+        else far.push(KS::keyed(item, key));
     }
     template <class G> __device__ void flush(const G& g) const {
         near.flush(g);
@@ -425,6 +473,7 @@ struct QueueServer {
         while (true) {
             batch(held, count);
             g.sync();
+            out.settle(g);  // before the batch's pushes are kept or published
             uint32_t kept = 0;
             if constexpr (!same_type<Keep, NoKeep>::value) {
                 kept = keeper->template keep<FETCH>(worker, held, FETCH * (g.size() / size));
