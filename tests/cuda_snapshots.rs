@@ -222,24 +222,27 @@ fn tuple_item_cuda() {
 /// function's number, the Rust line, the fault); division faults in both modes.
 #[test]
 fn checked_cuda() {
-    use atos::codegen::faults::{Fault, decode, site};
+    use atos::codegen::faults::{Fault, decode, fault_functions, site};
     use common::faults::{faulty, line_of};
     let checked =
         atos::cuda_source::<faulty::Task>(&unchecked::<faulty::Task>().checked(true)).unwrap();
     insta::assert_snapshot!("faulty_checked", checked);
-    let names = vec!["faulty".to_string()];
+    let irs = <faulty::Task as atos::TaskSet>::irs();
+    let names = fault_functions(&irs, &[]);
+    // Sites hold the line as an offset from the `fn` line.
+    let offset = |marker| line_of(marker) - names[0].line;
     for (marker, fault) in [
         ("mul", Fault::MulOverflow),
         ("index", Fault::IndexOutOfBounds),
         ("div", Fault::DivByZero),
     ] {
-        let word = site(0, line_of(marker), fault);
+        let word = site(0, offset(marker), fault);
         assert!(checked.contains(&format!("{word}ull")), "{marker}");
         assert_eq!(decode(word, &names).unwrap().line, line_of(marker));
     }
     let plain = atos::cuda_source::<faulty::Task>(&unchecked::<faulty::Task>()).unwrap();
     assert!(!plain.contains("checked_") && !plain.contains("atos::at("));
-    let div = site(0, line_of("div"), Fault::DivByZero);
+    let div = site(0, offset("div"), Fault::DivByZero);
     assert!(
         plain.contains(&format!("{div}ull")),
         "division is checked in both modes"

@@ -195,7 +195,7 @@ pub(crate) fn emit_batch_fn(
         state.name,
     );
     let mut em = Emitter::new(typed, Some(state_param));
-    em.set_sites(fn_index, spec.checked);
+    em.set_sites(fn_index, task.line, spec.checked);
     em.set_inline(inline);
     em.set_per_lane(true);
     em.raw(&format!(

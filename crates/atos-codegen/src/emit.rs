@@ -74,6 +74,7 @@ pub(crate) struct Emitter<'a> {
     /// Fault sites (`faults.rs`): this function's number, whether overflow and indices are
     /// checked, and the source line of the statement being emitted.
     fn_index: u32,
+    fn_line: u32,
     checked: bool,
     line: u32,
     inline: InlineCalls,
@@ -98,6 +99,7 @@ impl<'a> Emitter<'a> {
             on_leader: false,
             leader_unsynced: false,
             fn_index: 0,
+            fn_line: 0,
             checked: false,
             line: 0,
             inline: InlineCalls::default(),
@@ -119,8 +121,11 @@ impl<'a> Emitter<'a> {
     }
 
     /// Numbers this function's fault sites and turns overflow and index checks on or off.
-    pub fn set_sites(&mut self, fn_index: u32, checked: bool) {
+    /// `fn_line` is the line of the function's `fn` keyword: sites hold their line as an offset
+    /// from it (`faults::site`).
+    pub fn set_sites(&mut self, fn_index: u32, fn_line: u32, checked: bool) {
         self.fn_index = fn_index;
+        self.fn_line = fn_line;
         self.checked = checked;
     }
 
@@ -134,7 +139,7 @@ impl<'a> Emitter<'a> {
     fn site(&self, fault: Fault) -> String {
         format!(
             "{}ull",
-            crate::faults::site(self.fn_index, self.line, fault)
+            crate::faults::site(self.fn_index, self.line.saturating_sub(self.fn_line), fault)
         )
     }
 

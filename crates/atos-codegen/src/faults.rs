@@ -2,9 +2,15 @@
 //! indices in every build) caught on the device and reported with the Rust line.
 //!
 //! A generated operation that can fault gets a *site* code: the function (its index in
-//! [`fault_functions`]), the source line and the [`Fault`]. The device records the first site
-//! that faults in the control block's `fault` word and stops the run (`STATUS_FAULT`); the host
-//! decodes the word into an error naming the function, the line and Rust's own panic message.
+//! [`fault_functions`]), the source line as an offset from the function's `fn` line, and the
+//! [`Fault`]. The device records the first site that faults in the control block's `fault` word
+//! and stops the run (`STATUS_FAULT`); the host decodes the word into an error naming the
+//! function, the line and Rust's own panic message.
+//!
+//! The offset, not the line, is what the generated code holds, so a function that only moves in
+//! its file (a doc comment above it grows) compiles to the same machine code: ptxas's register
+//! allocation has been seen to change with these constants alone (40 to 48 registers for one
+//! spread PageRank unit, a block fewer per SM).
 //!
 //! Division and remainder by zero (and `MIN / -1`), `step_by(0)` and `Slice`/`Atomics` indices
 //! past the length are checked in every build, as Rust checks them in every build. With
@@ -91,13 +97,31 @@ impl Fault {
     }
 }
 
-/// Bits of a site word: function index << 40 | line << 8 | fault code.
+/// Bits of a site word: function index << 40 | line offset << 8 | fault code.
 const LINE_SHIFT: u32 = 8;
 const FUNCTION_SHIFT: u32 = 40;
 
-/// The site word of `fault` at `line` of function number `function`.
-pub fn site(function: u32, line: u32, fault: Fault) -> u64 {
-    (u64::from(function) << FUNCTION_SHIFT) | (u64::from(line) << LINE_SHIFT) | fault as u64
+/// The site word of `fault` at `offset` lines below the `fn` line of function number
+/// `function`.
+pub fn site(function: u32, offset: u32, fault: Fault) -> u64 {
+    (u64::from(function) << FUNCTION_SHIFT) | (u64::from(offset) << LINE_SHIFT) | fault as u64
+}
+
+/// A function of a unit as fault sites name it: its name and the line of its `fn` keyword,
+/// which site offsets count from.
+#[derive(Clone, PartialEq, Eq, Debug)]
+pub struct FaultFunction {
+    pub name: String,
+    pub line: u32,
+}
+
+impl FaultFunction {
+    fn of(f: &FnIr) -> FaultFunction {
+        FaultFunction {
+            name: f.name.clone(),
+            line: f.line,
+        }
+    }
 }
 
 /// A decoded site: where the device faulted, and how.
@@ -110,23 +134,23 @@ pub struct FaultSite {
 
 /// Decodes a `fault` word with the program's [`fault_functions`]; `None` for 0 or a word no
 /// site of this program could write.
-pub fn decode(word: u64, functions: &[String]) -> Option<FaultSite> {
+pub fn decode(word: u64, functions: &[FaultFunction]) -> Option<FaultSite> {
     let fault = Fault::from_code((word & 0xff) as u8)?;
-    let line = ((word >> LINE_SHIFT) & ((1 << (FUNCTION_SHIFT - LINE_SHIFT)) - 1)) as u32;
-    let function = functions.get((word >> FUNCTION_SHIFT) as usize)?.clone();
+    let offset = ((word >> LINE_SHIFT) & ((1 << (FUNCTION_SHIFT - LINE_SHIFT)) - 1)) as u32;
+    let function = functions.get((word >> FUNCTION_SHIFT) as usize)?;
     Some(FaultSite {
-        function,
-        line,
+        function: function.name.clone(),
+        line: function.line.saturating_add(offset),
         fault,
     })
 }
 
 /// The functions of a program's unit in site-numbering order: the tasks in program order,
 /// then the device functions they reach, in first-reached order (as `generate_unit` emits them).
-pub fn fault_functions(tasks: &[&FnIr], device_fns: &[FnIr]) -> Vec<String> {
-    let mut out: Vec<String> = tasks.iter().map(|t| t.name.clone()).collect();
+pub fn fault_functions(tasks: &[&FnIr], device_fns: &[FnIr]) -> Vec<FaultFunction> {
+    let mut out: Vec<FaultFunction> = tasks.iter().map(|t| FaultFunction::of(t)).collect();
     if let Ok(ordered) = crate::unit::order_device_fns(tasks, device_fns) {
-        out.extend(ordered.into_iter().map(|f| f.name));
+        out.extend(ordered.iter().map(FaultFunction::of));
     }
     out
 }
@@ -137,7 +161,11 @@ mod tests {
 
     #[test]
     fn sites_round_trip() {
-        let names = vec!["bfs".to_string(), "relax".to_string()];
+        let f = |name: &str, line| FaultFunction {
+            name: name.into(),
+            line,
+        };
+        let names = vec![f("bfs", 10), f("relax", 300)];
         for fault in Fault::ALL {
             let w = site(1, 4321, fault);
             assert_ne!(w, 0);
@@ -145,7 +173,7 @@ mod tests {
                 decode(w, &names),
                 Some(FaultSite {
                     function: "relax".into(),
-                    line: 4321,
+                    line: 4621,
                     fault
                 })
             );

@@ -428,7 +428,7 @@ pub fn generate_unit(
         let typed = Checker::check(f, f.state.as_ref().map(|_| state), &sigs, names)?;
         for (signature, per_lane) in device_variants(f, state) {
             let mut em = Emitter::new(&typed, state_param.as_deref());
-            em.set_sites(fn_index, spec.checked);
+            em.set_sites(fn_index, f.line, spec.checked);
             em.set_inline(&inline);
             em.set_per_lane(per_lane);
             em.set_leader_unsynced(!per_lane);
@@ -466,7 +466,7 @@ pub fn generate_unit(
         }
         for (fn_name, worker) in variants {
             let mut em = Emitter::new(&typed, Some(&state_param));
-            em.set_sites(fn_index, spec.checked);
+            em.set_sites(fn_index, task.line, spec.checked);
             em.set_inline(&inline);
             let item = match item_parts(task, &typed, TUPLE_ITEM) {
                 Some(parts) => {

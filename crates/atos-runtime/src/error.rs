@@ -42,7 +42,7 @@ pub enum RunError {
 
 impl RunError {
     /// The error for a device `fault` word (`atos_codegen::faults`).
-    pub(crate) fn fault(word: u64, functions: &[String]) -> RunError {
+    pub(crate) fn fault(word: u64, functions: &[atos_codegen::faults::FaultFunction]) -> RunError {
         match atos_codegen::faults::decode(word, functions) {
             Some(site) => RunError::Fault {
                 function: site.function,

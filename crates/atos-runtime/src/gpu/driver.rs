@@ -11,6 +11,7 @@ use std::ffi::c_void;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use atos_codegen::faults::FaultFunction;
 use atos_codegen::layout::{
     EVERY_KEY, control as ctl, priority_control as pc, queue_counters as qc, status, window,
 };
@@ -50,7 +51,7 @@ pub(crate) struct Driver<'a> {
     /// Persistent runs: sample the tasks done this often while the kernel runs.
     pub sample_every: Option<Duration>,
     /// The unit's functions in fault-site order, to name a fault's function.
-    pub fault_functions: &'a [String],
+    pub fault_functions: &'a [FaultFunction],
 }
 
 impl Driver<'_> {

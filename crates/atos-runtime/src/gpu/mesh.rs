@@ -17,6 +17,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use atos_codegen::faults::FaultFunction;
 use atos_codegen::layout::{
     control as ctl, device_counters as dc, mesh, pack_words, queue_counters as qc, spread_parts,
     status, unpack_words, word_offset,
@@ -333,7 +334,7 @@ pub struct MeshProgram<P: TaskSet> {
     /// Blocks per device (occupancy x SMs of device 0, or the user's grid).
     pub(crate) grid: u32,
     pub(crate) timeout: Option<Duration>,
-    pub(crate) fault_functions: Vec<String>,
+    pub(crate) fault_functions: Vec<FaultFunction>,
     /// How pushes to another device travel (states uploaded from now on).
     pub(crate) aggregation: Aggregation,
     /// Whether `accumulate`s into other devices' elements are combined (runs from now on).

@@ -4,7 +4,7 @@ use std::marker::PhantomData;
 use std::sync::Arc;
 use std::time::Duration;
 
-use atos_codegen::faults::fault_functions;
+use atos_codegen::faults::{FaultFunction, fault_functions};
 use atos_codegen::{KernelSpec, Plan, Strategy, WorkerKind, generate_unit};
 use cudarc::driver::{CudaFunction, CudaStream};
 
@@ -46,7 +46,7 @@ pub struct Program<P: TaskSet> {
     compile_time: Duration,
     compile_origin: nvrtc::CacheHit,
     /// The unit's functions in fault-site order (`atos_codegen::faults`).
-    fault_functions: Vec<String>,
+    fault_functions: Vec<FaultFunction>,
     _tasks: PhantomData<P>,
 }
 
