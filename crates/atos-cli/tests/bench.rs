@@ -400,6 +400,10 @@ fn spread_runs_are_verified_and_record_their_devices() {
     assert_eq!(ok["partition"], "random:2");
     assert!(ok["remote_items"].as_u64().unwrap() > 0, "{ok}");
     assert_eq!(ok["device_tasks"].as_array().unwrap().len(), 3);
+    assert!(
+        ok["combining"].is_null(),
+        "BFS has no adds to combine: {ok}"
+    );
     let bsp = spread.iter().find(|r| r["strategy"] == "bsp").unwrap();
     assert_eq!(bsp["status"], "skipped");
     assert!(
@@ -541,6 +545,46 @@ fn eight_simulated_devices_run_verified_with_a_scaling_table() {
         for r in eight {
             assert_eq!(r["device_tasks"].as_array().unwrap().len(), 8, "{r}");
             assert!(r["remote_items"].as_u64().unwrap() > 0, "{r}");
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `combining` is recorded for spread runs of programs that `accumulate` (the re-scan
+/// PageRank form), as `--combine` set it, and nowhere else.
+#[test]
+fn combining_is_recorded_for_programs_that_accumulate() {
+    let dir = temp_dir("combine");
+    for (combine, want) in [("on", true), ("off", false)] {
+        let out = dir.join(format!("{combine}.jsonl"));
+        let o = atos(&[
+            "bench",
+            "--device",
+            "cpu",
+            "--app",
+            "pagerank-rescan",
+            "--graph",
+            "kron:8",
+            "--devices",
+            "1,2",
+            "--combine",
+            combine,
+            "--runs",
+            "1",
+            "--out",
+            out.to_str().unwrap(),
+        ]);
+        assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+        let recs = records(&out);
+        assert_eq!(recs.len(), 2, "the one-device program and 2 devices");
+        for r in &recs {
+            check_schema(r);
+            assert_eq!(r["verified"], true, "{r}");
+            if r["devices"].is_null() {
+                assert!(r["combining"].is_null(), "{r}");
+            } else {
+                assert_eq!(r["combining"], want, "{r}");
+            }
         }
     }
     std::fs::remove_dir_all(&dir).unwrap();

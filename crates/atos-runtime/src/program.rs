@@ -45,6 +45,13 @@ pub(crate) fn plan_of<P: TaskSet>() -> Result<(Plan, Vec<&'static FnIr>), Codege
     Ok((plan, irs))
 }
 
+/// Whether a task set `accumulate`s into some `Atomics` field (`Plan::combines`): only such
+/// programs have anything to combine when spread over several devices. A set that does not
+/// plan (its runs fail with the planning error) accumulates nothing.
+pub fn accumulates<P: TaskSet>() -> bool {
+    plan_of::<P>().is_ok_and(|(plan, _)| !plan.combines.is_empty())
+}
+
 /// Seeds as bits per queue index.
 /// A device state runs only programs over the state type it was uploaded from.
 pub(crate) fn check_uploaded_from(uploaded: &StateDesc, desc: &StateDesc) -> Result<(), RunError> {

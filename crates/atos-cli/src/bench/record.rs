@@ -161,8 +161,8 @@ pub struct Record {
     /// Spread runs: elements each device delivered from its combine copies in the last run
     /// (its `accumulate`s into other devices' elements, one add per element and delivery).
     pub device_delivered: Option<Vec<u64>>,
-    /// Spread runs: whether `accumulate`s into other devices' elements were combined
-    /// (`--combine`).
+    /// Spread runs of programs that `accumulate`: whether their adds into other devices'
+    /// elements were combined (`--combine`); absent for programs with nothing to combine.
     pub combining: Option<bool>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.

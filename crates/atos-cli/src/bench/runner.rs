@@ -132,7 +132,7 @@ fn mesh<P: TaskSet>(
     if let Some(on) = opts.combine {
         program.set_combining(on);
     }
-    rec.combining = Some(program.combining());
+    rec.combining = atos::program::accumulates::<P>().then(|| program.combining());
     let dev = program
         .upload(app.state, placement)
         .map_err(|e| run_failed(e, "uploading the state"))?;
@@ -254,7 +254,7 @@ fn cpu<P: TaskSet + Default>(
             .placement(p.clone())
             .aggregation(opts.aggregation)
             .combining(opts.combine.unwrap_or(true));
-        rec.combining = Some(opts.combine.unwrap_or(true));
+        rec.combining = atos::program::accumulates::<P>().then(|| opts.combine.unwrap_or(true));
     }
     timed_runs(app, opts, rec, |label| {
         (app.reset)();
