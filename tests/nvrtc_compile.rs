@@ -312,7 +312,7 @@ mod fenced_priority {
 }
 
 #[test]
-fn a_deferred_fence_compiles_with_priority_queues() {
+fn deferred_fences_compile_with_priority_queues_mixed_workers_and_spread() {
     if !nvrtc_or_skip() {
         return;
     }
@@ -323,6 +323,31 @@ fn a_deferred_fence_compiles_with_priority_queues() {
         let src = atos::cuda_source::<hop::Task>(&spec).unwrap();
         assert!(
             src.contains("push_fenced") && src.contains("atos::FenceDebt"),
+            "{src}"
+        );
+        compile_clean(&src);
+    }
+    // A warp worker's deferred fence inside a CTA group (colouring's `assign` on warps, `check`
+    // on a CTA), on one device and spread (the routed channel's `push_fenced`).
+    use atos::apps::coloring;
+    for multi in [false, true] {
+        let irs = <coloring::Tasks as atos::TaskSet>::irs();
+        let mut spec = KernelSpec::for_tasks(&irs)
+            .multi_device(multi)
+            .checked(false);
+        spec.tasks = vec![
+            atos::TaskSpec {
+                worker: WorkerKind::Warp,
+                fetch: 4,
+            },
+            atos::TaskSpec {
+                worker: WorkerKind::Cta,
+                fetch: 8,
+            },
+        ];
+        let src = atos::cuda_source::<coloring::Tasks>(&spec).unwrap();
+        assert!(
+            src.contains("atos_out.check.push_fenced(v)") && src.contains("atos::FenceDebt"),
             "{src}"
         );
         compile_clean(&src);

@@ -10,28 +10,36 @@
 //! the vertices of one level peel in parallel with no barrier between levels.
 //!
 //! - A task `(v, k)` whose vertex is still present reads its degree `d`. If `d > k` the vertex
-//!   cannot go at this level: it is queued again at level `min(d, cap)` (every vertex is seeded
-//!   at level 0, so this is how the first level sorts them by degree). `cap` ([`core_bound`])
-//!   is at least every core number, so at level `cap` every vertex left peels; one queued
-//!   there with a larger degree runs again at that level until its neighbours' peels bring
-//!   its degree down. Otherwise it takes core
-//!   number `k` (`fetch_min` on `core`: of two tasks of one vertex at one level, one wins) and
-//!   lowers the degree of each neighbour still present by one. If the new degree `d'` is `k` or
-//!   more (and below `cap`, where it has a task already), the neighbour is queued at level `d'` (so the level it may go at is queued as soon
-//!   as it is known); below `k` it needs no push, as it already had a task at level `k` or
-//!   lower when its degree reached `k`.
-//! - **Why the answer is exact.** Keys only ever equal the level of the task that pushed them
-//!   or more, so when level `k` is served every vertex with degree at most `k` has a task at
-//!   level `k` (its degree fell there, or its last push was at its degree) and nothing lower is
-//!   left. A vertex's degree only falls, and every push of a vertex below `cap` carries at
-//!   least its degree then, so a task finds a degree above its level only for a seed or at
-//!   level `cap`: the order is exactly level-by-level peeling, and the set removed at each
-//!   level does not depend on the order within it.
-//! - The work: `n` seeds, at most `n` re-queues at the degree, one push per lowered degree
-//!   that stays at the level or above (at most `2m`), and at level `cap` the re-runs of
-//!   vertices waiting there for their degree to fall (not bounded in advance; each replaces
-//!   its own task, so the rings do not fill); `PriorityQueue` rings must hold `n + 2m` items
-//!   ([`capacity`]).
+//!   cannot go at this level: it is queued again at `min(d, k + window, cap)`, where `window`
+//!   ([`KcoreArrays::with_window`], at least 1) is how many levels ahead a vertex waits and
+//!   `cap` ([`core_bound`]) is at least every core number (at level `cap` every vertex left
+//!   peels; one with a larger degree runs again at that level until its neighbours' peels bring
+//!   its degree down). Otherwise it takes core number `k` (`fetch_min` on `core`: of two tasks
+//!   of one vertex at one level, one wins) and lowers the degree of each neighbour still
+//!   present by one. A neighbour whose new degree `left` is at least `k` and below
+//!   `min(k + window, cap)` (or is `k` itself) is queued at level `left`; any other needs
+//!   nothing.
+//! - **Why the answer is exact.** Invariant: while level `k` is served, every present vertex
+//!   has a task at a level between `k` and its degree. A re-queue goes to a level in
+//!   `(k, d]` (at `cap`, to `cap` itself). A task queued at level `L` was queued at some level
+//!   `j <= k`, so `L <= min(j + window, cap) <= min(k + window, cap)`; a lowered degree `left`
+//!   below `L` is therefore below `min(k + window, cap)`, and the decrement that made it queued
+//!   the vertex at `left` (degrees fall one at a time, so the value `k` is seen by exactly one
+//!   decrement). So when level `k` is served, every present vertex of degree at most `k` has a
+//!   task at `k`, and nothing lower is left: levels drain in order (slack 0), and the set
+//!   removed at each level is level-by-level peeling's, whatever the order within it.
+//! - **How far ahead.** Queued at its degree (`window` past the bound: the first version), a
+//!   vertex got a new item at every lowered degree, and each stayed in the far ring, stale,
+//!   until the threshold reached its key: every advance's pass over the far ring examined them
+//!   all again. On kron:16 the passes examined 129 M items for 0.65 M pushes (CPU executor, 654
+//!   advances). A window keeps every far item within `window` levels of the threshold, so an
+//!   item is examined at most `window` times; a small window costs re-runs instead (a vertex
+//!   runs about every `window` levels). On the CPU executor, kron:16 with windows 1, 4 and 8:
+//!   16.1, 5.4 and 4.0 tasks per vertex, 0.98, 0.90 and 1.01 M far items examined; the meshes
+//!   do fewest tasks from 4 up. [`DEFAULT_WINDOW`] (8) is what the GPU measured fastest
+//!   (`docs/results/2026-11-24b-kcore-window-h100.md`).
+//! - The rings hold at most `n + 2m` items ([`capacity`]): a vertex's re-queue, a push per
+//!   lowered degree, the seeds.
 //!
 //! The threshold must advance by exactly one level: [`KcoreArrays::state`] sets delta 1 (a
 //! wider band would serve two levels at once and give the higher one's vertices the lower
@@ -55,16 +63,19 @@ pub struct KcoreState<'a> {
     pub work: PriorityQueue<'a, (u32, u32), u32>,
     /// No vertex's core number is above it ([`core_bound`]): no task is queued past it.
     pub cap: u32,
+    /// How many levels ahead a vertex is queued (at least 1, at most `cap + 1`; see the module
+    /// doc, "How far ahead").
+    pub window: u32,
 }
 
 /// Peels `v` at level `k` if it is still present and has at most `k` neighbours left; queues
-/// it again at its degree if it has more.
+/// it again at the next level if it has more.
 #[atos::task(worker = "warp", fetch = 1)]
 pub fn peel((v, k): (u32, u32), s: &KcoreState) {
     let d = s.degree.load(v);
     let present = s.core.load(v) > k;
     if present && d > k {
-        let again = d.min(s.cap);
+        let again = d.min(k + s.window).min(s.cap);
         s.work.push((v, again), again);
     }
     let peeled = present && d <= k && s.core.fetch_min(v, k) > k;
@@ -74,7 +85,7 @@ pub fn peel((v, k): (u32, u32), s: &KcoreState) {
         let u = s.cols[e];
         if u != v && s.core.load(u) == u32::MAX {
             let left = s.degree.fetch_sub(u, 1) - 1;
-            if left >= k && left < s.cap {
+            if left >= k && left < (k + s.window).min(s.cap).max(k + 1) {
                 s.work.push((u, left), left);
             }
         }
@@ -96,6 +107,15 @@ pub fn core_bound(degrees: &[u32]) -> u32 {
     h.saturating_sub(1)
 }
 
+/// Levels ahead a vertex is queued by default ([`KcoreArrays::with_window`]).
+pub const DEFAULT_WINDOW: u32 = 8;
+
+/// The window a run with bound `cap` uses when `window` is asked for: at least 1, at most one
+/// past the bound (further ahead changes nothing: no task is queued past the bound).
+pub fn effective_window(window: u32, cap: u32) -> u32 {
+    window.clamp(1, cap.saturating_add(1))
+}
+
 /// Ring capacity a run needs: `n` seeds and re-queues plus one push per edge end.
 pub fn capacity(vertices: usize, entries: usize) -> u64 {
     vertices as u64 + entries as u64 + 1
@@ -107,6 +127,7 @@ pub struct KcoreArrays {
     pub core: AtomicArray<u32>,
     initial: Vec<u32>,
     cap: u32,
+    window: u32,
 }
 
 impl KcoreArrays {
@@ -118,9 +139,22 @@ impl KcoreArrays {
             core: AtomicArray::filled(degrees.len(), UNPEELED),
             cap: core_bound(&degrees),
             initial: degrees,
+            window: DEFAULT_WINDOW,
         };
         a.reset();
         a
+    }
+
+    /// Queue vertices `window` levels ahead (1 or more; [`DEFAULT_WINDOW`] unless set; past
+    /// the bound it changes nothing). The core numbers are the same for every window.
+    pub fn with_window(mut self, window: u32) -> KcoreArrays {
+        self.window = window;
+        self
+    }
+
+    /// The window the state gets ([`effective_window`]).
+    pub fn window(&self) -> u32 {
+        effective_window(self.window, self.cap)
     }
 
     /// Back to the start of a run: every vertex present with its full degree.
@@ -153,6 +187,7 @@ impl KcoreArrays {
             // Level 0 first (start 1 serves keys below 1), then one level per advance.
             work: PriorityQueue::with_capacity(capacity).delta(1).start(1),
             cap: self.cap,
+            window: self.window(),
         }
     }
 }

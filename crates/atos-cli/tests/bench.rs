@@ -125,6 +125,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("advance_slack", Kind::Int, true),
     ("prune_stale", Kind::Str, true),
     ("max_core", Kind::Int, true),
+    ("kcore_window", Kind::Int, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
     ("aggregation", Kind::Str, true),
@@ -1006,8 +1007,9 @@ fn priority_apps_are_verified_and_record_their_delta() {
     run(&["--app", "bfs-priority", "--advance-slack", "5"]);
     run(&["--app", "sssp-priority", "--prune-stale", "off"]);
     run(&["--app", "sssp", "--prune-stale", "above:2"]);
+    run(&["--app", "kcore", "--kcore-window", "2"]);
     let recs = records(&out);
-    assert_eq!(recs.len(), 20);
+    assert_eq!(recs.len(), 22);
     for r in &recs {
         check_schema(r);
         assert_eq!(r["status"], "ok", "{r}");
@@ -1025,6 +1027,12 @@ fn priority_apps_are_verified_and_record_their_delta() {
     assert_eq!(recs[6]["app"], "kcore");
     assert_eq!(recs[6]["max_core"], 2);
     assert_eq!(recs[6]["delta"], 1.0);
+    // The window: the default clamped to one past the bound, or as asked.
+    let w = recs[6]["kcore_window"].as_u64().unwrap();
+    assert!((3..=8).contains(&w), "{}", recs[6]);
+    assert_eq!(recs[20]["app"], "kcore");
+    assert_eq!(recs[20]["kcore_window"], 2);
+    assert!(recs[10]["kcore_window"].is_null());
     assert_eq!(recs[8]["delta"], 2.5);
     assert!(recs[8]["advances"].as_u64().unwrap() > 3, "{}", recs[8]);
     assert_eq!(recs[10]["app"], "sssp");
@@ -1069,6 +1077,7 @@ fn priority_apps_are_verified_and_record_their_delta() {
             "--delta-scale is for",
         ),
         ("kcore", &["--advance-slack", "4"], "--advance-slack is for"),
+        ("bfs", &["--kcore-window", "4"], "--kcore-window is for"),
         ("bfs", &["--prune-stale", "on"], "--prune-stale is for"),
         ("sssp", &["--prune-stale", "yes"], "use on, off or above:D"),
     ];

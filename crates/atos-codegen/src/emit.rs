@@ -810,16 +810,17 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
     }
 }
 
-/// Whether `body` writes memory from uniform code on the leader alone: a `store`, or a call of a
-/// function taking the state (its effects run on the leader).
 /// A task's fence that a CTA group may leave to the end of its batch: the last top-level
 /// `atos::fence()` of the body, when all that follows it is pushes whose items read nothing a
 /// task writes (no `Atomics` operation, no call; `Slice` reads are of data no task changes) to
-/// queues whose items stay queued (no inline task). The fence orders the task's accesses before
-/// it against those after it; after it there are only those pushes, and an item is seen by
-/// anyone only once the group keeps or publishes it, which it does after one fence for the whole
-/// batch (`atos::FenceDebt`; a push that cannot wait for the batch fences first). Colouring's
-/// `assign` ends this way: one fence per batch instead of one per vertex.
+/// queues whose items stay queued (no inline task). After the fence the task only pushes, and an
+/// item is seen by anyone only once the group keeps or publishes it, which it does after one
+/// fence for the whole batch (`atos::FenceDebt`; a push that cannot wait for the batch fences
+/// first): the task's accesses before the fence stay ordered before everything the tasks it
+/// pushes do. What is no longer ordered is the task against the later tasks its worker runs in
+/// the same batch, which no program can rely on (those items could run on any worker).
+/// Colouring's `assign` ends this way: one fence per batch instead of one per vertex. A trailing
+/// fence with nothing after it is deferred too (it orders nothing of the task).
 pub(crate) fn deferred_fence<'s>(body: &'s [Stmt], inline: &InlineCalls) -> Option<&'s Stmt> {
     let at = body
         .iter()
@@ -835,6 +836,8 @@ pub(crate) fn deferred_fence<'s>(body: &'s [Stmt], inline: &InlineCalls) -> Opti
     (pushes_only && !reads).then_some(&body[at])
 }
 
+/// Whether `body` writes memory from uniform code on the leader alone: a `store`, or a call of a
+/// function taking the state (its effects run on the leader).
 fn leader_writes(body: &[Stmt]) -> bool {
     let mut found = false;
     crate::ir::visit_exprs(body, &mut |e| match &e.kind {

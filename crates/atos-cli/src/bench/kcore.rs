@@ -17,17 +17,37 @@ pub struct KcoreInput {
     /// Bucket peeling's core numbers.
     pub reference: Vec<u32>,
     pub capacity: u64,
+    /// `--kcore-window`, if given.
+    pub window: Option<u32>,
 }
 
 impl KcoreInput {
-    pub fn new(g: &atos_graph::Csr) -> Result<KcoreInput, String> {
+    pub fn new(g: &atos_graph::Csr, window: Option<u32>) -> Result<KcoreInput, String> {
         let reference = core_numbers(g).map_err(|e| e.to_string())?;
         Ok(KcoreInput {
             offsets: g.offsets_u32().map_err(|e| e.to_string())?,
             degrees: degrees(g),
             reference,
             capacity: kcore::capacity(g.num_vertices(), g.num_edges()),
+            window,
         })
+    }
+
+    /// The arrays of a run, with the window asked for.
+    fn arrays(&self) -> KcoreArrays {
+        let a = KcoreArrays::new(self.degrees.clone());
+        match self.window {
+            Some(w) => a.with_window(w),
+            None => a,
+        }
+    }
+
+    /// The window runs use (clamped as the state clamps it).
+    pub fn window(&self) -> u32 {
+        kcore::effective_window(
+            self.window.unwrap_or(kcore::DEFAULT_WINDOW),
+            kcore::core_bound(&self.degrees),
+        )
     }
 
     /// The largest core number (the degeneracy).
@@ -50,7 +70,7 @@ pub fn run(
     opts: &RunOpts,
     rec: &mut Record,
 ) -> Result<(), Fail> {
-    let a = KcoreArrays::new(input.degrees.clone());
+    let a = input.arrays();
     let state = a.state(&input.offsets, cols, input.capacity);
     let n = input.reference.len();
     let verify = |label: &str| {

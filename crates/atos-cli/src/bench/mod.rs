@@ -85,6 +85,11 @@ pub struct BenchArgs {
     /// [default: sssp-priority `atos::apps::sssp::DEFAULT_SLACK` (512), bfs-priority 0].
     #[arg(long, value_name = "N")]
     advance_slack: Option<u64>,
+    /// kcore: how many levels ahead a vertex that cannot peel yet is queued
+    /// (`atos::apps::kcore::KcoreArrays::with_window`; the core numbers are the same for any)
+    /// [default: `atos::apps::kcore::DEFAULT_WINDOW`].
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    kcore_window: Option<u32>,
     /// sssp and sssp-priority: whether a task whose vertex has since got a shorter distance
     /// relaxes nothing (`on`), relaxes with the shorter one (`off`), or relaxes nothing only
     /// when its vertex has more than D out-edges (`above:D`) [default: sssp off, sssp-priority
@@ -283,7 +288,7 @@ impl App {
                 };
                 sssp::Sssp::new(g, args.source, wanted).map(Prepared::Sssp)
             }
-            App::Kcore => kcore::KcoreInput::new(g).map(Prepared::Kcore),
+            App::Kcore => kcore::KcoreInput::new(g, args.kcore_window).map(Prepared::Kcore),
         }
     }
 }
@@ -366,6 +371,7 @@ impl Prepared {
             Prepared::Coloring(c) => rec.greedy_colors = Some(c.greedy_colors),
             Prepared::Kcore(k) => {
                 rec.max_core = Some(k.max_core());
+                rec.kcore_window = Some(k.window());
                 rec.delta = Some(1.0);
             }
         }
@@ -696,6 +702,11 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
             "--prune-stale",
             args.prune_stale.is_some(),
             &[App::Sssp, App::SsspPriority][..],
+        ),
+        (
+            "--kcore-window",
+            args.kcore_window.is_some(),
+            &[App::Kcore][..],
         ),
     ];
     for (flag, set, apps) in given {

@@ -142,6 +142,9 @@ pub struct Record {
     pub prune_stale: Option<String>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).
     pub max_core: Option<u32>,
+    /// k-core: how many levels ahead vertices were queued (`--kcore-window`, clamped to
+    /// `1..=bound + 1`).
+    pub kcore_window: Option<u32>,
     /// Devices the run was spread over (absent: one).
     pub devices: Option<usize>,
     /// Spread runs: the partition (`vertices`, `edges`, `random:SEED`).
@@ -230,6 +233,7 @@ impl Record {
             advance_slack: None,
             prune_stale: None,
             max_core: None,
+            kcore_window: None,
             devices: None,
             partition: None,
             aggregation: None,

@@ -308,7 +308,7 @@ struct RoutedPusher {
         if constexpr (Stage::on) {
             if (stage.put(item, o)) return;
         }
-        if (FENCED) fence_seq_cst();
+        if (FENCED && !ATOS_REMOTE_CALLS) fence_seq_cst();  // with calls, `owe` fenced already
         // Keyed by the target ring (as push_warp): lanes of two routed queues never share a
         // reservation, even where the compiler shares this code between them.
         const bool eager = mesh_view.batch == 0;

@@ -186,6 +186,8 @@ struct FenceDebt {
         *owed = 1;
 #endif
     }
+    // The leader's reset needs no barrier of its own: the next batch's `owe`s come after the
+    // barriers of `keep` and of every stage `flush` (a deferring unit's channels are stages).
     template <class G> __device__ void settle(const G& g) const {
         if (g.is_leader() && *owed) {
             fence_seq_cst();
@@ -224,7 +226,7 @@ struct StagedPusher {
             stage[slot] = item;
             return;
         }
-        if (FENCED) fence_seq_cst();
+        if (FENCED && !ATOS_REMOTE_CALLS) fence_seq_cst();  // with calls, `owe` fenced already
         push_warp(q, item, ctl);
     }
     // Keeping (persistent CTA groups): called by every thread after a batch, before `flush`.
