@@ -326,3 +326,27 @@ fn leading_lanes_indices_are_checked_once_per_range() {
     // The branch's, the one after the division, and the shadowing `e`'s.
     assert_eq!(src.matches("s.vals[atos::index(e_").count(), 3, "{src}");
 }
+
+/// Spread units without an idle hook count `done` once per `SPREAD_DONE_BATCHES` batches; units
+/// with a hook, and one-device units, count every batch (the header's default).
+#[test]
+fn spread_units_without_an_idle_hook_batch_their_done_counts() {
+    use atos::apps::{bfs::bfs, pagerank};
+    let define = format!(
+        "#define ATOS_DONE_BATCHES {}u",
+        atos::codegen::unit::SPREAD_DONE_BATCHES
+    );
+    let spread = |mut spec: KernelSpec| {
+        spec.multi_device = true;
+        spec
+    };
+    let bfs_spread = atos::cuda_source::<bfs::Task>(&spread(unchecked::<bfs::Task>())).unwrap();
+    assert!(bfs_spread.contains(&define), "{bfs_spread}");
+    let bfs_one = atos::cuda_source::<bfs::Task>(&unchecked::<bfs::Task>()).unwrap();
+    assert!(!bfs_one.contains("ATOS_DONE_BATCHES"), "{bfs_one}");
+    let pr = atos::cuda_source::<pagerank::Tasks>(&spread(unchecked::<pagerank::Tasks>())).unwrap();
+    assert!(
+        !pr.contains("ATOS_DONE_BATCHES"),
+        "PageRank has an idle hook:\n{pr}"
+    );
+}

@@ -290,6 +290,15 @@ impl KernelSpec {
     }
 }
 
+/// Spread units without an idle hook count a group's finished items in `done` once per this
+/// many batches, and always before the group looks for the end (`QueueServer::count_done` in
+/// worker.cuh). Each count is a system-scope release, which waits for the group's writes to reach
+/// the other GPUs; on 2 H200s over NVLink counting every batch made BFS on grid:4096x4096 1.22x
+/// slower (`docs/results/2026-11-24b-x2-h200.md`). Units with an idle hook keep counting every
+/// batch: their sweeps' quiescence checks read `done`, and PageRank re-scan (which has a hook)
+/// was 6% slower with batching in the one sample measured.
+pub const SPREAD_DONE_BATCHES: u32 = 16;
+
 /// Far items a thread of a group takes per batch of a priority queue's pass.
 pub const PASS_FETCH: u32 = 4;
 
@@ -371,6 +380,16 @@ pub fn generate_unit(
     }
     if spec.multi_device {
         out.push_str("#define ATOS_SYSTEM_SCOPE 1  // spread over several GPUs: atomics and orderings hold between them\n");
+        if !plan
+            .tasks
+            .iter()
+            .any(|t| matches!(t.source, Source::Idle { .. }))
+        {
+            let _ = writeln!(
+                out,
+                "#define ATOS_DONE_BATCHES {SPREAD_DONE_BATCHES}u  // spread, no idle hook: `done` counted once per {SPREAD_DONE_BATCHES} batches"
+            );
+        }
     }
     out.push_str("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n");
     if spec.multi_device {

@@ -53,6 +53,9 @@ struct QueueRef {
 // Orderings at a scope: S true is the system scope (between GPUs), false the device's. The
 // default is the unit's scope (ATOS_SYSTEM_SCOPE).
 constexpr bool UNIT_SCOPE = ATOS_SYSTEM_SCOPE != 0;
+#ifndef ATOS_DONE_BATCHES
+#define ATOS_DONE_BATCHES 1u  // batches a server's leader runs per `done` count (worker.cuh)
+#endif
 #define ATOS_SCOPED(S, before, after, ...) \
     do {                                   \
         if constexpr (S) asm volatile(before "sys" after __VA_ARGS__); \

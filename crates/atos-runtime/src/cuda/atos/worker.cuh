@@ -455,6 +455,31 @@ struct QueueServer {
     const Keep* keeper;
     u64 cur = 0, lim = 0;  // linear queues: the leader's reservation
     uint32_t batches = 0;  // the leader's: batches taken, to poll the run's status now and then
+    // The leader's items run but not yet counted in `done`: counted once per ATOS_DONE_BATCHES
+    // batches (the generated unit sets it for spread units without an idle hook; codegen
+    // `SPREAD_DONE_BATCHES`) and always before its group looks for the end (a server that finds
+    // nothing first counts what it holds). Termination only needs done <= end_alloc + kept and
+    // every item counted before quiescence is judged: `done` only lags more.
+    u64 pending = 0;
+    uint32_t unreported = 0;
+    static constexpr uint32_t DONE_BATCHES = ATOS_DONE_BATCHES;
+    // After the batch's pushes, at the unit's scope: termination reads `done` from every
+    // device, and a batch may have pushed to a peer.
+    __device__ void count_done(u64 n) {
+        if constexpr (DONE_BATCHES == 1) {
+            add_release(&q.counters->done.value, n);
+        } else {
+            pending += n;
+            if (++unreported >= DONE_BATCHES) report_done();
+        }
+    }
+    __device__ void report_done() {
+        if constexpr (DONE_BATCHES > 1) {
+            if (pending != 0) add_release(&q.counters->done.value, pending);
+            pending = 0;
+            unreported = 0;
+        }
+    }
 
     // Runs items [base, base + n) of the queue, taken by the group's leader, then whatever the
     // group keeps of its own pushes.
@@ -483,9 +508,7 @@ struct QueueServer {
             out.flush(g);
             if (g.is_leader()) {
                 if (kept) ATOS_ATOMIC(atomicAdd)(&q.counters->kept.value, (u64)kept);
-                // After the batch's pushes, at the unit's scope: termination reads `done` from
-                // every device, and a batch may have pushed to a peer.
-                add_release(&q.counters->done.value, (u64)n);
+                count_done(n);
             }
             if (kept == 0) return;
             // Every thread is past the flush (whose empty-stage return reads the stage's count)
@@ -509,7 +532,10 @@ struct QueueServer {
         if (g.is_leader() && !((++batches & 63u) == 0 && ld_relaxed(&fault_control->status.value) != STATUS_OK))
             n = q.ring() ? claim(q, FETCH * subs, base) : reserve(q, FETCH * subs, cur, lim, base);
         n = g.share(n);
-        if (n == 0) return false;
+        if (n == 0) {
+            if (g.is_leader()) report_done();
+            return false;
+        }
         base = g.share(base);
         g.sync();  // a shuffle orders no memory: the leader's acquire reaches the lanes through a barrier
         run(g, out, base, n);
@@ -524,7 +550,10 @@ struct QueueServer {
         uint32_t n = 0;
         if (g.is_leader()) n = take_pass(q, FETCH * subs, pass_end, base);
         n = g.share(n);
-        if (n == 0) return false;
+        if (n == 0) {
+            if (g.is_leader()) report_done();
+            return false;
+        }
         base = g.share(base);
         g.sync();
         run(g, out, base, n);
@@ -541,7 +570,10 @@ struct QueueServer {
             uint32_t n = 0;
             if (g.is_leader()) n = take_window(q, FETCH * subs, hi, base);
             n = g.share(n);
-            if (n == 0) return;
+            if (n == 0) {
+                if (g.is_leader()) report_done();
+                return;
+            }
             base = g.share(base);
             run(g, out, base, n);
         }
