@@ -52,9 +52,10 @@ fn core_numbers_match_the_reference_on_every_family() {
             for strategy in [Strategy::Persistent, Strategy::Bsp] {
                 let s = run_window(spec, &g, strategy, threads, window);
                 assert!(s.popped >= n, "{spec}: every vertex runs");
-                // A task per level a vertex is present and a push per degree lowered to the
-                // level; the re-runs at the cap level have no bound in advance, so this is a
-                // check on these graphs on one thread (where the order is fixed), not a law.
+                // A vertex runs at most 1 + degree tasks (its seed, a re-queue per level it
+                // waits at below its core number, a push per distinct lowered degree at or
+                // above it): n + m in all, plus the re-runs at the cap level, which have no
+                // bound in advance, so this is a check on these graphs, not a law.
                 if threads == 1 {
                     let most = 2 * n + g.num_edges() as u64;
                     assert!(s.popped <= most, "{spec}: {}", s.popped);
@@ -161,4 +162,25 @@ fn isolated_vertices_have_core_zero() {
         .unwrap();
     let s = run("isolated", &g, Strategy::Persistent, 2);
     assert_eq!(s.popped, 6);
+}
+
+/// A state built by hand with a window out of range still peels exactly: the task keeps the
+/// window in `1..=cap + 1` (0 would re-queue a vertex at its own level forever; a huge one
+/// would overflow `k + window`).
+#[test]
+fn a_hand_built_window_out_of_range_is_kept_in_range() {
+    let g = atos_graph::load("kron:9,seed=4").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let want = core_numbers(&g).unwrap();
+    for window in [0, u32::MAX] {
+        let a = KcoreArrays::new(degrees(&g));
+        let capacity = kcore::capacity(g.num_vertices(), g.num_edges());
+        let mut state = a.state(&offsets, &g.cols, capacity);
+        state.window = window;
+        CpuExecutor::new()
+            .threads(2)
+            .run(kcore::peel::Task, &state, &a.seeds())
+            .unwrap_or_else(|e| panic!("window {window}: {e}"));
+        assert_eq!(a.core.to_vec(), want, "window {window}");
+    }
 }

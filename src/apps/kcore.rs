@@ -20,12 +20,13 @@
 //!   `min(k + window, cap)` (or is `k` itself) is queued at level `left`; any other needs
 //!   nothing.
 //! - **Why the answer is exact.** Invariant: while level `k` is served, every present vertex
-//!   has a task at a level between `k` and its degree. A re-queue goes to a level in
+//!   has a task at a level between `k` and `max(k, its degree)`. A re-queue goes to a level in
 //!   `(k, d]` (at `cap`, to `cap` itself). A task queued at level `L` was queued at some level
 //!   `j <= k`, so `L <= min(j + window, cap) <= min(k + window, cap)`; a lowered degree `left`
 //!   below `L` is therefore below `min(k + window, cap)`, and the decrement that made it queued
 //!   the vertex at `left` (degrees fall one at a time, so the value `k` is seen by exactly one
-//!   decrement). So when level `k` is served, every present vertex of degree at most `k` has a
+//!   decrement). A task pushed at `left` finds a degree of at most `left` when it runs, so it
+//!   peels or is stale and never re-queues: each vertex has one chain of re-queues. So when level `k` is served, every present vertex of degree at most `k` has a
 //!   task at `k`, and nothing lower is left: levels drain in order (slack 0), and the set
 //!   removed at each level is level-by-level peeling's, whatever the order within it.
 //! - **How far ahead.** Queued at its degree (`window` past the bound: the first version), a
@@ -74,8 +75,12 @@ pub struct KcoreState<'a> {
 pub fn peel((v, k): (u32, u32), s: &KcoreState) {
     let d = s.degree.load(v);
     let present = s.core.load(v) > k;
+    // The furthest level this task queues at: `window` ahead (kept in 1..=cap + 1, so that a
+    // state built by hand cannot stall a level or overflow), never past the bound.
+    let window = s.window;
+    let reach = (k + window.max(1).min(s.cap + 1)).min(s.cap);
     if present && d > k {
-        let again = d.min(k + s.window).min(s.cap);
+        let again = d.min(reach);
         s.work.push((v, again), again);
     }
     let peeled = present && d <= k && s.core.fetch_min(v, k) > k;
@@ -85,7 +90,7 @@ pub fn peel((v, k): (u32, u32), s: &KcoreState) {
         let u = s.cols[e];
         if u != v && s.core.load(u) == u32::MAX {
             let left = s.degree.fetch_sub(u, 1) - 1;
-            if left >= k && left < (k + s.window).min(s.cap).max(k + 1) {
+            if left >= k && left < reach.max(k + 1) {
                 s.work.push((u, left), left);
             }
         }

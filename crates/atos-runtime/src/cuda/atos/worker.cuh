@@ -459,7 +459,11 @@ struct QueueServer {
     // batches (the generated unit sets it for spread units without an idle hook; codegen
     // `SPREAD_DONE_BATCHES`) and always before its group looks for the end (a server that finds
     // nothing first counts what it holds). Termination only needs done <= end_alloc + kept and
-    // every item counted before quiescence is judged: `done` only lags more.
+    // every item counted before quiescence is judged: `done` only lags more. This relies on
+    // `run_persistent` calling every server on every pass before it looks for the end; a loop
+    // that stopped at the first server with work would leave the others' counts unreported.
+    // Spread units refuse priority queues; were they allowed, `advance_priority` should count
+    // first (held-back counts look like near items in flight).
     u64 pending = 0;
     uint32_t unreported = 0;
     static constexpr uint32_t DONE_BATCHES = ATOS_DONE_BATCHES;
