@@ -446,6 +446,19 @@ impl<'a> Checker<'a> {
                 self.known(Scalar::U64)
             }
             ExprKind::Field { field } => {
+                if let Some(f) = self.state.and_then(|st| st.field(field))
+                    && matches!(f.kind, FieldKind::Slice | FieldKind::Atomics)
+                {
+                    let read = if f.kind == FieldKind::Slice {
+                        format!("s.{field}[i]")
+                    } else {
+                        format!("s.{field}.load(i)")
+                    };
+                    return Err(self.err(format!(
+                        "field `{field}` is an array ({:?}), not a value: read an element first (`{read}`); only scalar fields are values, and take scalar methods (`s.limit.max(1)`)",
+                        f.kind
+                    )));
+                }
                 let elem = self.scalar_field(field, &[FieldKind::Scalar])?;
                 self.known(elem)
             }

@@ -465,6 +465,32 @@ fn a_cta_group_fences_once_per_batch_for_a_fence_followed_only_by_pushes() {
 }
 
 #[test]
+fn scalar_methods_apply_to_scalar_fields_and_arrays_are_refused_as_values() {
+    // `s.limit.max(2)`: the method on the field's value, as Rust reads it.
+    let body = task_body("let w = s.limit.max(2); s.hits.store(v, w);");
+    assert!(body.contains("s.limit"), "{body}");
+    assert!(body.contains("max"), "{body}");
+    // On an array field it is no value: the error says to read an element.
+    let src = "fn t(v: u32, s: &S) { let w = s.hits.max(2); s.hits.store(v, w); }";
+    let ir = lower_task_source("", src).unwrap();
+    let err = generate_unit(
+        &[&ir],
+        &[],
+        &state(),
+        &KernelSpec::for_tasks(&[&ir]).checked(false),
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("field `hits` is an array") && err.contains("s.hits.load(i)"),
+        "{err}"
+    );
+    // Still an `Atomics` operation where the name is one.
+    let body = task_body("let w = s.hits.fetch_max(v, 2); s.hits.store(v, w);");
+    assert!(body.contains("atomic_fetch_max"), "{body}");
+}
+
+#[test]
 fn every_lanes_loop_ends_with_a_worker_barrier() {
     let body = task_body(
         "for e in lanes(0..v) { s.hits.store(e, 1); } let seen = s.hits.load(0); for i in 0..v { s.out.store(i, seen as i64); }",

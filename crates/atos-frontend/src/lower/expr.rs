@@ -253,7 +253,13 @@ impl Lowerer {
                     ),
                 ));
             }
-            return Ok(self.atomic_call(field, m)?.kind);
+            // A scalar method on a field (`s.window.max(1)` on a scalar field) is the method
+            // on the field's value; the type checker refuses it on any other kind of field.
+            let scalar_method = atos_codegen::ops::atomic(&method).is_none()
+                && atos_codegen::ops::method(&method).is_some();
+            if !scalar_method {
+                return Ok(self.atomic_call(field, m)?.kind);
+            }
         }
         if let Some(decl) = atos_codegen::ops::method(&method) {
             if m.args.len() != decl.args {
