@@ -32,8 +32,8 @@
 //! - **How far ahead.** Queued at its degree (`window` past the bound: the first version), a
 //!   vertex got a new item at every lowered degree, and each stayed in the far ring, stale,
 //!   until the threshold reached its key: every advance's pass over the far ring examined them
-//!   all again. On kron:16 the passes examined 129 M items for 0.65 M pushes (CPU executor, 654
-//!   advances). A window keeps every far item within `window` levels of the threshold, so an
+//!   all again. On kron:16 the passes examined 129 M items to move 0.65 M near (CPU executor, 654
+//!   advances; `docs/results/2026-11-24b-kcore-window-h100/cpu-passes/`). A window keeps every far item within `window` levels of the threshold, so an
 //!   item is examined at most `window` times; a small window costs re-runs instead (a vertex
 //!   runs about every `window` levels). On the CPU executor, kron:16 with windows 1, 4 and 8:
 //!   16.1, 5.4 and 4.0 tasks per vertex, 0.98, 0.90 and 1.01 M far items examined; the meshes

@@ -122,6 +122,8 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("greedy_colors", Kind::Int, true),
     ("delta", Kind::Num, true),
     ("advances", Kind::Int, true),
+    ("far_examined", Kind::Int, true),
+    ("far_moved", Kind::Int, true),
     ("advance_slack", Kind::Int, true),
     ("prune_stale", Kind::Str, true),
     ("max_core", Kind::Int, true),
@@ -1032,6 +1034,17 @@ fn priority_apps_are_verified_and_record_their_delta() {
     assert!((3..=8).contains(&w), "{}", recs[6]);
     assert_eq!(recs[20]["app"], "kcore");
     assert_eq!(recs[20]["kcore_window"], 2);
+    // A far item waits at most `window` levels, so no pass looks at it more often.
+    let (ex, mv) = (
+        recs[20]["far_examined"].as_u64().unwrap(),
+        recs[20]["far_moved"].as_u64().unwrap(),
+    );
+    assert!(mv > 0 && ex <= 2 * mv, "{}", recs[20]);
+    assert_eq!(
+        recs[10]["far_examined"], 0,
+        "FIFO order never pushes far: {}",
+        recs[10]
+    );
     assert!(recs[10]["kcore_window"].is_null());
     assert_eq!(recs[8]["delta"], 2.5);
     assert!(recs[8]["advances"].as_u64().unwrap() > 3, "{}", recs[8]);

@@ -377,17 +377,7 @@ pub fn plan_program(
     if let Some(hook) = plan.idle() {
         let (called, _) = reachable_device_fns(&[tasks[hook]], device_fns);
         for f in std::iter::once(tasks[hook]).chain(called) {
-            let mut field = None;
-            visit_exprs(&f.body, &mut |e| {
-                if let ExprKind::Atomic {
-                    field: name, op, ..
-                } = &e.kind
-                    && op == "accumulate"
-                {
-                    field.get_or_insert_with(|| name.clone());
-                }
-            });
-            if let Some(field) = field {
+            if let Some(field) = combines(&[f], state).into_iter().next() {
                 let via = if f.name == tasks[hook].name {
                     String::new()
                 } else {

@@ -380,11 +380,7 @@ pub fn generate_unit(
     }
     if spec.multi_device {
         out.push_str("#define ATOS_SYSTEM_SCOPE 1  // spread over several GPUs: atomics and orderings hold between them\n");
-        if !plan
-            .tasks
-            .iter()
-            .any(|t| matches!(t.source, Source::Idle { .. }))
-        {
+        if plan.idle().is_none() {
             let _ = writeln!(
                 out,
                 "#define ATOS_DONE_BATCHES {SPREAD_DONE_BATCHES}u  // spread, no idle hook: `done` counted once per {SPREAD_DONE_BATCHES} batches"

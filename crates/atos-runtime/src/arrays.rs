@@ -127,16 +127,13 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
         let i = i.to_usize();
         let c = &self.cells[i];
         let combined = crate::cpu::mesh::combine(self.cells.as_ptr() as usize, i, |copy| {
-            let mut old = copy.load(Ordering::Relaxed);
-            loop {
+            // The copy holds element bits: add `v` to the value they encode (the element type's
+            // own add, wrapping for integers).
+            let _ = copy.fetch_update(Ordering::Relaxed, Ordering::Relaxed, |old| {
                 let sum = T::new_cell(T::from_bits(old));
                 T::fetch_add(&sum, v);
-                let new = T::load(&sum).to_bits();
-                match copy.compare_exchange_weak(old, new, Ordering::Relaxed, Ordering::Relaxed) {
-                    Ok(_) => return,
-                    Err(seen) => old = seen,
-                }
-            }
+                Some(T::load(&sum).to_bits())
+            });
         });
         if !combined {
             T::fetch_add(c, v);

@@ -131,6 +131,10 @@ pub struct Record {
     pub delta: Option<f64>,
     /// Priority queues: threshold advances of the last run.
     pub advances: Option<u64>,
+    /// Priority queues: far items the last run's passes looked at (moved near, or pushed back
+    /// to the far ring), and those they moved near (`PriorityStats::examined`, `moved`).
+    pub far_examined: Option<u64>,
+    pub far_moved: Option<u64>,
     /// `sssp-priority`, `bfs-priority`: near items an advance may leave in flight
     /// (`--advance-slack`; 0: each advance waits for the band to finish). Absent in records
     /// written before it existed.
@@ -230,6 +234,8 @@ impl Record {
             greedy_colors: None,
             delta: None,
             advances: None,
+            far_examined: None,
+            far_moved: None,
             advance_slack: None,
             prune_stale: None,
             max_core: None,

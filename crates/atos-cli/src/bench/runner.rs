@@ -48,11 +48,12 @@ fn fill_stats<P: TaskSet>(rec: &mut Record, app: &AppRun<'_, '_, P>, stats: &Sta
     rec.levels = Some(stats.levels);
     rec.grid = stats.grid.map(|(b, t)| [b, t]);
     rec.workload_ratio = Some((app.workload)(stats));
-    rec.advances = stats
-        .priority
-        .iter()
-        .map(|p| p.advances)
-        .reduce(|a, b| a + b);
+    let priority_sum = |f: fn(&atos::stats::PriorityStats) -> u64| {
+        stats.priority.iter().map(f).reduce(|a, b| a + b)
+    };
+    rec.advances = priority_sum(|p| p.advances);
+    rec.far_examined = priority_sum(|p| p.examined);
+    rec.far_moved = priority_sum(|p| p.moved);
     if !stats.devices.is_empty() {
         rec.remote_items = Some(stats.devices.iter().map(|d| d.sent).sum());
         rec.remote_bytes = Some(stats.devices.iter().map(|d| d.received_bytes).sum());
