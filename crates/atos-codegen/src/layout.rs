@@ -97,7 +97,7 @@ words!(
         4 IDLE_CURSOR "idle_cursor": "with an idle hook: this device's cursor over its share of the open sweep (sweep << IDLE_SWEEP_SHIFT | next position in the share), set to the next sweep by the worker that opens it",
         5 SWEEP_LO "sweep_lo": "with an idle hook: the first position of this device's share of every sweep (written by its host at each run start: Placement::sweep_share)",
         6 SWEEP_HI "sweep_hi": "with an idle hook: the end of this device's share of every sweep",
-        7 DELIVER_LEN "deliver_len": "positions of this device's combine copies (the lengths of the fields it keeps one of, end to end), written by its host at each run start: an idle sweep delivers them after the device's share of the hook's, and the kernel's end delivers what is left",
+        7 DELIVER_LEN "deliver_len": "positions of this device's combine copies (the lengths of the fields it keeps one of, end to end), written by its host at each run start: an idle sweep delivers them before the device's share of the hook's, and the kernel's end delivers what is left",
         8 DELIVERED "delivered": "elements this device delivered from its combine copies (each one add at the element's home: the sum of the device's accumulates into it since the last)",
     }
 );

@@ -634,6 +634,20 @@ struct SweepWindow {
 }
 
 impl SweepWindow {
+    /// Positions `[pos, pos + n)` of `device`'s sweep (`sweep_parts` in mesh.cuh): its
+    /// `copies` combine-copy positions come first, then its share of the hook's indices from
+    /// `first` on, so a window holding both delivers before the hook reads.
+    fn split(device: usize, pos: u64, n: u64, copies: u64, first: u64) -> SweepWindow {
+        let deliver_n = if pos < copies { n.min(copies - pos) } else { 0 };
+        SweepWindow {
+            device,
+            lo: first + (pos + deliver_n).saturating_sub(copies),
+            n: n - deliver_n,
+            deliver_lo: pos,
+            deliver_n,
+        }
+    }
+
     /// Positions of the sweep it covers.
     fn total(&self) -> u64 {
         self.n + self.deliver_n
@@ -835,14 +849,15 @@ impl CpuRun<'_> {
                     return;
                 }
                 if let Some(w) = self.grab_window(self.fetches[hook], &mine) {
-                    for i in w.lo..w.lo + w.n {
-                        P::call(hook, ItemBits::from(i), state);
-                    }
+                    // Deliveries first, as IdleServer: the hook then reads what they moved.
                     let mut delivered = false;
                     if let Some((c, homes)) = self.combines {
                         for p in w.deliver_lo..w.deliver_lo + w.deliver_n {
                             delivered |= c.deliver(homes, w.device, p);
                         }
+                    }
+                    for i in w.lo..w.lo + w.n {
+                        P::call(hook, ItemBits::from(i), state);
                     }
                     // As IdleServer: a delivery means the sweep cannot prove the end.
                     if delivered {
@@ -914,8 +929,8 @@ impl CpuRun<'_> {
     /// A window of the open sweep: from the control block's cursor on one device
     /// (`QueueSet::grab_window` in queue.cuh); spread, from the share of one of the devices
     /// `mine` this thread serves, whose device the hook's pushes then route from
-    /// (`MeshQueues::grab_window` in mesh.cuh): its share of the hook's indices, then its
-    /// combine copies' positions.
+    /// (`MeshQueues::grab_window` in mesh.cuh): its combine copies' positions, then its share of
+    /// the hook's indices.
     fn grab_window(&self, want: u64, mine: &[usize]) -> Option<SweepWindow> {
         if self.devices.is_empty() {
             let cursor = self.control.word(ctl::IDLE_CURSOR);
@@ -932,16 +947,10 @@ impl CpuRun<'_> {
             let dev = &self.devices[d];
             let (lo, hi) = dev.sweep;
             let share = hi - lo;
-            let (pos, n) = grab_from(&dev.idle_cursor, share + self.deliver_len(), want)?;
+            let copies = self.deliver_len();
+            let (pos, n) = grab_from(&dev.idle_cursor, copies + share, want)?;
             mesh::set_device(d);
-            let hook = if pos < share { n.min(share - pos) } else { 0 };
-            Some(SweepWindow {
-                device: d,
-                lo: lo + pos,
-                n: hook,
-                deliver_lo: (pos + hook).saturating_sub(share),
-                deliver_n: n - hook,
-            })
+            Some(SweepWindow::split(d, pos, n, copies, lo))
         })
     }
 
@@ -984,4 +993,30 @@ fn grab_from(cursor: &std::sync::atomic::AtomicU64, size: u64, want: u64) -> Opt
 fn next_sweep(cursor: &std::sync::atomic::AtomicU64) {
     let sweep = cursor.load(Acquire) >> IDLE_SWEEP_SHIFT;
     cursor.swap((sweep + 1) << IDLE_SWEEP_SHIFT, AcqRel);
+}
+
+#[cfg(test)]
+mod tests {
+    use super::SweepWindow;
+
+    /// A device's sweep is its copies' positions, then its share of the hook's indices: the
+    /// windows of 4 over 5 copy positions and a share of 6 indices from 100 deliver 0..4, then
+    /// 4 and run 100..103, then run 103..106, every position once.
+    #[test]
+    fn a_sweep_delivers_its_copies_before_the_hook_reads() {
+        let parts = |pos, n| {
+            let w = SweepWindow::split(1, pos, n, 5, 100);
+            assert_eq!(w.device, 1);
+            assert_eq!(w.total(), n);
+            (w.deliver_lo, w.deliver_n, w.lo, w.n)
+        };
+        assert_eq!(parts(0, 4).1, 4);
+        assert_eq!(parts(0, 4).3, 0);
+        assert_eq!(parts(4, 4), (4, 1, 100, 3));
+        assert_eq!(parts(8, 3).1, 0);
+        assert_eq!((parts(8, 3).2, parts(8, 3).3), (103, 3));
+        // Nothing combined: the window is all indices, from the share's first on.
+        let w = SweepWindow::split(0, 2, 4, 0, 100);
+        assert_eq!((w.deliver_n, w.lo, w.n), (0, 102, 4));
+    }
 }

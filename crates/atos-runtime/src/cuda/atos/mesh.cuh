@@ -448,11 +448,14 @@ struct MeshQueues {
     // control block) counts every position; the worker that ends it opens the next on every
     // device's cursor (its record first), so each window is still grabbed after the sweep's
     // record, which is all close_sweep's proof needs.
-    // A device's positions of a sweep are its share of the hook's indices, then its combine
-    // copies' elements (`deliver_len`, the same on every device; 0 when nothing accumulates).
+    // A device's positions of a sweep are its combine copies' elements (`deliver_len`, the same
+    // on every device; 0 when nothing accumulates), then its share of the hook's indices: the
+    // sweep moves the adds other devices combined for this device's elements home before the
+    // hook reads those elements, so a re-scan finds a share in the sweep that delivers it
+    // instead of the next one.
     __device__ static const DeviceCounters* own() { return reinterpret_cast<const DeviceCounters*>(mesh_view.counters); }
-    // The window's first position comes back as an index (the share's first plus the position),
-    // which `sweep_parts` splits when the window reaches past the share.
+    // The window's first position comes back as the share's first index plus the position
+    // (the index itself when nothing accumulates), which `sweep_parts` splits.
     __device__ u64 grab_window(Control*, u64, u64 want, u64& lo) const {
         const u64 first = own()->sweep_lo.value;
         const u64 size = own()->sweep_hi.value - first + own()->deliver_len.value;
@@ -468,9 +471,10 @@ struct MeshQueues {
     }
     __device__ SweepParts sweep_parts(u64 lo, u64 n) const {
         const u64 first = own()->sweep_lo.value, pos = lo - first;
-        const u64 share = own()->sweep_hi.value - first;
-        const u64 hook = pos < share ? (share - pos < n ? share - pos : n) : 0;
-        return SweepParts{lo, hook, pos + hook - share, n - hook};
+        const u64 copies = own()->deliver_len.value;
+        const u64 deliver = pos < copies ? (copies - pos < n ? copies - pos : n) : 0;
+        // With hook positions in the window, it reaches past the copies: pos + deliver >= copies.
+        return SweepParts{first + (pos + deliver - copies), n - deliver, pos, deliver};
     }
     __device__ void open_sweep(Control*) const {
         for (uint32_t d = 0; d < (uint32_t)mesh_view.devices; ++d) next_sweep(reinterpret_cast<u64*>(mesh_view.sweeps[d]));

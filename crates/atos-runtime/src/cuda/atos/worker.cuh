@@ -695,16 +695,17 @@ struct IdleServer {
         if constexpr (!Delivers<Deliver>::value) {
             run(g, out, lo, n);
         } else {
-            // Past the device's share of the hook's indices, the window holds positions of its
-            // combine copies.
+            // The device's combine copies' positions come first in its sweep, then its share of
+            // the hook's indices (MeshQueues::grab_window): a window may hold both, deliveries
+            // first, so the hook reads what they moved.
             const SweepParts part = queues.sweep_parts(lo, n);
-            if (part.n != 0) run(g, out, part.lo, part.n);
             total = queues.sweep_total(range);
             // Every thread delivers its positions; how many moved a value, for the leader.
             uint32_t delivered = 0;
             for (u64 i = g.rank(); i < part.deliver_n; i += g.size()) delivered += deliver(part.deliver_lo + i) ? 1u : 0u;
             delivered = g.template reduce<ReduceAdd>(delivered);
-            g.sync();  // the deliveries come before the leader's release (a shuffle orders nothing)
+            g.sync();  // the deliveries come before the hook's reads and the leader's release
+            if (part.n != 0) run(g, out, part.lo, part.n);
             // A delivery during the sweep means something was in flight when it opened: the
             // sweep cannot prove the end (close_sweep), and the next one rechecks what it moved.
             if (g.is_leader() && delivered != 0) {
