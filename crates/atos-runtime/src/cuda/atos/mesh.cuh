@@ -160,7 +160,7 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
 // device adds `v` into this device's combine copy of the field (one word per element, in its
 // own memory, zero at each run start) instead of crossing the link; `deliver_combined` later
 // moves a copy's element to its home in one add, and zeroes it. The idle sweep delivers every
-// device's copies after its share of the hook's indices (IdleServer), and a delivery marks the
+// device's copies before its share of the hook's indices (IdleServer), and a delivery marks the
 // sweep as not clean, so the run ends only after a sweep that found nothing to deliver: then
 // nothing was in a copy when it opened, and no task ran since (an idle hook may not accumulate:
 // plan.rs refuses it). Without an idle hook, everything is delivered when the kernel ends
