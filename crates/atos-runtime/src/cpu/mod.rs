@@ -636,7 +636,8 @@ struct SweepWindow {
 impl SweepWindow {
     /// Positions `[pos, pos + n)` of `device`'s sweep (`sweep_parts` in mesh.cuh): its
     /// `copies` combine-copy positions come first, then its share of the hook's indices from
-    /// `first` on, so a window holding both delivers before the hook reads.
+    /// `first` on (why: `MeshQueues::grab_window` in mesh.cuh); a window holding both delivers
+    /// first.
     fn split(device: usize, pos: u64, n: u64, copies: u64, first: u64) -> SweepWindow {
         let deliver_n = if pos < copies { n.min(copies - pos) } else { 0 };
         SweepWindow {
@@ -849,7 +850,7 @@ impl CpuRun<'_> {
                     return;
                 }
                 if let Some(w) = self.grab_window(self.fetches[hook], &mine) {
-                    // Deliveries first, as IdleServer: the hook then reads what they moved.
+                    // Deliveries first, as IdleServer.
                     let mut delivered = false;
                     if let Some((c, homes)) = self.combines {
                         for p in w.deliver_lo..w.deliver_lo + w.deliver_n {
@@ -1003,7 +1004,7 @@ mod tests {
     /// windows of 4 over 5 copy positions and a share of 6 indices from 100 deliver 0..4, then
     /// 4 and run 100..103, then run 103..106, every position once.
     #[test]
-    fn a_sweep_delivers_its_copies_before_the_hook_reads() {
+    fn a_sweep_delivers_its_copies_before_it_runs_the_hook() {
         let parts = |pos, n| {
             let w = SweepWindow::split(1, pos, n, 5, 100);
             assert_eq!(w.device, 1);

@@ -449,10 +449,11 @@ struct MeshQueues {
     // device's cursor (its record first), so each window is still grabbed after the sweep's
     // record, which is all close_sweep's proof needs.
     // A device's positions of a sweep are its combine copies' elements (`deliver_len`, the same
-    // on every device; 0 when nothing accumulates), then its share of the hook's indices: the
-    // sweep moves the adds other devices combined for this device's elements home before the
-    // hook reads those elements, so a re-scan finds a share in the sweep that delivers it
-    // instead of the next one.
+    // on every device; 0 when nothing accumulates), then its share of the hook's indices. A
+    // device's copies hold its adds to the other devices' elements, so delivering them at the
+    // start of its sweep lets the other devices' hooks, later in their own sweeps, usually read
+    // them in this sweep rather than the next (nothing between devices orders it; measured
+    // neutral on PageRank, docs/results/2026-11-24c-h100-call1.md).
     __device__ static const DeviceCounters* own() { return reinterpret_cast<const DeviceCounters*>(mesh_view.counters); }
     // The window's first position comes back as the share's first index plus the position
     // (the index itself when nothing accumulates), which `sweep_parts` splits.

@@ -696,8 +696,8 @@ struct IdleServer {
             run(g, out, lo, n);
         } else {
             // The device's combine copies' positions come first in its sweep, then its share of
-            // the hook's indices (MeshQueues::grab_window): a window may hold both, deliveries
-            // first, so the hook reads what they moved.
+            // the hook's indices (MeshQueues::grab_window, which says why): a window may hold
+            // both, deliveries first.
             const SweepParts part = queues.sweep_parts(lo, n);
             total = queues.sweep_total(range);
             // Every thread delivers its positions; how many moved a value, for the leader.
