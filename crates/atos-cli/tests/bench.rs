@@ -137,6 +137,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("device_remote_ops", Kind::Array, true),
     ("device_delivered", Kind::Array, true),
     ("combining", Kind::Bool, true),
+    ("combine_drain", Kind::Int, true),
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),
@@ -554,13 +555,18 @@ fn eight_simulated_devices_run_verified_with_a_scaling_table() {
 }
 
 /// `combining` is recorded for spread runs of programs that `accumulate` (the re-scan
-/// PageRank form), as `--combine` set it, and nowhere else.
+/// PageRank form), as `--combine` set it, and nowhere else; `combine_drain` only where they
+/// combined, as `--combine-drain` set it (or its default).
 #[test]
 fn combining_is_recorded_for_programs_that_accumulate() {
     let dir = temp_dir("combine");
-    for (combine, want) in [("on", true), ("off", false)] {
-        let out = dir.join(format!("{combine}.jsonl"));
-        let o = atos(&[
+    for (combine, want, drain) in [
+        ("on", true, Some("3")),
+        ("on", true, None),
+        ("off", false, Some("3")),
+    ] {
+        let out = dir.join(format!("{combine}-{}.jsonl", drain.unwrap_or("default")));
+        let mut args = vec![
             "bench",
             "--device",
             "cpu",
@@ -576,7 +582,11 @@ fn combining_is_recorded_for_programs_that_accumulate() {
             "1",
             "--out",
             out.to_str().unwrap(),
-        ]);
+        ];
+        if let Some(d) = drain {
+            args.extend(["--combine-drain", d]);
+        }
+        let o = atos(&args);
         assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
         let recs = records(&out);
         assert_eq!(recs.len(), 2, "the one-device program and 2 devices");
@@ -585,8 +595,17 @@ fn combining_is_recorded_for_programs_that_accumulate() {
             assert_eq!(r["verified"], true, "{r}");
             if r["devices"].is_null() {
                 assert!(r["combining"].is_null(), "{r}");
+                assert!(r["combine_drain"].is_null(), "{r}");
             } else {
                 assert_eq!(r["combining"], want, "{r}");
+                let drained = drain.map_or(u64::from(atos::aggregation::COMBINE_DRAIN), |d| {
+                    d.parse().unwrap()
+                });
+                if want {
+                    assert_eq!(r["combine_drain"], drained, "{r}");
+                } else {
+                    assert!(r["combine_drain"].is_null(), "{r}");
+                }
             }
         }
     }

@@ -396,7 +396,11 @@ pub fn generate_unit(
     emit_key_structs(&mut out, state);
     emit_state_struct(&mut out, state, spec.multi_device);
     let defers = defers_fence(tasks, spec, &inline);
-    emit_out_struct(&mut out, state, spec, group, &inline, defers);
+    let delivers = spec.multi_device && !plan.combines.is_empty();
+    if delivers {
+        emit_deliver_fn(&mut out, state, &plan.combines);
+    }
+    emit_out_struct(&mut out, state, spec, group, &inline, defers, delivers);
     for (field, callee) in &inline.calls {
         let task = plan
             .inline_task_of(field)
@@ -714,6 +718,26 @@ fn defers_fence(tasks: &[&FnIr], spec: &KernelSpec, inline: &InlineCalls) -> boo
             .any(|t| crate::emit::deferred_fence(&t.body, inline).is_some())
 }
 
+/// `atos_deliver`: delivers position `p` of this device's combine copies (the fields the
+/// program accumulates into, end to end, each only while the running program has its copy: the
+/// host's `deliver_len` counts the same ones). Used by the idle sweep, the batches' drains and
+/// the kernel's end.
+fn emit_deliver_fn(out: &mut String, state: &StateDesc, combines: &[String]) {
+    let _ = writeln!(
+        out,
+        "__device__ __forceinline__ bool atos_deliver(const {}& state, atos::u64 p) {{",
+        state.name
+    );
+    for name in combines {
+        let n = sanitize(name);
+        let _ = writeln!(
+            out,
+            "    if (state.{n}.t->combine != 0) {{\n        if (p < state.{n}_len) return atos::deliver_combined(state.{n}, p);\n        p -= state.{n}_len;\n    }}"
+        );
+    }
+    out.push_str("    return false;\n}\n\n");
+}
+
 /// `atos_Out`: one push channel per queue field, named after it; `settle` makes the fence a
 /// deferring task owes before the batch's pushes are kept or published (`flush` starts with it).
 fn emit_out_struct(
@@ -723,6 +747,7 @@ fn emit_out_struct(
     group: WorkerKind,
     inline: &InlineCalls,
     defers: bool,
+    delivers: bool,
 ) {
     out.push_str("struct atos_Out {\n");
     let mut flushes = vec!["settle(g);".to_string()];
@@ -747,9 +772,17 @@ fn emit_out_struct(
     } else {
         "const G&) {}"
     };
+    // After each batch, before it counts done: a spread unit that combines drains its device's
+    // combine copies (mesh.cuh, `drain_combined`); `st` is set by the kernel.
+    let drain = if delivers {
+        let _ = writeln!(out, "    const {}* st;", state.name);
+        "const G& g, uint32_t items) { atos::drain_combined(g, items, [&](atos::u64 p) { return atos_deliver(*st, p); }); }"
+    } else {
+        "const G&, uint32_t) {}"
+    };
     let _ = writeln!(
         out,
-        "    template <class G> __device__ void settle({settle}\n    template <class G> __device__ void flush(const G& g) {{ {} }}\n}};\n",
+        "    template <class G> __device__ void settle({settle}\n    template <class G> __device__ void drain({drain}\n    template <class G> __device__ void flush(const G& g) {{ {} }}\n}};\n",
         flushes.join(" ")
     );
 }
@@ -805,19 +838,13 @@ fn emit_kernel(
         out.push_str("    const auto pass_worker = atos::ThreadWorker::make();\n");
     }
     // Spread over several devices: delivers position `p` of this device's combine copies
-    // (the fields the program accumulates into, end to end, each only while the running
-    // program has its copy: the host's `deliver_len` counts the same ones).
+    // (`atos_deliver`, emitted with the unit's structs).
     let delivers = spec.multi_device && !plan.combines.is_empty();
     if delivers {
-        out.push_str("    const auto deliver = [&](atos::u64 p) -> bool {\n");
-        for name in &plan.combines {
-            let n = sanitize(name);
-            let _ = writeln!(
-                out,
-                "        if (state.{n}.t->combine != 0) {{\n            if (p < state.{n}_len) return atos::deliver_combined(state.{n}, p);\n            p -= state.{n}_len;\n        }}"
-            );
-        }
-        out.push_str("        return false;\n    };\n");
+        out.push_str("    out.st = &state;\n");
+        out.push_str(
+            "    const auto deliver = [&](atos::u64 p) -> bool { return atos_deliver(state, p); };\n",
+        );
     }
     let mut has_idle = false;
     for (i, ((task, ts), planned)) in tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate() {

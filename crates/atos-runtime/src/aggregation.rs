@@ -91,6 +91,12 @@ impl fmt::Display for Aggregation {
     }
 }
 
+/// Positions of a device's combine copies a group delivers per task of each batch it runs, by
+/// default, in spread runs that combine `accumulate`s (docs/runtime.md, "Combined adds"): the
+/// copies are drained while tasks run, not only by idle sweeps. `MeshProgram::set_drain` and
+/// `CpuExecutor::drain` choose another; 0 leaves delivery to the sweeps and the run's end.
+pub const COMBINE_DRAIN: u32 = 16;
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -120,3 +126,4 @@ mod tests {
         }
     }
 }
+

@@ -174,6 +174,11 @@ pub struct BenchArgs {
     /// device shares one GPU (no add crosses a link there).
     #[arg(long, value_enum, default_value = "auto")]
     combine: Combine,
+    /// Spread runs that combine: positions of its device's combine copies a group delivers per
+    /// task after each batch (`MeshProgram::set_drain`; 0: only idle sweeps and the run's end
+    /// deliver) [default: `atos::aggregation::COMBINE_DRAIN`].
+    #[arg(long, value_name = "N")]
+    combine_drain: Option<u32>,
     /// No progress bar and no notes (the table and failures are still printed).
     #[arg(long)]
     quiet: bool,
@@ -463,6 +468,8 @@ pub struct RunOpts {
     pub aggregation: atos::Aggregation,
     /// `--combine`: `None` for the executor's default.
     pub combine: Option<bool>,
+    /// `--combine-drain`.
+    pub drain: u32,
 }
 
 /// Why a configuration failed.
@@ -757,6 +764,9 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             Combine::On => Some(true),
             Combine::Off => Some(false),
         },
+        drain: args
+            .combine_drain
+            .unwrap_or(atos::aggregation::COMBINE_DRAIN),
     };
     let mut opts = opts;
     let device_counts = dedup(&args.devices, 1);

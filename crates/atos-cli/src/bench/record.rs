@@ -171,6 +171,9 @@ pub struct Record {
     /// Spread runs of programs that `accumulate`: whether their adds into other devices'
     /// elements were combined (`--combine`); absent for programs with nothing to combine.
     pub combining: Option<bool>,
+    /// Spread runs that combined: combine-copy positions drained per task after each batch
+    /// (`--combine-drain`).
+    pub combine_drain: Option<u32>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
@@ -249,6 +252,7 @@ impl Record {
             device_remote_ops: None,
             device_delivered: None,
             combining: None,
+            combine_drain: None,
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),

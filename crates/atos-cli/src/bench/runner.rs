@@ -133,7 +133,9 @@ fn mesh<P: TaskSet>(
     if let Some(on) = opts.combine {
         program.set_combining(on);
     }
+    program.set_drain(opts.drain);
     rec.combining = atos::program::accumulates::<P>().then(|| program.combining());
+    rec.combine_drain = (rec.combining == Some(true)).then_some(opts.drain);
     let dev = program
         .upload(app.state, placement)
         .map_err(|e| run_failed(e, "uploading the state"))?;
@@ -254,8 +256,10 @@ fn cpu<P: TaskSet + Default>(
         cpu = cpu
             .placement(p.clone())
             .aggregation(opts.aggregation)
-            .combining(opts.combine.unwrap_or(true));
+            .combining(opts.combine.unwrap_or(true))
+            .drain(opts.drain);
         rec.combining = atos::program::accumulates::<P>().then(|| opts.combine.unwrap_or(true));
+        rec.combine_drain = (rec.combining == Some(true)).then_some(opts.drain);
     }
     timed_runs(app, opts, rec, |label| {
         (app.reset)();

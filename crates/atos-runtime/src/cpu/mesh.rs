@@ -32,6 +32,11 @@ pub(crate) fn set_device(d: usize) {
     DEVICE.with(|c| c.set(d));
 }
 
+/// The simulated device the current thread runs as.
+pub(crate) fn device() -> usize {
+    DEVICE.with(Cell::get)
+}
+
 thread_local! {
     /// The combine copies of the spread run the current thread works for, if it accumulates.
     static COMBINES: std::cell::RefCell<Option<Arc<Combines>>> = const { std::cell::RefCell::new(None) };
@@ -47,11 +52,19 @@ pub struct Combines {
     placement: Arc<Placement>,
     /// Per device: elements it delivered (the `delivered` stat).
     delivered: Vec<AtomicU64>,
+    /// Positions drained per task after each batch (`drain` in mesh.cuh's `DeviceCounters`).
+    drain: u64,
+    /// Per device: positions handed out to batches' drains (`drain_cursor`).
+    drain_cursor: Vec<AtomicU64>,
 }
 
 impl Combines {
     /// Zeroed copies of `fields` (each `(cells address, length)`) for every device.
-    pub(crate) fn new(fields: &[(usize, usize)], placement: Arc<Placement>) -> Combines {
+    pub(crate) fn new(
+        fields: &[(usize, usize)],
+        placement: Arc<Placement>,
+        drain: u32,
+    ) -> Combines {
         let devices = placement.devices();
         Combines {
             fields: fields
@@ -62,7 +75,25 @@ impl Combines {
                 })
                 .collect(),
             delivered: (0..devices).map(|_| AtomicU64::new(0)).collect(),
+            drain: u64::from(drain),
+            drain_cursor: (0..devices).map(|_| AtomicU64::new(0)).collect(),
             placement,
+        }
+    }
+
+    /// `drain_combined` of mesh.cuh: after a batch of `tasks` tasks on device `d`, before it
+    /// counts done, delivers the next `drain` positions per task of `d`'s copies (at most all
+    /// of them), going round them.
+    pub(crate) fn drain(&self, homes: &[&dyn AtomicHost], d: usize, tasks: u64) {
+        let len = self.len();
+        let n = (tasks * self.drain).min(len);
+        if n == 0 {
+            return;
+        }
+        let lo = self.drain_cursor[d].fetch_add(n, Relaxed) % len;
+        for i in 0..n {
+            let p = lo + i;
+            self.deliver(homes, d, if p < len { p } else { p - len });
         }
     }
 

@@ -42,6 +42,8 @@ pub struct CpuExecutor {
     aggregation: crate::Aggregation,
     /// Spread runs: whether `accumulate`s into other simulated devices' elements are combined.
     combining: bool,
+    /// Spread runs that combine: combine-copy positions drained per task after each batch.
+    drain: u32,
 }
 
 impl Default for CpuExecutor {
@@ -63,7 +65,17 @@ impl CpuExecutor {
             placement: None,
             aggregation: crate::Aggregation::Eager,
             combining: true,
+            drain: crate::aggregation::COMBINE_DRAIN,
         }
+    }
+
+    /// Spread runs that combine: how many positions of its simulated device's combine copies a
+    /// thread delivers per task after each batch, before the batch counts done (default
+    /// [`crate::aggregation::COMBINE_DRAIN`]; 0: only idle sweeps and the run's end deliver), as
+    /// `MeshProgram::set_drain` sets it on the GPU.
+    pub fn drain(mut self, per_task: u32) -> Self {
+        self.drain = per_task;
+        self
     }
 
     /// Spread runs: whether `accumulate`s into another simulated device's elements are combined
@@ -479,7 +491,7 @@ impl CpuExecutor {
             .collect();
         let combines = (self.combining && !homes.is_empty()).then(|| {
             let at: Vec<(usize, usize)> = homes.iter().map(|h| (h.cells_addr(), h.len())).collect();
-            Arc::new(mesh::Combines::new(&at, placement.clone()))
+            Arc::new(mesh::Combines::new(&at, placement.clone(), self.drain))
         });
         let all: Vec<&CpuQueue> = (0..devices)
             .flat_map(|d| routes.iter().flat_map(move |r| r.rings_of(d)))
@@ -792,6 +804,10 @@ impl CpuRun<'_> {
             if n > 0 {
                 for bits in batch.iter() {
                     P::call(task, *bits, state);
+                }
+                // Before the batch counts done, as `drain_combined` in mesh.cuh.
+                if let Some((c, homes)) = self.combines {
+                    c.drain(homes, mesh::device(), n);
                 }
                 queue.complete(n);
                 worked = true;

@@ -339,6 +339,8 @@ pub struct MeshProgram<P: TaskSet> {
     pub(crate) aggregation: Aggregation,
     /// Whether `accumulate`s into other devices' elements are combined (runs from now on).
     pub(crate) combining: bool,
+    /// Combine-copy positions drained per task after each batch (runs from now on).
+    pub(crate) drain: u32,
     pub(crate) _tasks: PhantomData<P>,
 }
 
@@ -444,6 +446,19 @@ impl<P: TaskSet> MeshProgram<P> {
         self.combining
     }
 
+    /// Sets how many positions of its device's combine copies a group delivers per task after
+    /// each batch, before the batch counts done, when the run combines (default
+    /// [`crate::aggregation::COMBINE_DRAIN`]; 0: only idle sweeps and the kernel's end
+    /// deliver). Draining sooner lets shares reach their elements before the tasks that would
+    /// read them run, at the price of adds combined over a shorter time.
+    pub fn set_drain(&mut self, per_task: u32) {
+        self.drain = per_task;
+    }
+
+    pub fn drain(&self) -> u32 {
+        self.drain
+    }
+
     /// Runs from `seeds` for the first task, spread by `placement`, and copies the `Atomics`
     /// results back into `state`.
     pub fn run(
@@ -506,7 +521,7 @@ impl<P: TaskSet> MeshProgram<P> {
         // goes into its counters.
         let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
         check_spread_rings(&self.plan, &dev.rings, dev.aggregation)?;
-        dev.reset(&seeds, &self.plan, self.combining, range)?;
+        dev.reset(&seeds, &self.plan, (self.combining, self.drain), range)?;
         let (ms, wall) = self.launch_all(dev)?;
         dev.record_times(&ms)?;
         dev.stats(self, &seeds, wall)
@@ -1089,7 +1104,7 @@ impl<'s> MeshState<'s> {
         &self,
         seeds: &[Vec<ItemBits>],
         plan: &Plan,
-        combine: bool,
+        (combine, drain): (bool, u32),
         idle_range: u64,
     ) -> Result<(), RunError> {
         let combining =
@@ -1188,6 +1203,7 @@ impl<'s> MeshState<'s> {
                     (dc::SWEEP_LO, lo),
                     (dc::SWEEP_HI, hi),
                     (dc::DELIVER_LEN, deliver_len),
+                    (dc::DRAIN, u64::from(drain)),
                 ],
             ));
             // SAFETY: the counter buffer holds exactly this many bytes.

@@ -287,6 +287,7 @@ impl<P: TaskSet> ProgramBuilder<P> {
             // Devices that all share one GPU reach each other's elements in its own memory:
             // combining there only adds the deliveries (docs/runtime.md, "Combined adds").
             combining: gpus.world().is_some() || gpus.per_gpu() < gpus.len(),
+            drain: crate::aggregation::COMBINE_DRAIN,
             _tasks: PhantomData,
         })
     }
