@@ -19,6 +19,31 @@ fn unchecked<P: atos::TaskSet>() -> KernelSpec {
     atos::spec_of::<P>().checked(false)
 }
 
+/// A spread unit that `accumulate`s (PageRank's re-scan form): one `atos_deliver` serves the
+/// idle sweep, the batches' drains (`atos_Out::drain`, through `st`, set before any server
+/// runs) and the kernel's end; units that combine nothing get an empty drain.
+#[test]
+fn spread_units_that_accumulate_drain_their_copies() {
+    use atos::apps::pagerank;
+    let cta = unchecked::<pagerank::Tasks>()
+        .worker(WorkerKind::Cta)
+        .fetch(8)
+        .multi_device(true);
+    let spread = atos::cuda_source::<pagerank::Tasks>(&cta).unwrap();
+    assert!(spread.contains("bool atos_deliver(const PageRankState& state, atos::u64 p)"));
+    assert!(spread.contains(
+        "atos::drain_combined(g, items, [&](atos::u64 p) { return atos_deliver(*st, p); });"
+    ));
+    let st = spread.find("out.st = &state;").expect("st set");
+    assert!(st < spread.find("atos::queue_server").expect("a server"));
+    assert!(spread.contains("atos::deliver_rest(deliver);"));
+    insta::assert_snapshot!("pagerank_rescan_cta_multi_device", spread);
+    let bfs =
+        atos::cuda_source::<bfs::Task>(&spec(WorkerKind::Cta, 64).multi_device(true)).unwrap();
+    assert!(bfs.contains("template <class G> __device__ void drain(const G&, uint32_t) {}"));
+    assert!(!bfs.contains("atos_deliver"));
+}
+
 #[test]
 fn bfs_cuda_per_worker() {
     for (worker, fetch) in [

@@ -528,11 +528,13 @@ fn the_feature_task_spread_writes_what_one_device_writes() {
     }
 }
 
-/// `accumulate` without an idle hook: every device's adds to other devices' elements wait in
-/// its combine copy until the run ends, then each element is delivered once per device, as one
-/// add of their sum. The in-degrees come out exact on 1 to 4 devices, uneven and random
-/// partitions and a device with no vertices, and each device delivers exactly the distinct
-/// elements of other devices its edges reach.
+/// `accumulate` without an idle hook. With drains off, every device's adds to other devices'
+/// elements wait in its combine copy until the run ends, then each element is delivered once
+/// per device, as one add of their sum: each device delivers exactly the distinct elements of
+/// other devices its edges reach. With drains (the default), batches deliver partial sums
+/// during the run: at least as many deliveries, more on some device. The in-degrees come out
+/// exact either way, on 1 to 4 devices, uneven and random partitions and a device with no
+/// vertices.
 #[test]
 fn accumulated_counts_are_delivered_once_per_element_and_device() {
     use common::programs::{count_in, in_degree_run, remote_targets};

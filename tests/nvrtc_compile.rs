@@ -178,7 +178,8 @@ fn multi_device_programs_compile_for_every_worker_kind() {
     check::<common::tuples::place::Task>();
     // An inline task: run at the push when this device owns the item, routed otherwise.
     check::<atos::apps::bfs_owner::Tasks>();
-    // `accumulate`: delivered by the idle sweep, and at the kernel's end without a hook.
+    // `accumulate`: delivered by drains after batches, by the idle sweep, and at the kernel's
+    // end.
     check::<QuietResidual>();
     check::<count_in::Task>();
 }

@@ -288,7 +288,7 @@ pub fn features(v: u32, s: &Features) {
     s.signed.fetch_max(half + v / 2, -sv);
     s.wide.fetch_add(v / 2, (v as u64) << 33 | 5);
     // From uniform code (once per task), into an element further away: spread over devices,
-    // combined there and delivered at the end.
+    // combined there and delivered by drains after batches and at the end.
     s.wide.accumulate(v / 6, v as u64 + 1);
     s.wide
         .fetch_max(half + v / 2, (v as u64).wrapping_mul(0x9e37_79b9_7f4a_7c15));

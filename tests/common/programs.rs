@@ -434,8 +434,8 @@ pub struct InDegree<'a> {
 }
 
 /// Counts `v`'s out-edges into their targets: with every vertex seeded, `count` ends as the
-/// in-degrees. No idle hook: spread over devices, the combined counts are delivered when the
-/// run ends.
+/// in-degrees. No idle hook: spread over devices, the combined counts are delivered by drains
+/// after batches (partial sums) and when the run ends.
 #[atos::task(worker = "warp")]
 pub fn count_in(v: u32, s: &InDegree) {
     for e in lanes(s.offsets[v]..s.offsets[v + 1]) {

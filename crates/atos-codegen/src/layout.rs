@@ -97,7 +97,7 @@ words!(
         4 IDLE_CURSOR "idle_cursor": "with an idle hook: this device's cursor over its share of the open sweep (sweep << IDLE_SWEEP_SHIFT | next position in the share), set to the next sweep by the worker that opens it",
         5 SWEEP_LO "sweep_lo": "with an idle hook: the first position of this device's share of every sweep (written by its host at each run start: Placement::sweep_share)",
         6 SWEEP_HI "sweep_hi": "with an idle hook: the end of this device's share of every sweep",
-        7 DELIVER_LEN "deliver_len": "positions of this device's combine copies (the lengths of the fields it keeps one of, end to end), written by its host at each run start: an idle sweep delivers them before the device's share of the hook's, and the kernel's end delivers what is left",
+        7 DELIVER_LEN "deliver_len": "positions of this device's combine copies (the lengths of the fields it keeps one of, end to end), written by its host at each run start: batches drain them, an idle sweep delivers them before the device's share of the hook's, and the kernel's end delivers what is left",
         8 DELIVERED "delivered": "elements this device delivered from its combine copies (each one add at the element's home: the sum of the device's accumulates into it since the last)",
         9 DRAIN "drain": "positions of this device's combine copies a group delivers per item of each batch it ran, before the batch counts done (0: only sweeps and the kernel's end deliver), written by its host at each run start",
         10 DRAIN_CURSOR "drain_cursor": "positions of this device's combine copies handed out to batches' drains so far (position = cursor mod deliver_len), zeroed at each run start",

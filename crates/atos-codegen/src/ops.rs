@@ -220,8 +220,8 @@ pub const ATOMICS: &[AtomicDecl] = &[
     // `accumulate(i, v)`: adds `v` with no answer and no order with anything else the task
     // does. On one GPU a `red` (as a discarded `fetch_add`); spread over several, an add to
     // another device's element goes into this device's combine copy and reaches the element
-    // in one add per element when an idle sweep delivers it, or when the run ends
-    // (docs/runtime.md, "Combined adds").
+    // in one add per element and delivery: after a batch (a drain), in an idle sweep, or when
+    // the run ends (docs/runtime.md, "Combined adds").
     AtomicDecl {
         returns: AtomicReturns::Nothing,
         by_field: true,

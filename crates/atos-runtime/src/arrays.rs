@@ -117,9 +117,10 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     /// Adds `v` to element `i`, with no answer and no order with anything else the task does.
     /// On one device it is `fetch_add` with the result dropped. Spread over several devices,
     /// an add to another device's element goes into this device's combine copy of the field
-    /// and reaches the element later, summed with the device's other adds to it: when an idle
-    /// sweep delivers it (before the run can end), or when the run ends (docs/runtime.md,
-    /// "Combined adds"). Floats may then round differently than one add at a time.
+    /// and reaches the element later, summed with the device's other adds to it since the last
+    /// delivery: after a batch of tasks (a drain), in an idle sweep (before the run can end), or
+    /// when the run ends (docs/runtime.md, "Combined adds"). Floats may then round differently
+    /// than one add at a time.
     pub fn accumulate(&self, i: impl IndexArg, v: T)
     where
         T: AtomicNum,

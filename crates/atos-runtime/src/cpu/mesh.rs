@@ -4,7 +4,7 @@
 //! over every ring of every device. Memory is one on the CPU, so `Atomics` placement changes
 //! nothing here; routing and the rings are those of the GPU, and so are the combine copies of
 //! the fields a program `accumulate`s into (each device's adds to other devices' elements,
-//! delivered by idle sweeps and at the end).
+//! delivered by drains after batches, by idle sweeps and at the end).
 
 use std::cell::Cell;
 use std::sync::Arc;

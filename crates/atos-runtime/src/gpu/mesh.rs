@@ -436,7 +436,8 @@ impl<P: TaskSet> MeshProgram<P> {
     /// Sets whether the runs from now on combine `accumulate`s into other devices' elements in
     /// each device's combine copy (docs/runtime.md, "Combined adds"), or add them at the
     /// element's home at once. Either way the results are the program's; combining trades one
-    /// remote atomic per add for one per element and delivery, plus the deliveries' sweeps.
+    /// remote atomic per add for one per element and delivery (drains after batches, idle
+    /// sweeps, the kernel's end: [`Self::set_drain`]).
     /// On by default, except when every device shares one GPU, where no add crosses a link.
     pub fn set_combining(&mut self, on: bool) {
         self.combining = on;

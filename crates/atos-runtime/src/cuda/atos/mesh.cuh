@@ -159,12 +159,13 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
 // Combined adds (docs/runtime.md, "Combined adds"). `accumulate(i, v)` on an element of another
 // device adds `v` into this device's combine copy of the field (one word per element, in its
 // own memory, zero at each run start) instead of crossing the link; `deliver_combined` later
-// moves a copy's element to its home in one add, and zeroes it. The idle sweep delivers every
-// device's copies before its share of the hook's indices (IdleServer), and a delivery marks the
-// sweep as not clean, so the run ends only after a sweep that found nothing to deliver: then
-// nothing was in a copy when it opened, and no task ran since (an idle hook may not accumulate:
-// plan.rs refuses it). Without an idle hook, everything is delivered when the kernel ends
-// (`deliver_rest`): after termination no task reads the field any more.
+// moves a copy's element to its home in one add, and zeroes it. Groups drain the copies after
+// their batches (`drain_combined`, below); the idle sweep delivers every device's copies before
+// its share of the hook's indices (IdleServer), and a sweep's delivery marks it as not clean,
+// so the run ends only after a sweep that found nothing to deliver: then nothing was in a copy
+// when it opened, and no task ran since (an idle hook may not accumulate: plan.rs refuses it).
+// Whatever is left when the kernel ends is delivered then (`deliver_rest`): after termination
+// no task reads the field any more.
 template <class T> __device__ __forceinline__ void atomic_accumulate(const Spread<T>& a, u64 i, T v) {
     const uint32_t o = a.home_of(i);
     T* const copy = reinterpret_cast<T*>(a.t->combine);
@@ -188,11 +189,12 @@ template <class T> __device__ bool deliver_combined(const Spread<T>& a, u64 i) {
 // Draining the copies while tasks run (docs/runtime.md, "Combined adds"). A share waiting in a
 // copy reaches its vertex only when delivered, and a vertex run before its shares arrive runs
 // again after: sweeps alone left spread PageRank 12-20% more tasks than one device. So after
-// each batch, before the batch counts done, a group delivers `drain` positions of this device's
-// copies per item it ran, from a cursor that goes round them. Inside a batch a delivery is
-// ordered like the batch's pushes: a sweep opens only once every batch is done, so a delivery
-// during an open sweep belongs to a batch whose items were pushed during it, and that sweep
-// cannot prove the end (close_sweep); deliveries before it opened come before its reads.
+// each batch, after its pushes are published and before it counts done, a group delivers
+// `drain` positions of this device's copies per item it ran, from a cursor that goes round them.
+// Inside a batch a delivery is ordered like the batch's pushes: a sweep that can prove the end
+// (a clean one) opens only once every batch is done, so a delivery during it would belong to a
+// batch whose items were pushed during it, which the sweep's push count sees (close_sweep); and
+// deliveries before it opened come before its reads.
 template <class G, class D> __device__ void drain_combined(const G& g, uint32_t items, const D& deliver) {
     DeviceCounters* own = reinterpret_cast<DeviceCounters*>(mesh_view.counters);
     u64 lo = 0, n = 0, len = 0;

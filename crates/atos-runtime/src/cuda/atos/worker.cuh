@@ -505,12 +505,12 @@ struct QueueServer {
             batch(held, count);
             g.sync();
             out.settle(g);  // before the batch's pushes are kept or published
-            out.drain(g, n);  // spread units that combine: copies drained before `done` (mesh.cuh)
             uint32_t kept = 0;
             if constexpr (!same_type<Keep, NoKeep>::value) {
                 kept = keeper->template keep<FETCH>(worker, held, FETCH * (g.size() / size));
             }
             out.flush(g);
+            out.drain(g, n);  // spread units that combine: copies drained before `done` (mesh.cuh)
             if (g.is_leader()) {
                 if (kept) ATOS_ATOMIC(atomicAdd)(&q.counters->kept.value, (u64)kept);
                 count_done(n);
