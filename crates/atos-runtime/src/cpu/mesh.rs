@@ -86,7 +86,7 @@ impl Combines {
     /// of them), going round them.
     pub(crate) fn drain(&self, homes: &[&dyn AtomicHost], d: usize, tasks: u64) {
         let len = self.len();
-        let n = (tasks * self.drain).min(len);
+        let n = tasks.saturating_mul(self.drain).min(len);
         if n == 0 {
             return;
         }
