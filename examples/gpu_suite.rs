@@ -892,13 +892,16 @@ fn features_and_stress(
         let offsets = g.offsets_u32().unwrap();
         let exec = Executor::Gpu(p);
         let run = |cap| bfs::run(&exec, &offsets, &g.cols, source, cap, mode);
-        // A linear queue holds every push of the run; speculation on a few workers can push
-        // more than the default covers. The contract is an overflow error naming what is
-        // needed, and a run with that capacity succeeding.
+        // A linear queue holds every push of the run, and speculation on a few workers can push
+        // more than the default covers; so can a ring hold more at once than the default
+        // (one CTA with fetch 1 and kept pushes goes depth first: grid:64x64 once had 22,700
+        // items alive against 16,129, docs/results/2026-11-24c-h100-suite.md). The contract is
+        // an overflow error naming what is needed, and a run with that capacity succeeding.
         let outcome = match run(cap) {
-            Err(RunError::QueueOverflow { needed, .. }) if mode == QueueMode::Linear => {
+            Err(RunError::QueueOverflow { needed, .. }) => {
                 println!(
-                    "  linear overflow at {cap} (needed {needed}+): re-run with {}",
+                    "  {} overflow at {cap} (needed {needed}+): re-run with {}",
+                    mode.name(),
                     needed * 2
                 );
                 run(needed * 2)
