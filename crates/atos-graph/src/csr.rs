@@ -194,8 +194,10 @@ impl Csr {
 
     /// Whether every entry `u -> v` has its reverse `v -> u` (neighbour lists must be sorted).
     pub fn is_symmetric(&self) -> bool {
-        // One binary search per entry, each in a row far from the last: in parallel (kron:24's
-        // 521 M entries took most of a PageRank reference's time when this ran on one core).
+        // One binary search per entry, each in a row far from the last: in parallel. On one core
+        // it was 60% of kron:20's PageRank reference on 2 cores, and a kron:24 PageRank bench did
+        // not finish in 200 s on the H100 machine; in parallel that bench took 54 s
+        // (docs/results/2026-11-24c-h100-call1.md, -call2.md).
         (0..self.num_vertices() as u32).into_par_iter().all(|u| {
             self.neighbors(u)
                 .iter()
