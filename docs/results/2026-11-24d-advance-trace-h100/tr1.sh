@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# Where a threshold advance's time goes: priority BFS (one band per depth) with a throwaway
+# trace build (globaltimer stamps at each step of an advance, first run of each kernel only).
+set -uo pipefail
+export LD_LIBRARY_PATH=/usr/local/cuda/lib64 NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR=off
+out="${OUT:-.gpu/out}"; mkdir -p "$out"
+cd .gpu
+nvidia-smi --query-gpu=name,driver_version --format=csv > "$out/device.txt"
+C="--worker cta --fetch 8,64 --runs 3 --timeout 20"
+for g in data/luxembourg_osm.edges data/delaunay_n16.edges data/rome99.gr grid:1024x1024; do
+  echo "== bfs-priority $g" >> "$out/trace.log"
+  timeout 120 ./atos_trace bench --app bfs-priority --graph $g $C --out "$out/records.jsonl" >> "$out/trace.log" 2>&1
+  echo "== bfs $g" >> "$out/trace.log"
+  timeout 120 ./atos_trace bench --app bfs --graph $g $C --out "$out/records.jsonl" >> "$out/trace.log" 2>&1
+done
+echo "== sssp-priority lux slack 0 delta/16" >> "$out/trace.log"
+timeout 120 ./atos_trace bench --app sssp-priority --graph data/luxembourg_osm.edges --weights 1000 --advance-slack 0 --delta-scale 0.0625 $C --out "$out/records.jsonl" >> "$out/trace.log" 2>&1
+grep -E "^==|TRACE mean|ms" "$out/trace.log" | head -80
