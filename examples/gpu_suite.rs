@@ -283,21 +283,37 @@ fn faults(gpu: &Gpu, graphs: &[(String, Csr)]) -> usize {
     failures
 }
 
-/// The CUDA twins of the priority keys (`encode_key`, `next_threshold` in queue.cuh) answer as
-/// `atos_codegen::keys` does, bit for bit (`atos::gpu::twins`). Returns the failures.
+/// The CUDA twins of host code answer as the host does (`atos::gpu::twins`): the priority
+/// keys (`encode_key`, `next_threshold` in queue.cuh against `atos_codegen::keys`, bit for bit)
+/// and the idle sweep's window split (`split_sweep` against the CPU executor's). Returns the
+/// failures.
 fn key_twins(gpu: &Gpu) -> usize {
-    println!("\n== device twins: encode_key and next_threshold vs atos_codegen::keys ==");
-    let r = atos::gpu::twins::check_key_twins(gpu, 1_000_000).unwrap_or_else(|e| panic!("{e}"));
-    if r.mismatched == 0 {
-        println!("  {} cases (u32 and f32 keys): identical", r.cases);
-        0
-    } else {
-        println!("  {} cases: {} DIFFERENT, first:", r.cases, r.mismatched);
-        for m in &r.mismatches {
-            println!("    {m}");
+    use atos::gpu::twins::{TwinReport, check_key_twins, check_sweep_twins};
+    let show = |what: &str, r: TwinReport| {
+        if r.mismatched == 0 {
+            println!("  {what}: {} cases, identical", r.cases);
+            0
+        } else {
+            println!(
+                "  {what}: {} cases, {} DIFFERENT, first:",
+                r.cases, r.mismatched
+            );
+            for m in &r.mismatches {
+                println!("    {m}");
+            }
+            1
         }
-        1
-    }
+    };
+    println!("\n== device twins: CUDA copies of host code, compared on the GPU ==");
+    let keys = check_key_twins(gpu, 1_000_000).unwrap_or_else(|e| panic!("{e}"));
+    let sweeps = check_sweep_twins(gpu, 1_000_000).unwrap_or_else(|e| panic!("{e}"));
+    show(
+        "encode_key and next_threshold vs atos_codegen::keys (u32 and f32 keys)",
+        keys,
+    ) + show(
+        "split_sweep vs the CPU executor's SweepWindow::split",
+        sweeps,
+    )
 }
 
 /// Tuple items (3 words, (u32, f32), 16 bytes of mixed widths taken whole) on every worker

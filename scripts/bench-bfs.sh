@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The BFS table of docs/results/2026-11-22-bench-bfs-h100.md, on the GPU machine, from the
 # repository root with .gpu/ carried (see docs/bench.md):
-#   .gpu/atos              release `atos` CLI (cargo build --release -p atos-cli)
+#   .gpu/atos              release `atos` CLI (scripts/gpu-bundle.sh builds it and checks it)
 #   .gpu/orig/             the original Atos, prepared by ../shared/baselines/atos-original.sh
 #   .gpu/atos-original.sh  that script (builds .gpu/orig here with nvcc)
 #   .gpu/data/             luxembourg_osm.edges (from ../shared/data)

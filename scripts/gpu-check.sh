@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The GPU acceptance run, as recorded in docs/results/: run on the device machine from the
 # repository root with the release builds in .gpu/ (see docs/results/*-program-model-*.md):
-#   .gpu/gpu_suite          this commit's examples/gpu_suite
+#   .gpu/gpu_suite          this commit's examples/gpu_suite (scripts/gpu-bundle.sh builds it and checks it)
 #   .gpu/gpu_suite_linear   (optional) the same example built from an earlier commit, for a
 #                           side-by-side BFS timing in the same device call
 #   .gpu/data/              luxembourg_osm, delaunay_n16, facebook_combined edge lists

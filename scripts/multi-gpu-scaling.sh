@@ -4,8 +4,9 @@
 # against DEVS in the same bench runs, peer-to-peer eager and aggregated, combine drains 16 (the
 # default) and 0, then the NVSHMEM transport. Every run verified against the CPU reference.
 # Written 2026-11-24 (third session) and not yet run: no machine with several GPUs was lent.
-# Run on the device machine from the repository root with this commit's release `atos` in
-# .gpu/ (carry [".gpu"]); BUDGET is the script's own time limit in seconds (default 560).
+# Run on the device machine from the repository root with this commit's release `atos` in .gpu/
+# (built by scripts/gpu-bundle.sh; carry [".gpu"]); BUDGET is the script's own time limit in
+# seconds (default 560).
 set -uo pipefail
 DEVS="${DEVS:-1,2}"; NMAX="${DEVS##*,}"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64 NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR=/tmp/atos-kernels

@@ -293,6 +293,16 @@ fn the_key_twins_check_compiles() {
     compile_clean(atos::gpu::twins::KEY_TWINS_SOURCE);
 }
 
+/// The kernel that checks the CUDA twin of the CPU executor's sweep window split
+/// (`split_sweep`, `atos::gpu::twins::check_sweep_twins`) compiles cleanly.
+#[test]
+fn the_sweep_twins_check_compiles() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    compile_clean(atos::gpu::twins::SWEEP_TWINS_SOURCE);
+}
+
 /// A fence followed only by a priority push: a CTA group leaves the fence to its batch end
 /// (`push_fenced` on the near and far rings, `FenceDebt`), persistent and windowed.
 mod fenced_priority {

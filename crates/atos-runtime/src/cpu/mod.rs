@@ -635,14 +635,15 @@ struct CpuRun<'r> {
     combines: Option<(&'r mesh::Combines, &'r [&'r dyn AtomicHost])>,
 }
 
-/// A window of an idle sweep (`SweepParts` in queue.cuh): the hook's indices `[lo, lo + n)`
+/// A window of an idle sweep (`SweepParts` and `split_sweep` in queue.cuh, checked equal on a
+/// GPU by `atos::gpu::twins::check_sweep_twins`): the hook's indices `[lo, lo + n)`
 /// and positions `[deliver_lo, deliver_lo + deliver_n)` of `device`'s combine copies.
-struct SweepWindow {
-    device: usize,
-    lo: u64,
-    n: u64,
-    deliver_lo: u64,
-    deliver_n: u64,
+pub(crate) struct SweepWindow {
+    pub(crate) device: usize,
+    pub(crate) lo: u64,
+    pub(crate) n: u64,
+    pub(crate) deliver_lo: u64,
+    pub(crate) deliver_n: u64,
 }
 
 impl SweepWindow {
@@ -650,7 +651,7 @@ impl SweepWindow {
     /// `copies` combine-copy positions come first, then its share of the hook's indices from
     /// `first` on (why: `MeshQueues::grab_window` in mesh.cuh); a window holding both delivers
     /// first.
-    fn split(device: usize, pos: u64, n: u64, copies: u64, first: u64) -> SweepWindow {
+    pub(crate) fn split(device: usize, pos: u64, n: u64, copies: u64, first: u64) -> SweepWindow {
         let deliver_n = if pos < copies { n.min(copies - pos) } else { 0 };
         SweepWindow {
             device,

@@ -1,9 +1,15 @@
-//! Device twins of host code, checked on a GPU. The priority keys' `encode_key` and
-//! `next_threshold` (atos/queue.cuh) are hand-written twins of `atos_codegen::keys`: a
-//! persistent run advances with the CUDA copy, a windowed run and the CPU executor with the
-//! Rust one. [`check_key_twins`] runs the CUDA copy over edge cases and random inputs and
-//! compares every answer with the Rust one, bit for bit. CI compiles [`KEY_TWINS_SOURCE`]
-//! (no GPU there); `examples/gpu_suite` runs the check on the GPU.
+//! Device twins of host code, checked on a GPU.
+//!
+//! - The priority keys' `encode_key` and `next_threshold` (atos/queue.cuh) are hand-written
+//!   twins of `atos_codegen::keys`: a persistent run advances with the CUDA copy, a windowed
+//!   run and the CPU executor with the Rust one. [`check_key_twins`] runs the CUDA copy over
+//!   edge cases and random inputs and compares every answer with the Rust one, bit for bit.
+//! - A spread unit's idle sweep splits each window into combine-copy deliveries and hook
+//!   indices with `split_sweep` (queue.cuh); the CPU executor with `SweepWindow::split`.
+//!   [`check_sweep_twins`] compares the two over every window shape.
+//!
+//! CI compiles [`KEY_TWINS_SOURCE`] and [`SWEEP_TWINS_SOURCE`] (no GPU there);
+//! `examples/gpu_suite` runs both checks on the GPU.
 
 use atos_codegen::Scalar;
 use atos_codegen::keys::{encode, next_threshold};
@@ -151,9 +157,9 @@ pub fn key_cases(random: usize) -> Vec<KeyCase> {
     cases
 }
 
-/// What [`check_key_twins`] found.
+/// What a twin check found.
 #[derive(Clone, Debug)]
-pub struct KeyTwinReport {
+pub struct TwinReport {
     pub cases: usize,
     /// The first few differences, each with its case and both answers.
     pub mismatches: Vec<String>,
@@ -161,57 +167,196 @@ pub struct KeyTwinReport {
     pub mismatched: usize,
 }
 
-/// Runs the CUDA `encode_key` and `next_threshold` on `gpu` over [`key_cases`] and compares
-/// each answer with `atos_codegen::keys`.
-pub fn check_key_twins(gpu: &Gpu, random: usize) -> Result<KeyTwinReport, GpuError> {
-    let cases = key_cases(random);
-    let compiled = nvrtc::compile_cubin(KEY_TWINS_SOURCE, gpu.arch())?;
+impl TwinReport {
+    /// Compares each case's device answer (`words` per case in `got`) with `expected`.
+    fn compare<C: std::fmt::Debug>(
+        cases: &[C],
+        got: &[u64],
+        words: usize,
+        expected: impl Fn(&C) -> Vec<u64>,
+    ) -> TwinReport {
+        let mut report = TwinReport {
+            cases: cases.len(),
+            mismatches: Vec::new(),
+            mismatched: 0,
+        };
+        for (c, got) in cases.iter().zip(got.chunks_exact(words)) {
+            let want = expected(c);
+            if got != want.as_slice() {
+                report.mismatched += 1;
+                if report.mismatches.len() < 10 {
+                    report
+                        .mismatches
+                        .push(format!("{c:?}: GPU {got:#x?}, host {want:#x?}"));
+                }
+            }
+        }
+        report
+    }
+}
+
+/// Compiles `source`, runs its kernel `name(input, output, n)` with one thread per case over
+/// `n` cases, and returns `output` (`words` per case).
+fn run_twin_kernel(
+    gpu: &Gpu,
+    source: &str,
+    name: &str,
+    input: &[u64],
+    n: usize,
+    words: usize,
+) -> Result<Vec<u64>, GpuError> {
+    let compiled = nvrtc::compile_cubin(source, gpu.arch())?;
     let ctx = gpu.ctx();
     let module = ctx
         .load_module(cudarc::nvrtc::Ptx::from_binary(compiled.cubin.to_vec()))
-        .map_err(driver_err("loading the key twins module"))?;
+        .map_err(driver_err("loading a twins module"))?;
     let function = module
-        .load_function("atos_key_twins")
-        .map_err(driver_err("finding the key twins kernel"))?;
+        .load_function(name)
+        .map_err(driver_err("finding a twins kernel"))?;
+    let cases = u32::try_from(n).expect("fewer than 2^32 cases");
+    let stream = ctx.default_stream();
+    let d_in = stream
+        .clone_htod(input)
+        .map_err(driver_err("copying the cases"))?;
+    let mut d_out = stream
+        .alloc_zeros::<u64>(words * n)
+        .map_err(driver_err("allocating the answers"))?;
+    let mut launch = stream.launch_builder(&function);
+    launch.arg(&d_in).arg(&mut d_out).arg(&cases);
+    // SAFETY: the twin kernels read their words per case from `d_in` (built by the caller for
+    // `n` cases) and write `words` per case to `d_out`, sized for `n` cases; each takes exactly
+    // these three arguments and returns for threads past `n`.
+    unsafe { launch.launch(LaunchConfig::for_num_elems(cases)) }
+        .map_err(driver_err("running a twins kernel"))?;
+    stream
+        .clone_dtoh(&d_out)
+        .map_err(driver_err("reading the answers"))
+}
+
+/// Runs the CUDA `encode_key` and `next_threshold` on `gpu` over [`key_cases`] and compares
+/// each answer with `atos_codegen::keys`.
+pub fn check_key_twins(gpu: &Gpu, random: usize) -> Result<TwinReport, GpuError> {
+    let cases = key_cases(random);
     let input: Vec<u64> = cases
         .iter()
         .flat_map(|c| [u64::from(c.key == Scalar::F32), c.t, c.delta, c.pass_min])
         .collect();
-    let n = u32::try_from(cases.len()).expect("fewer than 2^32 cases");
-    let stream = ctx.default_stream();
-    let d_in = stream
-        .clone_htod(&input)
-        .map_err(driver_err("copying the cases"))?;
-    let mut d_out = stream
-        .alloc_zeros::<u64>(2 * cases.len())
-        .map_err(driver_err("allocating the answers"))?;
-    let mut launch = stream.launch_builder(&function);
-    launch.arg(&d_in).arg(&mut d_out).arg(&n);
-    // SAFETY: the kernel reads 4 words per case from `d_in` and writes 2 per case to `d_out`,
-    // both sized for `n` cases, and takes exactly these three arguments.
-    unsafe { launch.launch(LaunchConfig::for_num_elems(n)) }
-        .map_err(driver_err("running the key twins kernel"))?;
-    let out = stream
-        .clone_dtoh(&d_out)
-        .map_err(driver_err("reading the answers"))?;
-    let mut report = KeyTwinReport {
-        cases: cases.len(),
-        mismatches: Vec::new(),
-        mismatched: 0,
-    };
-    for (c, got) in cases.iter().zip(out.chunks_exact(2)) {
-        let want = c.expected();
-        if (got[0], got[1]) != want {
-            report.mismatched += 1;
-            if report.mismatches.len() < 10 {
-                report.mismatches.push(format!(
-                    "{c:?}: GPU (threshold {:#x}, encoded {:#x}), keys.rs ({:#x}, {:#x})",
-                    got[0], got[1], want.0, want.1
-                ));
+    let out = run_twin_kernel(
+        gpu,
+        KEY_TWINS_SOURCE,
+        "atos_key_twins",
+        &input,
+        cases.len(),
+        2,
+    )?;
+    Ok(TwinReport::compare(&cases, &out, 2, |c| {
+        let (t, e) = c.expected();
+        vec![t, e]
+    }))
+}
+
+/// The kernel: case `i` is `(pos, n, copies, first)` at `input[4 i..]`; it writes
+/// `split_sweep`'s `lo, n, deliver_lo, deliver_n` to `output[4 i..]`.
+pub const SWEEP_TWINS_SOURCE: &str = r#"#include <atos/prelude.cuh>
+#include <atos/layout.cuh>
+#include <atos/queue.cuh>
+extern "C" __global__ void atos_sweep_twins(const unsigned long long* input, unsigned long long* output, unsigned n) {
+    const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
+    if (i >= n) return;
+    const atos::SweepParts p = atos::split_sweep(input[4 * i], input[4 * i + 1], input[4 * i + 2], input[4 * i + 3]);
+    output[4 * i] = p.lo;
+    output[4 * i + 1] = p.n;
+    output[4 * i + 2] = p.deliver_lo;
+    output[4 * i + 3] = p.deliver_n;
+}
+"#;
+
+/// One window of a device's sweep, as `grab_window` hands them out: positions
+/// `[pos, pos + n)` of `copies` copy positions and then the share of hook indices from `first`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct SweepCase {
+    pub pos: u64,
+    pub n: u64,
+    pub copies: u64,
+    pub first: u64,
+}
+
+impl SweepCase {
+    /// What the CPU executor answers (`SweepWindow::split`): `lo, n, deliver_lo, deliver_n`.
+    pub fn expected(&self) -> [u64; 4] {
+        let w = crate::cpu::SweepWindow::split(0, self.pos, self.n, self.copies, self.first);
+        [w.lo, w.n, w.deliver_lo, w.deliver_n]
+    }
+}
+
+/// Every window of small sweeps (0 to 5 copy positions, shares of 0 to 5 indices, from 0 or
+/// from 2^40), then `random` windows of large ones, from a fixed seed.
+pub fn sweep_cases(random: usize) -> Vec<SweepCase> {
+    let mut cases = Vec::new();
+    for copies in 0..=5u64 {
+        for share in 0..=5u64 {
+            for first in [0, 1 << 40] {
+                let size = copies + share;
+                for pos in 0..size {
+                    for n in 1..=size - pos {
+                        cases.push(SweepCase {
+                            pos,
+                            n,
+                            copies,
+                            first,
+                        });
+                    }
+                }
             }
         }
     }
-    Ok(report)
+    let small = cases.len();
+    // xorshift64*, as for the keys (another seed): the same cases every run.
+    let mut s = 0x2545_F491_4F6C_DD1Du64;
+    let mut next = move || {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        s.wrapping_mul(0x9E37_79B9_7F4A_7C15)
+    };
+    while cases.len() < small + random {
+        let copies = if next() % 4 == 0 { 0 } else { next() >> 34 };
+        let share = next() >> 34;
+        let size = copies + share;
+        if size == 0 {
+            continue;
+        }
+        let pos = next() % size;
+        let n = 1 + next() % (size - pos).min(1 << 16);
+        cases.push(SweepCase {
+            pos,
+            n,
+            copies,
+            first: next() >> 20,
+        });
+    }
+    cases
+}
+
+/// Runs the CUDA `split_sweep` on `gpu` over [`sweep_cases`] and compares each answer with the
+/// CPU executor's `SweepWindow::split`.
+pub fn check_sweep_twins(gpu: &Gpu, random: usize) -> Result<TwinReport, GpuError> {
+    let cases = sweep_cases(random);
+    let input: Vec<u64> = cases
+        .iter()
+        .flat_map(|c| [c.pos, c.n, c.copies, c.first])
+        .collect();
+    let out = run_twin_kernel(
+        gpu,
+        SWEEP_TWINS_SOURCE,
+        "atos_sweep_twins",
+        &input,
+        cases.len(),
+        4,
+    )?;
+    Ok(TwinReport::compare(&cases, &out, 4, |c| {
+        c.expected().to_vec()
+    }))
 }
 
 #[cfg(test)]
@@ -234,5 +379,28 @@ mod tests {
         assert_eq!(key_cases(1000), cases, "the same cases every time");
         // keys.rs's own answers never leave the encoded range.
         assert!(cases.iter().all(|c| c.expected().0 <= EVERY_KEY));
+    }
+
+    #[test]
+    fn the_sweep_cases_cover_every_window_shape() {
+        let cases = sweep_cases(1000);
+        let shapes = |f: &dyn Fn(&SweepCase) -> bool| cases.iter().filter(|c| f(c)).count();
+        // Deliveries only, ending before the copies do; ending at their end; straddling the
+        // copies and the indices; indices only; and sweeps without copies.
+        assert!(shapes(&|c| c.pos + c.n < c.copies) > 100);
+        assert!(shapes(&|c| c.pos < c.copies && c.pos + c.n == c.copies) > 10);
+        assert!(shapes(&|c| c.pos < c.copies && c.pos + c.n > c.copies) > 10);
+        assert!(shapes(&|c| c.pos >= c.copies && c.copies > 0) > 10);
+        assert!(shapes(&|c| c.copies == 0) > 100);
+        assert_eq!(sweep_cases(1000), cases, "the same cases every time");
+        // The split covers the window: every position is a delivery or an index.
+        for c in &cases {
+            let [lo, n, dlo, dn] = c.expected();
+            assert_eq!(n + dn, c.n, "{c:?}");
+            assert_eq!(dlo, c.pos, "{c:?}");
+            if n > 0 {
+                assert_eq!(lo, c.first + (c.pos + dn - c.copies), "{c:?}");
+            }
+        }
     }
 }

@@ -210,13 +210,7 @@ template <class G, class D> __device__ void drain_combined(const G& g, uint32_t 
     if (n == 0) return;
     lo = g.share(lo);
     len = g.share(len);
-    uint32_t moved = 0;
-    for (u64 i = g.rank(); i < n; i += g.size()) {
-        const u64 p = lo + i < len ? lo + i : lo + i - len;
-        moved += deliver(p) ? 1u : 0u;
-    }
-    moved = g.template reduce<ReduceAdd>(moved);
-    g.sync();  // every delivery comes before the leader's release of the batch's `done`
+    const uint32_t moved = deliver_span(g, lo, n, len, deliver);
     if (g.is_leader() && moved != 0) atomicAdd(&own->delivered.value, (u64)moved);
 }
 
@@ -506,11 +500,8 @@ struct MeshQueues {
         atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->delivered.value, (u64)n);
     }
     __device__ SweepParts sweep_parts(u64 lo, u64 n) const {
-        const u64 first = own()->sweep_lo.value, pos = lo - first;
-        const u64 copies = own()->deliver_len.value;
-        const u64 deliver = pos < copies ? (copies - pos < n ? copies - pos : n) : 0;
-        // With hook positions in the window, it reaches past the copies: pos + deliver >= copies.
-        return SweepParts{first + (pos + deliver - copies), n - deliver, pos, deliver};
+        const u64 first = own()->sweep_lo.value;
+        return split_sweep(lo - first, n, own()->deliver_len.value, first);
     }
     __device__ void open_sweep(Control*) const {
         for (uint32_t d = 0; d < (uint32_t)mesh_view.devices; ++d) next_sweep(reinterpret_cast<u64*>(mesh_view.sweeps[d]));

@@ -545,6 +545,16 @@ __device__ __forceinline__ void next_sweep(u64* cursor) {
 struct SweepParts {
     u64 lo, n, deliver_lo, deliver_n;
 };
+// Positions [pos, pos + n) of a device's sweep: its `copies` combine-copy positions come first,
+// then its share of the hook's indices from `first` on (MeshQueues::grab_window says why). A
+// window holding both delivers first. A window of deliveries only has no indices (n 0, lo
+// `first`). The CPU executor's twin is `SweepWindow::split` (cpu/mod.rs); `atos::gpu::twins`
+// checks the two agree on a GPU.
+__device__ __forceinline__ SweepParts split_sweep(u64 pos, u64 n, u64 copies, u64 first) {
+    const u64 deliver = pos < copies ? (copies - pos < n ? copies - pos : n) : 0;
+    const u64 past = pos + deliver > copies ? pos + deliver - copies : 0;
+    return SweepParts{first + past, n - deliver, pos, deliver};
+}
 
 // The counters of every queue of the program.
 template <uint32_t N>

@@ -659,6 +659,22 @@ struct NoDeliver {
 template <class D> struct Delivers { static constexpr bool value = true; };
 template <> struct Delivers<NoDeliver> { static constexpr bool value = false; };
 
+// Every thread of the group delivers its share of the n positions from lo, going round at
+// `len` (a span that does not wrap passes any len past its end). Returns how many moved a
+// value, on every thread; the barrier orders every delivery before what the group does next
+// (the hook's reads, the leader's release of `done` or of its window).
+template <class G, class D>
+__device__ __forceinline__ uint32_t deliver_span(const G& g, u64 lo, u64 n, u64 len, const D& deliver) {
+    uint32_t moved = 0;
+    for (u64 i = g.rank(); i < n; i += g.size()) {
+        const u64 p = lo + i < len ? lo + i : lo + i - len;
+        moved += deliver(p) ? 1u : 0u;
+    }
+    moved = g.template reduce<ReduceAdd>(moved);
+    g.sync();
+    return moved;
+}
+
 // The idle hook: run by groups whose pops found nothing, over windows of the sweep's indices
 // (persistent), or over a whole sweep dealt out to a launch (windowed strategies). Spread over
 // several devices, a device's sweep also delivers its combine copies (`Deliver`, a function of
@@ -701,11 +717,7 @@ struct IdleServer {
             // both, deliveries first.
             const SweepParts part = queues.sweep_parts(lo, n);
             total = queues.sweep_total(range);
-            // Every thread delivers its positions; how many moved a value, for the leader.
-            uint32_t delivered = 0;
-            for (u64 i = g.rank(); i < part.deliver_n; i += g.size()) delivered += deliver(part.deliver_lo + i) ? 1u : 0u;
-            delivered = g.template reduce<ReduceAdd>(delivered);
-            g.sync();  // the deliveries come before the hook's reads and the leader's release
+            const uint32_t delivered = deliver_span(g, part.deliver_lo, part.deliver_n, ~0ull, deliver);
             if (part.n != 0) run(g, out, part.lo, part.n);
             // A delivery during the sweep means something was in flight when it opened: the
             // sweep cannot prove the end (close_sweep), and the next one rechecks what it moved.
