@@ -287,7 +287,7 @@ fn faults(gpu: &Gpu, graphs: &[(String, Csr)]) -> usize {
 /// keys (`encode_key`, `next_threshold` in queue.cuh against `atos_codegen::keys`, bit for bit)
 /// and the idle sweep's window split (`split_sweep` against the CPU executor's). Returns the
 /// failures.
-fn key_twins(gpu: &Gpu) -> usize {
+fn device_twins(gpu: &Gpu) -> usize {
     use atos::gpu::twins::{TwinReport, check_key_twins, check_sweep_twins};
     let show = |what: &str, r: TwinReport| {
         if r.mismatched == 0 {
@@ -690,6 +690,8 @@ fn combined_adds(gpus: &atos::Gpus) -> usize {
 
 fn main() {
     let args = Args::parse();
+    // Which device code this binary carries (the same fingerprint as `atos --version`).
+    println!("device code {}", atos::headers::device_code_id());
     let defines: String = args
         .define
         .iter()
@@ -790,12 +792,12 @@ fn main() {
         }
     }
     if args.dsl_only {
-        failures += key_twins(&gpu) + tuple_items(&gpu) + faults(&gpu, &graphs);
+        failures += device_twins(&gpu) + tuple_items(&gpu) + faults(&gpu, &graphs);
         println!("\nSUMMARY: {} failures", failures);
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if !args.bfs_only {
-        failures += key_twins(&gpu);
+        failures += device_twins(&gpu);
         failures += tuple_items(&gpu);
         failures += faults(&gpu, &graphs);
         failures += program_model(&gpu, &args);

@@ -3,21 +3,37 @@
 # device tool's `carry`):
 #   .gpu/atos<SUFFIX>       the `atos` command (atos-cli), stripped
 #   .gpu/gpu_suite<SUFFIX>  examples/gpu_suite, stripped
-#   .gpu/BUILD<SUFFIX>.txt  what they were built from: the commit and a hash of the work tree's diff
+#   .gpu/BUILD<SUFFIX>.txt  what they were built from: the commit, a hash of the work tree's
+#                           changes (untracked files included) and the device-code fingerprint
 # Usage: scripts/gpu-bundle.sh [SUFFIX]   (e.g. `_prev` for a baseline build to alternate with)
 #
-# Each binary carries the CUDA device headers (include_str!), and a stale one measures the wrong
-# code. Two builds, not one: `cargo build -p atos-cli --example gpu_suite` builds only examples,
-# and would leave target/release/atos as it was. After copying, the script checks that every
-# header embedded in each binary is the work tree's, and fails if one is not.
+# Each binary carries the CUDA device headers (include_str!), so a stale one runs old device
+# code. That happened: `cargo build --release -p atos-cli -p atos --example gpu_suite` builds
+# only the examples and leaves target/release/atos as it was. So this script builds each binary
+# by its own target, copies the files cargo names as the artifacts (wherever the target
+# directory is), and checks that each binary holds every .cuh header of the work tree (the
+# generated atos/layout.cuh is Rust code, rebuilt by cargo with it). `atos --version` and bench
+# records then name the device code (`device_code`): compare those across builds.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suffix="${1:-}"
-cargo build --release -p atos-cli
-cargo build --release -p atos --example gpu_suite
+artifact() {  # cargo build ARGS... -> the path of the executable named $1 that cargo built
+  local name=$1; shift
+  cargo build --release --message-format=json-render-diagnostics "$@" |
+    python3 -c '
+import json, sys
+paths = [m["executable"] for m in map(json.loads, sys.stdin)
+         if m.get("reason") == "compiler-artifact" and m.get("executable")
+         and m["target"]["name"] == sys.argv[1]]
+if len(paths) != 1:
+    sys.exit(f"cargo built {len(paths)} executables named {sys.argv[1]}")
+print(paths[0])' "$name"
+}
+atos=$(artifact atos -p atos-cli --bin atos)
+suite=$(artifact gpu_suite -p atos --example gpu_suite)
 mkdir -p .gpu
-cp target/release/atos ".gpu/atos$suffix"
-cp target/release/examples/gpu_suite ".gpu/gpu_suite$suffix"
+cp "$atos" ".gpu/atos$suffix"
+cp "$suite" ".gpu/gpu_suite$suffix"
 strip ".gpu/atos$suffix" ".gpu/gpu_suite$suffix"
 python3 - ".gpu/atos$suffix" ".gpu/gpu_suite$suffix" <<'PY'
 import glob, sys
@@ -32,7 +48,8 @@ print(f"{len(headers)} device headers checked in {', '.join(sys.argv[1:])}")
 PY
 {
   echo "commit $(git rev-parse HEAD)"
-  echo "work tree diff sha256 $(git diff HEAD | sha256sum | cut -d' ' -f1)"
-  git diff --stat HEAD
+  echo "changes sha256 $({ git diff HEAD; git ls-files --others --exclude-standard -z | xargs -0 -r sha256sum; } | sha256sum | cut -d' ' -f1)"
+  echo "atos --version: $(".gpu/atos$suffix" --version)"
+  git status --short
 } > ".gpu/BUILD$suffix.txt"
 cat ".gpu/BUILD$suffix.txt"

@@ -6,7 +6,7 @@ mod graph;
 mod launch;
 mod memory;
 
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 #[derive(Parser)]
 #[command(
@@ -35,7 +35,16 @@ enum Command {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    // `atos --version` names the device code this binary carries (atos::headers), as bench
+    // records do: a binary built from another tree says so.
+    let version = format!(
+        "{} (device code {})",
+        env!("CARGO_PKG_VERSION"),
+        atos::headers::device_code_id()
+    );
+    let version: &'static str = Box::leak(version.into_boxed_str());
+    let matches = Cli::command().version(version).get_matches();
+    let cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let result = match cli.command {
         Command::Graph(cmd) => graph::run(cmd).map(|()| true),
         // Ok(false): some configuration failed; it was reported, the exit code says so.

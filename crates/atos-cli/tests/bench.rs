@@ -141,6 +141,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),
+    ("device_code", Kind::Str, true),
 ];
 
 fn check_schema(r: &Value) {
@@ -157,6 +158,18 @@ fn check_schema(r: &Value) {
     assert_eq!(obj.len(), SCHEMA.len(), "unexpected fields in {r}");
     assert_eq!(r["schema"], 2);
     assert_eq!(r["atos_version"], env!("CARGO_PKG_VERSION"));
+    // atos rows name the device code the binary carries; the original's rows have none.
+    if r["impl"] == "atos" {
+        let code = r["device_code"]
+            .as_str()
+            .expect("atos rows carry device_code");
+        assert!(
+            code.len() == 16 && code.bytes().all(|b| b.is_ascii_hexdigit()),
+            "{code}"
+        );
+    } else {
+        assert!(r["device_code"].is_null(), "{r}");
+    }
     let sig = &r["graph_signature"];
     for f in ["vertices", "edges", "max_degree"] {
         assert!(sig[f].is_u64(), "graph_signature.{f}: {r}");
@@ -1273,5 +1286,44 @@ fn original_pagerank_and_coloring_rows_are_judged_by_their_own_rules() {
         "{calls}"
     );
     assert!(calls.contains("-run_bsp_async 2 -o 3"), "{calls}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// `atos --version` names the device code the binary carries, and its bench records say the
+/// same: a measurement names the device code it ran.
+#[test]
+fn the_version_and_the_records_name_the_device_code() {
+    let o = atos(&["--version"]);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let code = o
+        .stdout
+        .trim()
+        .strip_prefix(&format!("atos {} (device code ", env!("CARGO_PKG_VERSION")))
+        .and_then(|rest| rest.strip_suffix(')'))
+        .unwrap_or_else(|| panic!("unexpected --version: {}", o.stdout))
+        .to_string();
+    let dir = temp_dir("device-code");
+    let out = dir.join("v.jsonl");
+    let o = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--graph",
+        "grid:8x8",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(o.code, Some(0), "{}", o.stderr);
+    let recs = records(&out);
+    assert!(!recs.is_empty());
+    for r in &recs {
+        check_schema(r);
+        assert_eq!(r["device_code"], code.as_str(), "{r}");
+    }
     std::fs::remove_dir_all(&dir).unwrap();
 }

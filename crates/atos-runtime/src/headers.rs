@@ -27,9 +27,51 @@ pub fn device_headers() -> &'static [(&'static str, String)] {
     })
 }
 
+/// A fingerprint of the device code every unit is compiled with: the first 16 hex digits of a
+/// SHA-256 over each header's name and contents, in order. `atos --version`, bench records
+/// (`device_code`) and `gpu_suite` print it, so a measurement says which device code it ran: a
+/// binary built from another tree carries another fingerprint.
+pub fn device_code_id() -> &'static str {
+    static ID: OnceLock<String> = OnceLock::new();
+    ID.get_or_init(|| fingerprint(device_headers()))
+}
+
+/// The first 16 hex digits of a SHA-256 over each `(name, contents)`, each length-prefixed.
+fn fingerprint(headers: &[(&str, String)]) -> String {
+    use sha2::{Digest, Sha256};
+    let mut h = Sha256::new();
+    for (name, text) in headers {
+        for part in [name.as_bytes(), text.as_bytes()] {
+            h.update((part.len() as u64).to_le_bytes());
+            h.update(part);
+        }
+    }
+    h.finalize()[..8]
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
-    use super::device_headers;
+    use super::{device_code_id, device_headers, fingerprint};
+
+    #[test]
+    fn the_device_code_id_changes_with_any_byte_of_any_header() {
+        let id = device_code_id();
+        assert_eq!(id.len(), 16);
+        assert!(id.bytes().all(|b| b.is_ascii_hexdigit()), "{id}");
+        let headers = device_headers().to_vec();
+        assert_eq!(fingerprint(&headers), id);
+        let mut edited = headers.clone();
+        edited[2].1.push(' ');
+        assert_ne!(fingerprint(&edited), id, "a trailing space");
+        // A byte moved from one header to the next is another device code.
+        let mut moved = headers.clone();
+        let last = moved[0].1.pop().unwrap();
+        moved[1].1.insert(0, last);
+        assert_ne!(fingerprint(&moved), id);
+    }
 
     /// Warp aggregation takes its lanes from `converged_lanes` (prelude.cuh) only: a mask read
     /// from `__activemask()` and used as a sync mask after a branch is what lost items of

@@ -178,6 +178,10 @@ pub struct Record {
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
     pub atos_version: String,
+    /// atos rows: the fingerprint of the device code the `atos` binary carries
+    /// (`atos::headers::device_code_id`, as `atos --version` prints it); absent for the
+    /// original's rows and in older records.
+    pub device_code: Option<String>,
 }
 
 impl Record {
@@ -256,6 +260,7 @@ impl Record {
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),
+            device_code: (implementation == "atos").then(|| atos::headers::device_code_id().into()),
         }
     }
 

@@ -27,14 +27,15 @@ pub const KEY_TWINS_SOURCE: &str = r#"#include <atos/prelude.cuh>
 extern "C" __global__ void atos_key_twins(const unsigned long long* input, unsigned long long* output, unsigned n) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const unsigned long long kind = input[4 * i], t = input[4 * i + 1];
-    const unsigned long long delta = input[4 * i + 2], pass_min = input[4 * i + 3];
+    const unsigned long long* in = input + 4ull * i;
+    unsigned long long* out = output + 2ull * i;
+    const unsigned long long kind = in[0], t = in[1], delta = in[2], pass_min = in[3];
     if (kind == 0) {
-        output[2 * i] = atos::next_threshold<uint32_t>(t, delta, pass_min);
-        output[2 * i + 1] = atos::encode_key((uint32_t)t);
+        out[0] = atos::next_threshold<uint32_t>(t, delta, pass_min);
+        out[1] = atos::encode_key((uint32_t)t);
     } else {
-        output[2 * i] = atos::next_threshold<float>(t, delta, pass_min);
-        output[2 * i + 1] = atos::encode_key(__uint_as_float((uint32_t)t));
+        out[0] = atos::next_threshold<float>(t, delta, pass_min);
+        out[1] = atos::encode_key(__uint_as_float((uint32_t)t));
     }
 }
 "#;
@@ -196,7 +197,7 @@ impl TwinReport {
 }
 
 /// Compiles `source`, runs its kernel `name(input, output, n)` with one thread per case over
-/// `n` cases, and returns `output` (`words` per case).
+/// `n` cases (`input` holds 4 words per case), and returns `output` (`words` per case).
 fn run_twin_kernel(
     gpu: &Gpu,
     source: &str,
@@ -205,6 +206,7 @@ fn run_twin_kernel(
     n: usize,
     words: usize,
 ) -> Result<Vec<u64>, GpuError> {
+    assert_eq!(input.len(), 4 * n, "4 input words per case");
     let compiled = nvrtc::compile_cubin(source, gpu.arch())?;
     let ctx = gpu.ctx();
     let module = ctx
@@ -223,9 +225,9 @@ fn run_twin_kernel(
         .map_err(driver_err("allocating the answers"))?;
     let mut launch = stream.launch_builder(&function);
     launch.arg(&d_in).arg(&mut d_out).arg(&cases);
-    // SAFETY: the twin kernels read their words per case from `d_in` (built by the caller for
-    // `n` cases) and write `words` per case to `d_out`, sized for `n` cases; each takes exactly
-    // these three arguments and returns for threads past `n`.
+    // SAFETY: the twin kernels read 4 words per case from `d_in` (4 n words, asserted above)
+    // and write `words` per case to `d_out`, sized for `n` cases, indexing in 64 bits; each
+    // takes exactly these three arguments and returns for threads past `n`.
     unsafe { launch.launch(LaunchConfig::for_num_elems(cases)) }
         .map_err(driver_err("running a twins kernel"))?;
     stream
@@ -263,11 +265,13 @@ pub const SWEEP_TWINS_SOURCE: &str = r#"#include <atos/prelude.cuh>
 extern "C" __global__ void atos_sweep_twins(const unsigned long long* input, unsigned long long* output, unsigned n) {
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
-    const atos::SweepParts p = atos::split_sweep(input[4 * i], input[4 * i + 1], input[4 * i + 2], input[4 * i + 3]);
-    output[4 * i] = p.lo;
-    output[4 * i + 1] = p.n;
-    output[4 * i + 2] = p.deliver_lo;
-    output[4 * i + 3] = p.deliver_n;
+    const unsigned long long* in = input + 4ull * i;
+    unsigned long long* out = output + 4ull * i;
+    const atos::SweepParts p = atos::split_sweep(in[0], in[1], in[2], in[3]);
+    out[0] = p.lo;
+    out[1] = p.n;
+    out[2] = p.deliver_lo;
+    out[3] = p.deliver_n;
 }
 "#;
 
@@ -290,7 +294,8 @@ impl SweepCase {
 }
 
 /// Every window of small sweeps (0 to 5 copy positions, shares of 0 to 5 indices, from 0 or
-/// from 2^40), then `random` windows of large ones, from a fixed seed.
+/// from 2^40), empty windows and windows past a sweep's end, then `random` windows of large
+/// sweeps, from a fixed seed.
 pub fn sweep_cases(random: usize) -> Vec<SweepCase> {
     let mut cases = Vec::new();
     for copies in 0..=5u64 {
@@ -307,6 +312,20 @@ pub fn sweep_cases(random: usize) -> Vec<SweepCase> {
                         });
                     }
                 }
+            }
+        }
+    }
+    // Windows `grab_window` never hands out, for `split_sweep`'s whole domain: empty ones, and
+    // ones starting at or past the end of the sweep.
+    for copies in 0..=3u64 {
+        for pos in 0..=copies + 3 {
+            for n in 0..=2u64 {
+                cases.push(SweepCase {
+                    pos,
+                    n,
+                    copies,
+                    first: 7,
+                });
             }
         }
     }
@@ -392,6 +411,7 @@ mod tests {
         assert!(shapes(&|c| c.pos < c.copies && c.pos + c.n > c.copies) > 10);
         assert!(shapes(&|c| c.pos >= c.copies && c.copies > 0) > 10);
         assert!(shapes(&|c| c.copies == 0) > 100);
+        assert!(shapes(&|c| c.n == 0) > 10);
         assert_eq!(sweep_cases(1000), cases, "the same cases every time");
         // The split covers the window: every position is a delivery or an index.
         for c in &cases {
