@@ -13,7 +13,9 @@
 # by its own target, copies the files cargo names as the artifacts (wherever the target
 # directory is), and checks that each binary holds every .cuh header of the work tree (the
 # generated atos/layout.cuh is Rust code, rebuilt by cargo with it). `atos --version` and bench
-# records then name the device code (`device_code`): compare those across builds.
+# records then name a fingerprint of those headers (`device_code`): different fingerprints mean
+# different device code (the CUDA atos-codegen emits per task is not in it). The check is a
+# substring test, so an edit that only cuts a header's tail would pass it.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 suffix="${1:-}"

@@ -27,10 +27,11 @@ pub fn device_headers() -> &'static [(&'static str, String)] {
     })
 }
 
-/// A fingerprint of the device code every unit is compiled with: the first 16 hex digits of a
-/// SHA-256 over each header's name and contents, in order. `atos --version`, bench records
-/// (`device_code`) and `gpu_suite` print it, so a measurement says which device code it ran: a
-/// binary built from another tree carries another fingerprint.
+/// A fingerprint of the runtime's device headers, which every unit includes: the first 16 hex
+/// digits of a SHA-256 over each header's name and contents, in order. `atos --version`, bench
+/// records (`device_code`) and `gpu_suite` print it, so a measurement names the runtime device
+/// code it ran, and a binary with other headers shows another fingerprint. It does not cover
+/// the CUDA that atos-codegen generates for each task: a change only there keeps it.
 pub fn device_code_id() -> &'static str {
     static ID: OnceLock<String> = OnceLock::new();
     ID.get_or_init(|| fingerprint(device_headers()))

@@ -178,9 +178,9 @@ pub struct Record {
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
     pub atos_version: String,
-    /// atos rows: the fingerprint of the device code the `atos` binary carries
-    /// (`atos::headers::device_code_id`, as `atos --version` prints it); absent for the
-    /// original's rows and in older records.
+    /// atos rows: the fingerprint of the runtime's device headers the `atos` binary carries
+    /// (`atos::headers::device_code_id`, as `atos --version` prints it; not of the CUDA
+    /// atos-codegen generates per task); absent for the original's rows and in older records.
     pub device_code: Option<String>,
 }
 

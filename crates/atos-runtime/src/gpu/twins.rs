@@ -40,6 +40,16 @@ extern "C" __global__ void atos_key_twins(const unsigned long long* input, unsig
 }
 "#;
 
+/// The random cases' generator, xorshift64* from `seed` (not 0): the same cases every run.
+fn xorshift64_star(mut s: u64) -> impl FnMut() -> u64 {
+    move || {
+        s ^= s >> 12;
+        s ^= s << 25;
+        s ^= s >> 27;
+        s.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
 /// One input of the check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct KeyCase {
@@ -127,20 +137,13 @@ pub fn key_cases(random: usize) -> Vec<KeyCase> {
             }
         }
     }
-    // xorshift64*: the same cases every run.
-    let mut s = 0x9E37_79B9_7F4A_7C15u64;
-    let mut next = move || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        s.wrapping_mul(0x2545_F491_4F6C_DD1D)
-    };
+    let mut next = xorshift64_star(0x9E37_79B9_7F4A_7C15);
     for i in 0..random {
         let key = if i % 2 == 0 { Scalar::U32 } else { Scalar::F32 };
         let mut word = || {
             let r = next();
             // Mostly keys below EVERY_KEY, sometimes at or past it.
-            if r % 16 == 0 {
+            if r.is_multiple_of(16) {
                 EVERY_KEY + (r >> 60)
             } else {
                 r >> 32
@@ -330,16 +333,13 @@ pub fn sweep_cases(random: usize) -> Vec<SweepCase> {
         }
     }
     let small = cases.len();
-    // xorshift64*, as for the keys (another seed): the same cases every run.
-    let mut s = 0x2545_F491_4F6C_DD1Du64;
-    let mut next = move || {
-        s ^= s >> 12;
-        s ^= s << 25;
-        s ^= s >> 27;
-        s.wrapping_mul(0x9E37_79B9_7F4A_7C15)
-    };
+    let mut next = xorshift64_star(0x2545_F491_4F6C_DD1D);
     while cases.len() < small + random {
-        let copies = if next() % 4 == 0 { 0 } else { next() >> 34 };
+        let copies = if next().is_multiple_of(4) {
+            0
+        } else {
+            next() >> 34
+        };
         let share = next() >> 34;
         let size = copies + share;
         if size == 0 {
