@@ -274,9 +274,10 @@ fn checked_cuda() {
     );
 }
 
-/// A priority queue (SSSP): the keys struct, a state field of two rings, a channel choosing
-/// between them, the pass over the far ring and, persistent, one server for both rings and the
-/// advance; windowed, the pass server sits at the far ring's queue index (1).
+/// A priority queue (SSSP): the keys struct, a state field of three rings, a channel choosing
+/// between them, the pass over the far ring and, persistent, one server for the three rings
+/// (the near ring's server runs the next ring's open items) and the advance; windowed, the pass server sits
+/// at the far ring's queue index (1) and the next ring (2), never pushed to, has none.
 #[test]
 fn priority_queue_cuda() {
     use atos::apps::sssp::relax;
@@ -288,14 +289,14 @@ fn priority_queue_cuda() {
         "atos::PriorityPusher<atos_keys_work,",
         "atos::split_batch(state.work, out.work)",
         "atos::priority_server(state.work, serve0, pass0)",
-        "atos::QueueSet<2> queues = {{state.work.near.counters, state.work.far.counters}}",
+        "atos::QueueSet<3> queues = {{state.work.near.counters, state.work.far.counters, state.work.next.counters}}",
     ] {
         assert!(src.contains(needle), "missing `{needle}`");
     }
     insta::assert_snapshot!("sssp_priority_cta", src);
     let src = atos::cuda_source::<relax::Task>(&spec.strategy(Strategy::Bsp)).unwrap();
     assert!(
-        src.contains("atos::run_window(group, out, window, idle, serve0, pass0)"),
+        src.contains("atos::run_window(group, out, window, idle, serve0, pass0, no_server)"),
         "{src}"
     );
 }

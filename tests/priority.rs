@@ -1,6 +1,6 @@
 //! Priority queues on the CPU executor: priority BFS (depths equal, and with delta 1 exactly
 //! one task per reached vertex on any number of threads: the advance waits for the near ring
-//! to be quiescent), f32 keys (`apps::sssp` over f32 weights against Dijkstra in f32), and the queue's errors.
+//! to be quiescent; persistent runs take each band after the first from the next ring), f32 keys (`apps::sssp` over f32 weights against Dijkstra in f32), and the queue's errors.
 
 mod common;
 
@@ -46,6 +46,18 @@ fn priority_bfs_depths_match_and_delta_one_runs_each_vertex_once() {
                         stats.popped, reached,
                         "{spec} {strategy:?}: level order runs each vertex once"
                     );
+                }
+                // Persistent runs hold the next band in the next ring and run it from there
+                // after the advance; windowed runs keep the band end at the threshold.
+                let next = stats.queues.iter().find(|q| q.name.ends_with(".next"));
+                let next = next.expect("a priority queue has a next ring");
+                assert!(!next.far, "the next ring's items are tasks");
+                match strategy {
+                    Strategy::Persistent => assert!(
+                        next.popped > 0 && next.popped == next.pushed,
+                        "{spec} delta {delta}: {next:?}"
+                    ),
+                    _ => assert_eq!(next.pushed, 0, "{spec} {strategy:?}: {next:?}"),
                 }
             }
         }
@@ -192,5 +204,63 @@ fn advance_slack_starts_the_next_band_early() {
             stats.priority[0]
         );
         assert!(stats.priority[0].advances >= 1, "slack {slack}");
+    }
+}
+
+#[atos::state]
+pub struct Chain<'a> {
+    pub work: PriorityQueue<'a, u32, u32>,
+    /// `ran[k]`: when item `k` ran (1 + the clock's count before it).
+    pub ran: Atomics<'a, u32>,
+    pub clock: Atomics<'a, u32>,
+}
+
+/// Item `k` (keyed `k`) runs, then pushes item `k + 1` up to item 5; item 0 also pushes item
+/// 10, which waits far while the chain walks the keys one band at a time. A fetch of 8 takes a
+/// band's items in one batch: two keys in one band would run in the batch's (ring) order.
+#[atos::task(worker = "thread", fetch = 8)]
+pub fn chain(k: u32, s: &Chain) {
+    let t = s.clock.fetch_add(0, 1);
+    s.ran.store(k, t + 1);
+    if k < 5 {
+        s.work.push(k + 1, k + 1);
+    }
+    if k == 0 {
+        s.work.push(10, 10);
+    }
+}
+
+/// An advance that opens the next ring's band must not widen the band after it to the far
+/// minimum: that band's tasks have not run yet and push keys from its start on. With delta 1
+/// and slack 0 every band holds one key, so items run in key order (item 10 last), on the
+/// persistent strategy (next ring) and the bulk-synchronous one (passes only).
+#[test]
+fn bands_stay_one_delta_wide_when_far_keys_lie_beyond() {
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        for threads in [1, 3] {
+            let ran = AtomicArray::<u32>::filled(11, 0);
+            let clock = AtomicArray::<u32>::filled(1, 0);
+            let state = Chain {
+                work: PriorityQueue::with_capacity(16)
+                    .delta(1)
+                    .start(1)
+                    .advance_slack(0),
+                ran: ran.view(),
+                clock: clock.view(),
+            };
+            let stats = CpuExecutor::new()
+                .threads(threads)
+                .strategy(strategy)
+                .run(chain::Task, &state, &[0])
+                .unwrap();
+            let ran = ran.to_vec();
+            let order: Vec<u32> = [0, 1, 2, 3, 4, 5, 10].iter().map(|&k| ran[k]).collect();
+            assert_eq!(
+                order,
+                (1..=7).collect::<Vec<u32>>(),
+                "{strategy:?} {threads} threads: {:?}",
+                stats.priority[0]
+            );
+        }
     }
 }

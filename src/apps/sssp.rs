@@ -194,7 +194,7 @@ impl<W: Weight> SsspArrays<W> {
     }
 
     /// The state over a CSR with u32 offsets and one u32 weight per column entry, served in
-    /// `order`. Each of the queue's two rings holds `capacity` waiting vertices (FIFO order
+    /// `order`. Each of the queue's three rings holds `capacity` waiting vertices (FIFO order
     /// uses only the near one). A vertex is queued once per improvement, so FIFO order can
     /// need more than the edge count on large-diameter weighted graphs (4.5x on
     /// grid:4096x4096,w=100 with persistent CTA workers on an H100); a run that needs more

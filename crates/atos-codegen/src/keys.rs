@@ -70,9 +70,58 @@ pub fn next_threshold(key: Scalar, t: u64, delta: u64, pass_min: u64) -> u64 {
     next.max(base + 1).min(EVERY_KEY)
 }
 
+/// A persistent advance's new `(threshold, band_end)` from the old ones (`advance_band` in
+/// queue.cuh). Keys in `[t, u)` wait in the next ring. When it holds items (`next_held`) their
+/// band becomes current: the threshold moves to `u` and the band after it is one `delta` wide.
+/// It must not start past `u`, even when every far key (at least `pass_min`) is far above: the
+/// band's own tasks have not run yet and may push any key from `u` on, and a wider band would
+/// serve two levels at once (k-core's peeling, delta 1, relies on it). When the next ring holds
+/// none, nothing runs that could push below `pass_min` (slack 0), so the threshold moves as
+/// [`next_threshold`] says from `u`, skipping key ranges no far item holds, and the band after
+/// it is one `delta` wide. Either way `t <= t2 < u2` unless `t2` is [`EVERY_KEY`].
+pub fn advance_band(
+    key: Scalar,
+    t: u64,
+    u: u64,
+    delta: u64,
+    pass_min: u64,
+    next_held: bool,
+) -> (u64, u64) {
+    let from = u.max(t);
+    if next_held {
+        (from, next_threshold(key, from, delta, EVERY_KEY))
+    } else {
+        let t2 = next_threshold(key, from, delta, pass_min);
+        (t2, next_threshold(key, t2, delta, EVERY_KEY))
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn advance_band_opens_the_held_band_or_skips_to_the_far_minimum() {
+        let k = Scalar::U32;
+        // The first advance of a run (band end = threshold): the band after the far minimum.
+        assert_eq!(advance_band(k, 10, 10, 5, 40, false), (45, 50));
+        // The next ring holds [10, 15): it becomes current, the next band is delta wide, even
+        // when every far key lies beyond it (its tasks may still push keys from 15 on).
+        assert_eq!(advance_band(k, 10, 15, 5, 15, true), (15, 20));
+        assert_eq!(advance_band(k, 10, 15, 5, 30, true), (15, 20));
+        assert_eq!(advance_band(k, 10, 15, 5, EVERY_KEY, true), (15, 20));
+        // An empty next ring: skip to the far minimum's band.
+        assert_eq!(advance_band(k, 10, 15, 5, 30, false), (35, 40));
+        // The top: both end at EVERY_KEY.
+        assert_eq!(
+            advance_band(k, EVERY_KEY - 3, EVERY_KEY - 1, 5, EVERY_KEY, true),
+            (EVERY_KEY - 1, EVERY_KEY)
+        );
+        assert_eq!(
+            advance_band(k, EVERY_KEY - 3, EVERY_KEY - 1, 5, EVERY_KEY, false),
+            (EVERY_KEY, EVERY_KEY)
+        );
+    }
 
     fn f(x: f32) -> u64 {
         encode(Scalar::F32, u64::from(x.to_bits()))

@@ -75,14 +75,17 @@ words!(
     /// as itself, an f32 key as its bits made to sort as the floats do; every encoded key is
     /// below [`EVERY_KEY`].
     priority_control, "PriorityControl", {
-        0 THRESHOLD "threshold": "a push whose encoded key is below it goes to the near ring, else to the far ring; only grows (EVERY_KEY: every key is near)",
+        0 THRESHOLD "threshold": "a push whose encoded key is below it goes to the near ring, else to the next ring (below `band_end`) or the far ring; only grows (EVERY_KEY: every key is near)",
         1 DELTA "delta": "how far an advance moves the threshold, in the key's own type (its bits)",
         2 PASS_END "pass_end": "persistent: far items below it belong to the pass opened by the last advance",
         3 PASS_MIN "pass_min": "smallest encoded key sent to the far ring since the last advance, by a task's push or a pass's push-back (EVERY_KEY if none)",
         4 LOCK "lock": "persistent: 1 while a group advances the threshold",
         5 ADVANCES "advances": "threshold advances of the run",
-        6 MOVED "moved": "far items the passes moved to the near ring",
-        7 SLACK "slack": "persistent: an advance may start while at most this many near items are in flight (0: only once the near ring is quiescent)",
+        6 MOVED "moved": "far items the passes moved to the near or the next ring",
+        7 SLACK "slack": "persistent: an advance may start while at most this many near items and open next items are in flight (0: only once both are quiescent)",
+        8 BAND_END "band_end": "a push whose encoded key is at or above the threshold and below it goes to the next ring (the band the next advance opens); persistent runs keep it one band above the threshold, windowed ones equal to it (the next ring unused)",
+        9 NEXT_END "next_end": "persistent: next-ring items below it are open (the advance that set it made their band current): served as tasks, like the near ring's",
+        10 OPEN "open": "persistent: open next-ring items not claimed yet (signed; each advance adds the items it opens, claims take from it as a ring's claims take from its `avail`)",
     }
 );
 

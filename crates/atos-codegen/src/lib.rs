@@ -22,7 +22,8 @@ pub mod unit;
 pub use error::CodegenError;
 pub use ir::*;
 pub use plan::{
-    Plan, PlannedTask, PriorityPlan, QueueRings, Source, far_name, plan_program, queue_rings,
+    Plan, PlannedTask, PriorityPlan, QueueRings, Source, far_name, next_name, plan_program,
+    queue_rings,
 };
 pub use unit::{
     CHECKED_BY_DEFAULT, KernelSpec, MAX_FETCH, MIN_BLOCKS, Strategy, TaskSpec, field_size,

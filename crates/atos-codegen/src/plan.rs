@@ -23,15 +23,18 @@ pub struct PlannedTask {
     pub inline: bool,
 }
 
-/// A priority queue field's two rings (queue indices) and key type.
+/// A priority queue field's three rings (queue indices) and key type.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PriorityPlan {
     /// Index into `StateDesc::fields`.
     pub field: usize,
     /// The ring of items below the threshold: the one its task pops.
     pub near: usize,
-    /// The ring of keyed items at or above the threshold, moved near by passes.
+    /// The ring of keyed items at or above the band's end, moved near or next by passes.
     pub far: usize,
+    /// Persistent runs: the ring of the next band's items (at or above the threshold, below
+    /// the band's end), opened by the next advance and run by the same task as the near ring.
+    pub next: usize,
     pub key: Scalar,
 }
 
@@ -59,8 +62,8 @@ pub struct Plan {
     /// In program order.
     pub tasks: Vec<PlannedTask>,
     /// Names of the run's queues, in queue index order: the state's queue fields in declaration
-    /// order, a priority queue as two, its near ring (named after the field) then its far ring
-    /// (`<field>.far`).
+    /// order, a priority queue as three: its near ring (named after the field), its far ring
+    /// (`<field>.far`) and its next ring (`<field>.next`).
     pub queues: Vec<String>,
     /// The priority queues, in declaration order.
     pub priority: Vec<PriorityPlan>,
@@ -74,6 +77,11 @@ pub struct Plan {
 /// The name of a priority queue's far ring.
 pub fn far_name(field: &str) -> String {
     format!("{field}.far")
+}
+
+/// The name of a priority queue's next ring.
+pub fn next_name(field: &str) -> String {
+    format!("{field}.next")
 }
 
 impl Plan {
@@ -94,6 +102,11 @@ impl Plan {
     /// The priority queue whose far ring is queue `queue`, if it is one.
     pub fn far_of(&self, queue: usize) -> Option<&PriorityPlan> {
         self.priority.iter().find(|p| p.far == queue)
+    }
+
+    /// The priority queue whose next ring is queue `queue`, if it is one.
+    pub fn next_of(&self, queue: usize) -> Option<&PriorityPlan> {
+        self.priority.iter().find(|p| p.next == queue)
     }
 
     /// The inline task popping the queue field named `field`, if that queue has one: a push
@@ -174,12 +187,20 @@ pub fn combines(bodies: &[&FnIr], state: &StateDesc) -> Vec<String> {
 }
 
 /// A queue field's rings: its index in `StateDesc::fields`, the queue index of its ring (a
-/// priority queue's near ring) and of a priority queue's far ring.
+/// priority queue's near ring) and of a priority queue's far and next rings.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct QueueRings {
     pub field: usize,
     pub near: usize,
-    pub far: Option<usize>,
+    /// A priority queue's `(far, next)` rings: `near + 1` and `near + 2`.
+    pub far_next: Option<(usize, usize)>,
+}
+
+impl QueueRings {
+    /// One past the field's last ring.
+    pub fn end(&self) -> usize {
+        self.far_next.map_or(self.near, |(_, next)| next) + 1
+    }
 }
 
 /// The state's queue fields in declaration order with their queue indices: the one numbering
@@ -191,13 +212,13 @@ pub fn queue_rings(state: &StateDesc) -> Vec<QueueRings> {
         if !f.kind.is_queue() {
             continue;
         }
-        let far = f.kind.key().map(|_| next + 1);
-        out.push(QueueRings {
+        let r = QueueRings {
             field,
             near: next,
-            far,
-        });
-        next = far.unwrap_or(next) + 1;
+            far_next: f.kind.key().map(|_| (next + 1, next + 2)),
+        };
+        next = r.end();
+        out.push(r);
     }
     out
 }
@@ -214,7 +235,7 @@ pub fn plan_program(
             "a program needs at least one task".into(),
         ));
     }
-    // Runtime queue indices: a priority queue takes two (near, then far).
+    // Runtime queue indices: a priority queue takes three (near, far, next).
     let mut runtime = Vec::new();
     let mut priority = Vec::new();
     let mut queues: Vec<(usize, usize, &FieldDesc)> = Vec::new();
@@ -222,14 +243,16 @@ pub fn plan_program(
         let f = &state.fields[r.field];
         queues.push((r.near, r.field, f));
         runtime.push(f.name.clone());
-        if let (Some(far), Some(key)) = (r.far, f.kind.key()) {
+        if let (Some((far, next)), Some(key)) = (r.far_next, f.kind.key()) {
             priority.push(PriorityPlan {
                 field: r.field,
                 near: r.near,
                 far,
+                next,
                 key,
             });
             runtime.push(far_name(&f.name));
+            runtime.push(next_name(&f.name));
         }
     }
     if queues.is_empty() {

@@ -279,7 +279,12 @@ impl KernelSpec {
                 } else {
                     0
                 };
-                q.elem.size_bytes() + q.far_elem().map_or(0, |f| f.size_bytes()) + remote
+                // A priority queue's near and next rings hold items, its far ring keyed ones.
+                let rings = match q.far_elem() {
+                    Some(far) => 2 * q.elem.size_bytes() + far.size_bytes(),
+                    None => q.elem.size_bytes(),
+                };
+                rings + remote
             })
             .sum()
     }
@@ -307,8 +312,8 @@ pub fn field_size(kind: FieldKind) -> usize {
     match kind {
         FieldKind::Slice | FieldKind::Atomics => 16,
         FieldKind::Queue => 32,
-        // Two queue references and the control block's address (`atos::PriorityRef`).
-        FieldKind::PriorityQueue(_) => 72,
+        // Three queue references and the control block's address (`atos::PriorityRef`).
+        FieldKind::PriorityQueue(_) => 104,
         FieldKind::Scalar => 8,
     }
 }
@@ -632,9 +637,10 @@ fn pusher_type(
     }
     match f.far_elem() {
         Some(far) => format!(
-            "atos::PriorityPusher<{}, {near}, {}>",
+            "atos::PriorityPusher<{}, {near}, {}, {}>",
             keys_struct_name(f),
-            ring_pusher_type(spec, state, group, id + 1, &far)
+            ring_pusher_type(spec, state, group, id + 1, &far),
+            ring_pusher_type(spec, state, group, id + 2, &f.elem)
         ),
         None => near,
     }
@@ -668,9 +674,10 @@ fn pusher_init(
     }
     match f.far_elem() {
         Some(far) => format!(
-            "{{{}, {}, state.{n}.pc}}",
+            "{{{}, {}, {}, state.{n}.pc}}",
             ring(id, &f.elem, &format!("{n}.near")),
-            ring(id + 1, &far, &format!("{n}.far"))
+            ring(id + 1, &far, &format!("{n}.far")),
+            ring(id + 2, &f.elem, &format!("{n}.next"))
         ),
         None => ring(id, &f.elem, &n),
     }
@@ -897,9 +904,11 @@ fn emit_kernel(
                         "    auto pass{i} = atos::queue_server<{PASS_FETCH}, {PASS_FETCH}>(state.{name}.far, pass_worker, atos::split_batch(state.{name}, out.{name}));"
                     );
                     if spec.strategy.windowed() {
+                        // The next ring stays empty (band_end = threshold): no server.
                         servers.push((*queue, format!("serve{i}")));
                         servers.push((*queue + 1, format!("pass{i}")));
                     } else {
+                        // The near ring's server also runs the next ring's open items.
                         let _ = writeln!(
                             out,
                             "    auto prio{i} = atos::priority_server(state.{name}, serve{i}, pass{i});"
@@ -939,9 +948,7 @@ fn emit_kernel(
         out.push_str("    atos::NoIdle idle;\n");
     }
     // Every queue a server, in queue index order (one no task pops serves nothing).
-    let rings = queue_rings(state)
-        .last()
-        .map_or(0, |r| r.far.unwrap_or(r.near) + 1);
+    let rings = queue_rings(state).last().map_or(0, |r| r.end());
     let servers: Vec<String> = (0..rings)
         .flat_map(|q| {
             let mine: Vec<String> = servers
@@ -991,6 +998,7 @@ fn emit_kernel(
                     Some(_) => vec![
                         format!("state.{n}.near.counters"),
                         format!("state.{n}.far.counters"),
+                        format!("state.{n}.next.counters"),
                     ],
                     None => vec![format!("state.{n}.counters")],
                 }

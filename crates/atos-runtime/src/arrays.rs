@@ -374,14 +374,16 @@ impl<T: QueueItem> Queue<'_, T> {
 }
 
 /// A task queue served in key order: `push(item, key)` puts an item whose key is below the
-/// current **threshold** in the *near* ring, which its task pops, and holds the others in the
-/// *far* ring. When the near ring is idle and nothing of the far ring is in flight, the
-/// threshold advances by **delta** (or past the smallest key still held, if that is further)
-/// and one pass over the far items moves those now below it to the near ring. Keys order the
+/// current **threshold** in the *near* ring, which its task pops, one of the next band (below
+/// the threshold plus **delta**; persistent runs) in the *next* ring, and holds the others in
+/// the *far* ring. When the band is done and nothing of the far ring is in flight, the
+/// threshold advances: to the next band, which runs from the next ring at once, or, when that
+/// is empty, past the smallest key still held. One pass over the far items then moves the
+/// band after it to the next ring (or those now below the threshold to the near ring). Keys order the
 /// work, never its result: a program must compute the same in any order, as it must for a
 /// plain [`Queue`] under many workers.
 ///
-/// - `capacity` bounds the alive items of each ring (both are rings).
+/// - `capacity` bounds the alive items of each ring (all three are rings).
 /// - `delta` defaults to 1 (`u32` keys) or 1.0 (`f32`); pick it from the input (the SSSP app
 ///   uses the mean edge weight). The threshold starts at `delta` (keys below it first) unless
 ///   [`start`](Self::start) says otherwise.

@@ -174,16 +174,18 @@ pub(crate) fn rings(
                         message: "its delta must be above zero (and finite): every advance must move the threshold; set it with `.delta(..)`".into(),
                     });
                 }
-                // An unordered queue never pushes far (every key is below EVERY_KEY): its far
-                // ring is the smallest ring.
-                let far_capacity = if h.start_threshold() >= EVERY_KEY {
+                // An unordered queue never pushes far or next (every key is below EVERY_KEY):
+                // those rings are the smallest rings.
+                let held_capacity = if h.start_threshold() >= EVERY_KEY {
                     0
                 } else {
                     h.capacity()
                 };
+                // Near, far (keyed items), next: queue index order (`plan::queue_rings`).
                 for (capacity, elem_size) in [
                     (h.capacity(), h.elem_size()),
-                    (far_capacity, layout.size as usize),
+                    (held_capacity, layout.size as usize),
+                    (held_capacity, h.elem_size()),
                 ] {
                     rings.push(Ring {
                         capacity,

@@ -33,18 +33,19 @@ pub struct QueueStats {
     /// (pushed, not yet taken) seen by a push; for a linear queue, every push (seeds included).
     pub peak: u64,
     /// A priority queue's far ring (`<field>.far`): its items are not tasks (the passes move
-    /// them to the near ring), so the totals leave it out.
+    /// them to the near or the next ring), so the totals leave it out. The next ring
+    /// (`<field>.next`) holds tasks: it is not `far`.
     pub far: bool,
 }
 
-/// What a run did with one priority queue (beside the [`QueueStats`] of its two rings).
+/// What a run did with one priority queue (beside the [`QueueStats`] of its three rings).
 #[derive(Clone, Debug, PartialEq)]
 pub struct PriorityStats {
     /// The field's name.
     pub name: String,
     /// Threshold advances (each opened a pass over the far ring).
     pub advances: u64,
-    /// Far items the passes moved to the near ring.
+    /// Far items the passes moved to the near or the next ring.
     pub moved: u64,
     /// Far items the passes looked at (moved, or pushed back to the far ring).
     pub examined: u64,
@@ -91,7 +92,7 @@ pub struct Stats {
     /// Tasks processed (popped and run), all queues.
     pub popped: u64,
     /// Tasks pushed by tasks and the idle hook, all queues (a priority queue: pushes into its
-    /// near ring, the moves of its passes included; not those held in its far ring).
+    /// near and next rings, the moves of its passes included; not those held in its far ring).
     pub pushed: u64,
     /// The largest per-queue `peak`.
     pub queue_peak: u64,

@@ -12,7 +12,7 @@ use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use atos_codegen::layout::{IDLE_SWEEP_SHIFT, control as ctl, status};
-use atos_codegen::{Plan, Strategy};
+use atos_codegen::{Plan, PriorityPlan, Strategy};
 
 use crate::elem::ItemBits;
 use crate::error::RunError;
@@ -169,7 +169,7 @@ impl CpuExecutor {
                 control.clone(),
             )
         };
-        // Plain queues own their ring; a priority queue owns both of its.
+        // Plain queues own their ring; a priority queue owns its three.
         let mut plain: Vec<(usize, CpuQueue)> = Vec::new();
         let mut prios: Vec<CpuPriority> = Vec::new();
         let mut next = 0;
@@ -181,16 +181,26 @@ impl CpuExecutor {
                 }
                 QueueField::Priority(_) => {
                     let s = setups[prios.len()];
-                    prios.push(CpuPriority::new(ring(next), ring(next + 1), &s));
-                    next += 2;
+                    prios.push(CpuPriority::new(
+                        ring(next),
+                        ring(next + 1),
+                        ring(next + 2),
+                        &s,
+                    ));
+                    next += 3;
                 }
             }
         }
         let mut queues: Vec<&CpuQueue> = Vec::with_capacity(next);
         for q in 0..next {
-            let r = match plan.priority.iter().position(|p| p.near == q || p.far == q) {
+            let r = match plan
+                .priority
+                .iter()
+                .position(|p| p.near == q || p.far == q || p.next == q)
+            {
                 Some(k) if plan.priority[k].near == q => &prios[k].near,
-                Some(k) => &prios[k].far,
+                Some(k) if plan.priority[k].far == q => &prios[k].far,
+                Some(k) => &prios[k].next,
                 None => &plain.iter().find(|(at, _)| *at == q).expect("a ring").1,
             };
             queues.push(r);
@@ -817,6 +827,29 @@ impl CpuRun<'_> {
         worked
     }
 
+    /// A batch of priority queue `p`'s next ring's open part, run by the task popping its near
+    /// ring; whether there was one.
+    fn serve_next<P: TaskSet>(
+        &self,
+        state: &P::State<'_>,
+        p: &CpuPriority,
+        pp: &PriorityPlan,
+        batch: &mut Vec<ItemBits>,
+    ) -> bool {
+        let Some(task) = self.plan.consumer(pp.near) else {
+            return false;
+        };
+        let n = p.claim_next(self.fetches[task], batch);
+        if n == 0 {
+            return false;
+        }
+        for bits in batch.iter() {
+            P::call(task, *bits, state);
+        }
+        p.next.complete(n);
+        true
+    }
+
     /// The persistent loop of `worker.cuh`, for one thread.
     fn worker<P: TaskSet>(&self, state: &P::State<'_>) {
         let mut batch = Vec::new();
@@ -848,12 +881,15 @@ impl CpuRun<'_> {
             if let Some(&d) = mine.first() {
                 mesh::set_device(d); // the idle hook's pushes route from here
             }
-            // Priority queues whose task found nothing: a batch of the open pass, else an
-            // advance (`PriorityServer` in worker.cuh).
-            for p in self.prios.iter() {
-                if !worked && (p.serve_pass(u64::from(PASS_FETCH), &mut batch) || p.advance()) {
-                    worked = true;
+            // Priority queues whose task found nothing: a batch of the next ring's open part,
+            // else of the open pass, else an advance (`PriorityServer` in worker.cuh).
+            for (p, pp) in self.prios.iter().zip(&self.plan.priority) {
+                if worked {
+                    break;
                 }
+                worked = self.serve_next::<P>(state, p, pp, &mut batch)
+                    || p.serve_pass(u64::from(PASS_FETCH), &mut batch)
+                    || p.advance();
             }
             if worked {
                 idle = 0;

@@ -303,27 +303,19 @@ impl CpuQueue {
             }
         }
         let avail = self.c(qc::AVAIL);
-        let mut have = avail.load(Acquire) as i64;
-        if have <= 0 {
+        if avail.load(Acquire) as i64 <= 0 {
             self.published_end();
-            have = avail.load(Acquire) as i64;
-            if have <= 0 {
-                return None;
-            }
         }
-        let want = have.min(max_n as i64);
-        let had = avail.fetch_sub(want as u64, AcqRel) as i64;
-        let took = had.clamp(0, want);
-        if took < want {
-            avail.fetch_add((want - took) as u64, AcqRel);
-        }
-        if took == 0 {
-            return None;
-        }
-        Some((
-            self.c(qc::START).fetch_add(took as u64, AcqRel),
-            took as u64,
-        ))
+        let took = take_credit(avail, max_n)?;
+        Some((self.c(qc::START).fetch_add(took, AcqRel), took))
+    }
+
+    /// A priority queue's next ring: takes up to `max_n` of its open items from the `open`
+    /// count the advances credit (`claim_open` in queue.cuh), debiting `avail` too.
+    fn take_open(&self, open: &AtomicU64, max_n: u64) -> Option<(u64, u64)> {
+        let took = take_credit(open, max_n)?;
+        self.c(qc::AVAIL).fetch_sub(took, AcqRel);
+        Some((self.c(qc::START).fetch_add(took, AcqRel), took))
     }
 
     /// Bulk-synchronous levels: takes up to `max_n` items below `hi` (the level's window, all
@@ -433,11 +425,29 @@ impl CpuQueue {
     }
 }
 
+/// Takes up to `max_n` from a signed count of claimable items (a ring's `avail`, a priority
+/// queue's `open`; `take_credit` in queue.cuh) with no retry loop: what a racing claim took
+/// first is given back. How many it took, if any.
+fn take_credit(credit: &AtomicU64, max_n: u64) -> Option<u64> {
+    let have = credit.load(Acquire) as i64;
+    if have <= 0 {
+        return None;
+    }
+    let want = have.min(max_n as i64);
+    let had = credit.fetch_sub(want as u64, AcqRel) as i64;
+    let took = had.clamp(0, want);
+    if took < want {
+        credit.fetch_add((want - took) as u64, AcqRel);
+    }
+    (took > 0).then_some(took as u64)
+}
+
 /// The CPU twin of a priority queue (`PriorityRef` and friends in queue.cuh and worker.cuh):
-/// its near and far rings and its `PriorityControl` words.
+/// its near, far and next rings and its `PriorityControl` words.
 pub struct CpuPriority {
     pub near: CpuQueue,
     pub far: CpuQueue,
+    pub next: CpuQueue,
     key: Scalar,
     /// Bit position of the key in a far item (after the item's parts).
     key_shift: u32,
@@ -445,16 +455,25 @@ pub struct CpuPriority {
 }
 
 impl CpuPriority {
-    /// `near` holds items, `far` keyed items whose key starts at byte `setup.key_offset`.
-    pub(crate) fn new(near: CpuQueue, far: CpuQueue, setup: &PrioritySetup) -> CpuPriority {
+    /// `near` and `next` hold items, `far` keyed items whose key starts at byte
+    /// `setup.key_offset`. The band end starts at the threshold: the first advance opens the
+    /// next ring (persistent runs), and windowed runs keep it there.
+    pub(crate) fn new(
+        near: CpuQueue,
+        far: CpuQueue,
+        next: CpuQueue,
+        setup: &PrioritySetup,
+    ) -> CpuPriority {
         let p = CpuPriority {
             near,
             far,
+            next,
             key: setup.key,
             key_shift: 8 * setup.key_offset,
             words: std::array::from_fn(|_| Line::default()),
         };
         p.word(pc::THRESHOLD).store(setup.threshold, Release);
+        p.word(pc::BAND_END).store(setup.threshold, Release);
         p.word(pc::DELTA).store(setup.delta, Release);
         p.word(pc::PASS_MIN).store(EVERY_KEY, Release);
         p.word(pc::SLACK).store(setup.slack, Release);
@@ -465,12 +484,15 @@ impl CpuPriority {
         &self.words[i].0
     }
 
-    /// `PriorityPusher::push`: near below the threshold (read relaxed), far otherwise, lowering
-    /// `pass_min` (the smallest key sent far since the last advance).
+    /// `PriorityPusher::push`: near below the threshold (read relaxed), next below the band
+    /// end, far otherwise, lowering `pass_min` (the smallest key sent far since the last
+    /// advance).
     pub fn push(&self, item: ItemBits, key_bits: u64) {
         let enc = keys::encode(self.key, key_bits);
         if enc < self.word(pc::THRESHOLD).load(Relaxed) {
             self.near.push(item);
+        } else if enc < self.word(pc::BAND_END).load(Relaxed) {
+            self.next.push(item);
         } else {
             self.word(pc::PASS_MIN).fetch_min(enc, AcqRel);
             self.far
@@ -479,15 +501,20 @@ impl CpuPriority {
     }
 
     /// `SplitBatch`: moves the far items whose key is below the threshold to the near ring and
-    /// pushes the others back, keeping the smallest key pushed back.
+    /// those below the band end to the next ring, and pushes the others back, keeping the
+    /// smallest key pushed back.
     pub fn split(&self, items: &[ItemBits]) {
         let t = self.word(pc::THRESHOLD).load(Acquire);
+        let u = self.word(pc::BAND_END).load(Acquire);
         let item_mask = (1u128 << self.key_shift) - 1;
         let (mut back_min, mut moved) = (EVERY_KEY, 0);
         for &f in items {
             let k = keys::encode(self.key, (f >> self.key_shift) as u64 & 0xffff_ffff);
             if k < t {
                 self.near.push(f & item_mask);
+                moved += 1;
+            } else if k < u {
+                self.next.push(f & item_mask);
                 moved += 1;
             } else {
                 self.far.push(f);
@@ -512,21 +539,33 @@ impl CpuPriority {
         true
     }
 
-    /// `advance_priority` of queue.cuh: when at most `slack` near items are in flight (0: the
-    /// near ring is quiescent), every far item handed out is done and far items wait past the
-    /// open pass, advances the threshold and opens the next pass over the far items published
-    /// so far. Whether it did.
+    /// Persistent: claims a batch of the next ring's open items (they run as tasks, by the
+    /// caller, who completes them on `self.next`); the count claimed.
+    pub fn claim_next(&self, max_n: u64, batch: &mut Vec<ItemBits>) -> u64 {
+        let taken = self.next.take_open(self.word(pc::OPEN), max_n);
+        self.next.claim_from(taken, batch)
+    }
+
+    /// `advance_priority` of queue.cuh: when at most `slack` near and open next items are in
+    /// flight (0: both quiescent), every far item handed out is done and items wait past the
+    /// open parts of the next and far rings, opens the next ring's band (or skips to the far
+    /// minimum's), the next ring up to its published end and the next pass over the far items
+    /// published so far. Whether it did.
     pub fn advance(&self) -> bool {
-        let (near, far) = (&self.near, &self.far);
+        let (near, far, next) = (&self.near, &self.far, &self.next);
         let open_end = self.word(pc::PASS_END).load(Acquire);
+        let next_open = self.word(pc::NEXT_END).load(Acquire);
         let slack = self.word(pc::SLACK).load(Relaxed);
         // `done` first: both only grow, so this over-counts the items in flight at any
-        // instant between the two reads, never under-counts them.
-        let near_settled = |done: u64| near.pushed() - done <= slack;
+        // instant between the two reads, never under-counts them. `next_open` moves only under
+        // the lock (a stale one makes the sum wrap: not settled).
+        let settled = |near_done: u64, next_done: u64| {
+            (near.pushed() - near_done).wrapping_add(next_open.wrapping_sub(next_done)) <= slack
+        };
         if far.c(qc::WINDOW_NEXT).load(Acquire) < open_end
-            || far.pushed() <= open_end
+            || far.pushed() <= open_end && next.pushed() <= next_open
             || self.word(pc::LOCK).load(Acquire) != 0
-            || !near_settled(near.done())
+            || !settled(near.done(), next.done())
         {
             return false;
         }
@@ -537,18 +576,28 @@ impl CpuPriority {
         {
             return false;
         }
-        let (near_done, far_done) = (near.done(), far.done());
+        let (near_done, next_done, far_done) = (near.done(), next.done(), far.done());
         fence(SeqCst);
-        let quiet = near_settled(near_done)
+        let quiet = settled(near_done, next_done)
             // Handed out is `window_next` (see advance_priority in queue.cuh): `start` moves
             // one atomic after a pass batch is taken.
             && far_done == far.c(qc::WINDOW_NEXT).load(SeqCst)
-            && self.word(pc::PASS_END).load(Acquire) == open_end;
+            && self.word(pc::PASS_END).load(Acquire) == open_end
+            && self.word(pc::NEXT_END).load(Acquire) == next_open;
         let mut advanced = false;
         if quiet {
-            let hi = far.published_end();
-            if hi > open_end {
-                self.step_threshold();
+            let (hi, next_hi) = (far.published_end(), next.published_end());
+            if hi > open_end || next_hi > next_open {
+                let t = self.word(pc::THRESHOLD).load(Acquire);
+                let u = self.word(pc::BAND_END).load(Acquire);
+                let m = self.word(pc::PASS_MIN).swap(EVERY_KEY, AcqRel);
+                let d = self.word(pc::DELTA).load(Acquire);
+                let (t2, u2) = keys::advance_band(self.key, t, u, d, m, next_hi > next_open);
+                self.word(pc::BAND_END).store(u2, Release);
+                self.word(pc::THRESHOLD).store(t2, Release);
+                self.word(pc::ADVANCES).fetch_add(1, AcqRel);
+                self.word(pc::NEXT_END).store(next_hi, Release);
+                self.word(pc::OPEN).fetch_add(next_hi - next_open, AcqRel);
                 self.word(pc::PASS_END).store(hi, Release);
                 advanced = true;
             }
@@ -557,18 +606,20 @@ impl CpuPriority {
         advanced
     }
 
-    /// The threshold's advance (`keys::next_threshold`), counted.
+    /// The windowed threshold advance (`keys::next_threshold`), counted: the band end stays
+    /// at the threshold (the next ring unused), as the windowed GPU driver keeps it.
     pub fn step_threshold(&self) {
         let t = self.word(pc::THRESHOLD).load(Acquire);
         let m = self.word(pc::PASS_MIN).swap(EVERY_KEY, AcqRel);
         let d = self.word(pc::DELTA).load(Acquire);
-        self.word(pc::THRESHOLD)
-            .store(keys::next_threshold(self.key, t, d, m), Release);
+        let t2 = keys::next_threshold(self.key, t, d, m);
+        self.word(pc::THRESHOLD).store(t2, Release);
+        self.word(pc::BAND_END).store(t2, Release);
         self.word(pc::ADVANCES).fetch_add(1, AcqRel);
     }
 }
 
-/// Every queue of a run (a priority queue's two rings count as two).
+/// Every queue of a run (a priority queue's three rings count as three).
 pub struct QueueSet<'q>(pub &'q [&'q CpuQueue]);
 
 impl QueueSet<'_> {

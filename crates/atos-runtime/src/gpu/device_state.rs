@@ -113,7 +113,7 @@ impl<'s> DeviceState<'s> {
                 }
                 FieldRef::Queue(_) | FieldRef::Priority(_) => {
                     let prio = matches!(field, FieldRef::Priority(_));
-                    for _ in 0..if prio { 2 } else { 1 } {
+                    for _ in 0..if prio { 3 } else { 1 } {
                         let r: Ring = ring_list[queues.len()];
                         // A linear queue never wraps (mask = all ones, `LINEAR` in queue.cuh).
                         let (slots, mask) = if r.linear {
@@ -230,6 +230,9 @@ impl<'s> DeviceState<'s> {
                 pc::WORDS.len(),
                 &[
                     (pc::THRESHOLD, p.threshold),
+                    // The first advance opens the next ring (persistent runs); windowed runs
+                    // keep the band end at the threshold.
+                    (pc::BAND_END, p.threshold),
                     (pc::DELTA, p.delta),
                     (pc::PASS_MIN, EVERY_KEY),
                     (pc::SLACK, p.slack),

@@ -219,6 +219,9 @@ impl Driver<'_> {
                 if self.plan.far_of(q).is_some() {
                     continue; // passes over a far ring run when nothing else is left
                 }
+                if self.plan.next_of(q).is_some() {
+                    continue; // empty: windowed runs keep the band end at the threshold
+                }
                 let (lo, hi) = (launched[q], c.queues[q][qc::END]);
                 if hi <= lo || !lane_free(&mut busy[q])? {
                     continue;
@@ -284,6 +287,7 @@ impl Driver<'_> {
                     k,
                     &[
                         (pc::THRESHOLD, next),
+                        (pc::BAND_END, next),
                         (pc::PASS_MIN, EVERY_KEY),
                         (pc::ADVANCES, w[pc::ADVANCES] + 1),
                     ],

@@ -278,10 +278,23 @@ __device__ __forceinline__ u64 published_end(const QueueRef<T, S>& q) {
     return e;
 }
 
+// Takes up to `max_n` from a signed count of claimable items (a ring's `avail`, a priority
+// queue's `open`) seen as `have`, with no retry loop: what a racing claim took first is given
+// back. How many it took (cpu/queue.rs take_credit).
+__device__ __forceinline__ long long take_credit(u64* credit, long long have, u64 max_n) {
+    if (have <= 0) return 0;
+    long long want = have < (long long)max_n ? have : (long long)max_n;
+    long long had = (long long)ATOS_ATOMIC(atomicAdd)(credit, (u64)(-want));
+    long long took = had <= 0 ? 0 : (had < want ? had : want);
+    if (took < want) ATOS_ATOMIC(atomicAdd)(credit, (u64)(want - took));
+    return took;
+}
+
 // Ring queues: claims up to `max_n` written items for one caller, with no retry loop however
 // many workers poll. `avail` counts written, unclaimed items: a claim takes from it (and gives
 // back what it could not take); only then does it move `start`, so the claimed items are all
 // below `end` and can be copied out at once. Returns how many; `base` is the first.
+
 template <class T, bool S>
 __device__ uint32_t claim_for(const QueueRef<T, S>& q, u64 max_n, u64& base) {
     QueueCounters* c = q.counters;
@@ -290,12 +303,8 @@ __device__ uint32_t claim_for(const QueueRef<T, S>& q, u64 max_n, u64& base) {
         if (ld_relaxed(&c->end_alloc.value) <= ld_relaxed(&c->start.value)) return 0;
         published_end(q);
         avail = (long long)ld_relaxed(&c->avail.value);
-        if (avail <= 0) return 0;
     }
-    long long want = avail < (long long)max_n ? avail : (long long)max_n;
-    long long had = (long long)ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(-want));
-    long long took = had <= 0 ? 0 : (had < want ? had : want);
-    if (took < want) ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(want - took));
+    const long long took = take_credit(&c->avail.value, avail, max_n);
     if (took == 0) return 0;
     // The items `start` hands out may have been credited to another claimer: acquire the credits
     // we took from and release them on `start`, then acquire what earlier claimers released on
@@ -320,6 +329,23 @@ __device__ __forceinline__ uint32_t share_claim(uint32_t mask, uint32_t rank, u6
     return (uint32_t)(got - lo < per_lane ? got - lo : per_lane);
 }
 
+// A priority queue's next ring: claims up to `max_n` of its open items (below `next_end`) for
+// one caller, as claim_for claims written ones, from the `open` count the advances credit
+// instead of the ring's `avail` (which its publications credit, open or not; it is debited
+// too, so make_room's bound holds). The claimed items are a prefix of the open ones: `start`
+// never passes `next_end`.
+template <class T, bool S>
+__device__ uint32_t claim_open_for(const QueueRef<T, S>& q, u64* open, u64 max_n, u64& base) {
+    QueueCounters* c = q.counters;
+    const long long took = take_credit(open, (long long)ld_relaxed(open), max_n);
+    if (took == 0) return 0;
+    ATOS_ATOMIC(atomicAdd)(&c->avail.value, (u64)(-took));
+    fence_acq_rel<S>();  // as claim_for: the advance's credit (after its acquire of the items) first
+    base = ATOS_ATOMIC(atomicAdd)(&c->start.value, (u64)took);
+    fence_acq_rel<S>();
+    return (uint32_t)took;
+}
+
 // claim_for, once for the converged lanes calling it (thread groups; a warp or CTA group claims
 // from one lane): the first claims `max_n` per lane and the lanes take theirs in lane order.
 // Only one lane per warp polls the counters: hundreds of thousands of one-thread groups polling
@@ -332,6 +358,16 @@ __device__ uint32_t claim(const QueueRef<T, S>& q, uint32_t max_n, u64& base) {
     const uint32_t rank = __popc(mask & lanemask_lt());
     u64 b = 0, got = 0;
     if (rank == 0) got = claim_for(q, (u64)max_n * __popc(mask), b);
+    return share_claim(mask, rank, b, got, max_n, base);
+}
+
+// claim_open_for, once for the converged lanes calling it (as `claim`).
+template <class T, bool S>
+__device__ uint32_t claim_open(const QueueRef<T, S>& q, u64* open, uint32_t max_n, u64& base) {
+    const uint32_t mask = converged_lanes((unsigned long long)q.counters);
+    const uint32_t rank = __popc(mask & lanemask_lt());
+    u64 b = 0, got = 0;
+    if (rank == 0) got = claim_open_for(q, open, (u64)max_n * __popc(mask), b);
     return share_claim(mask, rank, b, got, max_n, base);
 }
 
@@ -380,13 +416,15 @@ __device__ uint32_t reserve(const QueueRef<T, S>& q, uint32_t max_n, u64& cur, u
 
 // ---- priority queues (twins: atos-codegen keys.rs, cpu/queue.rs) ----
 //
-// A priority queue is two rings and a PriorityControl: pushes whose encoded key is below the
-// threshold go to the near ring (the items only; its task pops them), the others to the far
-// ring with their key. When the near ring is idle and the far ring's open pass is all done, one
-// group advances the threshold (next_threshold) and opens a pass over the far items published
-// so far: each is moved to the near ring if its key is now below the threshold, else pushed
-// back to the far ring (past the pass). Moves and push-backs are pushes, counted like any
-// other, so termination (QueueSet::quiescent over both rings) is unchanged.
+// A priority queue is three rings and a PriorityControl: pushes whose encoded key is below the
+// threshold go to the near ring (the items only; its task pops them), those below the band end
+// to the next ring (the items only: the band the next advance opens; persistent runs), the
+// others to the far ring with their key. When the band is done and the far ring's open pass is
+// all done, one group advances the threshold (advance_band), opens the next ring's items and a
+// pass over the far items published so far: each is moved to the near ring if its key is now
+// below the threshold, to the next ring if below the band end, else pushed back to the far ring
+// (past the pass). Moves and push-backs are pushes, counted like any other, so termination
+// (QueueSet::quiescent over all three rings) is unchanged.
 
 __device__ __forceinline__ u64 encode_key(uint32_t k) { return k; }
 __device__ __forceinline__ u64 encode_key(float k) {
@@ -417,12 +455,29 @@ template <> __device__ u64 next_threshold<float>(u64 t, u64 delta, u64 pass_min)
     return next < EVERY_KEY ? next : EVERY_KEY;
 }
 
+// keys.rs advance_band: a persistent advance's new threshold and band end from the old ones.
+// With items in the next ring its band becomes current (the threshold moves to the band end)
+// and the band after it is one delta wide: never past keys the band's tasks, not run yet, may
+// push. Without, nothing runs that could push below `pass_min` (slack 0): the threshold moves
+// as next_threshold says from the old band end, and the band after it is one delta wide.
+template <class K>
+__device__ void advance_band(u64 t, u64 u, u64 delta, u64 pass_min, bool next_held, u64& t2, u64& u2) {
+    if (next_held) {
+        t2 = u > t ? u : t;
+        u2 = next_threshold<K>(t2, delta, EVERY_KEY);
+    } else {
+        t2 = next_threshold<K>(u > t ? u : t, delta, pass_min);
+        u2 = next_threshold<K>(t2, delta, EVERY_KEY);
+    }
+}
+
 // The device half of a PriorityQueue field. KS (generated per queue) names the item, far item
 // and key types and converts between them.
 template <class KS>
 struct PriorityRef {
     QueueRef<typename KS::Item> near;
     QueueRef<typename KS::Far> far;
+    QueueRef<typename KS::Item> next;  // persistent: the band the next advance opens
     PriorityControl* pc;
 };
 
@@ -462,52 +517,74 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
     return share_claim(mask, rank, b, got, want, base);
 }
 
-// Called by a group's leader that found nothing to run in the near ring nor in the open pass.
-// Advances the threshold and opens the next pass when the near ring is settled (at most `slack`
-// of its items in flight; 0: quiescent, every push to it done), every far item handed out so far
-// is done, and far items wait past the pass. With slack, near tasks still running may push far
-// during the advance: such an item can land past the new pass while its key went into (or, by
-// the pusher's relaxed pre-read, skipped) this advance's `pass_min`, so a later threshold may
-// pass its key before it runs. A later pass still moves it (late, never lost); bands no longer
-// drain in order, which programs such as k-core rely on (they keep slack 0). One
-// group at a time (the lock); the exact checks are repeated under it, each counter pair read as
-// QueueSet::quiescent reads its sums (done first, a fence, then the bound). "Handed out" is
-// `window_next`, not `start`: take_pass moves `start` one atomic after its compare-and-swap on
-// `window_next`, and a batch between the two (held, not yet split) must block the advance, or
-// it is split under the next threshold with its push-backs missing from `pass_min`. Returns
-// whether it advanced.
+// Called by a group's leader that found nothing to run in the near ring, the open part of the
+// next ring nor the open pass. Advances the threshold when the band is settled (at most `slack`
+// of its items in flight: near items and open next items; 0: quiescent, every push to them
+// done), every far item handed out so far is done, and items wait past the open parts (of the
+// next ring, or of the far ring). The band the next ring holds, [threshold, band_end), becomes
+// current: the advance opens the next ring up to its published end (its items run as tasks at
+// once, no pass between: claim_open takes them from the `open` count the advance credits) and
+// opens a pass over the far ring, which moves the band after it into the next ring while the
+// current band runs. When the next ring holds nothing, the threshold
+// moves from the smallest key sent far since the last advance (`pass_min`), as keys.rs
+// `advance_band` says, and the pass moves that band near.
+//
+// With slack, tasks still running may push during the advance with the old threshold and band
+// end: an item can land in the next ring past its open part while its key is now current, or
+// far past the new pass while its key went into (or, by the pusher's relaxed pre-read, skipped)
+// this advance's `pass_min`. The next advance opens it, or a later pass moves it (late, never
+// lost); bands no longer drain in order, which programs such as k-core rely on (they keep slack
+// 0). One group at a time (the lock); the exact checks are repeated under it, each counter pair
+// read as QueueSet::quiescent reads its sums (done first, a fence, then the bound). "Handed
+// out" is `window_next`, not `start`: take_pass moves `start` one atomic after its
+// compare-and-swap on `window_next`, and a batch between the two (held, not yet split) must
+// block the advance, or it is split under the next threshold with its push-backs missing from
+// `pass_min`. Returns whether it advanced.
+//
 // `done` is read before the pushes: both only grow, so `pushed - done` over-counts the items in
-// flight at any instant between the reads, never under-counts them.
-__device__ __forceinline__ bool near_settled(const QueueCounters* n, u64 done, u64 slack) {
-    return ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value) - done <= slack;
+// flight at any instant between the reads, never under-counts them. The open next items are
+// below `next_end`, which only the lock's holder moves.
+__device__ __forceinline__ bool band_settled(const QueueCounters* n, u64 near_done, u64 next_open, u64 next_done, u64 slack) {
+    return ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value) - near_done + (next_open - next_done) <= slack;
 }
 
 template <class KS>
 __device__ bool advance_priority(const PriorityRef<KS>& p) {
     PriorityControl* pc = p.pc;
     QueueCounters* n = p.near.counters;
+    QueueCounters* x = p.next.counters;
     QueueCounters* f = p.far.counters;
     const u64 open_end = ld_relaxed(&pc->pass_end.value);
+    const u64 next_open = ld_relaxed(&pc->next_end.value);
     const u64 slack = ld_relaxed(&pc->slack.value);
     if (ld_relaxed(&f->window_next.value) < open_end) return false;  // the pass is still handed out
-    if (ld_relaxed(&f->end_alloc.value) <= open_end) return false;    // nothing waits past it
+    if (ld_relaxed(&f->end_alloc.value) <= open_end && ld_relaxed(&x->end_alloc.value) <= next_open)
+        return false;  // nothing waits past the open parts
     if (ld_relaxed(&pc->lock.value) != 0) return false;
-    if (!near_settled(n, ld_relaxed(&n->done.value), slack)) return false;
+    if (!band_settled(n, ld_relaxed(&n->done.value), next_open, ld_relaxed(&x->done.value), slack)) return false;
     if (ATOS_ATOMIC(atomicCAS)(&pc->lock.value, 0ull, 1ull) != 0ull) return false;
     fence_acq_rel();
     bool advanced = false;
-    const u64 near_done = ld_relaxed(&n->done.value), far_done = ld_relaxed(&f->done.value);
+    const u64 near_done = ld_relaxed(&n->done.value), next_done = ld_relaxed(&x->done.value),
+              far_done = ld_relaxed(&f->done.value);
     fence_acq_rel();
-    const bool quiet = near_settled(n, near_done, slack) &&
-                       far_done == ld_relaxed(&f->window_next.value) && ld_relaxed(&pc->pass_end.value) == open_end;
+    const bool quiet = band_settled(n, near_done, ld_relaxed(&pc->next_end.value), next_done, slack) &&
+                       far_done == ld_relaxed(&f->window_next.value) && ld_relaxed(&pc->pass_end.value) == open_end &&
+                       ld_relaxed(&pc->next_end.value) == next_open;
     if (quiet) {
-        const u64 hi = published_end(p.far);
-        if (hi > open_end) {
-            const u64 t = ld_relaxed(&pc->threshold.value);
+        const u64 hi = published_end(p.far), next_hi = published_end(p.next);
+        if (hi > open_end || next_hi > next_open) {
+            const u64 t = ld_relaxed(&pc->threshold.value), u = ld_relaxed(&pc->band_end.value);
+            const u64 delta = ld_relaxed(&pc->delta.value);
             const u64 m = ATOS_ATOMIC(atomicExch)(&pc->pass_min.value, EVERY_KEY);
-            store_volatile(&pc->threshold.value, next_threshold<typename KS::Key>(t, ld_relaxed(&pc->delta.value), m));
+            u64 t2, u2;
+            advance_band<typename KS::Key>(t, u, delta, m, next_hi > next_open, t2, u2);
+            store_volatile(&pc->band_end.value, u2);
+            store_volatile(&pc->threshold.value, t2);
             store_volatile(&pc->advances.value, ld_relaxed(&pc->advances.value) + 1);
-            fence_acq_rel();  // acquire the far items below `end`; release them and the threshold
+            fence_acq_rel();  // acquire the items below both ends; release them and the threshold
+            st_release(&pc->next_end.value, next_hi);
+            if (next_hi > next_open) ATOS_ATOMIC(atomicAdd)(&pc->open.value, next_hi - next_open);
             st_release(&pc->pass_end.value, hi);
             advanced = true;
         }

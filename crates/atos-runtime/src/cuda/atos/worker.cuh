@@ -276,53 +276,67 @@ struct StagedPusher {
     }
 };
 
-// A priority queue's channel: a push below the threshold goes to the near ring's channel, any
-// other to the far ring's with its key, lowering `pass_min` (the smallest key sent far since
-// the last advance, which the next advance starts from: a key it missed would be skipped). The
-// threshold is read relaxed: it only grows, so a stale read sends an item far that could have
-// gone near, and the next pass moves it. `pass_min` is read first: it only falls between
-// advances, so most far pushes need no atomic.
-template <class KS, class NearP, class FarP>
+// A priority queue's channel: a push below the threshold goes to the near ring's channel, one
+// below the band end to the next ring's (the band the next advance opens), any other to the far
+// ring's with its key, lowering `pass_min` (the smallest key sent far since the last advance,
+// which the next advance starts from: a key it missed would be skipped). Both bounds are read
+// relaxed: they only grow, so a stale read sends an item next or far that could have gone near
+// (or next), and the next advance opens it (or pass moves it). `pass_min` is read first: it
+// only falls between advances, so most far pushes need no atomic.
+template <class KS, class NearP, class FarP, class NextP>
 struct PriorityPusher {
     NearP near;
     FarP far;
+    NextP next;
     PriorityControl* pc;
     __device__ void push(typename KS::Item item, typename KS::Key key) const { put<false>(item, key); }
     __device__ void push_fenced(typename KS::Item item, typename KS::Key key) const { put<true>(item, key); }
     template <bool FENCED> __device__ void put(typename KS::Item item, typename KS::Key key) const {
         const u64 k = encode_key(key);
-        if (k < ld_relaxed(&pc->threshold.value)) {
+        // Three independent loads in flight at once, not one after another's branch.
+        const u64 t = ld_relaxed(&pc->threshold.value), u = ld_relaxed(&pc->band_end.value),
+                  m = ld_relaxed(&pc->pass_min.value);
+        if (k < t) {
             if (FENCED) near.push_fenced(item);
             else near.push(item);
             return;
         }
-        if (k < ld_relaxed(&pc->pass_min.value)) ATOS_ATOMIC(atomicMin)(&pc->pass_min.value, k);
+        if (k < u) {
+            if (FENCED) next.push_fenced(item);
+            else next.push(item);
+            return;
+        }
+        if (k < m) ATOS_ATOMIC(atomicMin)(&pc->pass_min.value, k);
         if (FENCED) far.push_fenced(KS::keyed(item, key));
         else far.push(KS::keyed(item, key));
     }
     template <class G> __device__ void flush(const G& g) const {
         near.flush(g);
         far.flush(g);
+        next.flush(g);
     }
 };
 
 // A pass over far items (per thread: each runs its own held items): an item whose key is below
-// the threshold moves to the near ring, any other goes back to the far ring. The smallest key
-// sent back and the count moved are added to the PriorityControl once per converged group of
-// lanes.
+// the threshold moves to the near ring, one below the band end to the next ring, any other goes
+// back to the far ring. The smallest key sent back and the count moved are added to the
+// PriorityControl once per converged group of lanes.
 template <class KS, class P>
 struct SplitBatch {
     const PriorityRef<KS>& q;
     const P& out;
     template <uint32_t K>
     __device__ void operator()(const typename KS::Far (&held)[K], uint32_t count) const {
-        const u64 t = ld_relaxed(&q.pc->threshold.value);
+        const u64 t = ld_relaxed(&q.pc->threshold.value), u = ld_relaxed(&q.pc->band_end.value);
         uint32_t back_min = 0xffffffffu, moved = 0;
         bool back = false;
         for (uint32_t i = 0; i < count; ++i) {
             const u64 k = encode_key(KS::key(held[i]));
             if (k < t) {
                 out.near.push(KS::item(held[i]));
+                ++moved;
+            } else if (k < u) {
+                out.next.push(KS::item(held[i]));
                 ++moved;
             } else {
                 out.far.push(held[i]);
@@ -489,18 +503,30 @@ struct QueueServer {
     // group keeps of its own pushes.
     template <class G, class Out>
     __device__ void run(const G& g, Out& out, u64 base, uint32_t n) {
+        run_from(q, g, out, base, n);
+    }
+
+    // `run` of items [base, base + n) of ring `from`, holding the queue's item type (a priority
+    // queue's next ring, run by its near ring's server). They count done on `from`; the pushes
+    // the group keeps after them are the queue's. On one H100 this beat a server of the next
+    // ring's own (priority SSSP up to 1.2x) and, at cta/64, one that keeps nothing after
+    // next-ring batches (0.83-0.95x of this on SSSP, though 4-9% faster at cta/8 on kron:22 and
+    // the grid): docs/results/2026-11-24f-next-ring-h100.md.
+    template <class G, class Out>
+    __device__ void run_from(const QueueRef<T, S>& from, const G& g, Out& out, u64 base, uint32_t n) {
         const uint32_t size = worker.size();
         const uint32_t lo = (g.rank() / size) * FETCH;  // this sub-worker's first batch index
         uint32_t count = lo < n ? min(FETCH, n - lo) : 0u;
         T held[K];
         for (uint32_t k = 0; k < K; ++k) {
             uint32_t t = worker.rank() + k * size;
-            if (t < count) held[k] = load_item(q.slot(base + lo + t));
+            if (t < count) held[k] = load_item(from.slot(base + lo + t));
         }
         g.sync();
         // The group's last thread releases the slots (its atomics overlap the first items'
         // loads on the other threads; with a small fetch it often holds no item).
-        if (g.rank() == g.size() - 1 && q.ring()) complete_range<S>(q.counters->read_count, q.counters->read_max, q.counters->read_end, nullptr, base, n);
+        if (g.rank() == g.size() - 1 && from.ring()) complete_range<S>(from.counters->read_count, from.counters->read_max, from.counters->read_end, nullptr, base, n);
+        bool own = &from == &q;  // whether this batch counts done on the queue
         while (true) {
             batch(held, count);
             g.sync();
@@ -513,9 +539,11 @@ struct QueueServer {
             out.drain(g, n);  // spread units that combine: copies drained before `done` (mesh.cuh)
             if (g.is_leader()) {
                 if (kept) ATOS_ATOMIC(atomicAdd)(&q.counters->kept.value, (u64)kept);
-                count_done(n);
+                if (own) count_done(n);
+                else add_release(&from.counters->done.value, n);
             }
             if (kept == 0) return;
+            own = true;
             // Every thread is past the flush (whose empty-stage return reads the stage's count)
             // before any pushes again from the kept items. A CTA worker's batch opens with a
             // barrier of its own (its take, or the balanced batch's scan); thread and warp
@@ -547,7 +575,23 @@ struct QueueServer {
         return true;
     }
 
-    // Persistent priority queues (the far ring): one batch of the open pass, if any is left.
+    // Persistent priority queues, the near ring's server: one batch of the next ring's open
+    // items (`open`: the count the advances credit), if any is left.
+    template <class G, class Out>
+    __device__ bool serve_open(const G& g, Out& out, const QueueRef<T, S>& next, u64* open) {
+        const uint32_t subs = g.size() / worker.size();
+        u64 base = 0;
+        uint32_t n = 0;
+        if (g.is_leader()) n = claim_open(next, open, FETCH * subs, base);
+        n = g.share(n);
+        if (n == 0) return false;
+        base = g.share(base);
+        g.sync();
+        run_from(next, g, out, base, n);
+        return true;
+    }
+
+    // Persistent priority queues: one batch of the open pass (the far ring), if any is left.
     template <class G, class Out>
     __device__ bool serve_pass(const G& g, Out& out, const u64* pass_end) {
         const uint32_t subs = g.size() / worker.size();
@@ -596,9 +640,10 @@ __device__ QueueServer<FETCH, K, W, T, Batch, Keep> queue_server_keeping(const Q
     return QueueServer<FETCH, K, W, T, Batch, Keep>{q, worker, batch, &keep, 0, 0};
 }
 
-// Serves a priority queue (persistent): its near ring first, then the open pass over its far
-// ring, and when neither has anything, tries to advance the threshold (which counts as work:
-// the group looks again at once).
+// Serves a priority queue (persistent): its near ring first, then the open items of its next
+// ring (the current band's, run as tasks by the near ring's server), then the open pass over
+// its far ring, and when none has anything, tries to advance the threshold (which counts as work: the group looks
+// again at once).
 template <class KS, class Near, class Far>
 struct PriorityServer {
     const PriorityRef<KS>& q;
@@ -607,6 +652,7 @@ struct PriorityServer {
     template <class G, class Out>
     __device__ bool serve(const G& g, Out& out) {
         if (near.serve(g, out)) return true;
+        if (near.serve_open(g, out, q.next, &q.pc->open.value)) return true;
         if (far.serve_pass(g, out, &q.pc->pass_end.value)) return true;
         bool advanced = false;
         if (g.is_leader()) advanced = advance_priority(q);
