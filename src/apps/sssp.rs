@@ -238,7 +238,7 @@ impl<W: Weight> SsspArrays<W> {
 }
 
 /// The advance slack a priority run of the bench and demo uses when none is given: the
-/// threshold may advance while at most 512 near items are in flight, so the next band overlaps
+/// threshold may advance while at most 512 items of the band are in flight, so the next band overlaps
 /// the tail of the current one. On one H100 (persistent CTA workers) it cut the time of the
 /// default delta on every graph measured but kron:22 (unchanged): luxembourg_osm 4.79 to 3.66
 /// ms, delaunay_n16 1.20 to 1.04, geo:1M 12.6 to 11.0, grid:4096x4096 62.3 to 55.5; 4096 and

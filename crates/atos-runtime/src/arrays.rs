@@ -375,7 +375,8 @@ impl<T: QueueItem> Queue<'_, T> {
 
 /// A task queue served in key order: `push(item, key)` puts an item whose key is below the
 /// current **threshold** in the *near* ring, which its task pops, one of the next band (below
-/// the threshold plus **delta**; persistent runs) in the *next* ring, and holds the others in
+/// the band's end, one **delta** above the threshold after the first advance; persistent runs)
+/// in the *next* ring, and holds the others in
 /// the *far* ring. When the band is done and nothing of the far ring is in flight, the
 /// threshold advances: to the next band, which runs from the next ring at once, or, when that
 /// is empty, past the smallest key still held. One pass over the far items then moves the
@@ -428,9 +429,9 @@ impl<T: QueueItem, K: PriorityKey> PriorityQueue<'_, T, K> {
         self
     }
 
-    /// Persistent runs: the threshold may advance while at most `items` near items are still
-    /// in flight (pushed, not yet done), instead of only once the near ring is quiescent
-    /// (0, the default). The next band's items then overlap the current band's tail, which
+    /// Persistent runs: the threshold may advance while at most `items` items of the band
+    /// (near items and open next-ring items) are still in flight (pushed or opened, not yet
+    /// done), instead of only once the band is quiescent (0, the default). The next band's items then overlap the current band's tail, which
     /// pays where the tail leaves most workers idle (a road graph's thin wavefront) and costs
     /// priority order where it does not. Windowed strategies advance between launches, when
     /// nothing is in flight, and ignore it.

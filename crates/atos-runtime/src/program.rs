@@ -118,7 +118,8 @@ pub(crate) fn queue_fields<'s>(fields: &[FieldRef<'s>]) -> Vec<QueueField<'s>> {
         .collect()
 }
 
-/// One ring of a run, in queue index order: a queue, or a priority queue's near or far ring.
+/// One ring of a run, in queue index order: a queue, or a priority queue's near, far or next
+/// ring.
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct Ring {
     pub capacity: u64,

@@ -81,7 +81,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "S", default_value_t = 1.0)]
     delta_scale: f64,
     /// sssp-priority and bfs-priority, persistent: the threshold may advance while at most N
-    /// near items are in flight (`PriorityQueue::advance_slack`; 0: once the band is done)
+    /// items of the band (near and open next-ring items) are in flight (`PriorityQueue::advance_slack`; 0: once the band is done)
     /// [default: sssp-priority `atos::apps::sssp::DEFAULT_SLACK` (512), bfs-priority 0].
     #[arg(long, value_name = "N")]
     advance_slack: Option<u64>,

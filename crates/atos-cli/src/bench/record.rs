@@ -131,11 +131,11 @@ pub struct Record {
     pub delta: Option<f64>,
     /// Priority queues: threshold advances of the last run.
     pub advances: Option<u64>,
-    /// Priority queues: far items the last run's passes looked at (moved near, or pushed back
-    /// to the far ring), and those they moved near (`PriorityStats::examined`, `moved`).
+    /// Priority queues: far items the last run's passes looked at (moved near or next, or
+    /// pushed back to the far ring), and those they moved (`PriorityStats::examined`, `moved`).
     pub far_examined: Option<u64>,
     pub far_moved: Option<u64>,
-    /// `sssp-priority`, `bfs-priority`: near items an advance may leave in flight
+    /// `sssp-priority`, `bfs-priority`: band items (near and open next) an advance may leave in flight
     /// (`--advance-slack`; 0: each advance waits for the band to finish). Absent in records
     /// written before it existed.
     #[serde(default)]

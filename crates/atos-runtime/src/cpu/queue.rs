@@ -558,11 +558,13 @@ impl CpuPriority {
         let slack = self.word(pc::SLACK).load(Relaxed);
         // `done` first: both only grow, so this over-counts the items in flight at any
         // instant between the two reads, never under-counts them. `next_open` moves only under
-        // the lock (a stale one makes the sum wrap: not settled).
+        // the lock: a stale one can make this first look wrong either way, and the look under
+        // the lock decides. A failed run advances no more (as PriorityServer on the GPU).
         let settled = |near_done: u64, next_done: u64| {
             (near.pushed() - near_done).wrapping_add(next_open.wrapping_sub(next_done)) <= slack
         };
-        if far.c(qc::WINDOW_NEXT).load(Acquire) < open_end
+        if near.control.status() != layout::status::OK
+            || far.c(qc::WINDOW_NEXT).load(Acquire) < open_end
             || far.pushed() <= open_end && next.pushed() <= next_open
             || self.word(pc::LOCK).load(Acquire) != 0
             || !settled(near.done(), next.done())

@@ -294,7 +294,6 @@ __device__ __forceinline__ long long take_credit(u64* credit, long long have, u6
 // many workers poll. `avail` counts written, unclaimed items: a claim takes from it (and gives
 // back what it could not take); only then does it move `start`, so the claimed items are all
 // below `end` and can be copied out at once. Returns how many; `base` is the first.
-
 template <class T, bool S>
 __device__ uint32_t claim_for(const QueueRef<T, S>& q, u64 max_n, u64& base) {
     QueueCounters* c = q.counters;

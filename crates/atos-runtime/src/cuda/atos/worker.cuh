@@ -582,7 +582,9 @@ struct QueueServer {
         const uint32_t subs = g.size() / worker.size();
         u64 base = 0;
         uint32_t n = 0;
-        if (g.is_leader()) n = claim_open(next, open, FETCH * subs, base);
+        // As `serve`: a failed run stops within 64 batches even while the band has items.
+        if (g.is_leader() && !((++batches & 63u) == 0 && ld_relaxed(&fault_control->status.value) != STATUS_OK))
+            n = claim_open(next, open, FETCH * subs, base);
         n = g.share(n);
         if (n == 0) return false;
         base = g.share(base);
@@ -655,7 +657,9 @@ struct PriorityServer {
         if (near.serve_open(g, out, q.next, &q.pc->open.value)) return true;
         if (far.serve_pass(g, out, &q.pc->pass_end.value)) return true;
         bool advanced = false;
-        if (g.is_leader()) advanced = advance_priority(q);
+        // A failed run advances no more: an advance counts as work, and a group that always
+        // finds work never looks at the status in run_persistent.
+        if (g.is_leader()) advanced = ld_relaxed(&fault_control->status.value) == STATUS_OK && advance_priority(q);
         return g.share(advanced);
     }
 };
