@@ -308,7 +308,7 @@ fn device_twins(gpu: &Gpu) -> usize {
     let keys = check_key_twins(gpu, 1_000_000).unwrap_or_else(|e| panic!("{e}"));
     let sweeps = check_sweep_twins(gpu, 1_000_000).unwrap_or_else(|e| panic!("{e}"));
     show(
-        "encode_key and next_threshold vs atos_codegen::keys (u32 and f32 keys)",
+        "encode_key, next_threshold and advance_band vs atos_codegen::keys (u32 and f32 keys)",
         keys,
     ) + show(
         "split_sweep vs the CPU executor's SweepWindow::split",

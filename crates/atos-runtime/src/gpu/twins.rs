@@ -1,7 +1,7 @@
 //! Device twins of host code, checked on a GPU.
 //!
-//! - The priority keys' `encode_key` and `next_threshold` (atos/queue.cuh) are hand-written
-//!   twins of `atos_codegen::keys`: a persistent run advances with the CUDA copy, a windowed
+//! - The priority keys' `encode_key`, `next_threshold` and `advance_band` (atos/queue.cuh) are
+//!   hand-written twins of `atos_codegen::keys`: a persistent run advances with the CUDA copy, a windowed
 //!   run and the CPU executor with the Rust one. [`check_key_twins`] runs the CUDA copy over
 //!   edge cases and random inputs and compares every answer with the Rust one, bit for bit.
 //! - A spread unit's idle sweep splits each window into combine-copy deliveries and hook
@@ -12,15 +12,16 @@
 //! `examples/gpu_suite` runs both checks on the GPU.
 
 use atos_codegen::Scalar;
-use atos_codegen::keys::{encode, next_threshold};
+use atos_codegen::keys::{advance_band, encode, next_threshold};
 use atos_codegen::layout::EVERY_KEY;
 use cudarc::driver::{LaunchConfig, PushKernelArg};
 
 use super::{Gpu, GpuError, driver_err, nvrtc};
 
 /// The kernel: case `i` is `(kind, t, delta, pass_min)` at `input[4 i..]` (kind 0: u32 keys,
-/// 1: f32 keys); it writes `next_threshold(t, delta, pass_min)` and `encode_key` of `t`'s low
-/// 32 bits (as the key type) to `output[2 i..]`.
+/// 1: f32 keys); it writes `next_threshold(t, delta, pass_min)`, `encode_key` of `t`'s low 32
+/// bits (as the key type) and `advance_band` with the two keys in both roles (threshold `t`,
+/// band end `pass_min`, far minimum `t`), the next ring held and not, to `output[6 i..]`.
 pub const KEY_TWINS_SOURCE: &str = r#"#include <atos/prelude.cuh>
 #include <atos/layout.cuh>
 #include <atos/queue.cuh>
@@ -28,14 +29,18 @@ extern "C" __global__ void atos_key_twins(const unsigned long long* input, unsig
     const unsigned i = blockIdx.x * blockDim.x + threadIdx.x;
     if (i >= n) return;
     const unsigned long long* in = input + 4ull * i;
-    unsigned long long* out = output + 2ull * i;
+    unsigned long long* out = output + 6ull * i;
     const unsigned long long kind = in[0], t = in[1], delta = in[2], pass_min = in[3];
     if (kind == 0) {
         out[0] = atos::next_threshold<uint32_t>(t, delta, pass_min);
         out[1] = atos::encode_key((uint32_t)t);
+        atos::advance_band<uint32_t>(t, pass_min, delta, t, true, out[2], out[3]);
+        atos::advance_band<uint32_t>(t, pass_min, delta, t, false, out[4], out[5]);
     } else {
         out[0] = atos::next_threshold<float>(t, delta, pass_min);
         out[1] = atos::encode_key(__uint_as_float((uint32_t)t));
+        atos::advance_band<float>(t, pass_min, delta, t, true, out[2], out[3]);
+        atos::advance_band<float>(t, pass_min, delta, t, false, out[4], out[5]);
     }
 }
 "#;
@@ -60,12 +65,20 @@ pub struct KeyCase {
 }
 
 impl KeyCase {
-    /// What `atos_codegen::keys` answers: (the next threshold, `t`'s low bits encoded).
-    pub fn expected(&self) -> (u64, u64) {
-        (
+    /// What `atos_codegen::keys` answers, as the kernel writes it: the next threshold, `t`'s
+    /// low bits encoded, then `advance_band` (threshold `t`, band end `pass_min`, far minimum
+    /// `t`) with the next ring held, then not.
+    pub fn expected(&self) -> [u64; 6] {
+        let band = |held| advance_band(self.key, self.t, self.pass_min, self.delta, self.t, held);
+        let ((t1, u1), (t2, u2)) = (band(true), band(false));
+        [
             next_threshold(self.key, self.t, self.delta, self.pass_min),
             encode(self.key, self.t & 0xffff_ffff),
-        )
+            t1,
+            u1,
+            t2,
+            u2,
+        ]
     }
 }
 
@@ -238,8 +251,8 @@ fn run_twin_kernel(
         .map_err(driver_err("reading the answers"))
 }
 
-/// Runs the CUDA `encode_key` and `next_threshold` on `gpu` over [`key_cases`] and compares
-/// each answer with `atos_codegen::keys`.
+/// Runs the CUDA `encode_key`, `next_threshold` and `advance_band` on `gpu` over [`key_cases`]
+/// and compares each answer with `atos_codegen::keys`.
 pub fn check_key_twins(gpu: &Gpu, random: usize) -> Result<TwinReport, GpuError> {
     let cases = key_cases(random);
     let input: Vec<u64> = cases
@@ -252,11 +265,10 @@ pub fn check_key_twins(gpu: &Gpu, random: usize) -> Result<TwinReport, GpuError>
         "atos_key_twins",
         &input,
         cases.len(),
-        2,
+        6,
     )?;
-    Ok(TwinReport::compare(&cases, &out, 2, |c| {
-        let (t, e) = c.expected();
-        vec![t, e]
+    Ok(TwinReport::compare(&cases, &out, 6, |c| {
+        c.expected().to_vec()
     }))
 }
 
@@ -396,8 +408,15 @@ mod tests {
                 .any(|c| c.key == Scalar::F32 && c.pass_min < EVERY_KEY && c.pass_min > c.t)
         );
         assert_eq!(key_cases(1000), cases, "the same cases every time");
-        // keys.rs's own answers never leave the encoded range.
-        assert!(cases.iter().all(|c| c.expected().0 <= EVERY_KEY));
+        // keys.rs's own answers never leave the encoded range, and from a threshold below
+        // it an advance opens the held band or moves strictly up.
+        assert!(cases.iter().all(|c| c.expected()[0] <= EVERY_KEY));
+        assert!(
+            cases
+                .iter()
+                .filter(|c| c.t < EVERY_KEY)
+                .all(|c| c.expected()[2] >= c.t && c.expected()[4] > c.t)
+        );
     }
 
     #[test]
