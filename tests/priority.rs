@@ -264,3 +264,27 @@ fn bands_stay_one_delta_wide_when_far_keys_lie_beyond() {
         }
     }
 }
+
+/// A priority queue too small for its run fails with an overflow that names the ring, on the
+/// persistent strategy (where band after band runs from the next ring) and the bulk-synchronous
+/// one, and the run stops: no hang, no wrong answer taken for a right one.
+#[test]
+fn a_priority_ring_too_small_overflows_and_stops() {
+    let g = atos_graph::load("grid:40x40").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        for threads in [1, 4] {
+            let depth = bfs::initial_depths(g.num_vertices(), 0);
+            let state = bfs_priority::state(&offsets, &g.cols, &depth, 8, 1);
+            let err = CpuExecutor::new()
+                .threads(threads)
+                .strategy(strategy)
+                .run(bfs_priority::visit::Task, &state, &[0])
+                .unwrap_err();
+            assert!(
+                matches!(&err, RunError::QueueOverflow { queue, .. } if queue.starts_with("work")),
+                "{strategy:?} {threads} threads: {err}"
+            );
+        }
+    }
+}
