@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The review mends' build: every priority program on every worker and fetch verified, and
+# A build's check: every priority program on every worker and fetch verified, and
 # priority BFS timed once (the status poll must not cost).
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64 NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR=/tmp/atos-kernels

@@ -813,18 +813,30 @@ impl CpuRun<'_> {
             let queue = &rings[q];
             let n = claim(q, queue, self.fetches[task], batch);
             if n > 0 {
-                for bits in batch.iter() {
-                    P::call(task, *bits, state);
-                }
-                // Before the batch counts done, as `drain_combined` in mesh.cuh.
-                if let Some((c, homes)) = self.combines {
-                    c.drain(homes, mesh::device(), n);
-                }
-                queue.complete(n);
+                self.run_batch::<P>(state, task, batch, queue);
                 worked = true;
             }
         }
         worked
+    }
+
+    /// Runs task `task` on the `batch` claimed from `ring`, then counts it done there.
+    fn run_batch<P: TaskSet>(
+        &self,
+        state: &P::State<'_>,
+        task: usize,
+        batch: &[ItemBits],
+        ring: &CpuQueue,
+    ) {
+        for bits in batch {
+            P::call(task, *bits, state);
+        }
+        let n = batch.len() as u64;
+        // Before the batch counts done, as `drain_combined` in mesh.cuh.
+        if let Some((c, homes)) = self.combines {
+            c.drain(homes, mesh::device(), n);
+        }
+        ring.complete(n);
     }
 
     /// A batch of priority queue `p`'s next ring's open part, run by the task popping its near
@@ -839,14 +851,10 @@ impl CpuRun<'_> {
         let Some(task) = self.plan.consumer(pp.near) else {
             return false;
         };
-        let n = p.claim_next(self.fetches[task], batch);
-        if n == 0 {
+        if p.claim_next(self.fetches[task], batch) == 0 {
             return false;
         }
-        for bits in batch.iter() {
-            P::call(task, *bits, state);
-        }
-        p.next.complete(n);
+        self.run_batch::<P>(state, task, batch, &p.next);
         true
     }
 

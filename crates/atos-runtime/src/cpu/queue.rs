@@ -311,7 +311,7 @@ impl CpuQueue {
     }
 
     /// A priority queue's next ring: takes up to `max_n` of its open items from the `open`
-    /// count the advances credit (`claim_open` in queue.cuh), debiting `avail` too.
+    /// count the advances credit (`claim_open_for` in queue.cuh), debiting `avail` too.
     fn take_open(&self, open: &AtomicU64, max_n: u64) -> Option<(u64, u64)> {
         let took = take_credit(open, max_n)?;
         self.c(qc::AVAIL).fetch_sub(took, AcqRel);

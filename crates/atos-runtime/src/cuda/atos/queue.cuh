@@ -351,22 +351,17 @@ __device__ uint32_t claim_open_for(const QueueRef<T, S>& q, u64* open, u64 max_n
 // them each made thread-worker runs 40-80x slower than CTA ones on a graph with few items alive
 // (luxembourg_osm on an H100: BFS thread/1 135 ms, thread/8 272 ms, cta/8 3.2 ms;
 // docs/results/2026-11-23-warp-claims-h100.md).
+// `open` null: the ring's written items (claim_for); else a priority queue's next ring's open
+// items (claim_open_for, from the `open` count).
 template <class T, bool S>
-__device__ uint32_t claim(const QueueRef<T, S>& q, uint32_t max_n, u64& base) {
+__device__ uint32_t claim(const QueueRef<T, S>& q, uint32_t max_n, u64& base, u64* open = nullptr) {
     const uint32_t mask = converged_lanes((unsigned long long)q.counters);
     const uint32_t rank = __popc(mask & lanemask_lt());
     u64 b = 0, got = 0;
-    if (rank == 0) got = claim_for(q, (u64)max_n * __popc(mask), b);
-    return share_claim(mask, rank, b, got, max_n, base);
-}
-
-// claim_open_for, once for the converged lanes calling it (as `claim`).
-template <class T, bool S>
-__device__ uint32_t claim_open(const QueueRef<T, S>& q, u64* open, uint32_t max_n, u64& base) {
-    const uint32_t mask = converged_lanes((unsigned long long)q.counters);
-    const uint32_t rank = __popc(mask & lanemask_lt());
-    u64 b = 0, got = 0;
-    if (rank == 0) got = claim_open_for(q, open, (u64)max_n * __popc(mask), b);
+    if (rank == 0) {
+        const u64 want = (u64)max_n * __popc(mask);
+        got = open ? claim_open_for(q, open, want, b) : claim_for(q, want, b);
+    }
     return share_claim(mask, rank, b, got, max_n, base);
 }
 
@@ -522,11 +517,11 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
 // done), every far item handed out so far is done, and items wait past the open parts (of the
 // next ring, or of the far ring). The band the next ring holds, [threshold, band_end), becomes
 // current: the advance opens the next ring up to its published end (its items run as tasks at
-// once, no pass between: claim_open takes them from the `open` count the advance credits) and
+// once, no pass between: `claim` takes them from the `open` count the advance credits) and
 // opens a pass over the far ring, which moves the band after it into the next ring while the
-// current band runs. When the next ring holds nothing, the threshold
-// moves from the smallest key sent far since the last advance (`pass_min`), as keys.rs
-// `advance_band` says, and the pass moves that band near.
+// current band runs. When the next ring holds nothing, the threshold moves from the smallest
+// key sent far since the last advance (`pass_min`), as keys.rs `advance_band` says, and the pass
+// moves that band near.
 //
 // With slack, tasks still running may push during the advance with the old threshold and band
 // end: an item can land in the next ring past its open part while its key is now current, or

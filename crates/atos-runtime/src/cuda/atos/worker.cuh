@@ -279,10 +279,10 @@ struct StagedPusher {
 // A priority queue's channel: a push below the threshold goes to the near ring's channel, one
 // below the band end to the next ring's (the band the next advance opens), any other to the far
 // ring's with its key, lowering `pass_min` (the smallest key sent far since the last advance,
-// which the next advance starts from: a key it missed would be skipped). Both bounds are read
-// relaxed: they only grow, so a stale read sends an item next or far that could have gone near
-// (or next), and the next advance opens it (or pass moves it). `pass_min` is read first: it
-// only falls between advances, so most far pushes need no atomic.
+// which the next advance starts from: a key it missed would be skipped). The three words are
+// read relaxed. The two bounds only grow, so a stale read sends an item next or far that could
+// have gone near (or next), and the next advance opens it (or a pass moves it). `pass_min` only
+// falls between advances, so most far pushes need no atomic.
 template <class KS, class NearP, class FarP, class NextP>
 struct PriorityPusher {
     NearP near;
@@ -584,7 +584,7 @@ struct QueueServer {
         uint32_t n = 0;
         // As `serve`: a failed run stops within 64 batches even while the band has items.
         if (g.is_leader() && !((++batches & 63u) == 0 && ld_relaxed(&fault_control->status.value) != STATUS_OK))
-            n = claim_open(next, open, FETCH * subs, base);
+            n = claim(next, FETCH * subs, base, open);
         n = g.share(n);
         if (n == 0) return false;
         base = g.share(base);
