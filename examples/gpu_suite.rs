@@ -35,6 +35,17 @@ struct Args {
     /// Only the DSL checks: tuple items and faults (checked mode), then exit.
     #[arg(long)]
     dsl_only: bool,
+    /// Only the priority-queue overflow checks (band-by-band programs), then exit.
+    #[arg(long)]
+    priority_only: bool,
+    /// With --priority-only: the configurations to run (`worker/strategy`, comma-separated,
+    /// e.g. warp/persistent); default: all.
+    #[arg(long, value_delimiter = ',')]
+    priority_cases: Vec<String>,
+    /// Seconds a run of the program-model and priority checks may take before it counts as
+    /// a hang [default: 10 persistent, 60 windowed]. Longer: time to attach a debugger.
+    #[arg(long)]
+    run_timeout: Option<u64>,
     /// BFS table rows to run (`worker/fetch`, comma-separated); default: all.
     #[arg(long, value_delimiter = ',')]
     only: Vec<String>,
@@ -112,6 +123,8 @@ type Programs = HashMap<Config, Program<bfs_task::Task>>;
 
 /// `#define` lines for the BFS programs (`--define`).
 static DEFINES: std::sync::OnceLock<String> = std::sync::OnceLock::new();
+/// `--run-timeout`: seconds a run of the program-model and priority checks may take.
+static RUN_TIMEOUT: std::sync::OnceLock<Option<u64>> = std::sync::OnceLock::new();
 
 fn program<'a>(
     gpu: &Gpu,
@@ -704,6 +717,7 @@ fn main() {
         println!("defines for the BFS programs:\n{defines}");
     }
     DEFINES.set(defines).unwrap();
+    RUN_TIMEOUT.set(args.run_timeout).unwrap();
     if args.spread_features {
         let failures = spread_features(args.spread_devices);
         println!("\nSUMMARY: {} failures", failures);
@@ -790,6 +804,11 @@ fn main() {
                 });
             }
         }
+    }
+    if args.priority_only {
+        failures += priority_overflow(&gpu, &args.priority_cases);
+        println!("\nSUMMARY: {} failures", failures);
+        std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if args.dsl_only {
         failures += device_twins(&gpu) + tuple_items(&gpu) + faults(&gpu, &graphs);
@@ -1085,7 +1104,11 @@ fn build<P: atos::TaskSet>(
     strategy: Strategy,
 ) -> Program<P> {
     // Windowed strategies launch once per window: a long dependency chain takes many.
-    let limit = if strategy.windowed() { 60 } else { 10 };
+    let limit = RUN_TIMEOUT
+        .get()
+        .copied()
+        .flatten()
+        .unwrap_or(if strategy.windowed() { 60 } else { 10 });
     let mut b = Program::new(gpu, tasks)
         .block_size(block)
         .strategy(strategy)
@@ -1213,6 +1236,7 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     }
 
     failures += device_state_reuse(gpu);
+    failures += priority_overflow(gpu, &[]);
 
     println!(
         "\n== programs: GPU vs CPU reference, every worker kind (own = the tasks' attributes) =="
@@ -1357,6 +1381,121 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         t0.elapsed().as_secs_f64()
     );
     failures + tally.failures()
+}
+
+/// Priority queues that overflow inside a band-by-band program: BFS by depth on a grid with
+/// rings of 8 waiting vertices, every worker kind and strategy. The run must stop with an
+/// overflow naming the ring that fills (the next ring where bands run from it, persistent; the
+/// far ring where every band waits there, windowed), as the CPU executor's test in
+/// tests/priority.rs asserts; the same program with room must then give the CPU reference's
+/// depths. Then SSSP by distance with slack (bands overlap) on a weighted Kronecker graph: an
+/// overflow in one of the queue's rings, then a correct run. `cases` (`worker/strategy`, empty:
+/// all) picks configurations. Each step is printed before it runs; a hang (the run's timeout,
+/// whose error gives the counters) ends the suite. Returns the failures.
+fn priority_overflow(gpu: &Gpu, cases: &[String]) -> usize {
+    use atos::apps::{bfs_priority, sssp};
+    use std::io::Write;
+    println!("\n== priority queues: overflow inside a band-by-band program ==");
+    let mut failures = 0;
+    let grid = atos_graph::load("grid:40x40").unwrap();
+    let grid_offsets = grid.offsets_u32().unwrap();
+    let grid_depths = atos_graph::reference::bfs::bfs_depths(&grid, 0);
+    let kron = atos_graph::load("kron:14,w=60,seed=5").unwrap();
+    let kron_offsets = kron.offsets_u32().unwrap();
+    let Some(atos_graph::Weights::U32(weights)) = &kron.weights else {
+        panic!("kron:14,w=60 has u32 weights")
+    };
+    let kron_dist = programs::dijkstra_u32(&kron);
+    let room = bfs::default_queue_capacity(kron.num_vertices(), kron.num_edges());
+    let mut step = |what: &str, ok: bool, text: String| {
+        failures += usize::from(!ok);
+        println!("    {what}: {}{text}", if ok { "" } else { "WRONG " });
+        if text.contains("did not finish within") {
+            hang_exit();
+        }
+    };
+    let announce = |what: &str| {
+        print!("    {what} ...\r");
+        let _ = std::io::stdout().flush();
+    };
+    for strategy in Strategy::ALL {
+        for w in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+            let label = format!("{}/{}", w.name(), strategy.name());
+            if !cases.is_empty() && !cases.contains(&label) {
+                continue;
+            }
+            println!("  {label}");
+            let p = build(gpu, bfs_priority::visit::Task, Some(w), 256, None, strategy);
+            let ring = if strategy.windowed() {
+                "work.far"
+            } else {
+                "work.next"
+            };
+            announce("bfs, rings of 8");
+            let depth = bfs::initial_depths(grid.num_vertices(), 0);
+            let small = bfs_priority::state(&grid_offsets, &grid.cols, &depth, 8, 1);
+            match p.run(&small, &[0]) {
+                Err(RunError::QueueOverflow { queue, needed, .. }) if queue == ring => step(
+                    "bfs, rings of 8",
+                    true,
+                    format!("{queue} overflow (needed {needed}+)"),
+                ),
+                other => step(
+                    "bfs, rings of 8",
+                    false,
+                    format!(
+                        "expected an overflow of {ring}, got {}",
+                        outcome(other.map(|s| s.to_string()))
+                    ),
+                ),
+            }
+            announce("bfs, room");
+            let depth = bfs::initial_depths(grid.num_vertices(), 0);
+            let roomy = bfs_priority::state(&grid_offsets, &grid.cols, &depth, 4096, 1);
+            match p.run(&roomy, &[0]) {
+                Ok(st) => step(
+                    "bfs, room",
+                    depth.to_vec() == grid_depths,
+                    format!("{} advances, depths checked", st.priority[0].advances),
+                ),
+                Err(e) => step("bfs, room", false, e.to_string()),
+            }
+            let p = build(gpu, sssp::relax::Task, Some(w), 256, None, strategy);
+            let order = sssp::Order::Priority {
+                delta: sssp::band_delta(&kron_offsets, weights),
+                slack: sssp::DEFAULT_SLACK,
+            };
+            for (capacity, expect_overflow) in [(16, true), (room, false)] {
+                let what = format!("sssp, rings of {capacity}");
+                announce(&what);
+                let a = sssp::SsspArrays::<u32>::new(kron.num_vertices(), 0);
+                let state = a.state(&kron_offsets, &kron.cols, weights, capacity, order);
+                let seeds = atos::Seeds::new().add(sssp::relax::Task, &a.seeds());
+                match (p.run_seeds(&state, &seeds), expect_overflow) {
+                    (Err(RunError::QueueOverflow { queue, needed, .. }), true)
+                        if queue.starts_with("work") =>
+                    {
+                        step(&what, true, format!("{queue} overflow (needed {needed}+)"))
+                    }
+                    (Ok(_), false) => step(
+                        &what,
+                        a.dist.to_vec() == kron_dist,
+                        "distances checked".into(),
+                    ),
+                    (other, _) => step(&what, false, outcome(other.map(|s| s.to_string()))),
+                }
+            }
+        }
+    }
+    failures
+}
+
+/// A run's result in a line: its stats or its error's message.
+fn outcome(r: Result<String, RunError>) -> String {
+    match r {
+        Ok(stats) => format!("a finished run ({stats})"),
+        Err(e) => e.to_string(),
+    }
 }
 
 /// A state uploaded once and run many times: BFS from several sources on one upload (new

@@ -677,6 +677,7 @@ fn bad_input_is_refused_clearly() {
         (&["--fetch", "0"], 2, "bad fetch `0`"),
         (&["--queue", "heap"], 2, "unknown queue mode `heap`"),
         (&["--block", "100"], 2, "multiple of 32"),
+        (&["--grid", "0"], 2, "--grid"),
         (&["--runs", "0"], 2, "--runs"),
         (&["--app", "sssp"], 1, "sssp needs edge weights"),
         (&["--source", "999"], 1, "source 999 is not a vertex"),

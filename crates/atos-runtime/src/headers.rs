@@ -94,4 +94,29 @@ mod tests {
             "{uses:#?}"
         );
     }
+
+    /// A thread waits alone for ring room (`make_room`) only where the rest of its block waits
+    /// at a block barrier: a CTA's staged flush (worker.cuh) and a CTA's routed flush
+    /// (mesh.cuh). Lanes of a warp wait together (`push_lanes`, `make_room_group`): a leader
+    /// waiting alone while its lanes sat in a shuffle hung warp workers
+    /// (docs/results/2026-11-24g-overflow-hang-h100.md).
+    #[test]
+    fn only_block_barriers_wait_on_a_lone_make_room() {
+        let mut calls = Vec::new();
+        for (name, text) in device_headers() {
+            for (i, line) in text.lines().enumerate() {
+                let code = line.split("//").next().unwrap_or("");
+                if code.contains(" make_room(") && !code.contains("__device__") {
+                    calls.push(format!("{name}:{}: {}", i + 1, line.trim()));
+                }
+            }
+        }
+        assert_eq!(calls.len(), 2, "{calls:#?}");
+        for call in &calls {
+            assert!(
+                call.contains("ok_shared = make_room(") || call.contains("ok[d] = make_room("),
+                "a lone make_room outside a block barrier's flush: {calls:#?}"
+            );
+        }
+    }
 }

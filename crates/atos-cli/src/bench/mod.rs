@@ -56,6 +56,11 @@ pub struct BenchArgs {
     /// `atos::codegen::MIN_BLOCKS`].
     #[arg(long, value_name = "N")]
     min_blocks: Option<u32>,
+    /// GPU blocks per launch [default: as many as can be resident, occupancy x SMs] (a
+    /// windowed launch takes at most this many). Fewer blocks than fit: fewer groups polling
+    /// the queues' counters while they wait.
+    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
+    grid: Option<u32>,
     /// Queue modes, comma-separated: ring, linear [default: ring].
     #[arg(long, value_delimiter = ',', value_parser = parse_queue)]
     queue: Vec<QueueMode>,
@@ -451,6 +456,8 @@ pub struct Config {
 pub struct RunOpts {
     pub block: u32,
     pub min_blocks: u32,
+    /// `--grid`: blocks per launch (`None`: occupancy x SMs).
+    pub grid: Option<u32>,
     pub runs: usize,
     pub warmup: usize,
     pub timeout: Duration,
@@ -749,6 +756,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     let opts = RunOpts {
         block: args.block,
         min_blocks: args.min_blocks.unwrap_or(atos::codegen::MIN_BLOCKS),
+        grid: args.grid,
         runs: args.runs as usize,
         warmup: args.warmup as usize,
         timeout: Duration::from_secs_f64(args.timeout),

@@ -90,11 +90,15 @@ pub fn builder_for<P: TaskSet, T: Task + Copy>(
 }
 
 fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<P> {
-    Program::new(gpu, tasks)
+    let b = Program::new(gpu, tasks)
         .strategy(cfg.strategy)
         .block_size(opts.block)
         .min_blocks(opts.min_blocks)
-        .timeout(opts.timeout)
+        .timeout(opts.timeout);
+    match opts.grid {
+        Some(blocks) => b.grid(blocks),
+        None => b,
+    }
 }
 
 /// Runs one configuration on the GPU when `gpu` is set (built by `build`), else on the CPU

@@ -55,7 +55,46 @@ pub(crate) struct Driver<'a> {
 }
 
 impl Driver<'_> {
+    /// Drives the run. A timeout's error carries the counters as they were when it struck
+    /// (read on a stream of their own while the kernel still runs, as `sample` reads them):
+    /// which queue held items, what was claimed and done, where a priority queue's threshold
+    /// stood.
     pub fn run(&self, dev: &DeviceState<'_>, main: &Arc<CudaStream>) -> Result<Outcome, GpuError> {
+        self.drive(dev, main).map_err(|e| match e {
+            GpuError::Timeout { seconds, .. } => GpuError::Timeout {
+                seconds,
+                state: self.state_at_timeout(dev),
+            },
+            e => e,
+        })
+    }
+
+    fn state_at_timeout(&self, dev: &DeviceState<'_>) -> String {
+        let counters = self
+            .gpu
+            .ctx()
+            .new_stream()
+            .map_err(driver_err("creating a stream"))
+            .and_then(|poll| dev.read_counters(&poll));
+        match counters {
+            Ok(c) => format!(
+                "; the run state at the timeout (include it in the report): {}",
+                describe_counters(
+                    &self.plan.queues,
+                    &self
+                        .plan
+                        .priority
+                        .iter()
+                        .map(|p| p.near)
+                        .collect::<Vec<_>>(),
+                    &c
+                )
+            ),
+            Err(e) => format!("; the run state could not be read: {e}"),
+        }
+    }
+
+    fn drive(&self, dev: &DeviceState<'_>, main: &Arc<CudaStream>) -> Result<Outcome, GpuError> {
         let t0 = Instant::now();
         let deadline = self.timeout.map(|t| (t0 + t, t));
         let start = self.event()?;
@@ -365,10 +404,38 @@ fn lane_free(slot: &mut Option<CudaEvent>) -> Result<bool, GpuError> {
     Ok(free)
 }
 
+/// The counter words of a run that are not 0, by their layout names: `control {..}`, then each
+/// queue's ring by name (`queues`, in queue index order), then each priority queue's words,
+/// named by its near ring (`priority_near`: that ring's queue index, one per priority queue).
+pub(crate) fn describe_counters(
+    queues: &[String],
+    priority_near: &[usize],
+    c: &Counters,
+) -> String {
+    fn words(names: &[(&str, &str)], values: &[u64]) -> String {
+        let set: Vec<String> = names
+            .iter()
+            .zip(values)
+            .filter(|&(_, &v)| v != 0)
+            .map(|((name, _), v)| format!("{name}={v}"))
+            .collect();
+        format!("{{{}}}", set.join(" "))
+    }
+    let mut parts = vec![format!("control {}", words(ctl::WORDS, &c.control))];
+    for (name, q) in queues.iter().zip(&c.queues) {
+        parts.push(format!("{name} {}", words(qc::WORDS, q)));
+    }
+    for (&near, w) in priority_near.iter().zip(&c.priority) {
+        parts.push(format!("{} priority {}", queues[near], words(pc::WORDS, w)));
+    }
+    parts.join("; ")
+}
+
 fn check_deadline(deadline: Option<(Instant, Duration)>) -> Result<(), GpuError> {
     match deadline {
         Some((at, limit)) if Instant::now() > at => Err(GpuError::Timeout {
             seconds: limit.as_secs_f64(),
+            state: String::new(),
         }),
         _ => Ok(()),
     }
@@ -486,5 +553,33 @@ impl Driver<'_> {
             devices: Vec::new(),
         }
         .totals())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_timeout_names_the_counter_words_that_are_set() {
+        let mut control = vec![0; ctl::WORDS.len()];
+        control[ctl::STATUS] = status::OVERFLOW;
+        let mut near = vec![0; qc::WORDS.len()];
+        near[qc::START] = 14;
+        near[qc::END_ALLOC] = 66;
+        near[qc::DONE] = 10;
+        let far = vec![0; qc::WORDS.len()];
+        let mut prio = vec![0; pc::WORDS.len()];
+        prio[pc::THRESHOLD] = 2;
+        let counters = Counters {
+            control,
+            queues: vec![near, far],
+            priority: vec![prio],
+        };
+        let names = ["work".to_string(), "work.far".to_string()];
+        assert_eq!(
+            describe_counters(&names, &[0], &counters),
+            "control {status=1}; work {start=14 end_alloc=66 done=10}; work.far {}; work priority {threshold=2}"
+        );
     }
 }

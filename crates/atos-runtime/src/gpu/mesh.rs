@@ -593,6 +593,7 @@ impl<P: TaskSet> MeshProgram<P> {
                 {
                     return Err(GpuError::Timeout {
                         seconds: limit.as_secs_f64(),
+                        state: String::new(),
                     });
                 }
                 std::thread::sleep(Duration::from_micros(50));

@@ -50,9 +50,15 @@ pub enum GpuError {
     #[error(transparent)]
     Nvshmem(#[from] nvshmem_sys::NvshmemError),
     #[error(
-        "the kernel did not finish within {seconds:.1} s; it is still running and this GPU context can no longer be used (a hang is an atos bug: please report it with the task and spec)"
+        "the kernel did not finish within {seconds:.1} s; it is still running and this GPU context can no longer be used (a hang is an atos bug: please report it with the task and spec){state}"
     )]
-    Timeout { seconds: f64 },
+    Timeout {
+        seconds: f64,
+        /// The run's counters read while the kernel still ran (`; run state at the timeout:
+        /// ...`, the words that are not 0, by their layout names), or empty where they could
+        /// not be read (spread runs).
+        state: String,
+    },
 }
 
 pub(crate) fn driver_err(during: &str) -> impl Fn(cudarc::driver::DriverError) -> GpuError + '_ {

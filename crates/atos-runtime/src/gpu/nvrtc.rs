@@ -75,12 +75,26 @@ const FUSE_MUL_ADD: bool = false;
 
 /// Options passed to NVRTC for `arch` (compute capability major, minor).
 pub fn options(arch: (i32, i32)) -> Vec<String> {
-    vec![
+    let mut options = vec![
         format!("--gpu-architecture=sm_{}{}", arch.0, arch.1),
         "--std=c++17".into(),
         "--device-int128".into(),
         format!("--fmad={FUSE_MUL_ADD}"),
-    ]
+    ];
+    if lineinfo() {
+        options.push("--generate-line-info".into());
+    }
+    options
+}
+
+/// The environment variable that, set to anything but `0`, compiles every unit with line
+/// information (`--generate-line-info`): cuda-gdb, compute-sanitizer and ncu then name the
+/// generated source's lines (and the device headers'). The code is the same; the on-disk cache
+/// keys on the options, so such builds are cached apart.
+pub const LINEINFO_VAR: &str = "ATOS_NVRTC_LINEINFO";
+
+fn lineinfo() -> bool {
+    std::env::var(LINEINFO_VAR).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 
 /// Options passed to nvJitLink when it links LTO IR from [`compile_ltoir`] (NVSHMEM units). A

@@ -424,13 +424,9 @@ struct ForwardServer {
         g.sync();
         if (g.rank() == g.size() - 1) complete_range<false>(c->read_count, c->read_max, c->read_end, nullptr, base, n);
         u64 at = 0;
-        int ok = 0;
-        if (g.is_leader()) {
-            at = ATOS_ATOMIC(atomicAdd)(&to.counters->end_alloc.value, (u64)n);
-            ok = make_room(to, at, n, ctl);
-        }
+        if (g.is_leader()) at = ATOS_ATOMIC(atomicAdd)(&to.counters->end_alloc.value, (u64)n);
         at = g.share(at);
-        ok = g.share(ok);
+        const bool ok = make_room_group(g, to, at, n, ctl);
         if (ok) {
             for (uint32_t k = 0; k < K; ++k) {
                 const uint32_t t = g.rank() + k * g.size();

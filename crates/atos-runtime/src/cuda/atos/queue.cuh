@@ -183,32 +183,28 @@ __device__ __forceinline__ void report_overflow(Control* ctl, QueueCounters* c, 
     ATOS_ATOMIC(atomicCAS)(&ctl->status.value, STATUS_OK, STATUS_OVERFLOW);
 }
 
-// Called by the one thread that reserved items [base, base + n). Returns whether they may be
-// written. More than `capacity` items alive is an overflow (reported; nothing is written). Else
-// every item of an earlier lap in these slots is already claimed, and its claimer is copying it
-// out without waiting on anything: wait for that copy to be counted.
+// Whether the reserved items below `need` may be written, after one look (never waits):
+// ROOM_YES, ROOM_NO (an overflow, reported, or a failed run; nothing is written), or ROOM_WAIT
+// (look again after a nap). More than `capacity` items alive is an overflow. Else every item of
+// an earlier lap in these slots is already claimed, and its claimer is copying it out without
+// waiting on anything: wait for that copy to be counted.
 //
 // Alive items (pushed, not yet claimed) are bounded from above by `need - start` (`start` lags a
 // claim by one atomic) and from below by `need - end + avail` (items reserved but unwritten, plus
 // written ones not claimed; `avail` lags a publication by one atomic). Proceed when the upper
-// bound fits, report an overflow when the lower one does not, and re-read while a claim or a
+// bound fits, report an overflow when the lower one does not, and look again while a claim or a
 // publication is between its two atomics.
+enum RoomLook : int { ROOM_WAIT = 0, ROOM_YES = 1, ROOM_NO = 2 };
 template <class T, bool S>
-__device__ bool make_room(const QueueRef<T, S>& q, u64 base, u64 n, Control* ctl) {
+__device__ int look_for_room(const QueueRef<T, S>& q, u64 need, Control* ctl) {
     QueueCounters* c = q.counters;
-    u64 need = base + n;
     if (!q.ring()) {  // its peak is end_alloc: no extra atomic on the hot path
-        if (need <= q.capacity) return true;
+        if (need <= q.capacity) return ROOM_YES;
         report_overflow(ctl, c, need);
-        return false;
+        return ROOM_NO;
     }
-    uint32_t nap = 32;
-    while (true) {
-        u64 upper = need - ld_relaxed(&c->start.value);  // start <= end <= base
-        if (upper <= q.capacity) {
-            if (upper > ld_relaxed(&c->peak.value)) ATOS_ATOMIC(atomicMax)(&c->peak.value, upper);
-            break;
-        }
+    const u64 upper = need - ld_relaxed(&c->start.value);  // start <= end <= base
+    if (upper > q.capacity) {
         // `avail` before `end` (a fence between): a publication seen by neither read is left
         // out, never counted twice, so this stays a lower bound.
         long long avail = (long long)ld_relaxed(&c->avail.value);
@@ -216,41 +212,75 @@ __device__ bool make_room(const QueueRef<T, S>& q, u64 base, u64 n, Control* ctl
         long long lower = (long long)(need - ld_relaxed(&c->end.value)) + (avail > 0 ? avail : 0);
         if (lower > (long long)q.capacity) {
             report_overflow(ctl, c, (u64)lower);
-            return false;
+            return ROOM_NO;
         }
-        if (ld_relaxed(&ctl->status.value) != STATUS_OK) return false;
-        __nanosleep(nap);
-        if (nap < 1024) nap *= 2;
+        return ld_relaxed(&ctl->status.value) != STATUS_OK ? ROOM_NO : ROOM_WAIT;
     }
-    u64 slots = q.mask + 1;
-    if (need <= slots) return true;
-    u64 floor = need - slots;  // items below it must be copied out; alive <= slots => start >= floor
-    nap = 32;
-    while (ld_relaxed(&c->read_end.value) < floor) {
+    if (upper > ld_relaxed(&c->peak.value)) ATOS_ATOMIC(atomicMax)(&c->peak.value, upper);
+    const u64 slots = q.mask + 1;
+    if (need <= slots) return ROOM_YES;
+    const u64 floor = need - slots;  // items below it must be copied out; alive <= slots => start >= floor
+    if (ld_relaxed(&c->read_end.value) < floor) {
         try_advance<S>(c->read_count, c->read_max, c->read_end, nullptr);
-        if (ld_relaxed(&ctl->status.value) != STATUS_OK) return false;
-        __nanosleep(nap);
-        if (nap < 1024) nap *= 2;
+        if (ld_relaxed(&c->read_end.value) < floor) return ld_relaxed(&ctl->status.value) != STATUS_OK ? ROOM_NO : ROOM_WAIT;
     }
     fence_acq_rel<S>();  // acquire: the copy-outs of the earlier lap come before our overwrite
-    return true;
+    return ROOM_YES;
+}
+
+// Called by the one thread that reserved items [base, base + n), alone (its other threads, if
+// any, wait at a block barrier): looks for room until it has an answer. Returns whether they may
+// be written.
+template <class T, bool S>
+__device__ bool make_room(const QueueRef<T, S>& q, u64 base, u64 n, Control* ctl) {
+    uint32_t nap = 32;
+    while (true) {
+        const int look = look_for_room(q, base + n, ctl);
+        if (look != ROOM_WAIT) return look == ROOM_YES;
+        __nanosleep(nap);
+        if (nap < 1024) nap *= 2;
+    }
+}
+
+// The lanes of `mask` as a group (converged_lanes): its lowest lane leads.
+struct Lanes {
+    uint32_t mask, leader, rank;
+    __device__ bool is_leader() const { return rank == 0; }
+    template <class V> __device__ V share(V v) const { return __shfl_sync(mask, v, leader); }
+};
+
+// make_room for a group whose leader reserved the items (worker.cuh's thread, warp and CTA
+// groups, or the `Lanes` of a push): the whole group waits for room, the leader looking and
+// every thread getting the answer. Returns whether they may be written, on every thread.
+template <class G, class T, bool S>
+__device__ bool make_room_group(const G& g, const QueueRef<T, S>& q, u64 base, u64 n, Control* ctl) {
+    uint32_t nap = 32;
+    while (true) {
+        int look = ROOM_WAIT;
+        if (g.is_leader()) look = look_for_room(q, base + n, ctl);
+        look = g.share(look);
+        if (look != ROOM_WAIT) return look == ROOM_YES;
+        __nanosleep(nap);
+        if (nap < 1024) nap *= 2;
+    }
 }
 
 // Aggregated push of the lanes in `mask` (all calling it with the same queue, `mask` from
-// converged_lanes): one reservation for them all.
+// converged_lanes): one reservation for them all. The lanes wait for room together: the leader
+// looks, every lane gets the answer and naps. A leader that waited alone while the others sat in
+// a shuffle hung warp workers on an H100 (priority SSSP with rings nearly full, its lanes split
+// over several rings: lanes left waiting in the shuffle after their leader was gone;
+// docs/results/2026-11-24g-overflow-hang-h100.md).
 template <class T, bool S>
 __device__ __forceinline__ void push_lanes(const QueueRef<T, S>& q, T item, Control* ctl, uint32_t mask) {
-    uint32_t leader = __ffs(mask) - 1;
-    uint32_t rank = __popc(mask & lanemask_lt());
-    uint32_t n = __popc(mask);
+    const uint32_t leader = __ffs(mask) - 1;
+    const uint32_t rank = __popc(mask & lanemask_lt());
+    const uint32_t n = __popc(mask);
+    const Lanes lanes{mask, leader, rank};
     u64 base = 0;
-    int ok = 0;
-    if (rank == 0) {
-        base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)n);
-        ok = make_room(q, base, n, ctl);
-    }
-    base = __shfl_sync(mask, base, leader);
-    ok = __shfl_sync(mask, ok, leader);
+    if (rank == 0) base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)n);
+    base = lanes.share(base);
+    const bool ok = make_room_group(lanes, q, base, n, ctl);
     __syncwarp(mask);  // the leader's acquire (room for an earlier lap) orders our stores too
     if (ok) {
         store_item(q.slot(base + rank), item);
