@@ -142,6 +142,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("timestamp", Kind::Int, false),
     ("atos_version", Kind::Str, false),
     ("device_code", Kind::Str, true),
+    ("unit", Kind::Str, true),
 ];
 
 fn check_schema(r: &Value) {

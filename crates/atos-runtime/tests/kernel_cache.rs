@@ -446,3 +446,28 @@ fn nvrtc_unwritable_cache_falls_back_to_compiling() {
         assert!(!c.cubin.is_empty());
     }
 }
+
+/// A unit's identity is its cache key: the same source gives the same id, another source or
+/// other options (line info, `ATOS_NVRTC_LINEINFO`) another; NVRTC accepts the line-info option.
+#[test]
+fn nvrtc_unit_ids_follow_the_source_and_the_options() {
+    let _g = env_lock();
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let a = "extern \"C\" __global__ void atos_unit_id_a(int* p) { *p = 1; }\n";
+    let b = "extern \"C\" __global__ void atos_unit_id_b(int* p) { *p = 2; }\n";
+    let _plain = EnvVars::set(&[(nvrtc::LINEINFO_VAR, None)]);
+    let id_a = nvrtc::unit_id(a, HOPPER).unwrap();
+    assert_eq!(id_a.len(), 64, "{id_a}");
+    assert_eq!(nvrtc::unit_id(a, HOPPER).unwrap(), id_a);
+    assert_ne!(nvrtc::unit_id(b, HOPPER).unwrap(), id_a);
+    let _lines = EnvVars::set(&[(nvrtc::LINEINFO_VAR, Some("1"))]);
+    assert!(nvrtc::options(HOPPER).contains(&"--generate-line-info".to_string()));
+    assert_ne!(nvrtc::unit_id(a, HOPPER).unwrap(), id_a);
+    let with_lines = nvrtc::compile_cubin_with(a, HOPPER, None).unwrap();
+    assert!(with_lines.log.is_empty(), "{}", with_lines.log);
+    assert!(!with_lines.cubin.is_empty());
+    let _off = EnvVars::set(&[(nvrtc::LINEINFO_VAR, Some("0"))]);
+    assert_eq!(nvrtc::unit_id(a, HOPPER).unwrap(), id_a);
+}

@@ -182,6 +182,12 @@ pub struct Record {
     /// (`atos::headers::device_code_id`, as `atos --version` prints it; not of the CUDA
     /// atos-codegen generates per task); absent for the original's rows and in older records.
     pub device_code: Option<String>,
+    /// GPU atos rows: the first 16 hex digits of the compiled unit's identity
+    /// (`atos::gpu::nvrtc::unit_id`, its kernel-cache key: the generated CUDA, the device
+    /// headers, NVRTC's options, the architecture and NVRTC's version). Equal ids ran the same
+    /// compiled CUDA; absent on the CPU, for the original's rows and in older records.
+    #[serde(default)]
+    pub unit: Option<String>,
 }
 
 impl Record {
@@ -261,6 +267,7 @@ impl Record {
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),
             device_code: (implementation == "atos").then(|| atos::headers::device_code_id().into()),
+            unit: None,
         }
     }
 

@@ -120,6 +120,12 @@ pub fn run<P: TaskSet + Default>(
     }
 }
 
+/// A record's `unit`: the first 16 hex digits of the compiled unit's identity (none if NVRTC's
+/// version could not be read, which the build before it would have failed on).
+fn unit_short(id: Result<String, atos::GpuError>) -> Option<String> {
+    id.ok().map(|id| id[..16].to_string())
+}
+
 /// One configuration spread over several GPUs: compile once, upload by the placement, then
 /// warm-up and timed runs, each read back and verified.
 fn mesh<P: TaskSet>(
@@ -133,6 +139,7 @@ fn mesh<P: TaskSet>(
     let mut program = builder()
         .build_mesh(gpus)
         .map_err(|e| Fail::new(format!("building the kernel: {e}")))?;
+    rec.unit = unit_short(program.unit_id());
     program.set_aggregation(opts.aggregation);
     if let Some(on) = opts.combine {
         program.set_combining(on);
@@ -213,6 +220,7 @@ fn gpu<P: TaskSet>(
             .map_err(|e| Fail::new(format!("building the kernel: {e}")))
     };
     let program = build(false)?;
+    rec.unit = unit_short(program.unit_id());
     let (compile, origin) = program.compile_time();
     rec.compile_ms = Some(ms(compile));
     rec.compile_origin = Some(format!("{origin:?}"));

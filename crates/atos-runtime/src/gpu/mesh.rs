@@ -422,6 +422,11 @@ impl<P: TaskSet> MeshProgram<P> {
         &self.source
     }
 
+    /// The compiled unit's identity ([`nvrtc::unit_id`]: its kernel-cache key).
+    pub fn unit_id(&self) -> Result<String, GpuError> {
+        nvrtc::unit_id(&self.source, self.gpus.gpu(0).arch())
+    }
+
     /// Sets how items pushed to another device travel in the states uploaded from now on
     /// (eager by default). The unit is the same either way: the choice is a word of each
     /// device's `Mesh`, and aggregated states get an outbox per queue and destination.

@@ -107,6 +107,22 @@ pub fn link_options() -> Vec<String> {
     vec![format!("-fma={}", u8::from(FUSE_MUL_ADD))]
 }
 
+/// The identity of a compiled unit: its kernel-cache key (SHA-256 hex of the generated source,
+/// every device header, the NVRTC options, the architecture and the NVRTC version;
+/// [`kernel_cache::key`]). Two runs with equal ids ran the same CUDA through the same compiler,
+/// which the headers' fingerprint (`device_code_id`) alone does not say: it leaves out the CUDA
+/// generated per task. (A unit linked against NVSHMEM's device library is named by its source
+/// the same way; the library is the installed one.)
+pub fn unit_id(source: &str, arch: (i32, i32)) -> Result<String, GpuError> {
+    Ok(kernel_cache::key(
+        source,
+        device_headers(),
+        &options(arch),
+        arch,
+        nvrtc_version()?,
+    ))
+}
+
 /// Compiles `source` to CUBIN for `arch`, reusing an earlier result for the same source,
 /// architecture and NVRTC version: from this process's memory, else from the on-disk kernel
 /// cache ([`kernel_cache::cache_dir`]), else NVRTC runs and both caches keep the result.
