@@ -195,7 +195,7 @@ impl CpuQueue {
         }
     }
 
-    /// Whether items [base, base + n) may be written (see `make_room` in queue.cuh).
+    /// Whether items [base, base + n) may be written (see `look_for_room` in queue.cuh).
     fn make_room(&self, base: u64, n: u64) -> bool {
         let need = base + n;
         if self.linear {
@@ -207,7 +207,7 @@ impl CpuQueue {
             }
             return true;
         }
-        // Bounds on the items alive, as in `make_room` of queue.cuh: proceed when the upper one
+        // Bounds on the items alive, as in `look_for_room` of queue.cuh: proceed when the upper one
         // fits, overflow when the lower one does not, re-read while a claim or a publication
         // is between its two atomics.
         let mut spins = 0u32;
