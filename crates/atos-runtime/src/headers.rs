@@ -77,17 +77,22 @@ mod tests {
     /// Warp aggregation takes its lanes from `converged_lanes` (prelude.cuh) only: a mask read
     /// from `__activemask()` and used as a sync mask after a branch is what lost items of
     /// thread workers in windowed launches (docs/results/2026-11-23-activemask-h100.md).
-    #[test]
-    fn activemask_is_read_only_by_converged_lanes() {
-        let mut uses = Vec::new();
+    /// `header:line: text` of every header line whose code (before a `//` comment) `hit`s.
+    fn code_lines(hit: impl Fn(&str) -> bool) -> Vec<String> {
+        let mut found = Vec::new();
         for (name, text) in device_headers() {
             for (i, line) in text.lines().enumerate() {
-                let code = line.split("//").next().unwrap_or("");
-                if code.contains("__activemask()") {
-                    uses.push(format!("{name}:{}: {}", i + 1, line.trim()));
+                if hit(line.split("//").next().unwrap_or("")) {
+                    found.push(format!("{name}:{}: {}", i + 1, line.trim()));
                 }
             }
         }
+        found
+    }
+
+    #[test]
+    fn activemask_is_read_only_by_converged_lanes() {
+        let uses = code_lines(|code| code.contains("__activemask()"));
         assert_eq!(uses.len(), 1, "{uses:#?}");
         assert!(
             uses[0].contains("__match_any_sync(__activemask(), key)"),
@@ -102,15 +107,7 @@ mod tests {
     /// (docs/results/2026-11-24g-overflow-hang-h100.md).
     #[test]
     fn only_block_barriers_wait_on_a_lone_make_room() {
-        let mut calls = Vec::new();
-        for (name, text) in device_headers() {
-            for (i, line) in text.lines().enumerate() {
-                let code = line.split("//").next().unwrap_or("");
-                if code.contains(" make_room(") && !code.contains("__device__") {
-                    calls.push(format!("{name}:{}: {}", i + 1, line.trim()));
-                }
-            }
-        }
+        let calls = code_lines(|code| code.contains(" make_room(") && !code.contains("__device__"));
         assert_eq!(calls.len(), 2, "{calls:#?}");
         for call in &calls {
             assert!(

@@ -54,9 +54,10 @@ pub enum GpuError {
     )]
     Timeout {
         seconds: f64,
-        /// The run's counters read while the kernel still ran (`; run state at the timeout:
-        /// ...`, the words that are not 0, by their layout names), or empty where they could
-        /// not be read (spread runs).
+        /// One-GPU programs: the run's counters read while the kernel still ran (`; the run
+        /// state at the timeout (...): control {..}; <ring> {..}; ...`, the words that are not
+        /// 0, by their layout names), or why they could not be read. Empty for spread runs
+        /// (`MeshProgram`), which do not read them yet.
         state: String,
     },
 }

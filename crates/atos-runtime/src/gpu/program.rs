@@ -331,12 +331,12 @@ impl<P: TaskSet> Program<P> {
         &self.compile_log
     }
 
-    /// Time `build` spent getting the CUBIN, and where it came from (memory, disk or NVRTC).
     /// The compiled unit's identity ([`nvrtc::unit_id`]: its kernel-cache key).
     pub fn unit_id(&self) -> Result<String, GpuError> {
         nvrtc::unit_id(&self.source, self.gpu.arch())
     }
 
+    /// Time `build` spent getting the CUBIN, and where it came from (memory, disk or NVRTC).
     pub fn compile_time(&self) -> (Duration, nvrtc::CacheHit) {
         (self.compile_time, self.compile_origin)
     }
