@@ -38,6 +38,10 @@ struct Args {
     /// Only the priority-queue overflow checks (band-by-band programs), then exit.
     #[arg(long)]
     priority_only: bool,
+    /// Only the device-state checks (one upload run many times, the next ring on demand) and
+    /// persistent grids beyond the resident blocks, then exit.
+    #[arg(long)]
+    state_only: bool,
     /// With --priority-only: the configurations to run (`worker/strategy`, comma-separated,
     /// e.g. warp/persistent); default: all.
     #[arg(long, value_delimiter = ',')]
@@ -805,6 +809,12 @@ fn main() {
             }
         }
     }
+    if args.state_only {
+        failures +=
+            device_state_reuse(&gpu) + next_ring_on_demand(&gpu) + grid_beyond_resident(&gpu);
+        println!("\nSUMMARY: {} failures", failures);
+        std::process::exit(if failures == 0 { 0 } else { 1 });
+    }
     if args.priority_only {
         failures += priority_overflow(&gpu, &args.priority_cases);
         println!("\nSUMMARY: {} failures", failures);
@@ -1236,6 +1246,8 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     }
 
     failures += device_state_reuse(gpu);
+    failures += next_ring_on_demand(gpu);
+    failures += grid_beyond_resident(gpu);
     failures += priority_overflow(gpu, &[]);
 
     println!(
@@ -1572,6 +1584,162 @@ fn device_state_reuse(gpu: &Gpu) -> usize {
         println!(
             "  idle hook on a state uploaded without one, {}, run twice (sweeps {sweeps:?}): {verdict}",
             strategy.name()
+        );
+    }
+    failures
+}
+
+/// A priority state uploaded by a windowed program holds its next ring at the smallest ring
+/// (only persistent runs use it); the first persistent run on it allocates the ring, and after
+/// that the state holds what a persistent program's upload holds. Every run is checked
+/// against Dijkstra, and the state's device bytes at each step. Returns the failures.
+fn next_ring_on_demand(gpu: &Gpu) -> usize {
+    use atos::apps::sssp;
+    println!("\n== next ring on demand: a state uploaded by a discrete program, run persistent ==");
+    let g = atos_graph::load("kron:12,w=60,seed=3").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let Some(atos_graph::Weights::U32(weights)) = &g.weights else {
+        panic!("kron:12,w=60 has u32 weights")
+    };
+    let want = programs::dijkstra_u32(&g);
+    let order = sssp::Order::Priority {
+        delta: sssp::band_delta(&offsets, weights),
+        slack: sssp::DEFAULT_SLACK,
+    };
+    let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+    let a = sssp::SsspArrays::<u32>::new(g.num_vertices(), 0);
+    let state = a.state(&offsets, &g.cols, weights, cap, order);
+    let seeds = atos::Seeds::new().add(sssp::relax::Task, &a.seeds());
+    let w = Some(WorkerKind::Cta);
+    let discrete = build(gpu, sssp::relax::Task, w, 256, None, Strategy::Discrete);
+    let persistent = build(gpu, sssp::relax::Task, w, 256, None, Strategy::Persistent);
+    let full = persistent.upload(&state).unwrap().device_bytes();
+    let mut dev = discrete.upload(&state).unwrap();
+    let small = dev.device_bytes();
+    let mut failures = usize::from(small >= full);
+    println!(
+        "  device bytes: {small} uploaded by the discrete program, {full} by the persistent one{}",
+        if small < full {
+            ""
+        } else {
+            ": WRONG, the next ring was not left small"
+        }
+    );
+    let steps: [(&str, &Program<sssp::relax::Task>, u64); 3] = [
+        ("discrete", &discrete, small),
+        ("persistent", &persistent, full),
+        ("discrete again", &discrete, full),
+    ];
+    for (what, p, bytes) in steps {
+        a.dist.fill(sssp::UNREACHED);
+        let run = p.run_seeds_on(&mut dev, &seeds).and_then(|st| {
+            dev.read_back()?;
+            Ok(st)
+        });
+        let verdict = match stop_on_hang(run) {
+            Ok(_) if a.dist.to_vec() != want => "WRONG distances".to_string(),
+            Ok(_) if dev.device_bytes() != bytes => {
+                format!("WRONG device bytes {} (want {bytes})", dev.device_bytes())
+            }
+            Ok(st) => format!(
+                "ok ({} advances, {} device bytes)",
+                st.priority[0].advances, bytes
+            ),
+            Err(e) => format!("ERROR {e}"),
+        };
+        failures += usize::from(!verdict.starts_with("ok"));
+        println!("  {what}: {verdict}");
+    }
+    failures
+}
+
+/// Persistent runs with a grid four times what fits on the GPU at once: the blocks that start
+/// only after others exit must find the run over (or still running) and leave, with every
+/// result right. BFS, an idle-hook program, and priority SSSP (advances). Returns the failures.
+fn grid_beyond_resident(gpu: &Gpu) -> usize {
+    use atos::apps::sssp;
+    use programs::*;
+    println!("\n== persistent grid beyond the resident blocks ==");
+    let mut failures = 0;
+    let mut report = |what: String, verdict: Result<bool, RunError>| {
+        let text = match stop_on_hang(verdict) {
+            Ok(true) => "ok".to_string(),
+            Ok(false) => "WRONG".to_string(),
+            Err(e) => format!("ERROR {e}"),
+        };
+        failures += usize::from(text != "ok");
+        println!("  {what}: {text}");
+    };
+    let g = atos_graph::load("kron:14,w=60,seed=5").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let n = g.num_vertices();
+    let cap = bfs::default_queue_capacity(n, g.num_edges());
+    for w in [WorkerKind::Warp, WorkerKind::Cta] {
+        let fits = build(
+            gpu,
+            bfs_task::Task,
+            Some(w),
+            256,
+            None,
+            Strategy::Persistent,
+        )
+        .grid();
+        let grid = Some(4 * fits);
+        let bfs_p = build(
+            gpu,
+            bfs_task::Task,
+            Some(w),
+            256,
+            grid,
+            Strategy::Persistent,
+        );
+        let depth = bfs::initial_depths(n, 0);
+        let state = bfs::state(&offsets, &g.cols, &depth, cap, QueueMode::Ring);
+        let r = bfs_p
+            .run(&state, &[0])
+            .map(|_| depth.to_vec() == atos_graph::reference::bfs::bfs_depths(&g, 0));
+        report(
+            format!("bfs {}, grid {} ({fits} fit)", w.name(), bfs_p.grid()),
+            r,
+        );
+
+        let hook = build(
+            gpu,
+            (spread::Task, rescan::Task),
+            Some(w),
+            256,
+            grid,
+            Strategy::Persistent,
+        );
+        let init: Vec<u64> = (0..n as u64).map(|i| (i * 7919) % 1000).collect();
+        let r = residual_run(&g, &init, 64, &[], |s, seeds| hook.run(s, seeds))
+            .map(|(m, r, st)| residual_check(&init, &m, &r, 64).is_ok() && st.popped > 0);
+        report(format!("idle hook {}, grid {}", w.name(), hook.grid()), r);
+
+        let Some(atos_graph::Weights::U32(weights)) = &g.weights else {
+            panic!("kron:14,w=60 has u32 weights")
+        };
+        let sssp_p = build(
+            gpu,
+            sssp::relax::Task,
+            Some(w),
+            256,
+            grid,
+            Strategy::Persistent,
+        );
+        let order = sssp::Order::Priority {
+            delta: sssp::band_delta(&offsets, weights),
+            slack: sssp::DEFAULT_SLACK,
+        };
+        let a = sssp::SsspArrays::<u32>::new(n, 0);
+        let state = a.state(&offsets, &g.cols, weights, cap, order);
+        let seeds = atos::Seeds::new().add(sssp::relax::Task, &a.seeds());
+        let r = sssp_p
+            .run_seeds(&state, &seeds)
+            .map(|_| a.dist.to_vec() == programs::dijkstra_u32(&g));
+        report(
+            format!("priority sssp {}, grid {}", w.name(), sssp_p.grid()),
+            r,
         );
     }
     failures

@@ -143,6 +143,10 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("atos_version", Kind::Str, false),
     ("device_code", Kind::Str, true),
     ("unit", Kind::Str, true),
+    ("registers", Kind::Int, true),
+    ("local_bytes", Kind::Int, true),
+    ("blocks_per_sm", Kind::Int, true),
+    ("device_bytes", Kind::Int, true),
 ];
 
 fn check_schema(r: &Value) {

@@ -94,10 +94,12 @@ pub struct KernelSpec {
     /// default; the same unit serves any number of devices.
     pub multi_device: bool,
     /// The second `__launch_bounds__` argument: blocks per SM the register budget must leave
-    /// room for (0: none given). With the thread count alone, ptxas 13.0 held the BFS,
-    /// PageRank and colouring kernels we inspected to 32 registers, spilling inside the task
-    /// loop; any value here lets it
-    /// allocate by need up to `65536 / (block_size x min_blocks)`. Default: [`MIN_BLOCKS`].
+    /// room for. 0 (the default, [`MIN_BLOCKS`]) leaves it to atos: none given, except that a
+    /// one-GPU persistent unit with a priority queue targets [`PRIORITY_THREADS_PER_SM`]
+    /// ([`KernelSpec::launch_min_blocks`]). With the thread count alone, ptxas 13.0 held the
+    /// BFS, PageRank and colouring kernels we inspected to 32 registers, spilling inside the
+    /// task loop; any value here lets it allocate by need up to
+    /// `65536 / (block_size x min_blocks)`.
     pub min_blocks: u32,
 }
 
@@ -109,8 +111,17 @@ pub const CHECKED_BY_DEFAULT: bool = cfg!(debug_assertions);
 /// The default [`KernelSpec::idle_nap_ns`].
 pub const IDLE_NAP_NS: u32 = 32;
 
-/// The default [`KernelSpec::min_blocks`].
+/// The default [`KernelSpec::min_blocks`]: atos's choice ([`KernelSpec::launch_min_blocks`]).
 pub const MIN_BLOCKS: u32 = 0;
+
+/// Threads per SM a one-GPU persistent unit with a priority queue is compiled for when no
+/// `min_blocks` is given: 5 blocks of 256, at most 51 registers a thread. Left alone, ptxas
+/// gave some of these kernels 40 registers with 180-270 bytes of spill stores, and which ones
+/// changed with small edits to the device code; 5 blocks of 256 gave each 48. On an H100 that
+/// was 18-25% faster for warp workers (SSSP in either order, priority BFS, k-core) and 0-5%
+/// for CTA workers, but for k-core on luxembourg_osm (4-10% slower, 1.6 ms runs)
+/// (docs/results/2026-11-24h-push-registers-h100.md).
+pub const PRIORITY_THREADS_PER_SM: u32 = 1280;
 
 impl KernelSpec {
     /// The tasks' own attribute values, 256 threads per block, persistent.
@@ -174,6 +185,21 @@ impl KernelSpec {
     pub fn multi_device(mut self, on: bool) -> KernelSpec {
         self.multi_device = on;
         self
+    }
+
+    /// The `__launch_bounds__` blocks per SM of this spec's unit, for a program with a
+    /// priority queue or not: [`min_blocks`](KernelSpec::min_blocks) if given; else, for a
+    /// one-GPU persistent unit with a priority queue, [`PRIORITY_THREADS_PER_SM`] over the block
+    /// size (at least 1); else none (0).
+    pub fn launch_min_blocks(&self, has_priority_queue: bool) -> u32 {
+        if self.min_blocks != 0 {
+            self.min_blocks
+        } else if has_priority_queue && self.strategy == Strategy::Persistent && !self.multi_device
+        {
+            (PRIORITY_THREADS_PER_SM / self.block_size).max(1)
+        } else {
+            0
+        }
     }
 
     /// Blocks per SM the register budget leaves room for (see [`KernelSpec::min_blocks`]).
@@ -812,7 +838,7 @@ fn emit_kernel(
     } else {
         ""
     };
-    let bounds = match spec.min_blocks {
+    let bounds = match spec.launch_min_blocks(!plan.priority.is_empty()) {
         0 => spec.block_size.to_string(),
         blocks => format!("{}, {blocks}", spec.block_size),
     };

@@ -102,7 +102,7 @@ mod tests {
 
     /// A thread waits alone for ring room (`make_room`) only where the rest of its block waits
     /// at a block barrier: a CTA's staged flush (worker.cuh) and a CTA's routed flush
-    /// (mesh.cuh). Lanes of a warp wait together (`push_lanes`, `make_room_group`): a leader
+    /// (mesh.cuh). Lanes of a warp wait together (`push_lanes`, `wait_for_room_group`): a leader
     /// waiting alone while its lanes sat in a shuffle hung warp workers
     /// (docs/results/2026-11-24g-overflow-hang-h100.md).
     #[test]

@@ -22,7 +22,10 @@ pub use elem::{
 };
 pub use error::RunError;
 pub use gpu::program::{cuda, cuda_source, spec_of};
-pub use gpu::{DeviceState, Gpu, GpuError, Gpus, MeshProgram, MeshState, Program, ProgramBuilder};
+pub use gpu::{
+    DeviceState, Gpu, GpuError, Gpus, KernelResources, MeshProgram, MeshState, Program,
+    ProgramBuilder,
+};
 pub use placement::{Placement, PlacementError};
 pub use program::Seeds;
 pub use state::{FieldInfo, FieldRef, State, StateField, check};

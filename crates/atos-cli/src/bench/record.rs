@@ -188,6 +188,19 @@ pub struct Record {
     /// compiled CUDA; absent on the CPU, for the original's rows and in older records.
     #[serde(default)]
     pub unit: Option<String>,
+    /// GPU atos rows: registers per thread of the loaded kernel (`Program::resources`).
+    #[serde(default)]
+    pub registers: Option<u32>,
+    /// GPU atos rows: local memory per thread (spilled registers, arrays indexed at run time).
+    #[serde(default)]
+    pub local_bytes: Option<u32>,
+    /// GPU atos rows: blocks of the run's block size that fit on one SM at once.
+    #[serde(default)]
+    pub blocks_per_sm: Option<u32>,
+    /// One-GPU atos rows: device memory the uploaded state held after the last run
+    /// (`DeviceState::device_bytes`: fields, pristine copies, rings, control block).
+    #[serde(default)]
+    pub device_bytes: Option<u64>,
 }
 
 impl Record {
@@ -268,6 +281,10 @@ impl Record {
             atos_version: env!("CARGO_PKG_VERSION").into(),
             device_code: (implementation == "atos").then(|| atos::headers::device_code_id().into()),
             unit: None,
+            registers: None,
+            local_bytes: None,
+            blocks_per_sm: None,
+            device_bytes: None,
         }
     }
 

@@ -120,6 +120,15 @@ pub fn run<P: TaskSet + Default>(
     }
 }
 
+/// A record's kernel resources (`Program::resources`); left out if the driver cannot say.
+fn note_resources(rec: &mut Record, res: Result<atos::KernelResources, atos::GpuError>) {
+    if let Ok(r) = res {
+        rec.registers = Some(r.registers);
+        rec.local_bytes = Some(r.local_bytes);
+        rec.blocks_per_sm = Some(r.blocks_per_sm);
+    }
+}
+
 /// A record's `unit`: the first 16 hex digits of the compiled unit's identity (none if NVRTC's
 /// version could not be read, which the build before it would have failed on).
 fn unit_short(id: Result<String, atos::GpuError>) -> Option<String> {
@@ -140,6 +149,7 @@ fn mesh<P: TaskSet>(
         .build_mesh(gpus)
         .map_err(|e| Fail::new(format!("building the kernel: {e}")))?;
     rec.unit = unit_short(program.unit_id());
+    note_resources(rec, program.resources());
     program.set_aggregation(opts.aggregation);
     if let Some(on) = opts.combine {
         program.set_combining(on);
@@ -221,6 +231,7 @@ fn gpu<P: TaskSet>(
     };
     let program = build(false)?;
     rec.unit = unit_short(program.unit_id());
+    note_resources(rec, program.resources());
     let (compile, origin) = program.compile_time();
     rec.compile_ms = Some(ms(compile));
     rec.compile_origin = Some(format!("{origin:?}"));
@@ -238,6 +249,7 @@ fn gpu<P: TaskSet>(
             .map_err(|e| run_failed(e, &format!("reading back the results of {label}")))?;
         Ok(stats)
     })?;
+    rec.device_bytes = Some(dev.device_bytes());
     drop(dev);
 
     if opts.timeline && strategy == Strategy::Persistent {

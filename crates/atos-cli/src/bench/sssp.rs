@@ -188,6 +188,14 @@ fn fifo_capacity(g: &atos_graph::Csr) -> u64 {
     8 * (g.num_vertices().max(g.num_edges()) as u64) + 1
 }
 
+/// Served by priority, far fewer items are alive at once: on one H100 the peak was at most
+/// 6% of the edge count (kron:22,w=1000 4.5 M of 128 M; delaunay_n16 23 K of 393 K), so each
+/// ring gets `max(V, E) + 1`. At FIFO's 8x, kron:22's three rings held 61 GB of the H100's 80
+/// (docs/results/2026-11-24h-push-registers-h100.md).
+fn priority_capacity(g: &atos_graph::Csr) -> u64 {
+    atos::apps::bfs::default_queue_capacity(g.num_vertices(), g.num_edges())
+}
+
 impl<W: Weight> SsspInput<W> {
     /// The input over weights `w` with Dijkstra's distances; `given` turns a `--delta` (a
     /// positive number) into a delta of the weights' type or says why it cannot be one.
@@ -227,7 +235,10 @@ impl<W: Weight> SsspInput<W> {
             weights: w.to_vec(),
             reference,
             source,
-            capacity: fifo_capacity(g),
+            capacity: match order {
+                Order::Fifo => fifo_capacity(g),
+                Order::Priority { .. } => priority_capacity(g),
+            },
             order,
             prune: wanted.prune.unwrap_or(Prune::default_for(order)),
         })

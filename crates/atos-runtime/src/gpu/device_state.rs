@@ -33,6 +33,17 @@ pub(crate) struct QueueBuf {
     pub linear: bool,
     items: u64,
     elem_size: usize,
+    /// A priority queue's next ring left at the smallest ring (capacity 0 on the device) by a
+    /// windowed program's upload: where the ring's words sit in `packed`, and its slots in
+    /// `buffers` ([`DeviceState::ensure_next_rings`]). `capacity` is the one a persistent run
+    /// gets.
+    deferred: Option<Deferred>,
+}
+
+#[derive(Clone, Copy)]
+struct Deferred {
+    packed_at: usize,
+    buffer: usize,
 }
 
 /// A state's device copy, bound to the host state it was uploaded from (its `Atomics` results
@@ -53,7 +64,7 @@ pub struct DeviceState<'s> {
     pub(crate) field_values: Vec<u64>,
     atomics: Vec<AtomicBuf<'s>>,
     /// Owns every allocation above.
-    _buffers: Vec<CudaSlice<u8>>,
+    buffers: Vec<CudaSlice<u8>>,
     upload_time: Duration,
     uploaded_bytes: u64,
 }
@@ -73,11 +84,14 @@ pub(crate) fn scalar_slot(bits: u64, size: usize) -> [u8; 8] {
 }
 
 impl<'s> DeviceState<'s> {
-    /// Allocates and uploads every field of `state` on `stream` (waits for the copies).
+    /// Allocates and uploads every field of `state` on `stream` (waits for the copies). Only
+    /// persistent runs use a priority queue's next ring: without `next_rings` each is left at
+    /// the smallest ring until a persistent run needs it ([`ensure_next_rings`](Self::ensure_next_rings)).
     pub(crate) fn upload<S: State>(
         gpu: &Gpu,
         stream: &Arc<CudaStream>,
         state: &'s S,
+        next_rings: bool,
     ) -> Result<DeviceState<'s>, RunError> {
         let t0 = Instant::now();
         let desc = S::desc();
@@ -85,8 +99,7 @@ impl<'s> DeviceState<'s> {
         let (ring_list, setups) = rings(&desc, &queue_fields(&fields))?;
         let n_queues = ring_list.len();
         let mut arena = Arena::new(stream);
-        let mut alloc = |bytes: usize, init: Option<&[u8]>| arena.alloc(bytes, init);
-        let control = alloc(control_bytes(n_queues, setups.len()), None)?;
+        let control = arena.alloc(control_bytes(n_queues, setups.len()), None)?;
         let mut packed = Vec::new();
         let mut atomics = Vec::new();
         let mut queues = Vec::new();
@@ -94,14 +107,14 @@ impl<'s> DeviceState<'s> {
         for (field, fd) in fields.iter().zip(&desc.fields) {
             match field {
                 FieldRef::Slice { bytes, len } => {
-                    let ptr = alloc(bytes.len(), Some(bytes))?;
+                    let ptr = arena.alloc(bytes.len(), Some(bytes))?;
                     packed.extend_from_slice(&ptr.to_le_bytes());
                     packed.extend_from_slice(&(*len as u64).to_le_bytes());
                 }
                 FieldRef::Atomics(a) => {
                     let data = a.read_bytes();
-                    let pristine = alloc(data.len(), Some(&data))?;
-                    let live = alloc(data.len(), None)?;
+                    let pristine = arena.alloc(data.len(), Some(&data))?;
+                    let live = arena.alloc(data.len(), None)?;
                     atomics.push(AtomicBuf {
                         host: *a,
                         live,
@@ -113,18 +126,20 @@ impl<'s> DeviceState<'s> {
                 }
                 FieldRef::Queue(_) | FieldRef::Priority(_) => {
                     let prio = matches!(field, FieldRef::Priority(_));
-                    for _ in 0..if prio { 3 } else { 1 } {
+                    for ring in 0..if prio { 3 } else { 1 } {
                         let r: Ring = ring_list[queues.len()];
-                        // A linear queue never wraps (mask = all ones, `LINEAR` in queue.cuh).
-                        let (slots, mask) = if r.linear {
-                            (r.capacity.max(1), u64::MAX)
-                        } else {
-                            let slots = ring_slots(r.capacity);
-                            (slots, slots - 1)
-                        };
-                        let items = alloc(slots as usize * r.elem_size, None)?;
+                        // The next ring (near, far, next: `program::rings`) of a program that
+                        // never opens it starts at capacity 0, the smallest ring.
+                        let small = prio && ring == 2 && !next_rings && r.capacity > 0;
+                        let capacity = if small { 0 } else { r.capacity };
+                        let (items, words) =
+                            ring_words(&mut |b, i| arena.alloc(b, i), r, capacity)?;
+                        let deferred = small.then(|| Deferred {
+                            packed_at: packed.len(),
+                            buffer: arena.buffers.len() - 1,
+                        });
                         let counters = control + (ctl::BYTES + queues.len() * qc::BYTES) as u64;
-                        for word in [items, counters, r.capacity, mask] {
+                        for word in [words[0], counters, words[1], words[2]] {
                             packed.extend_from_slice(&word.to_le_bytes());
                         }
                         queues.push(QueueBuf {
@@ -132,6 +147,7 @@ impl<'s> DeviceState<'s> {
                             linear: r.linear,
                             items,
                             elem_size: r.elem_size,
+                            deferred,
                         });
                     }
                     if prio {
@@ -161,9 +177,45 @@ impl<'s> DeviceState<'s> {
             field_values: crate::program::field_values(&fields),
             atomics,
             uploaded_bytes: arena.uploaded,
-            _buffers: arena.buffers,
+            buffers: arena.buffers,
             upload_time: t0.elapsed(),
         })
+    }
+
+    /// Gives every priority queue's next ring the capacity a persistent run needs, if the
+    /// upload left it small (a windowed program uploaded the state): allocates it and points
+    /// the state's words at it. Nothing else changes, so a device state serves programs of
+    /// every strategy, and holds the next rings only once one of them needs them.
+    pub(crate) fn ensure_next_rings(&mut self, stream: &Arc<CudaStream>) -> Result<(), GpuError> {
+        for q in &mut self.queues {
+            let Some(Deferred { packed_at, buffer }) = q.deferred else {
+                continue;
+            };
+            let mut arena = Arena::new(stream);
+            let r = Ring {
+                capacity: q.capacity,
+                linear: q.linear,
+                elem_size: q.elem_size,
+            };
+            let (items, [item_word, capacity_word, mask_word]) =
+                ring_words(&mut |b, i| arena.alloc(b, i), r, q.capacity)?;
+            // The ring's words: items, counters (unchanged), capacity, mask.
+            for (k, word) in [(0, item_word), (2, capacity_word), (3, mask_word)] {
+                let at = packed_at + 8 * k;
+                self.packed[at..at + 8].copy_from_slice(&word.to_le_bytes());
+            }
+            q.items = items;
+            q.deferred = None;
+            // The small ring's slots go (no run is in flight between runs).
+            self.buffers[buffer] = arena.buffers.pop().expect("the ring just allocated");
+        }
+        Ok(())
+    }
+
+    /// Bytes of device memory this state holds: its fields, their pristine copies, the queues'
+    /// rings and the control block.
+    pub fn device_bytes(&self) -> u64 {
+        self.buffers.iter().map(|b| b.len() as u64).sum()
     }
 
     /// Wall time of the upload (allocation and copies).
@@ -324,6 +376,24 @@ impl<'s> DeviceState<'s> {
         }
         Ok(())
     }
+}
+
+/// Allocates the slots of ring `r` at `capacity` (a linear queue never wraps: its mask is all
+/// ones, `LINEAR` in queue.cuh). Returns the slots' address and the ring's state words: items,
+/// capacity, mask.
+fn ring_words(
+    alloc: &mut impl FnMut(usize, Option<&[u8]>) -> Result<u64, GpuError>,
+    r: Ring,
+    capacity: u64,
+) -> Result<(u64, [u64; 3]), GpuError> {
+    let (slots, mask) = if r.linear {
+        (capacity.max(1), u64::MAX)
+    } else {
+        let slots = ring_slots(capacity);
+        (slots, slots - 1)
+    };
+    let items = alloc(slots as usize * r.elem_size, None)?;
+    Ok((items, [items, capacity, mask]))
 }
 
 /// Counter words read back from the device.

@@ -427,6 +427,12 @@ impl<P: TaskSet> MeshProgram<P> {
         nvrtc::unit_id(&self.source, self.gpus.gpu(0).arch())
     }
 
+    /// Registers, local and shared memory of the kernel as loaded on the first GPU, and its
+    /// blocks per SM there (one unit for every GPU).
+    pub fn resources(&self) -> Result<super::KernelResources, GpuError> {
+        super::KernelResources::of(&self.functions[0], self.spec.block_size)
+    }
+
     /// Sets how items pushed to another device travel in the states uploaded from now on
     /// (eager by default). The unit is the same either way: the choice is a word of each
     /// device's `Mesh`, and aggregated states get an outbox per queue and destination.

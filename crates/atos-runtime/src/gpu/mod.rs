@@ -16,7 +16,7 @@ use thiserror::Error;
 
 pub use device_state::DeviceState;
 pub use mesh::{Gpus, MeshProgram, MeshState};
-pub use program::{Program, ProgramBuilder};
+pub use program::{KernelResources, Program, ProgramBuilder};
 
 #[derive(Debug, Error)]
 pub enum GpuError {

@@ -219,6 +219,50 @@ fn compile_uncached(source: &str, arch: (i32, i32)) -> Result<Compiled, GpuError
     })
 }
 
+/// What ptxas gave a unit's kernel (`--ptxas-options=-v`): registers per thread, the stack
+/// frame, and the bytes of registers it spilled to local memory and loads back.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PtxasUsage {
+    pub registers: u32,
+    pub stack_frame: u32,
+    pub spill_stores: u32,
+    pub spill_loads: u32,
+}
+
+/// Compiles `source` for `arch` as [`compile_cubin`] does (uncached) with ptxas's report on,
+/// and reads the kernel's [`PtxasUsage`] from the log. No GPU is needed: CI pins the register
+/// allocation of the apps' kernels with it (`tests/kernel_resources.rs`), since a small change
+/// in the device code can move ptxas between register counts with very different spills.
+pub fn ptxas_usage(source: &str, arch: (i32, i32)) -> Result<PtxasUsage, GpuError> {
+    let mut opts = options(arch);
+    opts.push("--ptxas-options=-v".into());
+    let (_, log) = run_nvrtc(source, opts, Output::Cubin)?;
+    parse_ptxas_usage(&log).ok_or_else(|| {
+        GpuError::Nvrtc(format!(
+            "no register report from ptxas in NVRTC's log:\n{log}"
+        ))
+    })
+}
+
+/// The [`PtxasUsage`] in a ptxas `-v` log (one kernel per unit): `N bytes stack frame, N bytes
+/// spill stores, N bytes spill loads` and `Used N registers`.
+pub fn parse_ptxas_usage(log: &str) -> Option<PtxasUsage> {
+    let number_before = |line: &str, what: &str| -> Option<u32> {
+        let end = line.find(what)?;
+        line[..end].split_whitespace().last()?.parse().ok()
+    };
+    let frame = log.lines().find(|l| l.contains("bytes stack frame"))?;
+    let used = log
+        .lines()
+        .find(|l| l.contains("Used ") && l.contains(" registers"))?;
+    Some(PtxasUsage {
+        registers: number_before(used, " registers")?,
+        stack_frame: number_before(frame, " bytes stack frame")?,
+        spill_stores: number_before(frame, " bytes spill stores")?,
+        spill_loads: number_before(frame, " bytes spill loads")?,
+    })
+}
+
 /// What NVRTC hands back.
 #[derive(Clone, Copy)]
 enum Output {

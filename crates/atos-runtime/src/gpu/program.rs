@@ -18,6 +18,36 @@ use crate::state::State;
 use crate::stats::Stats;
 use crate::task::{Task, TaskSet};
 
+/// What the loaded kernel takes of an SM, as the driver reports it: the registers and local
+/// memory ptxas gave each thread (local memory holds spilled registers and arrays indexed at
+/// run time), the static shared memory of a block, and how many blocks of the program's block
+/// size fit on one SM at once (a persistent launch's default grid is that times the SMs).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct KernelResources {
+    pub registers: u32,
+    pub local_bytes: u32,
+    pub shared_bytes: u32,
+    pub blocks_per_sm: u32,
+}
+
+impl KernelResources {
+    /// Reads `function`'s attributes and its occupancy at `block_size` threads per block.
+    pub(crate) fn of(function: &CudaFunction, block_size: u32) -> Result<Self, GpuError> {
+        let read = |r: Result<i32, cudarc::driver::DriverError>| {
+            r.map(|v| v.max(0) as u32)
+                .map_err(driver_err("reading the kernel's attributes"))
+        };
+        Ok(KernelResources {
+            registers: read(function.num_regs())?,
+            local_bytes: read(function.local_size_bytes())?,
+            shared_bytes: read(function.shared_size_bytes())?,
+            blocks_per_sm: function
+                .occupancy_max_active_blocks_per_multiprocessor(block_size, 0, None)
+                .map_err(driver_err("computing occupancy"))?,
+        })
+    }
+}
+
 /// Builds a [`Program`]: the tasks' own `worker`/`fetch` unless overridden.
 pub struct ProgramBuilder<P: TaskSet> {
     gpu: Gpu,
@@ -105,7 +135,9 @@ impl<P: TaskSet> ProgramBuilder<P> {
     }
 
     /// Blocks per SM the register budget leaves room for, the second `__launch_bounds__`
-    /// argument (0: none; see [`KernelSpec::min_blocks`]).
+    /// argument (0, the default: atos's choice, which is none but for one-GPU persistent units
+    /// with a priority queue; see [`KernelSpec::min_blocks`] and
+    /// [`KernelSpec::launch_min_blocks`]). [`Program::resources`] says what the kernel got.
     pub fn min_blocks(mut self, blocks: u32) -> Self {
         self.spec.min_blocks = blocks;
         self
@@ -336,6 +368,11 @@ impl<P: TaskSet> Program<P> {
         nvrtc::unit_id(&self.source, self.gpu.arch())
     }
 
+    /// Registers, local and shared memory of the loaded kernel, and its blocks per SM.
+    pub fn resources(&self) -> Result<KernelResources, GpuError> {
+        KernelResources::of(&self.function, self.spec.block_size)
+    }
+
     /// Time `build` spent getting the CUBIN, and where it came from (memory, disk or NVRTC).
     pub fn compile_time(&self) -> (Duration, nvrtc::CacheHit) {
         (self.compile_time, self.compile_origin)
@@ -366,7 +403,8 @@ impl<P: TaskSet> Program<P> {
     /// runs mutate and leave the rest in place.
     pub fn upload<'s>(&self, state: &'s P::State<'_>) -> Result<DeviceState<'s>, RunError> {
         let stream = self.stream()?;
-        DeviceState::upload(&self.gpu, &stream, state)
+        let persistent = self.spec.strategy == atos_codegen::Strategy::Persistent;
+        DeviceState::upload(&self.gpu, &stream, state, persistent)
     }
 
     /// Runs on an uploaded state from `seeds` for the first task. The `Atomics` fields start
@@ -388,12 +426,15 @@ impl<P: TaskSet> Program<P> {
     ) -> Result<Stats, RunError> {
         check_uploaded_from(&dev.desc, &<P::State<'_> as State>::desc())?;
         let seeds = seeds_per_queue(&self.plan, seeds)?;
+        let stream = self.stream()?;
+        if self.spec.strategy == atos_codegen::Strategy::Persistent {
+            dev.ensure_next_rings(&stream)?;
+        }
         let capacities: Vec<u64> = dev.queues.iter().map(|q| q.capacity).collect();
         check_seed_room(&self.plan, &capacities, &seeds)?;
         // This program's hook over the uploaded values (a device state may serve several
         // programs over one state type).
         let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
-        let stream = self.stream()?;
         dev.reset(&stream, &seeds)?;
         let run = super::driver::Driver {
             program: self.function.cu_function(),

@@ -424,9 +424,13 @@ struct ForwardServer {
         g.sync();
         if (g.rank() == g.size() - 1) complete_range<false>(c->read_count, c->read_max, c->read_end, nullptr, base, n);
         u64 at = 0;
-        if (g.is_leader()) at = ATOS_ATOMIC(atomicAdd)(&to.counters->end_alloc.value, (u64)n);
+        int look = ROOM_WAIT;
+        if (g.is_leader()) {
+            at = ATOS_ATOMIC(atomicAdd)(&to.counters->end_alloc.value, (u64)n);
+            look = look_for_room(to, at + n, ctl);
+        }
         at = g.share(at);
-        const bool ok = make_room_group(g, to, at, n, ctl);
+        const bool ok = wait_for_room_group(g, to, at + n, ctl, look);
         if (ok) {
             for (uint32_t k = 0; k < K; ++k) {
                 const uint32_t t = g.rank() + k * g.size();

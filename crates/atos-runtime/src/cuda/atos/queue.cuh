@@ -251,18 +251,25 @@ struct Lanes {
 
 // make_room for a group whose leader reserved the items (worker.cuh's thread, warp and CTA
 // groups, or the `Lanes` of a push): the whole group waits for room, the leader looking and
-// every thread getting the answer. Returns whether they may be written, on every thread.
+// every thread getting the answer. `look` is the leader's first look (`look_for_room`, taken
+// with the reservation, in the same branch), any value elsewhere. Returns whether the items
+// may be written, on every thread.
+//
+// Taking the first look inside the reservation's branch keeps the common case (room at once)
+// one divergent region: written as a loop around both, ptxas gave priority SSSP's CTA kernel
+// 40 registers and 117 spill instructions, 8-26% slower than before the group wait on an H100
+// (docs/results/2026-11-24h-push-registers-h100.md).
 template <class G, class T, bool S>
-__device__ bool make_room_group(const G& g, const QueueRef<T, S>& q, u64 base, u64 n, Control* ctl) {
+__device__ __forceinline__ bool wait_for_room_group(const G& g, const QueueRef<T, S>& q, u64 need, Control* ctl, int look) {
+    look = g.share(look);
     uint32_t nap = 32;
-    while (true) {
-        int look = ROOM_WAIT;
-        if (g.is_leader()) look = look_for_room(q, base + n, ctl);
-        look = g.share(look);
-        if (look != ROOM_WAIT) return look == ROOM_YES;
+    while (look == ROOM_WAIT) {
         __nanosleep(nap);
         if (nap < 1024) nap *= 2;
+        if (g.is_leader()) look = look_for_room(q, need, ctl);
+        look = g.share(look);
     }
+    return look == ROOM_YES;
 }
 
 // Aggregated push of the lanes in `mask` (all calling it with the same queue, `mask` from
@@ -278,9 +285,13 @@ __device__ __forceinline__ void push_lanes(const QueueRef<T, S>& q, T item, Cont
     const uint32_t n = __popc(mask);
     const Lanes lanes{mask, leader, rank};
     u64 base = 0;
-    if (rank == 0) base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)n);
+    int look = ROOM_WAIT;
+    if (rank == 0) {
+        base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)n);
+        look = look_for_room(q, base + n, ctl);
+    }
     base = lanes.share(base);
-    const bool ok = make_room_group(lanes, q, base, n, ctl);
+    const bool ok = wait_for_room_group(lanes, q, base + n, ctl, look);
     __syncwarp(mask);  // the leader's acquire (room for an earlier lap) orders our stores too
     if (ok) {
         store_item(q.slot(base + rank), item);

@@ -1,0 +1,68 @@
+//! The register allocation ptxas gives the apps' kernels, pinned (NVRTC 13.0 for sm_90, as on
+//! the GPU machines; no GPU needed). A small change in the device code can move ptxas between
+//! two register counts with very different spills: the group wait for ring room took priority
+//! SSSP's CTA kernel from 48 registers (5 blocks per SM) to 40 with 117 local instructions, and
+//! 8-26% more time on an H100, unnoticed until bench records carried the kernel's resources
+//! (docs/results/2026-11-24h-push-registers-h100.md). A change here is a change to measure:
+//! run the affected apps on a GPU before accepting the new snapshot.
+//!
+//! Units are compiled unchecked, as release builds run them.
+
+mod common;
+
+use atos::codegen::{KernelSpec, WorkerKind};
+use atos::gpu::nvrtc;
+use atos::{TaskSet, TaskSpec};
+
+const HOPPER: (i32, i32) = (9, 0);
+
+/// `name worker/fetch: registers, stack frame, spill stores / loads`, for every task of `P` on
+/// one worker kind and fetch, persistent, block 256 (a spread unit when `spread`).
+fn usage_line<P: TaskSet>(name: &str, worker: WorkerKind, fetch: u32, spread: bool) -> String {
+    let irs = P::irs();
+    let mut spec = KernelSpec::for_tasks(&irs)
+        .checked(false)
+        .multi_device(spread);
+    spec.tasks = vec![TaskSpec { worker, fetch }; irs.len()];
+    let source = atos::cuda_source::<P>(&spec).unwrap();
+    let u = nvrtc::ptxas_usage(&source, HOPPER).unwrap_or_else(|e| panic!("{name}: {e}"));
+    format!(
+        "{name} {}/{fetch}{}: {} registers, {} B stack, {} B spill stores, {} B spill loads",
+        worker.name(),
+        if spread { " spread" } else { "" },
+        u.registers,
+        u.stack_frame,
+        u.spill_stores,
+        u.spill_loads
+    )
+}
+
+#[test]
+fn the_apps_kernels_keep_their_register_allocation() {
+    use atos::apps::*;
+    if !nvrtc::nvrtc_available() {
+        assert!(
+            !common::in_ci(),
+            "NVRTC is missing under CI=true: run the tests through scripts/test.sh"
+        );
+        eprintln!("skipping: NVRTC not found (run scripts/test.sh to install it from PyPI)");
+        return;
+    }
+    let (warp, cta) = (WorkerKind::Warp, WorkerKind::Cta);
+    let lines = [
+        usage_line::<bfs::bfs::Task>("bfs", warp, 4, false),
+        usage_line::<bfs::bfs::Task>("bfs", cta, 64, false),
+        usage_line::<bfs::bfs::Task>("bfs", cta, 64, true),
+        usage_line::<bfs_priority::visit::Task>("bfs-priority", warp, 4, false),
+        usage_line::<bfs_priority::visit::Task>("bfs-priority", cta, 64, false),
+        usage_line::<sssp::relax::Task>("sssp", warp, 4, false),
+        usage_line::<sssp::relax::Task>("sssp", cta, 64, false),
+        usage_line::<sssp::float::relax::Task>("sssp-f32", cta, 64, false),
+        usage_line::<kcore::peel::Task>("kcore", cta, 8, false),
+        usage_line::<pagerank::Tasks>("pagerank", cta, 8, false),
+        usage_line::<pagerank::Tasks>("pagerank", cta, 64, true),
+        usage_line::<pagerank_bsp::Tasks>("pagerank-bsp", cta, 8, false),
+        usage_line::<coloring::Tasks>("coloring", cta, 64, false),
+    ];
+    insta::assert_snapshot!(lines.join("\n"));
+}
