@@ -18,7 +18,7 @@ missing=0
 for f in "${need[@]}"; do [ -e "$f" ] || missing=1; done
 if [ "$missing" = 1 ]; then
   python3 -m pip install --quiet --disable-pip-version-check --no-deps --upgrade --target "$target" \
-    'nvidia-cuda-nvrtc==13.0.*' 'nvidia-nvjitlink==13.0.*' 'nvidia-nvshmem-cu13==3.4.5' \
+    'nvidia-cuda-nvrtc==13.0.88' 'nvidia-nvjitlink==13.0.88' 'nvidia-nvshmem-cu13==3.4.5' \
     'nvidia-cuda-runtime==13.0.*' 'nvidia-cuda-cccl==13.0.*' >&2
 fi
 for f in "${need[@]}"; do

@@ -115,7 +115,8 @@ pub const IDLE_NAP_NS: u32 = 32;
 pub const MIN_BLOCKS: u32 = 0;
 
 /// Threads per SM a one-GPU persistent unit with a priority queue is compiled for when no
-/// `min_blocks` is given: 5 blocks of 256, at most 51 registers a thread. Left alone, ptxas
+/// `min_blocks` is given, in whole blocks (1280 over the block size, rounded down, 1 to 32):
+/// 5 blocks of 256, at most 48 registers a thread (65536 / 1280 in ptxas's steps of 8). Left alone, ptxas
 /// gave some of these kernels 40 registers with 180-270 bytes of spill stores, and which ones
 /// changed with small edits to the device code; 5 blocks of 256 gave each 48. On an H100 that
 /// was 18-25% faster for warp workers (SSSP in either order, priority BFS, k-core) and 0-5%
@@ -196,7 +197,9 @@ impl KernelSpec {
             self.min_blocks
         } else if has_priority_queue && self.strategy == Strategy::Persistent && !self.multi_device
         {
-            (PRIORITY_THREADS_PER_SM / self.block_size).max(1)
+            // At most 32: no SM of sm_90 holds more blocks (only 256 threads a block was
+            // measured).
+            (PRIORITY_THREADS_PER_SM / self.block_size).clamp(1, 32)
         } else {
             0
         }
@@ -1250,5 +1253,32 @@ pub(crate) fn order_device_fns(tasks: &[&FnIr], all: &[FnIr]) -> Result<Vec<FnIr
     match reachable_device_fns(tasks, &all) {
         (_, Some(name)) => Err(CodegenError::MissingDeviceFn { name }),
         (found, None) => Ok(found.into_iter().cloned().collect()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A given `min_blocks` wins; else only one-GPU persistent units with a priority queue get
+    /// a target, in whole blocks of their size, at least 1 and at most 32.
+    #[test]
+    fn launch_min_blocks_targets_persistent_priority_units_only() {
+        let spec = KernelSpec::single(WorkerKind::Cta, 64, 256);
+        assert_eq!(spec.launch_min_blocks(true), 5);
+        assert_eq!(spec.launch_min_blocks(false), 0);
+        assert_eq!(spec.clone().min_blocks(3).launch_min_blocks(true), 3);
+        assert_eq!(spec.clone().min_blocks(3).launch_min_blocks(false), 3);
+        assert_eq!(spec.clone().multi_device(true).launch_min_blocks(true), 0);
+        for strategy in [Strategy::Discrete, Strategy::Bsp] {
+            let mut s = spec.clone();
+            s.strategy = strategy;
+            assert_eq!(s.launch_min_blocks(true), 0);
+        }
+        for (block, blocks) in [(32, 32), (64, 20), (128, 10), (512, 2), (1024, 1)] {
+            let s = KernelSpec::single(WorkerKind::Warp, 4, block);
+            assert_eq!(s.launch_min_blocks(true), blocks, "block {block}");
+            assert!(blocks * block <= 2048);
+        }
     }
 }

@@ -188,12 +188,20 @@ fn fifo_capacity(g: &atos_graph::Csr) -> u64 {
     8 * (g.num_vertices().max(g.num_edges()) as u64) + 1
 }
 
-/// Served by priority, far fewer items are alive at once: on one H100 the peak was at most
-/// 6% of the edge count (kron:22,w=1000 4.5 M of 128 M; delaunay_n16 23 K of 393 K), so each
-/// ring gets `max(V, E) + 1`. At FIFO's 8x, kron:22's three rings held 61 GB of the H100's 80
-/// (docs/results/2026-11-24h-push-registers-h100.md).
-fn priority_capacity(g: &atos_graph::Csr) -> u64 {
-    atos::apps::bfs::default_queue_capacity(g.num_vertices(), g.num_edges())
+/// Served by priority at the default delta or a narrower one, far fewer items are alive at
+/// once: on one H100 the peak was at most 6% of the edge count (kron:22,w=1000 4.7 M of 128 M;
+/// delaunay_n16 27 K of 393 K; every strategy), so each ring gets `max(V, E) + 1`. At FIFO's
+/// 8x, kron:22's three rings held 61 GB of the H100's 80
+/// (docs/results/2026-11-24h-push-registers-h100.md). Wider bands come closer to FIFO order,
+/// and so does relaxing every stale task: those runs keep FIFO's capacity.
+fn priority_capacity(g: &atos_graph::Csr, wanted: &Wanted) -> u64 {
+    let narrow =
+        matches!(wanted.order, WantedOrder::Priority { delta: None, scale, .. } if scale <= 1.0);
+    if narrow && wanted.prune != Some(Prune::Never) {
+        atos::apps::bfs::default_queue_capacity(g.num_vertices(), g.num_edges())
+    } else {
+        fifo_capacity(g)
+    }
 }
 
 impl<W: Weight> SsspInput<W> {
@@ -237,7 +245,7 @@ impl<W: Weight> SsspInput<W> {
             source,
             capacity: match order {
                 Order::Fifo => fifo_capacity(g),
-                Order::Priority { .. } => priority_capacity(g),
+                Order::Priority { .. } => priority_capacity(g, &wanted),
             },
             order,
             prune: wanted.prune.unwrap_or(Prune::default_for(order)),

@@ -230,30 +230,37 @@ pub struct PtxasUsage {
 }
 
 /// Compiles `source` for `arch` as [`compile_cubin`] does (uncached) with ptxas's report on,
-/// and reads the kernel's [`PtxasUsage`] from the log. No GPU is needed: CI pins the register
+/// and reads `kernel`'s [`PtxasUsage`] from the log. No GPU is needed: CI pins the register
 /// allocation of the apps' kernels with it (`tests/kernel_resources.rs`), since a small change
 /// in the device code can move ptxas between register counts with very different spills.
-pub fn ptxas_usage(source: &str, arch: (i32, i32)) -> Result<PtxasUsage, GpuError> {
+pub fn ptxas_usage(source: &str, arch: (i32, i32), kernel: &str) -> Result<PtxasUsage, GpuError> {
     let mut opts = options(arch);
     opts.push("--ptxas-options=-v".into());
     let (_, log) = run_nvrtc(source, opts, Output::Cubin)?;
-    parse_ptxas_usage(&log).ok_or_else(|| {
+    parse_ptxas_usage(&log, kernel).ok_or_else(|| {
         GpuError::Nvrtc(format!(
-            "no register report from ptxas in NVRTC's log:\n{log}"
+            "no report for `{kernel}` from ptxas in NVRTC's log:\n{log}"
         ))
     })
 }
 
-/// The [`PtxasUsage`] in a ptxas `-v` log (one kernel per unit): `N bytes stack frame, N bytes
-/// spill stores, N bytes spill loads` and `Used N registers`.
-pub fn parse_ptxas_usage(log: &str) -> Option<PtxasUsage> {
+/// `kernel`'s [`PtxasUsage`] in a ptxas `-v` log: the line after `Function properties for
+/// <kernel>` (`N bytes stack frame, N bytes spill stores, N bytes spill loads`), and the first
+/// `Used N registers` after `Compiling entry function '<kernel>'`. Other functions' reports
+/// (device functions ptxas kept out of line, other kernels) are passed over.
+pub fn parse_ptxas_usage(log: &str, kernel: &str) -> Option<PtxasUsage> {
     let number_before = |line: &str, what: &str| -> Option<u32> {
         let end = line.find(what)?;
         line[..end].split_whitespace().last()?.parse().ok()
     };
-    let frame = log.lines().find(|l| l.contains("bytes stack frame"))?;
-    let used = log
-        .lines()
+    let lines: Vec<&str> = log.lines().collect();
+    let props = format!("Function properties for {kernel}");
+    let at = lines.iter().position(|l| l.trim_end().ends_with(&props))?;
+    let frame = lines.get(at + 1)?;
+    let entry = format!("Compiling entry function '{kernel}'");
+    let start = lines.iter().position(|l| l.contains(&entry))?;
+    let used = lines[start..]
+        .iter()
         .find(|l| l.contains("Used ") && l.contains(" registers"))?;
     Some(PtxasUsage {
         registers: number_before(used, " registers")?,
@@ -405,4 +412,39 @@ pub fn numbered(source: &str) -> String {
         let _ = writeln!(out, "{:4} | {l}", i + 1);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A log of NVRTC 13.0 (`--ptxas-options=-v`) for a unit with a second kernel and a device
+    /// function kept out of line: each report is read for its own function only.
+    #[test]
+    fn ptxas_usage_is_read_for_the_named_kernel() {
+        let log = "ptxas info    : 59 bytes gmem
+ptxas info    : Function properties for _Z9zz_helperPi
+ptxas         .     8 bytes stack frame, 4 bytes spill stores, 4 bytes spill loads
+ptxas info    : Compiling entry function 'atos_bfs_persistent' for 'sm_90'
+ptxas info    : Function properties for atos_bfs_persistent
+ptxas         .     16 bytes stack frame, 40 bytes spill stores, 16 bytes spill loads
+ptxas info    : Used 32 registers, used 1 barriers, 16 bytes cumulative stack size, 8496 bytes smem
+ptxas info    : Compile time = 989.818 ms
+ptxas info    : Compiling entry function '_Z8zz_otherPi' for 'sm_90'
+ptxas info    : Function properties for _Z8zz_otherPi
+ptxas         .     0 bytes stack frame, 0 bytes spill stores, 0 bytes spill loads
+ptxas info    : Used 10 registers, used 0 barriers
+";
+        let bfs = PtxasUsage {
+            registers: 32,
+            stack_frame: 16,
+            spill_stores: 40,
+            spill_loads: 16,
+        };
+        assert_eq!(parse_ptxas_usage(log, "atos_bfs_persistent"), Some(bfs));
+        let other = parse_ptxas_usage(log, "_Z8zz_otherPi").unwrap();
+        assert_eq!((other.registers, other.stack_frame), (10, 0));
+        assert_eq!(parse_ptxas_usage(log, "atos_missing"), None);
+        assert_eq!(parse_ptxas_usage("", "atos_bfs_persistent"), None);
+    }
 }

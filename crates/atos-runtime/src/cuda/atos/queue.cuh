@@ -249,8 +249,8 @@ struct Lanes {
     template <class V> __device__ V share(V v) const { return __shfl_sync(mask, v, leader); }
 };
 
-// make_room for a group whose leader reserved the items (worker.cuh's thread, warp and CTA
-// groups, or the `Lanes` of a push): the whole group waits for room, the leader looking and
+// make_room for a group whose leader reserved the items (the `Lanes` of a push, or the worker
+// group of a mesh forward): the whole group waits for room, the leader looking and
 // every thread getting the answer. `look` is the leader's first look (`look_for_room`, taken
 // with the reservation, in the same branch), any value elsewhere. Returns whether the items
 // may be written, on every thread.
