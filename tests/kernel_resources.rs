@@ -41,18 +41,13 @@ fn usage_line<P: TaskSet>(name: &str, worker: WorkerKind, fetch: u32, spread: bo
 #[test]
 fn the_apps_kernels_keep_their_register_allocation() {
     use atos::apps::*;
-    if !nvrtc::nvrtc_available() {
-        assert!(
-            !common::in_ci(),
-            "NVRTC is missing under CI=true: run the tests through scripts/test.sh"
-        );
-        eprintln!("skipping: NVRTC not found (run scripts/test.sh to install it from PyPI)");
+    if !common::nvrtc_or_skip() {
         return;
     }
     // The snapshot is ptxas 13.0's (scripts/nvrtc-env.sh pins the patch release): another
     // compiler, or line info, allocates differently.
     let version = nvrtc::nvrtc_version().unwrap();
-    let lineinfo = std::env::var(nvrtc::LINEINFO_VAR).is_ok_and(|v| !v.is_empty() && v != "0");
+    let lineinfo = nvrtc::lineinfo();
     if version != (13, 0) || lineinfo {
         assert!(
             !common::in_ci(),

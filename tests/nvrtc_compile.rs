@@ -8,20 +8,9 @@ use atos::apps::bfs::bfs;
 use atos::codegen::{KernelSpec, Strategy, WorkerKind};
 use atos::gpu::nvrtc;
 use common::features::features;
+use common::nvrtc_or_skip;
 
 const HOPPER: (i32, i32) = (9, 0);
-
-fn nvrtc_or_skip() -> bool {
-    if nvrtc::nvrtc_available() {
-        return true;
-    }
-    assert!(
-        !common::in_ci(),
-        "NVRTC is missing under CI=true: run the tests through scripts/test.sh, which installs it"
-    );
-    eprintln!("skipping: NVRTC not found (run scripts/test.sh to install it from PyPI)");
-    false
-}
 
 /// Every worker x fetch x block size (persistent, balanced where the task qualifies), then the
 /// windowed entries and the unbalanced batches.

@@ -14,6 +14,20 @@ pub fn in_ci() -> bool {
     std::env::var("CI").is_ok_and(|v| v == "true" || v == "1")
 }
 
+/// Whether NVRTC can be loaded; without it the caller skips, except under `CI=true`, where a
+/// missing NVRTC fails the test (`scripts/test.sh` installs it from PyPI).
+pub fn nvrtc_or_skip() -> bool {
+    if atos::gpu::nvrtc::nvrtc_available() {
+        return true;
+    }
+    assert!(
+        !in_ci(),
+        "NVRTC is missing under CI=true: run the tests through scripts/test.sh, which installs it"
+    );
+    eprintln!("skipping: NVRTC not found (run scripts/test.sh to install it from PyPI)");
+    false
+}
+
 /// Runs `f` on its own thread and waits at most `secs` seconds for it: `Err` says whether it
 /// hung (still running) or panicked, so a stress loop tells the two apart.
 pub fn within<T: Send + 'static>(

@@ -116,12 +116,12 @@ pub const MIN_BLOCKS: u32 = 0;
 
 /// Threads per SM a one-GPU persistent unit with a priority queue is compiled for when no
 /// `min_blocks` is given, in whole blocks (1280 over the block size, rounded down, 1 to 32):
-/// 5 blocks of 256, at most 48 registers a thread (65536 / 1280 in ptxas's steps of 8). Left alone, ptxas
-/// gave some of these kernels 40 registers with 180-270 bytes of spill stores, and which ones
-/// changed with small edits to the device code; 5 blocks of 256 gave each 48. On an H100 that
-/// was 18-25% faster for warp workers (SSSP in either order, priority BFS, k-core) and 0-5%
-/// for CTA workers, but for k-core on luxembourg_osm (4-10% slower, 1.6 ms runs)
-/// (docs/results/2026-11-24h-push-registers-h100.md).
+/// 5 blocks of 256, at most 48 registers a thread (65536 / 1280 in ptxas's steps of 8). Left
+/// alone, ptxas gave some of these kernels 40 registers with 180-370 bytes of spill stores, and
+/// which ones changed with small edits to the device code; 5 blocks of 256 gave each 48. On an
+/// H100 that took 10-23% off warp workers' times (SSSP in either order, priority BFS, k-core)
+/// and moved CTA workers' by -5% to +3%, but for k-core on luxembourg_osm (4-10% slower, 1.6
+/// ms runs) (docs/results/2026-11-24h-push-registers-h100.md, calls 4 and 6).
 pub const PRIORITY_THREADS_PER_SM: u32 = 1280;
 
 impl KernelSpec {

@@ -74,9 +74,6 @@ mod tests {
         assert_ne!(fingerprint(&moved), id);
     }
 
-    /// Warp aggregation takes its lanes from `converged_lanes` (prelude.cuh) only: a mask read
-    /// from `__activemask()` and used as a sync mask after a branch is what lost items of
-    /// thread workers in windowed launches (docs/results/2026-11-23-activemask-h100.md).
     /// `header:line: text` of every header line whose code (before a `//` comment) `hit`s.
     fn code_lines(hit: impl Fn(&str) -> bool) -> Vec<String> {
         let mut found = Vec::new();
@@ -90,6 +87,9 @@ mod tests {
         found
     }
 
+    /// Warp aggregation takes its lanes from `converged_lanes` (prelude.cuh) only: a mask read
+    /// from `__activemask()` and used as a sync mask after a branch is what lost items of
+    /// thread workers in windowed launches (docs/results/2026-11-23-activemask-h100.md).
     #[test]
     fn activemask_is_read_only_by_converged_lanes() {
         let uses = code_lines(|code| code.contains("__activemask()"));

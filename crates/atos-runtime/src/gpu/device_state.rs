@@ -132,8 +132,7 @@ impl<'s> DeviceState<'s> {
                         // never opens it starts at capacity 0, the smallest ring.
                         let small = prio && ring == 2 && !next_rings && r.capacity > 0;
                         let capacity = if small { 0 } else { r.capacity };
-                        let (items, words) =
-                            ring_words(&mut |b, i| arena.alloc(b, i), r, capacity)?;
+                        let (items, words) = ring_words(&mut arena, r, capacity)?;
                         let deferred = small.then(|| Deferred {
                             packed_at: packed.len(),
                             buffer: arena.buffers.len() - 1,
@@ -187,18 +186,18 @@ impl<'s> DeviceState<'s> {
     /// the state's words at it. Nothing else changes, so a device state serves programs of
     /// every strategy, and holds the next rings only once one of them needs them.
     pub(crate) fn ensure_next_rings(&mut self, stream: &Arc<CudaStream>) -> Result<(), GpuError> {
+        let mut arena = Arena::new(stream);
         for q in &mut self.queues {
             let Some(Deferred { packed_at, buffer }) = q.deferred else {
                 continue;
             };
-            let mut arena = Arena::new(stream);
             let r = Ring {
                 capacity: q.capacity,
                 linear: q.linear,
                 elem_size: q.elem_size,
             };
             let (items, [item_word, capacity_word, mask_word]) =
-                ring_words(&mut |b, i| arena.alloc(b, i), r, q.capacity)?;
+                ring_words(&mut arena, r, q.capacity)?;
             // The ring's words: items, counters (unchanged), capacity, mask.
             for (k, word) in [(0, item_word), (2, capacity_word), (3, mask_word)] {
                 let at = packed_at + 8 * k;
@@ -381,18 +380,14 @@ impl<'s> DeviceState<'s> {
 /// Allocates the slots of ring `r` at `capacity` (a linear queue never wraps: its mask is all
 /// ones, `LINEAR` in queue.cuh). Returns the slots' address and the ring's state words: items,
 /// capacity, mask.
-fn ring_words(
-    alloc: &mut impl FnMut(usize, Option<&[u8]>) -> Result<u64, GpuError>,
-    r: Ring,
-    capacity: u64,
-) -> Result<(u64, [u64; 3]), GpuError> {
+fn ring_words(arena: &mut Arena<'_>, r: Ring, capacity: u64) -> Result<(u64, [u64; 3]), GpuError> {
     let (slots, mask) = if r.linear {
         (capacity.max(1), u64::MAX)
     } else {
         let slots = ring_slots(capacity);
         (slots, slots - 1)
     };
-    let items = alloc(slots as usize * r.elem_size, None)?;
+    let items = arena.alloc(slots as usize * r.elem_size, None)?;
     Ok((items, [items, capacity, mask]))
 }
 

@@ -93,7 +93,8 @@ pub fn options(arch: (i32, i32)) -> Vec<String> {
 /// keys on the options, so such builds are cached apart.
 pub const LINEINFO_VAR: &str = "ATOS_NVRTC_LINEINFO";
 
-fn lineinfo() -> bool {
+/// Whether [`LINEINFO_VAR`] asks for line information (set, not empty, not `0`).
+pub fn lineinfo() -> bool {
     std::env::var(LINEINFO_VAR).is_ok_and(|v| !v.is_empty() && v != "0")
 }
 

@@ -41,11 +41,17 @@ impl KernelResources {
             registers: read(function.num_regs())?,
             local_bytes: read(function.local_size_bytes())?,
             shared_bytes: read(function.shared_size_bytes())?,
-            blocks_per_sm: function
-                .occupancy_max_active_blocks_per_multiprocessor(block_size, 0, None)
-                .map_err(driver_err("computing occupancy"))?,
+            blocks_per_sm: blocks_per_sm(function, block_size)?,
         })
     }
+}
+
+/// Blocks of `block_size` threads of `function` that fit on one SM at once, as the driver
+/// reports it: a persistent launch's default grid is that (at least 1) times the SMs.
+pub(crate) fn blocks_per_sm(function: &CudaFunction, block_size: u32) -> Result<u32, GpuError> {
+    function
+        .occupancy_max_active_blocks_per_multiprocessor(block_size, 0, None)
+        .map_err(driver_err("computing occupancy"))
 }
 
 /// Builds a [`Program`]: the tasks' own `worker`/`fetch` unless overridden.
@@ -239,12 +245,7 @@ impl<P: TaskSet> ProgramBuilder<P> {
             .map_err(driver_err("finding the kernel"))?;
         let grid = match self.grid {
             Some(g) => g,
-            None => {
-                let per_sm = function
-                    .occupancy_max_active_blocks_per_multiprocessor(self.spec.block_size, 0, None)
-                    .map_err(driver_err("computing occupancy"))?;
-                per_sm.max(1) * self.gpu.sm_count()
-            }
+            None => blocks_per_sm(&function, self.spec.block_size)?.max(1) * self.gpu.sm_count(),
         };
         Ok(Program {
             gpu: self.gpu,
@@ -277,16 +278,12 @@ impl<P: TaskSet> ProgramBuilder<P> {
         let source = self.source()?;
         let kernel = self.spec.kernel_name(&irs[0].name);
         let functions = super::mesh::load_everywhere(gpus, &source, &kernel)?;
-        let resident = match functions[0].occupancy_max_active_blocks_per_multiprocessor(
-            self.spec.block_size,
-            0,
-            None,
-        ) {
+        let resident = match blocks_per_sm(&functions[0], self.spec.block_size) {
             Ok(per_sm) => per_sm.max(1) * gpus.gpu(0).sm_count(),
             Err(e) => {
                 // No MeshProgram owns the modules yet: take them out of NVSHMEM here.
                 super::mesh::finalize_modules(gpus, &functions);
-                return Err(driver_err("computing occupancy")(e));
+                return Err(e);
             }
         };
         // Devices sharing a GPU split its SMs: their persistent kernels must all be resident at
