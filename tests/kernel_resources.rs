@@ -2,8 +2,8 @@
 //! the GPU machines; no GPU needed). A small change in the device code can move ptxas between
 //! two register counts with very different spills: the group wait for ring room took priority
 //! SSSP's CTA kernel from 48 registers (5 blocks per SM) to 40 with 117 local instructions, and
-//! 8-26% more time on an H100, unnoticed until bench records carried the kernel's resources
-//! (docs/results/2026-11-24h-push-registers-h100.md). A change here is a change to measure:
+//! up to 27% more time on an H100 (11-27% at cta/64), unnoticed until bench records carried the
+//! kernel's resources (docs/results/2026-11-24h-push-registers-h100.md). A change here is a change to measure:
 //! run the affected apps on a GPU before accepting the new snapshot.
 //!
 //! Units are compiled unchecked, as release builds run them.

@@ -257,8 +257,8 @@ struct Lanes {
 //
 // Taking the first look inside the reservation's branch keeps the common case (room at once)
 // one divergent region: written as a loop around both, ptxas gave priority SSSP's CTA kernel
-// 40 registers and 117 spill instructions, 8-26% slower than before the group wait on an H100
-// (docs/results/2026-11-24h-push-registers-h100.md).
+// 40 registers and 117 spill instructions, up to 27% slower than before the group wait on an
+// H100 (docs/results/2026-11-24h-push-registers-h100.md).
 template <class G, class T, bool S>
 __device__ __forceinline__ bool wait_for_room_group(const G& g, const QueueRef<T, S>& q, u64 need, Control* ctl, int look) {
     look = g.share(look);
