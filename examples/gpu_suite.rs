@@ -1395,8 +1395,10 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     failures + tally.failures()
 }
 
-/// Priority queues that overflow inside a band-by-band program: BFS by depth on a grid with
-/// rings of 8 waiting vertices, every worker kind and strategy. The run must stop with an
+/// Priority queues that overflow inside a band-by-band program: BFS by depth on a 300x300 grid
+/// with rings of 8 waiting vertices, every worker kind and strategy (persistent CTA groups park
+/// a batch of their next-band pushes outside the ring: on a 40x40 grid every band fit in the
+/// parks and nothing overflowed). The run must stop with an
 /// overflow naming the ring that fills (the next ring where bands run from it, persistent; the
 /// far ring where every band waits there, windowed), as the CPU executor's test in
 /// tests/priority.rs asserts; the same program with room must then give the CPU reference's
@@ -1412,6 +1414,8 @@ fn priority_overflow(gpu: &Gpu, cases: &[String]) -> usize {
     let grid = atos_graph::load("grid:40x40").unwrap();
     let grid_offsets = grid.offsets_u32().unwrap();
     let grid_depths = atos_graph::reference::bfs::bfs_depths(&grid, 0);
+    let wide = atos_graph::load("grid:300x300").unwrap();
+    let wide_offsets = wide.offsets_u32().unwrap();
     let kron = atos_graph::load("kron:14,w=60,seed=5").unwrap();
     let kron_offsets = kron.offsets_u32().unwrap();
     let Some(atos_graph::Weights::U32(weights)) = &kron.weights else {
@@ -1441,8 +1445,8 @@ fn priority_overflow(gpu: &Gpu, cases: &[String]) -> usize {
                 "work.next"
             };
             announce("bfs, rings of 8");
-            let depth = bfs::initial_depths(grid.num_vertices(), 0);
-            let small = bfs_priority::state(&grid_offsets, &grid.cols, &depth, 8, 1);
+            let depth = bfs::initial_depths(wide.num_vertices(), 0);
+            let small = bfs_priority::state(&wide_offsets, &wide.cols, &depth, 8, 1);
             match stop_on_hang(p.run(&small, &[0])) {
                 Err(RunError::QueueOverflow { queue, needed, .. }) if queue == ring => step(
                     "bfs, rings of 8",

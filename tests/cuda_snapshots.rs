@@ -277,7 +277,9 @@ fn checked_cuda() {
 /// A priority queue (SSSP): the keys struct, a state field of three rings, a channel choosing
 /// between them, the pass over the far ring and, persistent, one server for the three rings
 /// (the near ring's server runs the next ring's open items) and the advance; windowed, the pass server sits
-/// at the far ring's queue index (1) and the next ring (2), never pushed to, has none.
+/// at the far ring's queue index (1) and the next ring (2), never pushed to, has none. Persistent
+/// CTA groups park a batch (64 items) of their next-ring pushes; warp groups, `keep(false)` and
+/// `park(false)` do not.
 #[test]
 fn priority_queue_cuda() {
     use atos::apps::sssp::relax;
@@ -288,12 +290,32 @@ fn priority_queue_cuda() {
         "atos::PriorityRef<atos_keys_work> work;",
         "atos::PriorityPusher<atos_keys_work,",
         "atos::split_batch(state.work, out.work)",
-        "atos::priority_server(state.work, serve0, pass0)",
+        "atos::priority_server(state.work, serve0, pass0, &out.work.park)",
+        "atos::Park<atos_tuple_u32_u32, 64, 2>::make()",
         "atos::QueueSet<3> queues = {{state.work.near.counters, state.work.far.counters, state.work.next.counters}}",
     ] {
         assert!(src.contains(needle), "missing `{needle}`");
     }
     insta::assert_snapshot!("sssp_priority_cta", src);
+    for unparked in [
+        KernelSpec {
+            keep: false,
+            ..spec.clone()
+        },
+        KernelSpec {
+            park: false,
+            ..spec.clone()
+        },
+        KernelSpec::single(WorkerKind::Warp, 64, 256),
+    ] {
+        let src = atos::cuda_source::<relax::Task>(&unparked).unwrap();
+        assert!(
+            src.contains(
+                "atos::priority_server(state.work, serve0, pass0, (const atos::NoPark*)nullptr)"
+            ) && !src.contains("atos::Park<"),
+            "{src}"
+        );
+    }
     let src = atos::cuda_source::<relax::Task>(&spec.strategy(Strategy::Bsp)).unwrap();
     assert!(
         src.contains("atos::run_window(group, out, window, idle, serve0, pass0, no_server)"),

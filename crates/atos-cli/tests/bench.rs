@@ -126,6 +126,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("far_moved", Kind::Int, true),
     ("advance_slack", Kind::Int, true),
     ("prune_stale", Kind::Str, true),
+    ("park", Kind::Bool, true),
     ("max_core", Kind::Int, true),
     ("kcore_window", Kind::Int, true),
     ("devices", Kind::Int, true),
@@ -1131,6 +1132,8 @@ fn priority_apps_are_verified_and_record_their_delta() {
         ("bfs", &["--kcore-window", "4"], "--kcore-window is for"),
         ("bfs", &["--prune-stale", "on"], "--prune-stale is for"),
         ("sssp", &["--prune-stale", "yes"], "use on, off or above:D"),
+        ("pagerank", &["--park", "on"], "--park is for"),
+        ("bfs-priority", &["--park", "yes"], "use on or off"),
     ];
     for (app, flags, says) in refused {
         let mut args = vec![

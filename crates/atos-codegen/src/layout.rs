@@ -86,6 +86,8 @@ words!(
         8 BAND_END "band_end": "a push whose encoded key is at or above the threshold and below it goes to the next ring (the band the next advance opens); persistent runs keep it one band above the threshold, windowed ones equal to it (the next ring unused)",
         9 NEXT_END "next_end": "persistent: next-ring items below it are open (the advance that set it made their band current): served as tasks, like the near ring's",
         10 OPEN "open": "persistent: open next-ring items not claimed yet (signed; each advance adds the items it opens, claims take from it as a ring's claims take from its `avail`)",
+        11 PARKED "parked": "persistent CTA groups: epoch << PARK_EPOCH_SHIFT | next-band items parked in a group's shared memory since the epoch began; each advance takes the count (the items it opens) and starts the next epoch",
+        12 OPEN_PARKED "open_parked": "persistent CTA groups: parked items the advances opened so far (the band's in-flight count adds them to the ring's open items)",
     }
 );
 
@@ -326,6 +328,9 @@ pub mod window {
 /// Bit position of the sweep number in `Control::idle_cursor`.
 pub const IDLE_SWEEP_SHIFT: u32 = 40;
 
+/// Bit position of the epoch in `PriorityControl::parked` (the count of parked items below it).
+pub const PARK_EPOCH_SHIFT: u32 = 40;
+
 /// The generated `atos/layout.cuh`.
 pub fn layout_header() -> String {
     let mut out = String::from(
@@ -379,7 +384,7 @@ pub fn layout_header() -> String {
         spread_parts::WORDS,
     );
     out.push_str(&format!(
-        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\nconstexpr unsigned long long EVERY_KEY = {EVERY_KEY}ull;\n\n}}  // namespace atos\n",
+        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\nconstexpr unsigned PARK_EPOCH_SHIFT = {PARK_EPOCH_SHIFT};\nconstexpr unsigned long long EVERY_KEY = {EVERY_KEY}ull;\n\n}}  // namespace atos\n",
         status::OK,
         status::OVERFLOW,
         status::FAULT

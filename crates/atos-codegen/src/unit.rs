@@ -78,6 +78,12 @@ pub struct KernelSpec {
     /// Persistent CTA groups keep up to a batch of their own pushes to the queue they serve
     /// and run it next, without a round trip through the queue; on by default.
     pub keep: bool,
+    /// Persistent CTA groups that keep pushes also park a batch of their pushes to a priority
+    /// queue's next ring until the advance that opens its band, then run it themselves
+    /// (`atos::Park`, docs/runtime.md "Parked items"); on by default. On one H100 it made
+    /// priority BFS at cta/64 5-21% faster (at cta/8 up to 14% slower) and priority SSSP from
+    /// 2% faster to 9% slower (docs/results/2026-11-25-parked-bands-h100.md).
+    pub park: bool,
     /// Persistent kernels: a group that found nothing naps this many nanoseconds, doubling
     /// up to 256x while it stays idle (`ATOS_IDLE_NAP_NS` in worker.cuh). Default 32: on an
     /// H100, 256 and 1024 were no faster for CTA workers and slower on road graphs
@@ -142,6 +148,7 @@ impl KernelSpec {
             strategy: Strategy::Persistent,
             balance: true,
             keep: true,
+            park: true,
             idle_nap_ns: IDLE_NAP_NS,
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
@@ -157,6 +164,7 @@ impl KernelSpec {
             strategy: Strategy::Persistent,
             balance: true,
             keep: true,
+            park: true,
             idle_nap_ns: IDLE_NAP_NS,
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
@@ -434,7 +442,7 @@ pub fn generate_unit(
     if delivers {
         emit_deliver_fn(&mut out, state, &plan.combines);
     }
-    emit_out_struct(&mut out, state, spec, group, &inline, defers, delivers);
+    emit_out_struct(&mut out, state, &plan, spec, &inline, defers, delivers);
     for (field, callee) in &inline.calls {
         let task = plan
             .inline_task_of(field)
@@ -499,7 +507,7 @@ pub fn generate_unit(
         spread_fixed_bytes(state)
     } else {
         0
-    };
+    } + park_bytes(spec, &plan, state);
     let mut budget = SHARED_LIMIT_BYTES.saturating_sub(stages + SHARED_FIXED_BYTES);
     for (fn_index, ((task, ts), planned)) in
         tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate()
@@ -645,13 +653,54 @@ fn queue_fields_indexed(state: &StateDesc) -> Vec<(usize, &FieldDesc)> {
         .collect()
 }
 
-/// The push channel type of queue field `f`, whose ring (near ring) is queue `id`.
+/// Items a group parks of its own pushes to priority queue `f`'s next ring (`atos::Park`: a batch
+/// of the task that pops the queue), when it parks: one-GPU persistent units of CTA groups that
+/// keep their pushes and park ([`KernelSpec::park`]), for a queue one of the unit's tasks pops.
+fn park_items(spec: &KernelSpec, plan: &Plan, state: &StateDesc, f: &FieldDesc) -> Option<u32> {
+    if !spec.keep
+        || !spec.park
+        || spec.strategy != Strategy::Persistent
+        || spec.multi_device
+        || spec.group() != WorkerKind::Cta
+        || f.far_elem().is_none()
+    {
+        return None;
+    }
+    plan.tasks
+        .iter()
+        .zip(&spec.tasks)
+        .find_map(|(planned, ts)| match planned.source {
+            Source::Queue { field, .. } if std::ptr::eq(&state.fields[field], f) => {
+                Some(ts.fetch * (spec.block_size / spec.worker_threads(ts.worker)))
+            }
+            _ => None,
+        })
+}
+
+/// Shared bytes the unit's parks take (`atos::Park`: the items, a count and an epoch).
+fn park_bytes(spec: &KernelSpec, plan: &Plan, state: &StateDesc) -> usize {
+    state
+        .queues()
+        .filter_map(|f| {
+            park_items(spec, plan, state, f).map(|n| n as usize * f.elem.size_bytes() + 16)
+        })
+        .sum()
+}
+
+/// The `atos::Park` type of priority queue `f` (its next ring is queue `id + 2`), or none.
+fn park_type(f: &FieldDesc, id: usize, park: Option<u32>) -> Option<String> {
+    park.map(|n| format!("atos::Park<{}, {n}, {}>", f.elem.cuda_name(), id + 2))
+}
+
+/// The push channel type of queue field `f`, whose ring (near ring) is queue `id`; `park` from
+/// [`park_items`].
 fn pusher_type(
     spec: &KernelSpec,
     state: &StateDesc,
     group: WorkerKind,
     id: usize,
     f: &FieldDesc,
+    park: Option<u32>,
 ) -> String {
     let near = ring_pusher_type(spec, state, group, id, &f.elem);
     if spec.multi_device {
@@ -666,10 +715,13 @@ fn pusher_type(
     }
     match f.far_elem() {
         Some(far) => format!(
-            "atos::PriorityPusher<{}, {near}, {}, {}>",
+            "atos::PriorityPusher<{}, {near}, {}, {}{}>",
             keys_struct_name(f),
             ring_pusher_type(spec, state, group, id + 1, &far),
-            ring_pusher_type(spec, state, group, id + 2, &f.elem)
+            ring_pusher_type(spec, state, group, id + 2, &f.elem),
+            park_type(f, id, park)
+                .map(|t| format!(", {t}"))
+                .unwrap_or_default()
         ),
         None => near,
     }
@@ -682,6 +734,7 @@ fn pusher_init(
     group: WorkerKind,
     id: usize,
     f: &FieldDesc,
+    park: Option<u32>,
 ) -> String {
     let n = sanitize(&f.name);
     let ring = |id: usize, elem: &ElemTy, at: &str| match group {
@@ -703,10 +756,13 @@ fn pusher_init(
     }
     match f.far_elem() {
         Some(far) => format!(
-            "{{{}, {}, {}, state.{n}.pc}}",
+            "{{{}, {}, {}, state.{n}.pc{}}}",
             ring(id, &f.elem, &format!("{n}.near")),
             ring(id + 1, &far, &format!("{n}.far")),
-            ring(id + 2, &f.elem, &format!("{n}.next"))
+            ring(id + 2, &f.elem, &format!("{n}.next")),
+            park_type(f, id, park)
+                .map(|t| format!(", {t}::make()"))
+                .unwrap_or_default()
         ),
         None => ring(id, &f.elem, &n),
     }
@@ -779,17 +835,18 @@ fn emit_deliver_fn(out: &mut String, state: &StateDesc, combines: &[String]) {
 fn emit_out_struct(
     out: &mut String,
     state: &StateDesc,
+    plan: &Plan,
     spec: &KernelSpec,
-    group: WorkerKind,
     inline: &InlineCalls,
     defers: bool,
     delivers: bool,
 ) {
+    let group = spec.group();
     out.push_str("struct atos_Out {\n");
     let mut flushes = vec!["settle(g);".to_string()];
     for (id, f) in queue_fields_indexed(state) {
         let n = sanitize(&f.name);
-        let ty = pusher_type(spec, state, group, id, f);
+        let ty = pusher_type(spec, state, group, id, f, park_items(spec, plan, state, f));
         let _ = writeln!(out, "    {ty} {n};");
         flushes.push(format!("{n}.flush(g);"));
     }
@@ -862,7 +919,7 @@ fn emit_kernel(
     );
     let mut channels: Vec<String> = queue_fields_indexed(state)
         .into_iter()
-        .map(|(id, f)| pusher_init(spec, state, group, id, f))
+        .map(|(id, f)| pusher_init(spec, state, group, id, f, park_items(spec, plan, state, f)))
         .collect();
     if defers_fence(tasks, spec, inline) {
         channels.push("atos::FenceDebt::make()".into());
@@ -940,7 +997,12 @@ fn emit_kernel(
                         // The near ring's server also runs the next ring's open items.
                         let _ = writeln!(
                             out,
-                            "    auto prio{i} = atos::priority_server(state.{name}, serve{i}, pass{i});"
+                            "    auto prio{i} = atos::priority_server(state.{name}, serve{i}, pass{i}, {park});",
+                            park = if park_items(spec, plan, state, fd).is_some() {
+                                format!("&out.{name}.park")
+                            } else {
+                                "(const atos::NoPark*)nullptr".to_string()
+                            }
                         );
                         servers.push((*queue, format!("prio{i}")));
                     }

@@ -101,6 +101,12 @@ pub struct BenchArgs {
     /// `atos::apps::sssp::Prune::PRIORITY`].
     #[arg(long, value_name = "on|off|above:D", value_parser = parse_prune)]
     prune_stale: Option<atos::apps::sssp::Prune>,
+    /// sssp-priority, bfs-priority and kcore, persistent CTA workers: whether a group parks a
+    /// batch of its pushes to the next band in shared memory and runs it itself once the band
+    /// opens (`ProgramBuilder::park`) [default: sssp-priority off (up to 9% slower with it on an
+    /// H100), the others on].
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    park: Option<bool>,
     /// Give each graph that has no edge weights uniform u32 weights in 1..=MAX (the same for
     /// both directions of an edge, from seed 1, as a generator's `w=MAX`): SSSP on files such as
     /// luxembourg_osm.
@@ -456,6 +462,8 @@ pub struct Config {
 pub struct RunOpts {
     pub block: u32,
     pub min_blocks: u32,
+    /// `--park` as resolved for the app (`None`: an app without a priority queue).
+    pub park: Option<bool>,
     /// `--grid`: blocks per launch (`None`: occupancy x SMs).
     pub grid: Option<u32>,
     pub runs: usize,
@@ -580,6 +588,14 @@ pub fn placement_of(
         Parts::Owners(o) => atos::Placement::from_owners(o, devices),
     }
     .map_err(|e| e.to_string())
+}
+
+fn parse_on_off(s: &str) -> Result<bool, String> {
+    match s.trim() {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        _ => Err(format!("bad value `{s}`: use on or off")),
+    }
 }
 
 fn parse_prune(s: &str) -> Result<atos::apps::sssp::Prune, String> {
@@ -722,6 +738,11 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
             args.kcore_window.is_some(),
             &[App::Kcore][..],
         ),
+        (
+            "--park",
+            args.park.is_some(),
+            &[App::SsspPriority, App::BfsPriority, App::Kcore][..],
+        ),
     ];
     for (flag, set, apps) in given {
         if set && !takes(apps) {
@@ -756,6 +777,11 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     let opts = RunOpts {
         block: args.block,
         min_blocks: args.min_blocks.unwrap_or(atos::codegen::MIN_BLOCKS),
+        park: match args.app {
+            App::SsspPriority => Some(args.park.unwrap_or(false)),
+            App::BfsPriority | App::Kcore => Some(args.park.unwrap_or(true)),
+            _ => None,
+        },
         grid: args.grid,
         runs: args.runs as usize,
         warmup: args.warmup as usize,
@@ -1044,6 +1070,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                     rec.executor = "gpu".into();
                     rec.block = Some(opts.block);
                     rec.min_blocks = Some(opts.min_blocks);
+                    rec.park = opts.park;
                     // A spread run's devices (and transport), also on rows that fail or skip.
                     rec.device = match opts.gpus.get(&cfg.devices) {
                         Some(gpus) if cfg.spread => gpus.describe(),

@@ -144,6 +144,10 @@ pub struct Record {
     /// `off`, `above:D`). Absent in records written before it existed.
     #[serde(default)]
     pub prune_stale: Option<String>,
+    /// `sssp-priority`, `bfs-priority`, `kcore` on the GPU: whether persistent CTA groups parked
+    /// their next-band pushes (`--park`). Absent in records written before it existed.
+    #[serde(default)]
+    pub park: Option<bool>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).
     pub max_core: Option<u32>,
     /// k-core: how many levels ahead vertices were queued (`--kcore-window`, clamped to
@@ -264,6 +268,7 @@ impl Record {
             far_moved: None,
             advance_slack: None,
             prune_stale: None,
+            park: None,
             max_core: None,
             kcore_window: None,
             devices: None,

@@ -94,6 +94,7 @@ fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> Progra
         .strategy(cfg.strategy)
         .block_size(opts.block)
         .min_blocks(opts.min_blocks)
+        .park(opts.park.unwrap_or(true))
         .timeout(opts.timeout);
     match opts.grid {
         Some(blocks) => b.grid(blocks),

@@ -180,6 +180,14 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
+    /// Persistent CTA groups that keep their pushes also park a batch of their pushes to a
+    /// priority queue's next ring until its band opens (default on; see docs/runtime.md,
+    /// "Parked items").
+    pub fn park(mut self, on: bool) -> Self {
+        self.spec.park = on;
+        self
+    }
+
     /// Persistent kernels: the first idle nap in nanoseconds (default 32; see `KernelSpec`).
     pub fn idle_nap_ns(mut self, ns: u32) -> Self {
         self.spec.idle_nap_ns = ns;

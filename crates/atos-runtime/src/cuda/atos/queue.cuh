@@ -578,10 +578,22 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
 //
 // `done` is read before the pushes: both only grow, so `pushed - done` over-counts the items in
 // flight at any instant between the reads, never under-counts them. The open next items are
-// below `next_end`, which only the lock's holder moves.
+// those below `next_end` and the parked ones the advances opened (`open_parked`), both moved
+// only by the lock's holder.
+//
+// Parked items (persistent CTA groups, worker.cuh `Park`): a group may hold up to a batch of its
+// own next-ring pushes in shared memory instead of publishing them, counting them in the next
+// ring's `kept` (termination) and in `parked` (epoch << PARK_EPOCH_SHIFT | count), one atomic
+// that also tells it the epoch they belong to. An advance takes the epoch's count with the lock
+// held (an exchange that starts the next epoch), opens those items as it opens the ring's
+// (`open_parked`), and each group runs its parked items once it sees a later epoch. A group that
+// parks after the exchange counts in the next epoch: the next advance opens its items (late,
+// never lost, as a next-ring push past `next_end`).
 __device__ __forceinline__ bool band_settled(const QueueCounters* n, u64 near_done, u64 next_open, u64 next_done, u64 slack) {
     return ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value) - near_done + (next_open - next_done) <= slack;
 }
+
+__device__ __forceinline__ u64 parked_count(u64 word) { return word & ((1ull << PARK_EPOCH_SHIFT) - 1); }
 
 template <class KS>
 __device__ bool advance_priority(const PriorityRef<KS>& p) {
@@ -593,31 +605,44 @@ __device__ bool advance_priority(const PriorityRef<KS>& p) {
     const u64 next_open = ld_relaxed(&pc->next_end.value);
     const u64 slack = ld_relaxed(&pc->slack.value);
     if (ld_relaxed(&f->window_next.value) < open_end) return false;  // the pass is still handed out
-    if (ld_relaxed(&f->end_alloc.value) <= open_end && ld_relaxed(&x->end_alloc.value) <= next_open)
+    if (ld_relaxed(&f->end_alloc.value) <= open_end && ld_relaxed(&x->end_alloc.value) <= next_open &&
+        parked_count(ld_relaxed(&pc->parked.value)) == 0)
         return false;  // nothing waits past the open parts
     if (ld_relaxed(&pc->lock.value) != 0) return false;
-    if (!band_settled(n, ld_relaxed(&n->done.value), next_open, ld_relaxed(&x->done.value), slack)) return false;
+    if (!band_settled(n, ld_relaxed(&n->done.value), next_open + ld_relaxed(&pc->open_parked.value), ld_relaxed(&x->done.value), slack))
+        return false;
     if (ATOS_ATOMIC(atomicCAS)(&pc->lock.value, 0ull, 1ull) != 0ull) return false;
     fence_acq_rel();
     bool advanced = false;
     const u64 near_done = ld_relaxed(&n->done.value), next_done = ld_relaxed(&x->done.value),
               far_done = ld_relaxed(&f->done.value);
     fence_acq_rel();
-    const bool quiet = band_settled(n, near_done, ld_relaxed(&pc->next_end.value), next_done, slack) &&
+    // Under the lock: only its holders move these.
+    const u64 open_parked = ld_relaxed(&pc->open_parked.value);
+    const bool quiet = band_settled(n, near_done, ld_relaxed(&pc->next_end.value) + open_parked, next_done, slack) &&
                        far_done == ld_relaxed(&f->window_next.value) && ld_relaxed(&pc->pass_end.value) == open_end &&
                        ld_relaxed(&pc->next_end.value) == next_open;
     if (quiet) {
         const u64 hi = published_end(p.far), next_hi = published_end(p.next);
-        if (hi > open_end || next_hi > next_open) {
+        const u64 word = ld_relaxed(&pc->parked.value);
+        const bool next_held = next_hi > next_open || parked_count(word) != 0;
+        if (hi > open_end || next_held) {
             const u64 t = ld_relaxed(&pc->threshold.value), u = ld_relaxed(&pc->band_end.value);
             const u64 delta = ld_relaxed(&pc->delta.value);
             const u64 m = ATOS_ATOMIC(atomicExch)(&pc->pass_min.value, EVERY_KEY);
             u64 t2, u2;
-            advance_band<typename KS::Key>(t, u, delta, m, next_hi > next_open, t2, u2);
+            advance_band<typename KS::Key>(t, u, delta, m, next_held, t2, u2);
             store_volatile(&pc->band_end.value, u2);
             store_volatile(&pc->threshold.value, t2);
             store_volatile(&pc->advances.value, ld_relaxed(&pc->advances.value) + 1);
             fence_acq_rel();  // acquire the items below both ends; release them and the threshold
+            // The epoch's parked items open with the ring's, after the new threshold: their
+            // groups' pushes see the new band. Only the lock's holder moves the epoch; parkers
+            // only add to the count below it, so one that parked after the load above is opened
+            // here too (with slack, or a pass's move, a group may still park during an advance).
+            const u64 parked =
+                parked_count(ATOS_ATOMIC(atomicExch)(&pc->parked.value, ((word >> PARK_EPOCH_SHIFT) + 1) << PARK_EPOCH_SHIFT));
+            if (parked != 0) store_volatile(&pc->open_parked.value, open_parked + parked);
             st_release(&pc->next_end.value, next_hi);
             if (next_hi > next_open) ATOS_ATOMIC(atomicAdd)(&pc->open.value, next_hi - next_open);
             st_release(&pc->pass_end.value, hi);

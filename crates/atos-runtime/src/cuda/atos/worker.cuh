@@ -201,6 +201,7 @@ struct FenceDebt {
 // of two queues with the same item type apart.
 template <class T, uint32_t STAGE, uint32_t ID>
 struct StagedPusher {
+    static constexpr uint32_t CAPACITY = STAGE;
     QueueRef<T> q;
     Control* ctl;
     T* stage;
@@ -276,6 +277,60 @@ struct StagedPusher {
     }
 };
 
+// Parking (persistent CTA groups serving a priority queue; queue.cuh, above `advance_priority`,
+// gives the protocol): after a batch the group holds up to a batch of the items it pushed to the
+// next ring in shared memory (`N`: the batch its server takes) instead of publishing them, if it
+// holds none already, and runs them itself once an advance has opened their band
+// (`QueueServer::serve_parked`). A parked item skips the ring's round trip (reserve, publish,
+// claim, copy-out) on the way from one band to the next, the path a threshold advance waits on.
+// ID keeps two queues' shared arrays apart.
+struct NoPark {
+    static constexpr bool on = false;
+    template <class G, class Stage> __device__ void take(const G&, const Stage&, PriorityControl*) const {}
+};
+
+template <class T, uint32_t N, uint32_t ID>
+struct Park {
+    static constexpr bool on = true;
+    T* items;
+    uint32_t* count;  // items parked; 0: none
+    u64* epoch;       // the epoch they were counted in: the advance that ends it opens them
+
+    static __device__ Park make() {
+        __shared__ T parked[N];
+        __shared__ uint32_t parked_count;
+        __shared__ u64 parked_epoch;
+        if (threadIdx.x == 0) parked_count = 0;
+        __syncthreads();
+        Park p;
+        p.items = parked;
+        p.count = &parked_count;
+        p.epoch = &parked_epoch;
+        return p;
+    }
+    // Called by every thread of the CTA after the batch's barrier, before the next ring's stage
+    // is flushed: parks the staged items when they all fit (at most N, none spilled past the
+    // stage), else leaves them all to the flush: a park that leaves a flush behind saves no
+    // round trip (on an H100, parking part of a batch made priority BFS at cta/8 up to 18%
+    // slower). The leader counts them in the ring's `kept` and the epoch's `parked` before the
+    // batch counts done (its release), so neither termination nor an advance misses them.
+    template <class G, class Stage>
+    __device__ void take(const G& g, const Stage& next, PriorityControl* pc) const {
+        __syncthreads();
+        const uint32_t k = *next.staged;
+        if (*count != 0 || k == 0 || k > N || k > Stage::CAPACITY) return;
+        for (uint32_t i = threadIdx.x; i < k; i += blockDim.x) items[i] = next.stage[i];
+        __syncthreads();
+        if (g.is_leader()) {
+            *next.staged = 0;
+            *count = k;
+            ATOS_ATOMIC(atomicAdd)(&next.q.counters->kept.value, (u64)k);
+            *epoch = ATOS_ATOMIC(atomicAdd)(&pc->parked.value, (u64)k) >> PARK_EPOCH_SHIFT;
+        }
+        // The stage's flush opens with a barrier.
+    }
+};
+
 // A priority queue's channel: a push below the threshold goes to the near ring's channel, one
 // below the band end to the next ring's (the band the next advance opens), any other to the far
 // ring's with its key, lowering `pass_min` (the smallest key sent far since the last advance,
@@ -283,12 +338,13 @@ struct StagedPusher {
 // read relaxed. The two bounds only grow, so a stale read sends an item next or far that could
 // have gone near (or next), and the next advance opens it (or a pass moves it). `pass_min` only
 // falls between advances, so most far pushes need no atomic.
-template <class KS, class NearP, class FarP, class NextP>
+template <class KS, class NearP, class FarP, class NextP, class PK = NoPark>
 struct PriorityPusher {
     NearP near;
     FarP far;
     NextP next;
     PriorityControl* pc;
+    PK park;
     __device__ void push(typename KS::Item item, typename KS::Key key) const { put<false>(item, key); }
     __device__ void push_fenced(typename KS::Item item, typename KS::Key key) const { put<true>(item, key); }
     template <bool FENCED> __device__ void put(typename KS::Item item, typename KS::Key key) const {
@@ -313,6 +369,7 @@ struct PriorityPusher {
     template <class G> __device__ void flush(const G& g) const {
         near.flush(g);
         far.flush(g);
+        park.take(g, next, pc);
         next.flush(g);
     }
 };
@@ -512,20 +569,23 @@ struct QueueServer {
     // ring's own (priority SSSP up to 1.2x) and, at cta/64, one that keeps nothing after
     // next-ring batches (0.83-0.95x of this on SSSP, though 4-9% faster at cta/8 on kron:22 and
     // the grid): docs/results/2026-11-24f-next-ring-h100.md.
+    //
+    // `parked` (non-null): the n items are a batch the group parked in shared memory (`Park`),
+    // counted done on `from` (the next ring) as its open items are.
     template <class G, class Out>
-    __device__ void run_from(const QueueRef<T, S>& from, const G& g, Out& out, u64 base, uint32_t n) {
+    __device__ void run_from(const QueueRef<T, S>& from, const G& g, Out& out, u64 base, uint32_t n, const T* parked = nullptr) {
         const uint32_t size = worker.size();
         const uint32_t lo = (g.rank() / size) * FETCH;  // this sub-worker's first batch index
         uint32_t count = lo < n ? min(FETCH, n - lo) : 0u;
         T held[K];
         for (uint32_t k = 0; k < K; ++k) {
             uint32_t t = worker.rank() + k * size;
-            if (t < count) held[k] = load_item(from.slot(base + lo + t));
+            if (t < count) held[k] = parked ? parked[lo + t] : load_item(from.slot(base + lo + t));
         }
         g.sync();
         // The group's last thread releases the slots (its atomics overlap the first items'
         // loads on the other threads; with a small fetch it often holds no item).
-        if (g.rank() == g.size() - 1 && from.ring()) complete_range<S>(from.counters->read_count, from.counters->read_max, from.counters->read_end, nullptr, base, n);
+        if (!parked && g.rank() == g.size() - 1 && from.ring()) complete_range<S>(from.counters->read_count, from.counters->read_max, from.counters->read_end, nullptr, base, n);
         bool own = &from == &q;  // whether this batch counts done on the queue
         while (true) {
             batch(held, count);
@@ -552,6 +612,27 @@ struct QueueServer {
             n = kept;
             count = lo < n ? min(FETCH, n - lo) : 0u;
         }
+    }
+
+    // Persistent priority queues with parking, the near ring's server: the items the group
+    // parked (`Park`), once an advance has opened their band (a later epoch than theirs). They
+    // count done on the next ring, as its open items do.
+    template <class G, class Out, class PK>
+    __device__ bool serve_parked(const G& g, Out& out, const QueueRef<T, S>& next, PriorityControl* pc, const PK& park) {
+        uint32_t n = 0;
+        if (g.is_leader()) {
+            const uint32_t have = *park.count;
+            if (have != 0 && (ld_relaxed(&pc->parked.value) >> PARK_EPOCH_SHIFT) > *park.epoch) {
+                fence_acq_rel();  // acquire: the band before theirs is done, as a claim of open items acquires
+                n = have;
+            }
+        }
+        n = g.share(n);
+        if (n == 0) return false;
+        g.sync();  // the leader's acquire reaches the group
+        if (g.is_leader()) *park.count = 0;  // read by the batch's flush (after its barrier) when it parks again
+        run_from(next, g, out, 0, n, park.items);
+        return true;
     }
 
     // Persistent: one batch, if the queue has any items.
@@ -642,17 +723,25 @@ __device__ QueueServer<FETCH, K, W, T, Batch, Keep> queue_server_keeping(const Q
     return QueueServer<FETCH, K, W, T, Batch, Keep>{q, worker, batch, &keep, 0, 0};
 }
 
-// Serves a priority queue (persistent): its near ring first, then the open items of its next
-// ring (the current band's, run as tasks by the near ring's server), then the open pass over
-// its far ring, and when none has anything, tries to advance the threshold (which counts as work: the group looks
-// again at once).
-template <class KS, class Near, class Far>
+// Serves a priority queue (persistent): the group's parked items once their band is open (CTA
+// groups that park), its near ring, then the open items of its next ring (the current band's,
+// run as tasks by the near ring's server), then the open pass over its far ring, and when none
+// has anything, tries to advance the threshold (which counts as work: the group looks again at
+// once).
+template <class KS, class Near, class Far, class PK = NoPark>
 struct PriorityServer {
     const PriorityRef<KS>& q;
     Near& near;
     Far& far;
+    // The channel's (`PriorityPusher::park`); null without parking. A pointer: a copy held by
+    // value came out of NVRTC 13.0 as null pointers (the first CTA run faulted on an H100,
+    // compute-sanitizer: local reads at address 0 in `serve_parked`; 2026-11-25).
+    const PK* park;
     template <class G, class Out>
     __device__ bool serve(const G& g, Out& out) {
+        if constexpr (PK::on) {
+            if (near.serve_parked(g, out, q.next, q.pc, *park)) return true;
+        }
         if (near.serve(g, out)) return true;
         if (near.serve_open(g, out, q.next, &q.pc->open.value)) return true;
         if (far.serve_pass(g, out, &q.pc->pass_end.value)) return true;
@@ -663,9 +752,9 @@ struct PriorityServer {
         return g.share(advanced);
     }
 };
-template <class KS, class Near, class Far>
-__device__ PriorityServer<KS, Near, Far> priority_server(const PriorityRef<KS>& q, Near& near, Far& far) {
-    return PriorityServer<KS, Near, Far>{q, near, far};
+template <class KS, class Near, class Far, class PK>
+__device__ PriorityServer<KS, Near, Far, PK> priority_server(const PriorityRef<KS>& q, Near& near, Far& far, const PK* park) {
+    return PriorityServer<KS, Near, Far, PK>{q, near, far, park};
 }
 
 // The server of a queue no task of the program pops (windowed launches pick servers by queue
