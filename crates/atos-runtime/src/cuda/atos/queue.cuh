@@ -586,7 +586,7 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
 // ring's `kept` (termination) and in `parked` (epoch << PARK_EPOCH_SHIFT | count), one atomic
 // that also tells it the epoch they belong to. An advance takes the epoch's count with the lock
 // held (an exchange that starts the next epoch), opens those items as it opens the ring's
-// (`open_parked`), and each group runs its parked items once it sees a later epoch. A group that
+// (`open_parked`), and each group runs its parked items once it sees another epoch. A group that
 // parks after the exchange counts in the next epoch: the next advance opens its items (late,
 // never lost, as a next-ring push past `next_end`).
 __device__ __forceinline__ bool band_settled(const QueueCounters* n, u64 near_done, u64 next_open, u64 next_done, u64 slack) {
@@ -637,9 +637,10 @@ __device__ bool advance_priority(const PriorityRef<KS>& p) {
             store_volatile(&pc->advances.value, ld_relaxed(&pc->advances.value) + 1);
             fence_acq_rel();  // acquire the items below both ends; release them and the threshold
             // The epoch's parked items open with the ring's, after the new threshold: their
-            // groups' pushes see the new band. Only the lock's holder moves the epoch; parkers
-            // only add to the count below it, so one that parked after the load above is opened
-            // here too (with slack, or a pass's move, a group may still park during an advance).
+            // groups' pushes see the new band. Only the lock's holder moves the epoch (mod 2^24:
+            // the shift drops the carry); parkers only add to the count below it, so one that
+            // parked after the load above is opened here too (with slack, or from an idle hook's
+            // pushes, a group may still park during an advance).
             const u64 parked =
                 parked_count(ATOS_ATOMIC(atomicExch)(&pc->parked.value, ((word >> PARK_EPOCH_SHIFT) + 1) << PARK_EPOCH_SHIFT));
             if (parked != 0) store_volatile(&pc->open_parked.value, open_parked + parked);

@@ -615,14 +615,16 @@ struct QueueServer {
     }
 
     // Persistent priority queues with parking, the near ring's server: the items the group
-    // parked (`Park`), once an advance has opened their band (a later epoch than theirs). They
+    // parked (`Park`), once an advance has opened their band (another epoch than theirs). They
     // count done on the next ring, as its open items do.
     template <class G, class Out, class PK>
     __device__ bool serve_parked(const G& g, Out& out, const QueueRef<T, S>& next, PriorityControl* pc, const PK& park) {
         uint32_t n = 0;
         if (g.is_leader()) {
             const uint32_t have = *park.count;
-            if (have != 0 && (ld_relaxed(&pc->parked.value) >> PARK_EPOCH_SHIFT) > *park.epoch) {
+            // Another epoch than theirs: the advance that ended theirs has opened them. (Not
+            // "later": the 24-bit epoch wraps after 2^24 advances, and a run may make more.)
+            if (have != 0 && (ld_relaxed(&pc->parked.value) >> PARK_EPOCH_SHIFT) != *park.epoch) {
                 fence_acq_rel();  // acquire: the band before theirs is done, as a claim of open items acquires
                 n = have;
             }
