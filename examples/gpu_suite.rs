@@ -567,7 +567,86 @@ fn spread_features(devices: Option<usize>) -> usize {
             }
         }
     }
-    failures + combined_adds(&gpus)
+    failures + combined_adds(&gpus) + tight_rings(&gpus)
+}
+
+/// Spread BFS through rings barely above its peak (docs/runtime.md, "Several GPUs"): the rings
+/// wrap many times, so pushes wait for the copy-outs of earlier laps. A CTA group's routed
+/// flush waits with one thread per destination while the rest of the CTA sits at a barrier; a
+/// warp's pushes wait as a group. Each run must give the CPU reference's depths or stop with an
+/// overflow (a run's peak varies), never hang; at twice the peak at least half of them must
+/// finish. Returns the failures.
+fn tight_rings(gpus: &atos::Gpus) -> usize {
+    let devices = gpus.len();
+    println!("\n== spread BFS through tight rings ({devices} devices) ==");
+    let mut failures = 0;
+    for spec in ["grid:64x64", "kron:12,seed=3"] {
+        let g = atos_graph::load(spec).unwrap();
+        let offsets = g.offsets_u32().unwrap();
+        let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
+        let placement = atos::Placement::even(g.num_vertices() as u64, devices).unwrap();
+        for (w, fetch) in [(WorkerKind::Cta, 8), (WorkerKind::Warp, 4)] {
+            for aggregation in [
+                atos::Aggregation::Eager,
+                atos::Aggregation::batched(16, Duration::from_micros(5)).unwrap(),
+            ] {
+                let mut program = Program::new(gpus.gpu(0), bfs_task::Task)
+                    .worker(w)
+                    .fetch(fetch)
+                    .timeout(Duration::from_secs(20))
+                    .build_mesh(gpus)
+                    .unwrap_or_else(|e| panic!("{e}"));
+                program.set_aggregation(aggregation);
+                let name = format!("{spec} {}/{fetch} {aggregation}", w.name());
+                let run = |capacity: u64| {
+                    let depth = bfs::initial_depths(g.num_vertices(), 0);
+                    let state = bfs::state(&offsets, &g.cols, &depth, capacity, QueueMode::Ring);
+                    let r = program.run(&state, &[0], &placement);
+                    (r, depth.to_vec())
+                };
+                let peak = match run(g.num_edges() as u64 + 1) {
+                    (Ok(st), depths) if depths == want => st.queue_peak,
+                    (r, _) => {
+                        failures += 1;
+                        println!("  {name}: FAIL with room: {:?}", r.map(|s| s.to_string()));
+                        continue;
+                    }
+                };
+                // Twice the peak: most runs must finish. A quarter above it: overflows are
+                // expected (a run's peak varies), hangs and wrong depths never.
+                for (capacity, most_finish) in [
+                    ((2 * peak).max(64), true),
+                    ((peak + peak / 4).max(16), false),
+                ] {
+                    let (mut done, mut overflowed, mut wrong) = (0, 0, 0);
+                    for _ in 0..10 {
+                        match run(capacity) {
+                            (Ok(_), depths) if depths == want => done += 1,
+                            (Err(RunError::QueueOverflow { .. }), _) => overflowed += 1,
+                            (Err(e @ RunError::Gpu(atos::GpuError::Timeout { .. })), _) => {
+                                println!("  {name}: HUNG at capacity {capacity}: {e}");
+                                hang_exit();
+                            }
+                            (r, _) => {
+                                wrong += 1;
+                                println!(
+                                    "  {name}: FAIL at capacity {capacity}: {:?}",
+                                    r.map(|s| s.to_string())
+                                );
+                            }
+                        }
+                    }
+                    let ok = wrong == 0 && (!most_finish || done >= 5);
+                    failures += usize::from(!ok);
+                    println!(
+                        "  {name}: {}capacity {capacity} (peak {peak} with room): {done} of 10 correct, {overflowed} overflowed",
+                        if ok { "" } else { "FAIL " }
+                    );
+                }
+            }
+        }
+    }
+    failures
 }
 
 /// `accumulate` spread over the devices (docs/runtime.md, "Combined adds"): in-degrees counted
