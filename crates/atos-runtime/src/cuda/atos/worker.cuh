@@ -278,9 +278,9 @@ struct StagedPusher {
 };
 
 // Parking (persistent CTA groups serving a priority queue; queue.cuh, above `advance_priority`,
-// gives the protocol): after a batch the group holds up to a batch of the items it pushed to the
-// next ring in shared memory (`N`: the batch its server takes) instead of publishing them, if it
-// holds none already, and runs them itself once an advance has opened their band
+// gives the protocol): after a batch the group holds the items it pushed to the next ring in
+// shared memory instead of publishing them, when they all fit in one batch of its server (`N`)
+// and it holds none already, and runs them itself once an advance has opened their band
 // (`QueueServer::serve_parked`). A parked item skips the ring's round trip (reserve, publish,
 // claim, copy-out) on the way from one band to the next, the path a threshold advance waits on.
 // ID keeps two queues' shared arrays apart.
