@@ -570,8 +570,9 @@ fn spread_features(devices: Option<usize>) -> usize {
     failures + combined_adds(&gpus) + tight_rings(&gpus)
 }
 
-/// Spread BFS through rings barely above its peak (docs/runtime.md, "Several GPUs"): the rings
-/// wrap many times, so pushes wait for the copy-outs of earlier laps. A CTA group's routed
+/// Spread BFS through rings barely above its peak (docs/runtime.md, "Alive, exactly"): the
+/// rings wrap many times, so pushes may wait for the copy-outs of earlier laps (how often they
+/// did is not counted). A CTA group's routed
 /// flush waits with one thread per destination while the rest of the CTA sits at a barrier; a
 /// warp's pushes wait as a group. Each run must give the CPU reference's depths or stop with an
 /// overflow (a run's peak varies), never hang; at twice the peak at least half of them must

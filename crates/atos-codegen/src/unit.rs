@@ -82,7 +82,7 @@ pub struct KernelSpec {
     /// queue's next ring until the advance that opens its band, then run it themselves
     /// (`atos::Park`, docs/runtime.md "Parked items"); on by default. On one H100 it made
     /// priority BFS at cta/64 5-21% faster (at cta/8 up to 14% slower) and priority SSSP from
-    /// 2% faster to 9% slower (docs/results/2026-11-25-parked-bands-h100.md).
+    /// 2% faster to 16% slower (docs/results/2026-11-25-parked-bands-h100.md).
     pub park: bool,
     /// Persistent kernels: a group that found nothing naps this many nanoseconds, doubling
     /// up to 256x while it stays idle (`ATOS_IDLE_NAP_NS` in worker.cuh). Default 32: on an

@@ -103,7 +103,7 @@ pub struct BenchArgs {
     prune_stale: Option<atos::apps::sssp::Prune>,
     /// sssp-priority, bfs-priority and kcore, persistent CTA workers: whether a group parks a
     /// batch of its pushes to the next band in shared memory and runs it itself once the band
-    /// opens (`ProgramBuilder::park`) [default: sssp-priority off (up to 9% slower with it on an
+    /// opens (`ProgramBuilder::park`) [default: sssp-priority off (up to 16% slower with it on an
     /// H100), the others on].
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     park: Option<bool>,

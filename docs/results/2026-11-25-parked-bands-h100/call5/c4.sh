@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Call 5: the landed build (`--park` per app: bfs-priority and kcore on, sssp-priority off), parking only when the whole next-ring stage fits (this build, `atos`) against HEAD
 # c3a5292 (`atos_prev`): verified checks of the parking paths, gpu_suite --priority-only, then
-# times alternated over 2 rounds (every run verified by the bench).
+# one round of times alternated (every run verified by the bench). (Call 6 ran this script too.)
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64 NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR=/tmp/atos-kernels
 out="${OUT:-.gpu/out}"; mkdir -p "$out"

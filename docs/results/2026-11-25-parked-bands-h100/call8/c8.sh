@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Call 8 (call 7 with a second, tighter capacity, a quarter above the peak): gpu_suite --spread-features on 2 devices sharing the H100, with the new tight-ring
+# Calls 7 and 8 (call 7 with the suite before its second, tighter capacity, a quarter above the peak): gpu_suite --spread-features on 2 devices sharing the H100, with the new tight-ring
 # stress (spread BFS through rings about twice its peak: CTA routed flushes and warp group waits
 # for room, eager and aggregated).
 set -uo pipefail
