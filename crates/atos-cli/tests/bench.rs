@@ -981,7 +981,21 @@ fn sssp_is_verified_against_dijkstra() {
         assert_eq!(r["status"], "ok", "{r}");
         assert!(r["workload_ratio"].as_f64().unwrap() >= 1.0, "{r}");
         assert!(r["reached"].as_u64().unwrap() > 1, "{r}");
+        // max_depth: the most edges on a vertex's fewest-edge shortest path, at least the
+        // breadth-first depth (22 on the grid from its corner).
+        let spec = r["graph"].as_str().unwrap();
+        let g = atos_graph::load::load(spec).unwrap();
+        let d = atos_graph::reference::sssp::dijkstra(&g, 0).unwrap();
+        let hops = atos_graph::reference::sssp::shortest_path_hops(&g, 0, &d).unwrap();
+        let want = atos_graph::reference::sssp::max_hops(&hops);
+        assert_eq!(r["max_depth"].as_u64(), Some(u64::from(want)), "{r}");
+        let bfs = atos_graph::reference::bfs::bfs_depths(&g, 0);
+        assert!(want >= *bfs.iter().filter(|&&x| x != u32::MAX).max().unwrap());
     }
+    assert!(
+        recs.iter()
+            .any(|r| r["graph"] == "grid:12x12,w=9" && r["max_depth"].as_u64().unwrap() >= 22)
+    );
     let o = atos_env(&args[..args.len() - 2], &[("ATOS_BENCH_CORRUPT", "1")]);
     assert_ne!(o.code, Some(0), "the hook must fail every configuration");
     assert!(o.stderr.contains("differ from Dijkstra's"), "{}", o.stderr);

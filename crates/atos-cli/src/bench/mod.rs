@@ -334,11 +334,14 @@ impl Prepared {
         }
     }
 
+    /// BFS: the largest reference depth; SSSP: the most edges on any vertex's fewest-edge
+    /// shortest path (both: the dependent steps any exact run makes); the other apps: 0.
     fn max_depth(&self) -> u32 {
         match self {
             Prepared::Bfs(b) | Prepared::BfsOwner(b) | Prepared::BfsPriority(_, _, b) => {
                 b.max_depth()
             }
+            Prepared::Sssp(p) => p.hops(),
             _ => 0,
         }
     }

@@ -59,7 +59,8 @@ pub struct Record {
     pub source: u32,
     /// Vertices the reference reaches from `source`.
     pub reached: u64,
-    /// The largest finite reference depth.
+    /// The dependent steps any exact run makes: BFS, the largest finite reference depth; SSSP,
+    /// the most edges on any vertex's fewest-edge shortest path; 0 for the other apps.
     pub max_depth: u32,
     /// `gpu` or `cpu`.
     pub executor: String,

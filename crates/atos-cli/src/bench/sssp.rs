@@ -17,6 +17,10 @@ pub struct SsspInput<W: Weight> {
     pub weights: Vec<W>,
     /// Dijkstra's distances (`W::UNREACHED` where no path exists).
     pub reference: Vec<W>,
+    /// The most edges on any vertex's fewest-edge shortest path
+    /// (`atos_graph::reference::sssp::shortest_path_hops`): the dependent relaxations any
+    /// exact run makes, the record's `max_depth`.
+    pub hops: u32,
     pub source: u32,
     pub capacity: u64,
     pub order: Order<W>,
@@ -63,6 +67,8 @@ impl Sssp {
             Some(Weights::U32(w)) => {
                 let exact =
                     atos_graph::reference::sssp::dijkstra(g, source).map_err(|e| e.to_string())?;
+                let hops = atos_graph::reference::sssp::shortest_path_hops(g, source, &exact)
+                    .map_err(|e| e.to_string())?;
                 let mut reference = Vec::with_capacity(exact.len());
                 for (v, &d) in exact.iter().enumerate() {
                     if d.is_infinite() {
@@ -84,12 +90,15 @@ impl Sssp {
                     }
                     Ok(d as u32)
                 };
-                SsspInput::new(g, w, reference, source, wanted, given).map(Sssp::U32)
+                SsspInput::new(g, w, reference, hops, source, wanted, given).map(Sssp::U32)
             }
             Some(Weights::F32(w)) => {
                 let reference = atos_graph::reference::sssp::dijkstra_f32(g, source)
                     .map_err(|e| e.to_string())?;
-                SsspInput::new(g, w, reference, source, wanted, |d| Ok(d as f32)).map(Sssp::F32)
+                let hops = atos_graph::reference::sssp::shortest_path_hops_f32(g, source, &reference)
+                    .map_err(|e| e.to_string())?;
+                SsspInput::new(g, w, reference, hops, source, wanted, |d| Ok(d as f32))
+                    .map(Sssp::F32)
             }
             None => Err(
                 "sssp needs edge weights: a weighted file (.gr, weighted .mtx), a generator with `w=MAX` (grid:4096x4096,w=100) or --weights MAX"
@@ -102,6 +111,14 @@ impl Sssp {
         match self {
             Sssp::U32(i) => i.reached(),
             Sssp::F32(i) => i.reached(),
+        }
+    }
+
+    /// The most edges on any vertex's fewest-edge shortest path.
+    pub fn hops(&self) -> u32 {
+        match self {
+            Sssp::U32(i) => i.hops,
+            Sssp::F32(i) => i.hops,
         }
     }
 
@@ -205,12 +222,14 @@ fn priority_capacity(g: &atos_graph::Csr, wanted: &Wanted) -> u64 {
 }
 
 impl<W: Weight> SsspInput<W> {
-    /// The input over weights `w` with Dijkstra's distances; `given` turns a `--delta` (a
+    /// The input over weights `w` with Dijkstra's distances and the fewest edges of each
+    /// vertex's shortest paths (`hops`, `u32::MAX` where unreached); `given` turns a `--delta` (a
     /// positive number) into a delta of the weights' type or says why it cannot be one.
     fn new(
         g: &atos_graph::Csr,
         w: &[W],
         reference: Vec<W>,
+        hops: Vec<u32>,
         source: u32,
         wanted: Wanted,
         given: impl Fn(f64) -> Result<W, String>,
@@ -242,6 +261,7 @@ impl<W: Weight> SsspInput<W> {
             offsets,
             weights: w.to_vec(),
             reference,
+            hops: atos_graph::reference::sssp::max_hops(&hops),
             source,
             capacity: match order {
                 Order::Fifo => fifo_capacity(g),

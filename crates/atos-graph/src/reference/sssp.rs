@@ -15,6 +15,8 @@ pub enum SsspError {
     NegativeWeight { entry: u64, value: f64 },
     #[error("source {vertex} is out of range for {n} vertices")]
     Source { vertex: u32, n: usize },
+    #[error("{got} distances given for a graph of {n} vertices")]
+    Distances { got: usize, n: usize },
 }
 
 /// A heap key ordered by distance (total order; distances are never NaN).
@@ -90,6 +92,76 @@ fn dijkstra_by<D: Copy + Into<f64> + PartialEq + PartialOrd>(
         }
     }
     Ok(dist)
+}
+
+/// The fewest edges on a shortest path from `source` to each vertex (`u32::MAX` where
+/// unreached), for `dist` from [`dijkstra`]: a breadth-first search over the *tight* edges, those
+/// whose head's distance is the tail's plus the weight, so zero weights are fine. The largest
+/// value ([`max_hops`]) bounds any exact SSSP from below: a vertex's final distance arrives
+/// along some shortest path, one relaxation per edge, each after the one before, so a parallel
+/// run makes at least that many dependent steps, however it orders its tasks.
+pub fn shortest_path_hops(g: &Csr, source: u32, dist: &[f64]) -> Result<Vec<u32>, SsspError> {
+    let w = g.weights.as_ref().ok_or(SsspError::NoWeights)?;
+    tight_bfs(g, source, dist, |d, e| d + w.get(e))
+}
+
+/// [`shortest_path_hops`] for distances summed in f32 ([`dijkstra_f32`]): an edge is tight
+/// when the f32 sum the task would make equals the head's distance.
+pub fn shortest_path_hops_f32(g: &Csr, source: u32, dist: &[f32]) -> Result<Vec<u32>, SsspError> {
+    let w = g.weights.as_ref().ok_or(SsspError::NoWeights)?;
+    tight_bfs(g, source, dist, |d, e| match w {
+        Weights::F32(ws) => d + ws[e],
+        Weights::U32(ws) => d + ws[e] as f32,
+    })
+}
+
+/// The largest finite entry of `hops` (0 when only the source is reached).
+pub fn max_hops(hops: &[u32]) -> u32 {
+    hops.iter()
+        .copied()
+        .filter(|&h| h != u32::MAX)
+        .max()
+        .unwrap_or(0)
+}
+
+/// Breadth-first search from `source` over the edges `e` (tail `u`, head `v`) with
+/// `add(dist[u], e) == dist[v]`, `dist` finite at `u`.
+fn tight_bfs<D: Copy + Into<f64> + PartialEq>(
+    g: &Csr,
+    source: u32,
+    dist: &[D],
+    add: impl Fn(D, usize) -> D,
+) -> Result<Vec<u32>, SsspError> {
+    let n = g.num_vertices();
+    if source as usize >= n {
+        return Err(SsspError::Source { vertex: source, n });
+    }
+    if dist.len() != n {
+        return Err(SsspError::Distances { got: dist.len(), n });
+    }
+    let mut hops = vec![u32::MAX; n];
+    hops[source as usize] = 0;
+    let mut frontier = vec![source];
+    let mut level = 0;
+    while !frontier.is_empty() {
+        level += 1;
+        let mut next = Vec::new();
+        for &u in &frontier {
+            let du = dist[u as usize];
+            if du.into().is_infinite() {
+                continue;
+            }
+            for e in g.edge_range(u) {
+                let v = g.cols[e];
+                if hops[v as usize] == u32::MAX && add(du, e) == dist[v as usize] {
+                    hops[v as usize] = level;
+                    next.push(v);
+                }
+            }
+        }
+        frontier = next;
+    }
+    Ok(hops)
 }
 
 #[derive(Debug, thiserror::Error, PartialEq)]
@@ -180,6 +252,32 @@ mod tests {
         }
         e.weights = Some(Weights::U32(vec![4, 1, 7, 2]));
         e.into_csr(BuildOptions::default()).unwrap().0
+    }
+
+    #[test]
+    fn hops_count_the_fewest_edges_of_a_shortest_path() {
+        // 0 -> 2 directly (7) and through 1 (4 + 1 = 5): vertex 2's shortest path has 2 edges,
+        // though breadth-first it is 1 away; 3 is one more.
+        let g = weighted();
+        let d = dijkstra(&g, 0).unwrap();
+        let h = shortest_path_hops(&g, 0, &d).unwrap();
+        assert_eq!(h, vec![0, 1, 2, 3, u32::MAX]);
+        assert_eq!(max_hops(&h), 3);
+        let h32 = shortest_path_hops_f32(&g, 0, &dijkstra_f32(&g, 0).unwrap()).unwrap();
+        assert_eq!(h32, h);
+    }
+
+    #[test]
+    fn hops_take_the_fewest_among_equal_paths_and_zero_weights() {
+        // 0 -> 1 -> 2 (1 + 1) and 0 -> 2 (2) tie: 2 is one edge away. 2 -> 3 weighs 0.
+        let mut e = EdgeList::new(4);
+        for (u, v) in [(0, 1), (1, 2), (0, 2), (2, 3)] {
+            e.push(u, v);
+        }
+        e.weights = Some(Weights::U32(vec![1, 1, 2, 0]));
+        let g = e.into_csr(BuildOptions::default()).unwrap().0;
+        let h = shortest_path_hops(&g, 0, &dijkstra(&g, 0).unwrap()).unwrap();
+        assert_eq!(h, vec![0, 1, 1, 2]);
     }
 
     #[test]
