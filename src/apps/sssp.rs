@@ -366,6 +366,11 @@ fn band_width<W: Weight>(offsets: &[u32], weights: &[W]) -> f64 {
 /// the mean degree (u32: 64 [`band_delta`]s), the fastest of 1, 4,
 /// 16 and 64 bands on every graph measured on one H100 (fewer advances, still 1.2-12 tasks per
 /// vertex against FIFO's 2.7-191; docs/results/2026-11-23-sssp-priority-h100.md).
+///
+/// For less work, a sixteenth of it (4 bands): on three road-like graphs that fill an H100
+/// (grid:4096x4096 with and without dropped edges, a 4 M-vertex geometric graph of degree 5)
+/// that did 1.46-1.92 tasks per reached vertex, 1.4-1.8x the default's time and still 1.46-8.7x
+/// faster than FIFO order (docs/results/2026-11-25b-road-bands-h100.md).
 pub fn default_delta<W: Weight>(offsets: &[u32], weights: &[W]) -> W {
     W::delta_of_bands(band_width(offsets, weights), 64)
 }
