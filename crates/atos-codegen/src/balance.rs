@@ -234,12 +234,12 @@ pub(crate) fn emit_batch_fn(
     em.raw("atos_len = atos_hi > atos_lo ? (uint64_t)(atos_hi - atos_lo) : 0ull;");
     em.indent_by(-1);
     em.raw("}");
-    em.raw("const uint64_t atos_total = atos::balance_scan(worker, atos_slots, atos_f, atos_len);");
+    em.raw("const uint64_t atos_total = atos::balance_scan(worker, atos_slots, atos_f, atos_len, atos_n);");
     em.raw("for (uint64_t atos_j = worker.rank(); atos_j < atos_total; atos_j += worker.size()) {");
     em.indent_by(1);
     em.raw("uint64_t atos_at;");
     em.raw(&format!(
-        "const {frame_ty}& atos_g = atos::balance_find(worker, atos_slots, atos_j, atos_at);"
+        "const {frame_ty}& atos_g = atos::balance_find(worker, atos_slots, atos_j, atos_at, atos_n);"
     ));
     for m in &members[..members.len() - 1] {
         em.raw(&format!(

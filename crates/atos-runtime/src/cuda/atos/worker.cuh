@@ -457,9 +457,18 @@ __device__ __forceinline__ u64 warp_inclusive_scan(u64 x) {
     return x;
 }
 
-// Stores this thread's frame and its item's first index; returns the chunk's total length.
+// Stores the frame and first index of each item of the chunk; returns the chunk's total length.
+// `n` is the chunk's item count, the same on every thread of the worker: ranks below it hold an
+// item, the rest hold none (length 0) and store nothing. A CTA chunk of at most 32 items lies in
+// warp 0, whose scan alone makes the starts, with one barrier for the other warps to read them;
+// a larger one scans per warp, then warp 0 scans the warp totals (three barriers). Before
+// 2026-11-25 every chunk took the three barriers and a binary search over the whole block: on
+// one H100 a path graph's step, one item a chunk, cost 2.33 µs at CTA fetch 8 and 64 against
+// 1.67 at fetch 1 (docs/results/2026-11-25b-balanced-chunks-h100.md). Summing the warp totals
+// on every thread instead of the warp-0 scan, to save a barrier on large chunks, made PageRank
+// at CTA fetch 256 on grid:4096x4096 3.7% slower there.
 template <class F, uint32_t BLOCK>
-__device__ u64 balance_scan(const WarpWorker&, BalanceSlots<F, BLOCK>& s, const F& f, u64 len) {
+__device__ u64 balance_scan(const WarpWorker&, BalanceSlots<F, BLOCK>& s, const F& f, u64 len, uint32_t) {
     u64 x = warp_inclusive_scan(len);
     s.frame[threadIdx.x] = f;
     s.start[threadIdx.x] = x - len;
@@ -468,8 +477,19 @@ __device__ u64 balance_scan(const WarpWorker&, BalanceSlots<F, BLOCK>& s, const 
     return total;
 }
 template <class F, uint32_t BLOCK>
-__device__ u64 balance_scan(const CtaWorker&, BalanceSlots<F, BLOCK>& s, const F& f, u64 len) {
-    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5, warps = blockDim.x >> 5;
+__device__ u64 balance_scan(const CtaWorker&, BalanceSlots<F, BLOCK>& s, const F& f, u64 len, uint32_t n) {
+    const uint32_t lane = threadIdx.x & 31u, warp = threadIdx.x >> 5;
+    if (n <= 32u) {
+        if (warp == 0) {
+            const u64 x = warp_inclusive_scan(len);
+            s.frame[lane] = f;
+            s.start[lane] = x - len;
+            if (lane == 31) s.warp_sum[0] = x;
+        }
+        __syncthreads();
+        return s.warp_sum[0];
+    }
+    const uint32_t warps = blockDim.x >> 5;
     u64 x = warp_inclusive_scan(len);
     if (lane == 31) s.warp_sum[warp] = x;
     __syncthreads();
@@ -486,13 +506,14 @@ __device__ u64 balance_scan(const CtaWorker&, BalanceSlots<F, BLOCK>& s, const F
     return total;
 }
 
-// The item whose part of the combined range holds index j (< total): the last one of the
-// worker's entries starting at or before j (items of length 0 share their successor's start,
-// and entries past the chunk start at `total`). `at` receives that item's first index.
+// The item whose part of the combined range holds index j (< total): the last of the worker's
+// first `n` entries (the chunk's items) starting at or before j (items of length 0 share their
+// successor's start). `at` receives that item's first index. A binary search over the n entries:
+// none for a chunk of one item.
 template <class W, class F, uint32_t BLOCK>
-__device__ __forceinline__ const F& balance_find(const W& worker, const BalanceSlots<F, BLOCK>& s, u64 j, u64& at) {
+__device__ __forceinline__ const F& balance_find(const W& worker, const BalanceSlots<F, BLOCK>& s, u64 j, u64& at, uint32_t n) {
     const uint32_t base = threadIdx.x - worker.rank();
-    uint32_t lo = 0, hi = worker.size();  // s.start[base + lo] <= j < s.start[base + hi]
+    uint32_t lo = 0, hi = n;  // s.start[base + lo] <= j, and j < s.start[base + hi] (the total at hi == n)
     while (hi - lo > 1) {
         uint32_t mid = (lo + hi) >> 1;
         if (s.start[base + mid] <= j) lo = mid;
