@@ -459,7 +459,8 @@ __device__ __forceinline__ u64 warp_inclusive_scan(u64 x) {
 
 // Stores the frame and first index of each item of the chunk; returns the chunk's total length.
 // `n` is the chunk's item count, the same on every thread of the worker: ranks below it hold an
-// item, the rest hold none (length 0) and store nothing. A CTA chunk of at most 32 items lies in
+// item, the rest hold none (length 0); `balance_find` reads only the first n entries, so the
+// small path below leaves warps 1 and up unwritten. A CTA chunk of at most 32 items lies in
 // warp 0, whose scan alone makes the starts, with one barrier for the other warps to read them;
 // a larger one scans per warp, then warp 0 scans the warp totals (three barriers). Before
 // 2026-11-25 every chunk took the three barriers and a binary search over the whole block: on
@@ -468,7 +469,7 @@ __device__ __forceinline__ u64 warp_inclusive_scan(u64 x) {
 // on every thread instead of the warp-0 scan, to save a barrier on large chunks, made PageRank
 // at CTA fetch 256 on grid:4096x4096 3.7% slower there.
 template <class F, uint32_t BLOCK>
-__device__ u64 balance_scan(const WarpWorker&, BalanceSlots<F, BLOCK>& s, const F& f, u64 len, uint32_t) {
+__device__ u64 balance_scan(const WarpWorker&, BalanceSlots<F, BLOCK>& s, const F& f, u64 len, uint32_t /* n: a warp scans its 32 entries whatever n is */) {
     u64 x = warp_inclusive_scan(len);
     s.frame[threadIdx.x] = f;
     s.start[threadIdx.x] = x - len;
