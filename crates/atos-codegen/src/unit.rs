@@ -417,7 +417,7 @@ pub fn generate_unit(
     );
     if state.queues().any(|f| f.kind.key().is_some()) {
         out.push_str(
-            "#define ATOS_IDLE_NAP_MAX_SHIFT 3u  // a priority queue: wake soon after an advance\n",
+            "#define ATOS_IDLE_NAP_MAX_SHIFT 3u  // a priority queue: wake soon after an advance\n#define ATOS_KEPT_DONE_DEFER 0u  // a priority queue: advances read `done` batch by batch\n",
         );
     }
     if spec.multi_device {

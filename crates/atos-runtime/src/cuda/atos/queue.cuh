@@ -56,6 +56,9 @@ constexpr bool UNIT_SCOPE = ATOS_SYSTEM_SCOPE != 0;
 #ifndef ATOS_DONE_BATCHES
 #define ATOS_DONE_BATCHES 1u  // batches a server's leader runs per `done` count (worker.cuh)
 #endif
+#ifndef ATOS_KEPT_DONE_DEFER
+#define ATOS_KEPT_DONE_DEFER 1u  // a CTA group counts its kept chain's `done` once, at its end (worker.cuh run_from)
+#endif
 #define ATOS_SCOPED(S, before, after, ...) \
     do {                                   \
         if constexpr (S) asm volatile(before "sys" after __VA_ARGS__); \

@@ -609,6 +609,14 @@ struct QueueServer {
         // loads on the other threads; with a small fetch it often holds no item).
         if (!parked && g.rank() == g.size() - 1 && from.ring()) complete_range<S>(from.counters->read_count, from.counters->read_max, from.counters->read_end, nullptr, base, n);
         bool own = &from == &q;  // whether this batch counts done on the queue
+        // The leader's: items of the queue's batches that ran while the group kept items, not yet
+        // counted in `done`. While a group keeps items they are in flight (counted in `kept`, not
+        // done), so neither quiescence nor a settled band can be seen before its chain ends
+        // whatever the earlier batches' counts: the chain counts `done` once, at its end, one
+        // release instead of one per batch (each step of a long chain paid it). Priority units
+        // count every batch (ATOS_KEPT_DONE_DEFER 0): an advance with slack reads `done` as it
+        // comes, and held-back counts would look like items in flight.
+        uint32_t held_back = 0;  // (32 bits: a u64 took colouring's CTA kernel from 32 to 40 registers)
         while (true) {
             batch(held, count);
             g.sync();
@@ -621,8 +629,14 @@ struct QueueServer {
             out.drain(g, n);  // spread units that combine: copies drained before `done` (mesh.cuh)
             if (g.is_leader()) {
                 if (kept) ATOS_ATOMIC(atomicAdd)(&q.counters->kept.value, (u64)kept);
-                if (own) count_done(n);
-                else add_release(&from.counters->done.value, n);
+                if (!own) {
+                    add_release(&from.counters->done.value, n);
+                } else if (ATOS_KEPT_DONE_DEFER && kept && held_back < (1u << 31)) {
+                    held_back += n;
+                } else {
+                    count_done((u64)held_back + n);
+                    held_back = 0;
+                }
             }
             if (kept == 0) return;
             own = true;
