@@ -766,7 +766,7 @@ __device__ QueueServer<FETCH, K, W, T, Batch, Keep> queue_server_keeping(const Q
 // run as tasks by the near ring's server), then the open pass over its far ring, and when none
 // has anything, tries to advance the threshold (which counts as work: the group looks again at
 // once).
-template <class KS, class Near, class Far, class PK = NoPark>
+template <class KS, class Near, class Far, class PK>
 struct PriorityServer {
     const PriorityRef<KS>& q;
     Near& near;
