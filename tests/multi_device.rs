@@ -1,9 +1,10 @@
 //! Programs spread over several devices, simulated by the CPU executor (`CpuExecutor::placement`):
-//! BFS, PageRank and colouring on 2, 3 and 4 devices, even, edge-balanced, uneven and random
-//! partitions and a device with no vertices, with fewer and more threads than devices; every
-//! result checked against the CPU references, the routing counted (every item sent is received),
-//! and a stress loop over seeds that must never hang or stop early; eager and aggregated
-//! (outboxes forwarded at a batch size or a wait time) remote pushes alike.
+//! BFS, PageRank and colouring on 2, 3 and 4 devices (BFS and PageRank on 8 too, the most), even,
+//! edge-balanced, uneven and random partitions and a device with no vertices, with fewer and
+//! more threads than devices; every result checked against the CPU references, the routing
+//! counted (every item sent is received), and a stress loop over seeds that must never hang or
+//! stop early; eager and aggregated (outboxes forwarded at a batch size or a wait time) remote
+//! pushes alike.
 
 mod common;
 
@@ -201,6 +202,86 @@ fn coloring_on_simulated_devices_is_proper() {
             check_routing(&name, &stats, devices);
         }
     }
+}
+
+/// The most devices a placement takes (`MAX_DEVICES`, 8: issue 15's node), simulated: BFS,
+/// eager and aggregated, over every partition, with fewer threads than devices (each thread
+/// serving several devices' queues) and one per device; both PageRank forms; and a ninth device
+/// refused with the reason. Every answer checked against the CPU references and every item
+/// sent received.
+#[test]
+fn eight_devices_the_most_a_placement_takes() {
+    let most = atos::codegen::layout::mesh::MAX_DEVICES;
+    assert_eq!(most, 8, "issue 15 runs 8 GPUs of one node");
+    for spec in ["kron:11,seed=5", "grid:48x48"] {
+        let g = atos_graph::load(spec).unwrap();
+        let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
+        for p in [
+            Partition::Vertices,
+            Partition::Edges,
+            Partition::Random { seed: 8 },
+        ] {
+            for (threads, agg) in [(3, Aggregation::Eager), (8, batched(16, 3))] {
+                let cpu = CpuExecutor::new()
+                    .threads(threads)
+                    .aggregation(agg)
+                    .placement(placement(&g, p, most));
+                let r = bfs_on(&g, &cpu);
+                let name = format!("{spec} 8 devices {p} {threads} threads {agg}");
+                assert_eq!(r.depths, want, "{name}");
+                assert_eq!(r.stats.popped, r.stats.pushed + 1, "{name}");
+                check_routing(&name, &r.stats, most);
+                let busy = r.stats.devices.iter().filter(|d| d.tasks > 0).count();
+                assert!(busy >= 6, "{name}: only {busy} of 8 devices ran tasks");
+            }
+        }
+    }
+    let g = atos_graph::load("kron:10,seed=6").unwrap();
+    let n = g.num_vertices();
+    let offsets = g.offsets_u32().unwrap();
+    let (damping, epsilon) = (0.85f32, 1e-4f32);
+    let opts = PageRankOptions {
+        damping: f64::from(damping),
+        tolerance: f64::from(epsilon),
+        ..PageRankOptions::default()
+    };
+    let exact = pagerank_power(
+        &g,
+        PageRankOptions {
+            tolerance: 1e-12,
+            max_iterations: 10_000,
+            ..opts
+        },
+    );
+    for crossings in [true, false] {
+        let a = pagerank::PageRankArrays::new(n, damping);
+        let mut state = a.state(&offsets, &g.cols, epsilon, damping);
+        state.push_crossings = crossings;
+        let stats = CpuExecutor::new()
+            .threads(4)
+            .placement(placement(&g, Partition::Edges, most))
+            .run_seeds(
+                pagerank::Tasks::default(),
+                &state,
+                &Seeds::new().add(pagerank::push_rank::Task, &a.seeds),
+            )
+            .unwrap();
+        let name = format!("PageRank on 8 devices, crossings {crossings}");
+        check_converged(
+            &a.rank.to_vec(),
+            &a.residue.to_vec(),
+            &exact.rank,
+            opts,
+            1e-5,
+        )
+        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        check_routing(&name, &stats, most);
+    }
+    let nine = Placement::even(100, most + 1).unwrap_err().to_string();
+    assert!(
+        nine.contains("1 to 8 devices") && nine.contains("MAX_DEVICES"),
+        "{nine}"
+    );
 }
 
 fn batched(batch: u32, wait_us: u64) -> Aggregation {

@@ -1,10 +1,12 @@
 //! `atos`: the command-line front end: graph inspection and conversion, the benchmark runner
-//! (`atos bench`, docs/bench.md), and the launcher of one-process-per-GPU runs (`atos run`).
+//! (`atos bench`, docs/bench.md), its tables and plots from saved records (`atos report`), and
+//! the launcher of one-process-per-GPU runs (`atos run`).
 
 mod bench;
 mod graph;
 mod launch;
 mod memory;
+mod report;
 
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
@@ -26,6 +28,9 @@ enum Command {
     Graph(graph::GraphCommand),
     /// Run and verify benchmark configurations; write a table, JSON lines and plots.
     Bench(Box<bench::BenchArgs>),
+    /// The bench's tables (records, strong scaling, traffic between devices) and plots again,
+    /// from the JSON lines `atos bench --out` wrote; runs nothing.
+    Report(report::ReportArgs),
     /// Start an atos command on N processes of this node, one per GPU, as the ranks of an
     /// NVSHMEM run (docs/runtime.md, "NVSHMEM").
     Run(launch::RunArgs),
@@ -49,6 +54,7 @@ fn main() {
         Command::Graph(cmd) => graph::run(cmd).map(|()| true),
         // Ok(false): some configuration failed; it was reported, the exit code says so.
         Command::Bench(args) => bench::run(*args),
+        Command::Report(args) => report::run(&args).map(|()| true).map_err(Into::into),
         Command::Run(args) => launch::run(&args).map_err(Into::into),
         Command::NvshmemCheck => nvshmem_check().map(|()| true),
     };

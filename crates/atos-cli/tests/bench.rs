@@ -1350,3 +1350,108 @@ fn the_version_and_the_records_name_the_device_code() {
     }
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `atos report`: the tables a bench printed come back from its records alone (the same lines),
+/// with plots; several files are reported each on its own; what is not a record of this
+/// schema is refused with the file and line.
+#[test]
+fn report_prints_a_runs_tables_again_from_its_records() {
+    let dir = temp_dir("report");
+    let out = dir.join("run.jsonl");
+    let bench = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--app",
+        "bfs",
+        "--graph",
+        "kron:9",
+        "--devices",
+        "1,2,3",
+        "--aggregation",
+        "eager,16:1",
+        "--partition",
+        "random:3",
+        "--runs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(bench.code, Some(0), "{}\n{}", bench.stdout, bench.stderr);
+    assert!(
+        bench.stdout.contains("\nbetween devices: "),
+        "{}",
+        bench.stdout
+    );
+    let plots = dir.join("plots");
+    let report = atos(&[
+        "report",
+        out.to_str().unwrap(),
+        "--plots",
+        plots.to_str().unwrap(),
+    ]);
+    assert_eq!(report.code, Some(0), "{}\n{}", report.stdout, report.stderr);
+    let mut lines = report.stdout.lines();
+    let head = lines.next().unwrap();
+    assert!(
+        head.starts_with("== ") && head.contains("run.jsonl (5 records; CPU"),
+        "{head}"
+    );
+    let tables: Vec<&str> = lines.take_while(|l| !l.contains(" plots in ")).collect();
+    assert_eq!(tables, bench.stdout.lines().collect::<Vec<_>>());
+    // The traffic rows: one per spread run, every item counted.
+    let rows: Vec<&str> = tables
+        .iter()
+        .copied()
+        .skip_while(|l| !l.starts_with("between devices"))
+        .skip(2)
+        .collect();
+    assert_eq!(rows.len(), 4, "{tables:#?}");
+    assert!(rows.iter().all(|r| r.contains("simulated")), "{rows:#?}");
+    assert!(plots.join("kron-9-scaling.svg").is_file());
+
+    // Two files: each its own run, its plots in a folder named after it.
+    let other = dir.join("again");
+    std::fs::create_dir_all(&other).unwrap();
+    std::fs::copy(&out, other.join("run.jsonl")).unwrap();
+    let both = dir.join("both");
+    let two = atos(&[
+        "report",
+        out.to_str().unwrap(),
+        other.join("run.jsonl").to_str().unwrap(),
+        "--plots",
+        both.to_str().unwrap(),
+    ]);
+    assert_eq!(two.code, Some(0), "{}\n{}", two.stdout, two.stderr);
+    assert_eq!(two.stdout.matches("\n== ").count(), 1, "{}", two.stdout);
+    assert_eq!(two.stdout.matches("strong scaling:").count(), 2);
+    let folder = dir.file_name().unwrap().to_str().unwrap();
+    assert!(
+        both.join(format!("{folder}-run/kron-9-scaling.svg"))
+            .is_file()
+    );
+    assert!(both.join("again-run/kron-9-scaling.svg").is_file());
+
+    // Refusals: a line that is not JSON, a record of another schema, no records, no file.
+    let text = std::fs::read_to_string(&out).unwrap();
+    let first = text.lines().next().unwrap();
+    let bad = dir.join("bad.jsonl");
+    std::fs::write(&bad, format!("{first}\n{{not json\n")).unwrap();
+    let old = dir.join("old.jsonl");
+    std::fs::write(&old, first.replacen("\"schema\":2", "\"schema\":1", 1)).unwrap();
+    let empty = dir.join("empty.jsonl");
+    std::fs::write(&empty, "\n").unwrap();
+    for (file, says) in [
+        (&bad, "bad.jsonl:2: not a bench record"),
+        (
+            &old,
+            "old.jsonl:1: a record of schema 1; this atos reads schema 2",
+        ),
+        (&empty, "empty.jsonl: no records in it"),
+        (&dir.join("missing.jsonl"), "reading "),
+    ] {
+        let o = atos(&["report", file.to_str().unwrap()]);
+        assert_eq!(o.code, Some(1), "{}", o.stdout);
+        assert!(o.stderr.contains(says), "{says}: {}", o.stderr);
+    }
+}

@@ -12,6 +12,8 @@ pub mod record;
 mod runner;
 mod scaling;
 mod sssp;
+mod text_table;
+mod traffic;
 
 use std::fs::{File, OpenOptions};
 use std::io::{IsTerminal, Write};
@@ -1187,30 +1189,13 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     ui.bar.finish_and_clear();
 
     if lead {
-        print_table(&records, &args.graphs, &slugs);
-        let lines = scaling::table(&scaling::series(&records), |spec| {
-            slug_of(&args.graphs, &slugs, spec)
-        });
-        if !lines.is_empty() {
-            println!();
-            lines.iter().for_each(|l| println!("{l}"));
-        } else if records.iter().any(|r| r.devices.is_some_and(|d| d > 1)) {
-            println!(
-                "\nstrong scaling: no verified one-device run to compare with (add 1 to --devices)"
-            );
-        }
+        summarize(&records, &args.graphs, &slugs);
     }
     if lead && let Some(dir) = &args.plots {
-        let graphs: Vec<(String, String)> = args
-            .graphs
-            .iter()
-            .cloned()
-            .zip(slugs.iter().cloned())
-            .collect();
-        match plots::write_all(dir, &graphs, &records) {
+        match write_plots(dir, &records, &args.graphs, &slugs) {
             Ok(files) => ui.note(&format!("{} plots in {}", files.len(), dir.display())),
             Err(e) => {
-                eprintln!("error: writing plots into {}: {e}", dir.display());
+                eprintln!("error: {e}");
                 failures += 1;
             }
         }
@@ -1415,6 +1400,44 @@ fn answer(r: &Record) -> String {
 }
 
 /// The plot and table name of the graph `spec` (one of `graphs`, named `slugs` in order).
+/// What a bench prints after its runs (and `atos report` from saved records): the records'
+/// table, then for spread runs the strong-scaling table and what went between the devices.
+pub fn summarize(records: &[Record], graphs: &[String], slugs: &[String]) {
+    print_table(records, graphs, slugs);
+    let slug = |spec: &str| slug_of(graphs, slugs, spec);
+    let lines = scaling::table(&scaling::series(records), slug);
+    if !lines.is_empty() {
+        println!();
+        lines.iter().for_each(|l| println!("{l}"));
+    } else if records.iter().any(|r| r.devices.is_some_and(|d| d > 1)) {
+        println!(
+            "\nstrong scaling: no verified one-device run to compare with (add 1 to --devices)"
+        );
+    }
+    let lines = traffic::table(records, slug);
+    if !lines.is_empty() {
+        println!();
+        lines.iter().for_each(|l| println!("{l}"));
+    }
+}
+
+/// The names plots and tables give `graphs` (a spec's or file's slug, made unique).
+pub fn graph_slugs(graphs: &[String]) -> Vec<String> {
+    plots::unique_slugs(graphs)
+}
+
+/// The SVG plots of `records` (each graph of `graphs`, named by its slug) into `dir`.
+pub fn write_plots(
+    dir: &Path,
+    records: &[Record],
+    graphs: &[String],
+    slugs: &[String],
+) -> Result<Vec<PathBuf>, String> {
+    let graphs: Vec<(String, String)> = graphs.iter().cloned().zip(slugs.iter().cloned()).collect();
+    plots::write_all(dir, &graphs, records)
+        .map_err(|e| format!("writing plots into {}: {e}", dir.display()))
+}
+
 fn slug_of(graphs: &[String], slugs: &[String], spec: &str) -> String {
     graphs
         .iter()

@@ -124,11 +124,12 @@ pub fn table(series: &[Series], slug_of: impl Fn(&str) -> String) -> Vec<String>
         "speed-up",
         "best config",
     ]
-    .map(String::from);
+    .map(String::from)
+    .to_vec();
     let mut rows = vec![header];
     for s in series {
         for p in &s.points {
-            rows.push([
+            rows.push(vec![
                 slug_of(&s.graph),
                 s.app.clone(),
                 if p.devices == 1 {
@@ -143,31 +144,11 @@ pub fn table(series: &[Series], slug_of: impl Fn(&str) -> String) -> Vec<String>
             ]);
         }
     }
-    let mut widths = [0usize; 7];
-    for row in &rows {
-        for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
     let mut lines = vec![
         "strong scaling: best verified time per device count; speed-up over the best one-device run of this bench"
             .to_string(),
     ];
-    for row in &rows {
-        let cells: Vec<String> = row
-            .iter()
-            .zip(widths)
-            .enumerate()
-            .map(|(i, (c, w))| {
-                if (3..=5).contains(&i) {
-                    format!("{c:>w$}")
-                } else {
-                    format!("{c:<w$}")
-                }
-            })
-            .collect();
-        lines.push(cells.join("  ").trim_end().to_string());
-    }
+    lines.extend(super::text_table::lines(&rows, |i| (3..=5).contains(&i)));
     lines
 }
 
