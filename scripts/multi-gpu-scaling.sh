@@ -3,7 +3,10 @@
 # (nvidia-h200-x2, or x4 with DEVS=1,2,4): kron:24 and grid:8192x8192, BFS and PageRank, one GPU
 # against DEVS in the same bench runs, peer-to-peer eager and aggregated, combine drains 16 (the
 # default) and 0, then the NVSHMEM transport. Every run verified against the CPU reference.
-# Written 2026-11-24 (third session) and not yet run: no machine with several GPUs was lent.
+# Written 2026-11-24 (third session). Not run as a whole yet: on 2026-11-28 a session with 418 s
+# of device time ran its kron:24 and grid:8192x8192 BFS and PageRank steps, and kron:22, on 1, 2
+# and 4 GPUs (docs/results/2026-11-28-x4-h200.md). `atos report $OUT/records.jsonl --plots DIR`
+# prints the tables and draws the scaling plots from the records afterwards.
 # Run on the device machine from the repository root with this commit's release `atos` in .gpu/
 # (built by scripts/gpu-bundle.sh; carry [".gpu"]); BUDGET is the script's own time limit in
 # seconds (default 560).
