@@ -11,7 +11,7 @@ use std::time::{Duration, Instant};
 
 use atos::apps::bfs::{self, Executor, bfs as bfs_task};
 use atos::codegen::WorkerKind;
-use atos::{Gpu, Program, QueueMode, RunError, Strategy};
+use atos::{AtomicArray, Gpu, Program, Queue, QueueMode, RunError, Strategy};
 use atos_graph::Csr;
 use atos_graph::generate::SplitMix64;
 use clap::Parser;
@@ -567,7 +567,76 @@ fn spread_features(devices: Option<usize>) -> usize {
             }
         }
     }
-    failures + combined_adds(&gpus) + tight_rings(&gpus)
+    failures + combined_adds(&gpus) + tight_rings(&gpus) + remote_counts(&gpus)
+}
+
+/// Each device's count of its accesses to other devices' elements (`remote_ops`) on a program
+/// whose accesses do not depend on timing (`programs::read_next`): the GPU's must equal the
+/// formula and the CPU executor's twin count (`cpu::mesh::SpreadFields`) on the same placement,
+/// device by device. Returns the failures.
+fn remote_counts(gpus: &atos::Gpus) -> usize {
+    let devices = gpus.len();
+    println!("\n== remote accesses counted alike on GPUs and the CPU ({devices} devices) ==");
+    if gpus.world().is_some() {
+        println!("  skipped under NVSHMEM (peer-to-peer only)");
+        return 0;
+    }
+    let n = 30_000u32;
+    let program = Program::new(gpus.gpu(0), programs::read_next::Task)
+        .timeout(Duration::from_secs(60))
+        .build_mesh(gpus)
+        .unwrap_or_else(|e| panic!("{e}"));
+    let mut failures = 0;
+    for (pname, placement) in [
+        (
+            "even",
+            atos::Placement::even(u64::from(n), devices).unwrap(),
+        ),
+        (
+            "scattered",
+            atos::Placement::from_owners(
+                (0..n).map(|i| ((i * 7) % devices as u32) as u8).collect(),
+                devices,
+            )
+            .unwrap(),
+        ),
+    ] {
+        let want = programs::next_remote_accesses(&placement, n);
+        let run = |on_gpu: bool| {
+            let value = AtomicArray::<u32>::filled(n as usize, 1);
+            let total = AtomicArray::<u32>::filled(1, 0);
+            let state = programs::NextState {
+                value: value.view(),
+                total: total.view(),
+                work: Queue::with_capacity(u64::from(n)),
+                n,
+            };
+            let seeds: Vec<u32> = (0..n).collect();
+            let stats = if on_gpu {
+                program.run(&state, &seeds, &placement)
+            } else {
+                atos::CpuExecutor::new()
+                    .threads(devices.max(2))
+                    .placement(placement.clone())
+                    .run(programs::read_next::Task, &state, &seeds)
+            }
+            .unwrap_or_else(|e| panic!("{pname}: {e}"));
+            let ops: Vec<Option<u64>> = stats.devices.iter().map(|d| d.remote_ops).collect();
+            (total.to_vec()[0], ops)
+        };
+        let (gpu_total, gpu) = run(true);
+        let (cpu_total, cpu) = run(false);
+        let want_ops: Vec<Option<u64>> = want.iter().map(|&w| Some(w)).collect();
+        if gpu_total != n || cpu_total != n || gpu != want_ops || cpu != want_ops {
+            failures += 1;
+            println!(
+                "  {pname}: FAIL (totals GPU {gpu_total}, CPU {cpu_total}, want {n}; remote accesses GPU {gpu:?}, CPU {cpu:?}, want {want:?})"
+            );
+        } else {
+            println!("  {pname}: GPU and CPU count {want:?}, as the placement says");
+        }
+    }
+    failures
 }
 
 /// Spread BFS through rings barely above its peak (docs/runtime.md, "Alive, exactly"): the

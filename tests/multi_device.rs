@@ -284,6 +284,110 @@ fn eight_devices_the_most_a_placement_takes() {
     );
 }
 
+/// Each simulated device counts its accesses to other devices' elements as a GPU does
+/// (`count_access` in mesh.cuh): exactly, for a program whose accesses do not depend on
+/// timing; a field not of the placement's length lives whole on device 0.
+#[test]
+fn simulated_devices_count_their_remote_accesses() {
+    let n = 1000u32;
+    for (placement, threads) in [
+        (Placement::even(u64::from(n), 3).unwrap(), 3),
+        (Placement::ranges(vec![0, 10, 10, 990, 1000]).unwrap(), 2),
+        (
+            Placement::from_owners((0..n).map(|v| ((v * 7) % 5) as u8).collect(), 5).unwrap(),
+            4,
+        ),
+    ] {
+        let value = AtomicArray::<u32>::filled(n as usize, 1);
+        let total = AtomicArray::<u32>::filled(1, 0);
+        let state = common::programs::NextState {
+            value: value.view(),
+            total: total.view(),
+            work: Queue::with_capacity(u64::from(n)),
+            n,
+        };
+        let seeds: Vec<u32> = (0..n).collect();
+        let devices = placement.devices();
+        let want = common::programs::next_remote_accesses(&placement, n);
+        let stats = CpuExecutor::new()
+            .threads(threads)
+            .placement(placement.clone())
+            .run(common::programs::read_next::Task, &state, &seeds)
+            .unwrap();
+        assert_eq!(total.to_vec(), [n]);
+        let got: Vec<u64> = stats
+            .devices
+            .iter()
+            .map(|d| d.remote_ops.unwrap())
+            .collect();
+        assert_eq!(got, want, "{devices} devices");
+    }
+}
+
+/// BFS relaxing with `fetch_min` alone: no filter copy (the plan gives one only to a field
+/// asked with `lower`).
+#[atos::state]
+pub struct MinState<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub cols: Slice<'a, u32>,
+    pub depth: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+#[atos::task(worker = "warp", fetch = 1)]
+pub fn bfs_fetch_min(v: u32, s: &MinState) {
+    let next = s.depth.load(v) + 1;
+    for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
+        let u = s.cols[e];
+        if s.depth.fetch_min(u, next) > next {
+            s.work.push(u);
+        }
+    }
+}
+
+/// The filter copies on simulated devices, as on GPUs: BFS's `lower` asks this device's copy of
+/// another device's depth first, and the answers stay exact (the depths are the reference's,
+/// under every partition, thread count and aggregation) while far fewer relaxations cross to
+/// the element than when every one does (`fetch_min`, no copy).
+#[test]
+fn filter_copies_answer_most_remote_relaxations_exactly() {
+    let g = atos_graph::load("kron:12,seed=9").unwrap();
+    let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
+    let offsets = g.offsets_u32().unwrap();
+    let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+    for (p, threads, agg) in [
+        (Partition::Random { seed: 3 }, 4, Aggregation::Eager),
+        (Partition::Edges, 2, batched(16, 5)),
+        (Partition::Vertices, 8, Aggregation::Eager),
+    ] {
+        let cpu = || {
+            CpuExecutor::new()
+                .threads(threads)
+                .aggregation(agg)
+                .placement(placement(&g, p, 4))
+        };
+        let filtered = bfs_on(&g, &cpu());
+        let name = format!("{p} {threads} threads {agg}");
+        assert_eq!(filtered.depths, want, "{name}");
+        let depth = bfs::initial_depths(g.num_vertices(), 0);
+        let state = MinState {
+            offsets: Slice::new(&offsets),
+            cols: Slice::new(&g.cols),
+            depth: depth.view(),
+            work: Queue::new(QueueMode::Ring, cap),
+        };
+        let plain = cpu().run(bfs_fetch_min::Task, &state, &[0]).unwrap();
+        assert_eq!(depth.to_vec(), want, "{name}, fetch_min");
+        let ops = |s: &Stats| -> u64 { s.devices.iter().map(|d| d.remote_ops.unwrap()).sum() };
+        let (with, without) = (ops(&filtered.stats), ops(&plain));
+        assert!(with > 0, "{name}: remote depths are reached at all");
+        assert!(
+            with * 2 < without,
+            "{name}: {with} remote accesses with filter copies, {without} without"
+        );
+    }
+}
+
 fn batched(batch: u32, wait_us: u64) -> Aggregation {
     Aggregation::batched(batch, Duration::from_micros(wait_us)).unwrap()
 }

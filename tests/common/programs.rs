@@ -480,3 +480,33 @@ pub fn in_degree_run(
     let stats = run(&state, &seeds)?;
     Ok((count.to_vec(), stats))
 }
+
+// ---- remote accesses: a task that reads its successor's element ----
+
+/// A task that reads one other element, its successor's, and adds it to a one-element total.
+#[atos::state]
+pub struct NextState<'a> {
+    pub value: Atomics<'a, u32>,
+    /// One element: whole on device 0 wherever the run is spread.
+    pub total: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+    pub n: u32,
+}
+
+#[atos::task(worker = "thread")]
+pub fn read_next(v: u32, s: &NextState) {
+    let x = s.value.load((v + 1) % s.n);
+    s.total.fetch_add(0u32, x);
+}
+
+/// What `read_next` over items `0..n` (each seeded once, run on its owner) makes each device of
+/// `placement` count as accesses to other devices' elements: its items whose successor another
+/// device owns, and, on every device but 0, each of its items' add to the total.
+pub fn next_remote_accesses(placement: &atos::Placement, n: u32) -> Vec<u64> {
+    let mut want = vec![0u64; placement.devices()];
+    for v in 0..n {
+        let d = placement.owner(u64::from(v));
+        want[d] += u64::from(placement.owner(u64::from((v + 1) % n)) != d) + u64::from(d != 0);
+    }
+    want
+}

@@ -394,8 +394,8 @@ fn spread_runs_are_verified_and_record_their_devices() {
     assert_eq!(one["verified"], true);
     assert_eq!(one["remote_items"], 0, "{one}");
     assert_eq!(one["device_tasks"].as_array().unwrap().len(), 1);
-    // The CPU executor's simulated devices share one array: no remote accesses to count.
-    assert!(one["device_remote_ops"].is_null(), "{one}");
+    // One device: no element lives elsewhere, so none of its accesses is remote.
+    assert_eq!(one["device_remote_ops"], serde_json::json!([0]), "{one}");
     assert_eq!(one["aggregation"], "eager");
     let batched: Vec<&Value> = recs
         .iter()
@@ -423,6 +423,10 @@ fn spread_runs_are_verified_and_record_their_devices() {
     assert_eq!(ok["partition"], "random:2");
     assert!(ok["remote_items"].as_u64().unwrap() > 0, "{ok}");
     assert_eq!(ok["device_tasks"].as_array().unwrap().len(), 3);
+    // A random partition of kron: every device reaches other devices' depths.
+    let ops = ok["device_remote_ops"].as_array().unwrap();
+    assert_eq!(ops.len(), 3, "{ok}");
+    assert!(ops.iter().all(|o| o.as_u64().unwrap() > 0), "{ok}");
     assert!(
         ok["combining"].is_null(),
         "BFS has no adds to combine: {ok}"

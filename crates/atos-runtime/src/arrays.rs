@@ -3,6 +3,7 @@
 //! On the CPU they are views of host memory; the GPU executor copies them to the device
 //! before a run and copies `Atomics` back after it, so one state value serves both executors.
 
+use std::cmp::Ordering::{Equal, Greater, Less};
 use std::marker::PhantomData;
 use std::ops::Range;
 use std::sync::atomic::{AtomicPtr, AtomicUsize, Ordering};
@@ -59,6 +60,25 @@ macro_rules! slice_index {
 }
 slice_index!(u32, u64, usize);
 
+/// `lower` on one element: a load first (most offers find the element already as low), then
+/// the atomic. `<=` is false for a NaN on either side: `fetch_min` decides those.
+#[inline]
+fn plain_lower<T: AtomicNum + PartialOrd>(c: &T::Cell, v: T) -> bool {
+    if T::load(c) <= v {
+        return false;
+    }
+    T::fetch_min(c, v) > v
+}
+
+/// `plain_lower` upside down.
+#[inline]
+fn plain_raise<T: AtomicNum + PartialOrd>(c: &T::Cell, v: T) -> bool {
+    if T::load(c) >= v {
+        return false;
+    }
+    T::fetch_max(c, v) < v
+}
+
 /// An array updated with atomic operations (relaxed, device-scope on the GPU).
 pub struct Atomics<'a, T: AtomicElem> {
     cells: &'a [T::Cell],
@@ -85,18 +105,29 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
         self.cells
     }
 
+    /// Element `i`, counted as an access to another device's element when a run spread over
+    /// simulated devices places it there (`cpu::mesh::count_access`).
+    #[inline]
+    fn cell(&self, i: usize) -> &T::Cell {
+        let c = &self.cells[i];
+        if crate::cpu::mesh::spread_active() {
+            crate::cpu::mesh::count_access(self.cells.as_ptr() as usize, i);
+        }
+        c
+    }
+
     pub fn load(&self, i: impl IndexArg) -> T {
-        T::load(&self.cells[i.to_usize()])
+        T::load(self.cell(i.to_usize()))
     }
     pub fn store(&self, i: impl IndexArg, v: T) {
-        T::store(&self.cells[i.to_usize()], v)
+        T::store(self.cell(i.to_usize()), v)
     }
     pub fn swap(&self, i: impl IndexArg, v: T) -> T {
-        T::swap(&self.cells[i.to_usize()], v)
+        T::swap(self.cell(i.to_usize()), v)
     }
     /// Stores `new` if the element equals `current`; returns the previous value either way.
     pub fn compare_and_swap(&self, i: impl IndexArg, current: T, new: T) -> T {
-        T::compare_and_swap(&self.cells[i.to_usize()], current, new)
+        T::compare_and_swap(self.cell(i.to_usize()), current, new)
     }
 
     // The numeric and bitwise entries of `ops::ATOMICS`: bounded per method, so a call on an
@@ -106,13 +137,13 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     where
         T: AtomicNum,
     {
-        T::fetch_add(&self.cells[i.to_usize()], v)
+        T::fetch_add(self.cell(i.to_usize()), v)
     }
     pub fn fetch_sub(&self, i: impl IndexArg, v: T) -> T
     where
         T: AtomicNum,
     {
-        T::fetch_sub(&self.cells[i.to_usize()], v)
+        T::fetch_sub(self.cell(i.to_usize()), v)
     }
     /// Adds `v` to element `i`, with no answer and no order with anything else the task does.
     /// On one device it is `fetch_add` with the result dropped. Spread over several devices,
@@ -137,6 +168,9 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
             });
         });
         if !combined {
+            if crate::cpu::mesh::spread_active() {
+                crate::cpu::mesh::count_access(self.cells.as_ptr() as usize, i);
+            }
             T::fetch_add(c, v);
         }
     }
@@ -145,14 +179,14 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     where
         T: AtomicNum,
     {
-        T::fetch_min(&self.cells[i.to_usize()], v)
+        T::fetch_min(self.cell(i.to_usize()), v)
     }
     /// Float elements: the larger of the two, ignoring a NaN operand (`f32::max`).
     pub fn fetch_max(&self, i: impl IndexArg, v: T) -> T
     where
         T: AtomicNum,
     {
-        T::fetch_max(&self.cells[i.to_usize()], v)
+        T::fetch_max(self.cell(i.to_usize()), v)
     }
     /// `fetch_min(i, v) > v`: lowers the element to `v` if it is above, and says whether it
     /// was. Only the answer is asked for, so a load that shows the element at or below `v`
@@ -163,12 +197,12 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     where
         T: AtomicNum + PartialOrd,
     {
-        let c = &self.cells[i.to_usize()];
-        // `<=` is false for a NaN on either side: fetch_min decides those.
-        if T::load(c) <= v {
-            return false;
+        let i = i.to_usize();
+        let c = &self.cells[i];
+        if crate::cpu::mesh::spread_active() {
+            return self.one_way_spread(i, v, true);
         }
-        T::fetch_min(c, v) > v
+        plain_lower(c, v)
     }
     /// `fetch_max(i, v) < v`: raises the element to `v` if it is below, and says whether it
     /// was (`lower` upside down).
@@ -176,29 +210,77 @@ impl<'a, T: AtomicElem> Atomics<'a, T> {
     where
         T: AtomicNum + PartialOrd,
     {
-        let c = &self.cells[i.to_usize()];
-        if T::load(c) >= v {
-            return false;
+        let i = i.to_usize();
+        let c = &self.cells[i];
+        if crate::cpu::mesh::spread_active() {
+            return self.one_way_spread(i, v, false);
         }
-        T::fetch_max(c, v) < v
+        plain_raise(c, v)
+    }
+    /// `lower` (`down`) or `raise` while a run spread over simulated devices is going on:
+    /// another device's element with a filter copy asks the copy first, as `atomic_lower` and
+    /// `atomic_raise` in mesh.cuh do (docs/runtime.md, "Filter copies"); any other element
+    /// takes the plain operation, counted as an access.
+    #[cold]
+    #[inline(never)]
+    fn one_way_spread(&self, i: usize, v: T, down: bool) -> bool
+    where
+        T: AtomicNum + PartialOrd,
+    {
+        let c = &self.cells[i];
+        let plain = || {
+            if down {
+                plain_lower(c, v)
+            } else {
+                plain_raise(c, v)
+            }
+        };
+        // The atomic toward `v`, and whether `x` is at `v` or past it that way (false for a
+        // NaN on either side, which the atomic decides).
+        let toward = |c: &T::Cell| {
+            if down {
+                T::fetch_min(c, v)
+            } else {
+                T::fetch_max(c, v)
+            }
+        };
+        let at_or_past = |x: T, v: T| {
+            let at = if down { Less } else { Greater };
+            matches!(x.partial_cmp(&v), Some(o) if o == at || o == Equal)
+        };
+        crate::cpu::mesh::filtered(self.cells.as_ptr() as usize, i, plain, |copy, count| {
+            let seen = T::from_bits(copy.load(Ordering::Acquire));
+            if at_or_past(seen, v) {
+                return false;
+            }
+            count();
+            let old = toward(c);
+            let now = T::new_cell(old);
+            toward(&now);
+            let now = T::load(&now);
+            if !at_or_past(seen, now) {
+                copy.store(now.to_bits(), Ordering::Release);
+            }
+            if down { old > v } else { old < v }
+        })
     }
     pub fn fetch_and(&self, i: impl IndexArg, v: T) -> T
     where
         T: AtomicBits,
     {
-        T::fetch_and(&self.cells[i.to_usize()], v)
+        T::fetch_and(self.cell(i.to_usize()), v)
     }
     pub fn fetch_or(&self, i: impl IndexArg, v: T) -> T
     where
         T: AtomicBits,
     {
-        T::fetch_or(&self.cells[i.to_usize()], v)
+        T::fetch_or(self.cell(i.to_usize()), v)
     }
     pub fn fetch_xor(&self, i: impl IndexArg, v: T) -> T
     where
         T: AtomicBits,
     {
-        T::fetch_xor(&self.cells[i.to_usize()], v)
+        T::fetch_xor(self.cell(i.to_usize()), v)
     }
 }
 

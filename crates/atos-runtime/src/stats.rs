@@ -70,8 +70,10 @@ pub struct DeviceStats {
     /// into it. Remote atomics and loads on spread arrays are in `remote_ops`.
     pub received_bytes: u64,
     /// Loads, stores and atomics its tasks made on `Atomics` elements in another device's
-    /// memory (a `lower` or `raise` answered by the filter copy is not one). GPU runs only:
-    /// the CPU executor's simulated devices share one array (`None`).
+    /// memory (a `lower` or `raise` answered by the filter copy is not one; a delivery from a
+    /// combine copy is). The CPU executor's simulated devices keep one array but count what
+    /// the GPUs would (`cpu::mesh::SpreadFields`). Both executors fill it (`Some`) for every
+    /// spread run.
     pub remote_ops: Option<u64>,
     /// Elements it delivered from its combine copies (`accumulate` into other devices'
     /// elements): each one add at the element's home, the sum of the device's adds to it since

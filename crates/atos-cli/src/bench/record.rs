@@ -167,8 +167,8 @@ pub struct Record {
     pub remote_bytes: Option<u64>,
     /// Spread runs: tasks each device ran in the last run.
     pub device_tasks: Option<Vec<u64>>,
-    /// Spread GPU runs: loads, stores and atomics each device's tasks made on `Atomics`
-    /// elements in another device's memory in the last run (null on the CPU executor).
+    /// Spread runs: loads, stores and atomics each device's tasks made on `Atomics` elements
+    /// in another device's memory in the last run (the CPU executor counts what GPUs would).
     pub device_remote_ops: Option<Vec<u64>>,
     /// Spread runs: elements each device delivered from its combine copies in the last run
     /// (its `accumulate`s into other devices' elements, one add per element and delivery).

@@ -15,7 +15,7 @@ pub struct Traffic {
     pub items: Option<u64>,
     /// Item bytes per second over the run, in GB/s.
     pub item_gbps: Option<f64>,
-    /// The most remote element accesses one device made (GPU runs).
+    /// The most accesses one device made to other devices' elements.
     pub remote_ops_max: Option<u64>,
     /// Those accesses per microsecond of the run.
     pub remote_ops_per_us: Option<f64>,
@@ -92,7 +92,7 @@ pub fn table(records: &[Record], slug_of: impl Fn(&str) -> String) -> Vec<String
         return Vec::new();
     }
     let mut lines = vec![
-        "between devices: tasks on the busiest device over the mean; items pushed to other devices and their bytes per second over the run; the busiest device's loads, stores and atomics on other devices' elements (GPU runs) and their rate; elements delivered from combine copies"
+        "between devices: tasks on the busiest device over the mean; items pushed to other devices and their bytes per second over the run; the busiest device's loads, stores and atomics on other devices' elements and their rate; elements delivered from combine copies"
             .to_string(),
     ];
     lines.extend(super::text_table::lines(&rows, |i| i >= 3 && i != 4));

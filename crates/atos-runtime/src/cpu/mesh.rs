@@ -1,15 +1,17 @@
 //! The CPU executor's twin of a program spread over several devices (`mesh.cuh`): per simulated
 //! device a local ring and a receive ring of every queue (and, aggregated, an outbox per peer
 //! with its forwards), pushes routed to the device that owns the item, and termination summed
-//! over every ring of every device. Memory is one on the CPU, so `Atomics` placement changes
-//! nothing here; routing and the rings are those of the GPU, and so are the combine copies of
+//! over every ring of every device. Memory is one on the CPU, so `Atomics` placement moves no
+//! element here; routing and the rings are those of the GPU, and so are the combine copies of
 //! the fields a program `accumulate`s into (each device's adds to other devices' elements,
-//! delivered by drains after batches, by idle sweeps and at the end).
+//! delivered by drains after batches, by idle sweeps and at the end), the filter copies of the
+//! fields only `lower` or only `raise` moves, and the count of each device's accesses to other
+//! devices' elements (`SpreadFields`).
 
 use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::AtomicU64;
 use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
+use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::time::Instant;
 
 use atos_codegen::layout::queue_counters as qc;
@@ -56,6 +58,8 @@ pub struct Combines {
     drain: u64,
     /// Per device: positions handed out to batches' drains (`drain_cursor`).
     drain_cursor: Vec<AtomicU64>,
+    /// Where deliveries count as accesses to other devices' elements.
+    spread: Arc<SpreadFields>,
 }
 
 impl Combines {
@@ -64,6 +68,7 @@ impl Combines {
         fields: &[(usize, usize)],
         placement: Arc<Placement>,
         drain: u32,
+        spread: Arc<SpreadFields>,
     ) -> Combines {
         let devices = placement.devices();
         Combines {
@@ -78,6 +83,7 @@ impl Combines {
             drain: u64::from(drain),
             drain_cursor: (0..devices).map(|_| AtomicU64::new(0)).collect(),
             placement,
+            spread,
         }
     }
 
@@ -110,7 +116,7 @@ impl Combines {
     /// `deliver_combined` of mesh.cuh: moves position `p` of device `d`'s copies to its
     /// element in `homes` (the fields, in the order given to `new`). Whether it moved anything.
     pub(crate) fn deliver(&self, homes: &[&dyn AtomicHost], d: usize, mut p: u64) -> bool {
-        for ((_, copies), home) in self.fields.iter().zip(homes) {
+        for ((at, copies), home) in self.fields.iter().zip(homes) {
             let copy = &copies[d];
             if p < copy.len() as u64 {
                 let cell = &copy[p as usize];
@@ -121,6 +127,8 @@ impl Combines {
                 if bits == 0 {
                     return false;
                 }
+                // `deliver_combined`: one add at the element's home, an access like any.
+                self.spread.count(*at, p as usize, d);
                 home.add_bits(p as usize, bits);
                 self.delivered[d].fetch_add(1, Relaxed);
                 return true;
@@ -164,6 +172,204 @@ pub(crate) fn combine(at: usize, i: usize, add: impl FnOnce(&AtomicU64)) -> bool
         }
         add(&copies[me][i]);
         true
+    })
+}
+
+thread_local! {
+    /// Where the `Atomics` fields of the spread run the current thread works for live: the
+    /// thread's share of them, and a plain pointer to it, which is all an access outside a
+    /// spread run reads (null), since every `Atomics` operation of every CPU run asks.
+    static SPREAD: std::cell::RefCell<Option<Arc<SpreadFields>>> = const { std::cell::RefCell::new(None) };
+    static SPREAD_AT: Cell<*const SpreadFields> = const { Cell::new(std::ptr::null()) };
+}
+
+/// Threads of this process working for a spread run: while none is, an `Atomics` operation
+/// reads this one shared word and nothing else (a thread-local read on every operation made
+/// the CPU executor's BFS 1.6x slower).
+static SPREAD_THREADS: Alone = Alone(AtomicUsize::new(0));
+
+/// A word on a cache line of its own: read on every `Atomics` operation, it must not share
+/// a line with anything written.
+#[repr(align(128))]
+struct Alone(AtomicUsize);
+
+/// Whether any thread works for a spread run: the one check an `Atomics` operation makes
+/// outside them.
+#[inline]
+pub(crate) fn spread_active() -> bool {
+    SPREAD_THREADS.0.load(Relaxed) != 0
+}
+
+/// The current thread's spread run's fields, if any. The pointer is `SPREAD`'s `Arc`, which
+/// the thread holds as long as the pointer is set.
+#[inline]
+fn spread_fields<R>(f: impl FnOnce(Option<&SpreadFields>) -> R) -> R {
+    if SPREAD_THREADS.0.load(Relaxed) == 0 {
+        return f(None);
+    }
+    let at = SPREAD_AT.with(Cell::get);
+    // SAFETY: non-null only while `SPREAD` holds the `Arc` it points into (`set_spread`).
+    f(unsafe { at.as_ref() })
+}
+
+/// The `Atomics` fields of a spread run as its GPUs hold them (`Spread` in mesh.cuh): a field
+/// of the placement's length is spread (element `i` lives on its owner), any other lives whole
+/// on device 0; a field the plan gives a filter copy (`Plan::filters`) has one per device,
+/// taken from the field at the run's start. Memory is one on the CPU, so the elements stay
+/// where they are; what this twin adds is the GPU's accounting and its filter: every load,
+/// store and atomic on another device's element counts in that device's `remote_ops`, as
+/// `count_access` counts it, and `lower` / `raise` on another device's element ask the copy
+/// first, as `atomic_lower` / `atomic_raise` do, so CI runs the filter's exactness argument.
+pub struct SpreadFields {
+    fields: Vec<SpreadField>,
+    placement: Arc<Placement>,
+    /// Per device: its accesses to other devices' elements.
+    remote_ops: Vec<AtomicU64>,
+}
+
+struct SpreadField {
+    /// `AtomicHost::cells_addr`: how an `Atomics` view finds its field.
+    at: usize,
+    spread: bool,
+    /// Per device, its copy of every element (element bits), when the field has one.
+    filter: Option<Vec<Vec<AtomicU64>>>,
+}
+
+/// One field of a run: its elements' address, length, whether the plan gives it a filter
+/// copy, and its elements' bits at the run's start (read only when it has one).
+pub(crate) struct FieldAt<'a> {
+    pub at: usize,
+    pub len: usize,
+    pub filter: bool,
+    pub host: &'a dyn AtomicHost,
+}
+
+impl SpreadFields {
+    pub(crate) fn new(fields: &[FieldAt<'_>], placement: Arc<Placement>) -> SpreadFields {
+        let devices = placement.devices();
+        let fields = fields
+            .iter()
+            .map(|f| {
+                let spread = f.len as u64 == placement.len() && devices > 1;
+                let filter = (spread && f.filter).then(|| {
+                    let size = f.host.elem_size();
+                    let bits: Vec<u64> = f
+                        .host
+                        .read_bytes()
+                        .chunks_exact(size)
+                        .map(|b| {
+                            let mut w = [0u8; 8];
+                            w[..size].copy_from_slice(b);
+                            u64::from_le_bytes(w)
+                        })
+                        .collect();
+                    (0..devices)
+                        .map(|_| bits.iter().map(|&b| AtomicU64::new(b)).collect())
+                        .collect()
+                });
+                SpreadField {
+                    at: f.at,
+                    spread,
+                    filter,
+                }
+            })
+            .collect();
+        SpreadFields {
+            fields,
+            remote_ops: (0..devices).map(|_| AtomicU64::new(0)).collect(),
+            placement,
+        }
+    }
+
+    /// Device `d`'s accesses to other devices' elements.
+    pub(crate) fn remote_ops(&self, d: usize) -> u64 {
+        self.remote_ops[d].load(Acquire)
+    }
+
+    /// Where element `i` of `f` lives (`Spread::home_of`).
+    fn home(&self, f: &SpreadField, i: usize) -> usize {
+        if f.spread {
+            self.placement.owner(i as u64)
+        } else {
+            0
+        }
+    }
+
+    /// `count_access` of mesh.cuh: an access by device `d` to element `i` of the field at
+    /// `at`, counted when the element lives on another device.
+    pub(crate) fn count(&self, at: usize, i: usize, d: usize) {
+        if let Some(f) = self.fields.iter().find(|f| f.at == at)
+            && self.home(f, i) != d
+        {
+            self.remote_ops[d].fetch_add(1, Relaxed);
+        }
+    }
+}
+
+/// Makes the current thread's `Atomics` accesses those of `fields`' run until the guard is
+/// dropped (also when the thread unwinds from a task's panic).
+pub(crate) fn enter_spread(fields: Arc<SpreadFields>) -> SpreadGuard {
+    SPREAD_AT.with(|c| c.set(Arc::as_ptr(&fields)));
+    SPREAD.with(|c| *c.borrow_mut() = Some(fields));
+    SPREAD_THREADS.0.fetch_add(1, Relaxed);
+    SpreadGuard(())
+}
+
+/// See [`enter_spread`].
+pub(crate) struct SpreadGuard(());
+
+impl Drop for SpreadGuard {
+    fn drop(&mut self) {
+        SPREAD_THREADS.0.fetch_sub(1, Relaxed);
+        SPREAD_AT.with(|c| c.set(std::ptr::null()));
+        SPREAD.with(|c| *c.borrow_mut() = None);
+    }
+}
+
+/// An access of the current thread to element `i` of the field at `at` (any `Atomics`
+/// operation but `lower`, `raise` and a combined `accumulate`).
+#[cold]
+#[inline(never)]
+pub(crate) fn count_access(at: usize, i: usize) {
+    spread_fields(|s| {
+        if let Some(s) = s {
+            s.count(at, i, DEVICE.with(Cell::get));
+        }
+    });
+}
+
+/// `lower` / `raise` of element `i` of the field at `at` from the current thread:
+/// `plain()` (counted as an access) where the element is this device's or the field has no
+/// filter copy, else `filtered(copy, count)` with this device's copy of the element, which
+/// calls `count()` when it goes to the element.
+#[inline]
+pub(crate) fn filtered<R>(
+    at: usize,
+    i: usize,
+    plain: impl FnOnce() -> R,
+    filtered: impl FnOnce(&AtomicU64, &dyn Fn()) -> R,
+) -> R {
+    spread_fields(|s| {
+        let Some(s) = s else {
+            return plain();
+        };
+        let me = DEVICE.with(Cell::get);
+        let Some(f) = s.fields.iter().find(|f| f.at == at) else {
+            return plain();
+        };
+        let home = s.home(f, i);
+        let count = || {
+            if home != me {
+                s.remote_ops[me].fetch_add(1, Relaxed);
+            }
+        };
+        match &f.filter {
+            Some(copies) if home != me => filtered(&copies[me][i], &count),
+            _ => {
+                count();
+                plain()
+            }
+        }
     })
 }
 

@@ -499,9 +499,31 @@ impl CpuExecutor {
                 _ => None,
             })
             .collect();
+        // Every `Atomics` field as the GPUs place it, with the filter copies the plan gives.
+        let spread = Arc::new(mesh::SpreadFields::new(
+            &fields
+                .iter()
+                .zip(&desc.fields)
+                .filter_map(|(f, fd)| match f {
+                    FieldRef::Atomics(a) => Some(mesh::FieldAt {
+                        at: a.cells_addr(),
+                        len: a.len(),
+                        filter: plan.filters.iter().any(|p| p.name == fd.name),
+                        host: *a,
+                    }),
+                    _ => None,
+                })
+                .collect::<Vec<_>>(),
+            placement.clone(),
+        ));
         let combines = (self.combining && !homes.is_empty()).then(|| {
             let at: Vec<(usize, usize)> = homes.iter().map(|h| (h.cells_addr(), h.len())).collect();
-            Arc::new(mesh::Combines::new(&at, placement.clone(), self.drain))
+            Arc::new(mesh::Combines::new(
+                &at,
+                placement.clone(),
+                self.drain,
+                spread.clone(),
+            ))
         });
         let all: Vec<&CpuQueue> = (0..devices)
             .flat_map(|d| routes.iter().flat_map(move |r| r.rings_of(d)))
@@ -522,6 +544,7 @@ impl CpuExecutor {
         let t0 = Instant::now();
         self.on_threads(&control, &panic_message, &|| {
             mesh::set_combines(combines.clone());
+            let _spread = mesh::enter_spread(spread.clone());
             run.worker::<P>(state)
         });
         // The kernels' `deliver_rest`: the run is over on every device.
@@ -575,7 +598,7 @@ impl CpuExecutor {
                         })
                         .sum(),
                     sent: routes.iter().map(|r| r.sent(d)).sum(),
-                    remote_ops: None,
+                    remote_ops: Some(spread.remote_ops(d)),
                     delivered: combines.as_ref().map_or(0, |c| c.delivered(d)),
                     received: received.iter().sum(),
                     received_bytes: received
