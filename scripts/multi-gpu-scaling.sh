@@ -42,6 +42,12 @@ K=/tmp/kron$KRON.acsr; G=/tmp/grid$GRID.acsr
 echo "graphs t=$(( $(date +%s) - t0 ))" >> "$log"
 b bfs-kron 120 --app bfs --graph "$K" --devices "$DEVS" --partition edges --aggregation eager,1024:20 --worker cta --fetch 64
 b pr-kron 180 --app pagerank-rescan --graph "$K" --devices "$DEVS" --partition edges --worker cta --fetch 8
+# PageRank's remote traffic on 4 GPUs was its combine copies' deliveries (233 M of 235 M
+# accesses per device on kron:24): fewer drains per task combine more per delivery but deliver
+# later. The default (16) against 4 and 64 on the most devices.
+for d in 4 64; do
+  b "pr-kron-drain$d" 90 --app pagerank-rescan --graph "$K" --devices "${DEVS##*,}" --partition edges --worker cta --fetch 8 --combine-drain "$d"
+done
 b bfs-grid 120 --app bfs --graph "$G" --devices "$DEVS" --partition vertices --worker cta --fetch 64
 b pr-grid 150 --app pagerank-rescan --graph "$G" --devices "$DEVS" --partition vertices --worker cta --fetch 64
 # NVSHMEM: one spread count per bench run (its ranks are processes).
