@@ -171,6 +171,9 @@ fn multi_device_programs_compile_for_every_worker_kind() {
     // end.
     check::<QuietResidual>();
     check::<count_in::Task>();
+    // gpu_suite's remote-access count: a scalar state field, a field whole on device 0.
+    let one = KernelSpec::single(WorkerKind::Thread, 1, 256).multi_device(true);
+    compile_clean(&atos::cuda_source::<read_next::Task>(&one).unwrap());
 }
 
 /// Every scalar method of the operation table has its device function, and the feature task
