@@ -50,6 +50,14 @@ for d in 4 64; do
 done
 b bfs-grid 120 --app bfs --graph "$G" --devices "$DEVS" --partition vertices --worker cta --fetch 64
 b pr-grid 150 --app pagerank-rescan --graph "$G" --devices "$DEVS" --partition vertices --worker cta --fetch 64
+# Where the time goes on the most devices (--timeline: one more run per configuration, the
+# host sampling each device's claims): each device's active share and the tail after the last
+# claim (`active min`, `end tail ms` in report.txt). Apart from the steps above, so that a
+# failure of the sampling run (new on 2026-11-28, not yet run on a GPU) costs no timing.
+for app in bfs pagerank-rescan; do
+  b "timeline-kron-$app" 90 --app "$app" --graph "$K" --devices "${DEVS##*,}" --partition edges --worker cta --fetch 64 --timeline
+done
+b timeline-grid-bfs 90 --app bfs --graph "$G" --devices "${DEVS##*,}" --partition vertices --worker cta --fetch 64 --timeline
 # NVSHMEM: one spread count per bench run (its ranks are processes).
 for n in ${DEVS//,/ }; do
   [ "$n" -gt 1 ] || continue

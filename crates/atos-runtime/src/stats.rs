@@ -79,6 +79,11 @@ pub struct DeviceStats {
     /// elements): each one add at the element's home, the sum of the device's adds to it since
     /// the last delivery (docs/runtime.md, "Combined adds"). 0 when nothing combines.
     pub delivered: u64,
+    /// Spread GPU runs built with `ProgramBuilder::sample_progress` (peer-to-peer): (host
+    /// nanoseconds since just before the first launch, items this device had claimed from
+    /// its rings), sampled while the kernels ran, the last sample after they all ended; empty
+    /// otherwise (the CPU executor does not sample).
+    pub progress: Vec<(u64, u64)>,
 }
 
 /// What a run did.

@@ -134,7 +134,9 @@ pub struct BenchArgs {
     /// Write SVG plots into this folder.
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
-    /// Also run each GPU persistent configuration once sampling tasks done over time.
+    /// Also run each GPU persistent configuration once sampling tasks done over time; a spread
+    /// run over peer-to-peer samples each device's claimed items instead (`device_progress`,
+    /// `device_active`, `end_tail_ms`; docs/bench.md, "Between devices").
     #[arg(long)]
     timeline: bool,
     /// Also run the original Atos binaries in DIR (built by

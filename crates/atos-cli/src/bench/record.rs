@@ -179,6 +179,25 @@ pub struct Record {
     /// Spread runs that combined: combine-copy positions drained per task after each batch
     /// (`--combine-drain`).
     pub combine_drain: Option<u32>,
+    /// `--timeline`, spread GPU runs over peer-to-peer: per device, (microseconds since just
+    /// before the first launch, items it had claimed), sampled by the host during one more
+    /// run (verified, never timed), at most 500 points each. Absent in records written before
+    /// it existed.
+    #[serde(default)]
+    pub device_progress: Option<Vec<Vec<(f64, u64)>>>,
+    /// From `device_progress`: per device, the share of the sampled run in which its claims
+    /// grew (1.0: it claimed items between every two samples).
+    #[serde(default)]
+    pub device_active: Option<Vec<f64>>,
+    /// From `device_progress`: that run's kernel time (the slowest device's, CUDA events) less
+    /// the time of the first sample that saw every claim of the run: at least how long the
+    /// devices took to end after their last claim (termination, the idle hook's last sweeps),
+    /// to within `sample_gap_us`.
+    #[serde(default)]
+    pub end_tail_ms: Option<f64>,
+    /// The median gap between two progress samples, in microseconds.
+    #[serde(default)]
+    pub sample_gap_us: Option<f64>,
     pub timeout_s: f64,
     /// Unix seconds when the configuration finished.
     pub timestamp: u64,
@@ -282,6 +301,10 @@ impl Record {
             device_delivered: None,
             combining: None,
             combine_drain: None,
+            device_progress: None,
+            device_active: None,
+            end_tail_ms: None,
+            sample_gap_us: None,
             timeout_s: 0.0,
             timestamp: 0,
             atos_version: env!("CARGO_PKG_VERSION").into(),

@@ -146,16 +146,24 @@ fn mesh<P: TaskSet>(
     opts: &RunOpts,
     rec: &mut Record,
 ) -> Result<(), Fail> {
-    let mut program = builder()
-        .build_mesh(gpus)
-        .map_err(|e| Fail::new(format!("building the kernel: {e}")))?;
+    let build = |sample: bool| {
+        let mut b = builder();
+        if sample {
+            b = b.sample_progress(Duration::from_micros(20));
+        }
+        let mut program = b
+            .build_mesh(gpus)
+            .map_err(|e| Fail::new(format!("building the kernel: {e}")))?;
+        program.set_aggregation(opts.aggregation);
+        if let Some(on) = opts.combine {
+            program.set_combining(on);
+        }
+        program.set_drain(opts.drain);
+        Ok::<_, Fail>(program)
+    };
+    let program = build(false)?;
     rec.unit = unit_short(program.unit_id());
     note_resources(rec, program.resources());
-    program.set_aggregation(opts.aggregation);
-    if let Some(on) = opts.combine {
-        program.set_combining(on);
-    }
-    program.set_drain(opts.drain);
     rec.combining = atos::program::accumulates::<P>().then(|| program.combining());
     rec.combine_drain = (rec.combining == Some(true)).then_some(opts.drain);
     let dev = program
@@ -169,7 +177,36 @@ fn mesh<P: TaskSet>(
         dev.read_back()
             .map_err(|e| run_failed(e, &format!("reading back the results of {label}")))?;
         Ok(stats)
-    })
+    })?;
+    drop(dev);
+    // Peer-to-peer only: an NVSHMEM rank's host does not sample (docs/bench.md, "Between
+    // devices").
+    if opts.timeline && gpus.world().is_none() {
+        let sampled = build(true)?;
+        (app.reset)();
+        let stats = sampled
+            .run_seeds(app.state, &app.seeds, placement)
+            .map_err(|e| run_failed(e, "the timeline run"))?;
+        (app.verify)("the timeline run")?;
+        let samples: Vec<Vec<(u64, u64)>> =
+            stats.devices.iter().map(|d| d.progress.clone()).collect();
+        if let Some(p) = super::traffic::Progress::of(&samples, ms(stats.time)) {
+            rec.device_active = Some(p.active);
+            rec.end_tail_ms = Some(p.tail_ms);
+            rec.sample_gap_us = Some(p.gap_us);
+            rec.device_progress = Some(
+                samples
+                    .iter()
+                    .map(|s| {
+                        let us: Vec<(f64, u64)> =
+                            s.iter().map(|&(ns, c)| (ns as f64 / 1e3, c)).collect();
+                        downsample(&us, 500)
+                    })
+                    .collect(),
+            );
+        }
+    }
+    Ok(())
 }
 
 /// The warm-up and timed runs of one configuration: `run_once` runs (and reads back) one run

@@ -53,6 +53,52 @@ impl Traffic {
     }
 }
 
+/// What a spread run's progress samples say (`--timeline`): per device the share of the run
+/// in which it claimed items, and how long the run went on after the last claim.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Progress {
+    /// Per device: the summed length of the sample intervals in which its claims grew, over
+    /// the span from the first sample to the last.
+    pub active: Vec<f64>,
+    /// `run_ms` less the time of the first sample that saw every claim (never below 0).
+    pub tail_ms: f64,
+    /// The median gap between samples, microseconds.
+    pub gap_us: f64,
+}
+
+impl Progress {
+    /// `samples[d]`: device `d`'s (nanoseconds, claims) at the same sample times; `run_ms`,
+    /// the run's kernel time. `None` with fewer than two samples or devices that disagree on
+    /// the sample count.
+    pub fn of(samples: &[Vec<(u64, u64)>], run_ms: f64) -> Option<Progress> {
+        let m = samples.first()?.len();
+        if m < 2 || samples.iter().any(|s| s.len() != m) {
+            return None;
+        }
+        let t = |i: usize| samples[0][i].0 as f64;
+        let span = t(m - 1) - t(0);
+        let active = samples
+            .iter()
+            .map(|s| {
+                let busy: f64 = (1..m)
+                    .filter(|&i| s[i].1 > s[i - 1].1)
+                    .map(|i| t(i) - t(i - 1))
+                    .sum();
+                if span > 0.0 { busy / span } else { 0.0 }
+            })
+            .collect();
+        let total = |i: usize| samples.iter().map(|s| s[i].1).sum::<u64>();
+        let last = (0..m).find(|&i| total(i) == total(m - 1)).unwrap_or(0);
+        let mut gaps: Vec<f64> = (1..m).map(|i| (t(i) - t(i - 1)) / 1e3).collect();
+        gaps.sort_by(f64::total_cmp);
+        Some(Progress {
+            active,
+            tail_ms: (run_ms - t(last) / 1e6).max(0.0),
+            gap_us: gaps[gaps.len() / 2],
+        })
+    }
+}
+
 /// The terminal table, one row per verified spread run; empty when there is none.
 pub fn table(records: &[Record], slug_of: impl Fn(&str) -> String) -> Vec<String> {
     let header = [
@@ -68,6 +114,8 @@ pub fn table(records: &[Record], slug_of: impl Fn(&str) -> String) -> Vec<String
         "remote ops max",
         "per us",
         "delivered",
+        "active min",
+        "end tail ms",
     ];
     let mut rows = vec![header.map(String::from).to_vec()];
     let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
@@ -86,13 +134,19 @@ pub fn table(records: &[Record], slug_of: impl Fn(&str) -> String) -> Vec<String
             opt(t.remote_ops_max.map(|o| o.to_string())),
             opt(t.remote_ops_per_us.map(|o| format!("{o:.1}"))),
             opt(t.delivered.map(|d| d.to_string())),
+            opt(r
+                .device_active
+                .as_ref()
+                .and_then(|a| a.iter().copied().min_by(f64::total_cmp))
+                .map(|a| format!("{a:.2}"))),
+            opt(r.end_tail_ms.map(|t| format!("{t:.3}"))),
         ]);
     }
     if rows.len() == 1 {
         return Vec::new();
     }
     let mut lines = vec![
-        "between devices: tasks on the busiest device over the mean; items pushed to other devices and their bytes per second over the run; the busiest device's loads, stores and atomics on other devices' elements and their rate; elements delivered from combine copies"
+        "between devices: tasks on the busiest device over the mean; items pushed to other devices and their bytes per second over the run; the busiest device's loads, stores and atomics on other devices' elements and their rate; elements delivered from combine copies; with --timeline, the least active device's share of the run spent claiming items and how long the run went on after its last claim"
             .to_string(),
     ];
     lines.extend(super::text_table::lines(&rows, |i| i >= 3 && i != 4));
@@ -158,6 +212,36 @@ mod tests {
             "{}",
             lines[2]
         );
+    }
+
+    #[test]
+    fn progress_gives_each_devices_active_share_and_the_tail() {
+        // Samples every 10 us: device 0 claims in the first four intervals, device 1 in the
+        // second and fourth; the last claim is seen at 40 us, the kernels end at 0.1 ms.
+        let d0 = [
+            (0, 0),
+            (10_000, 5),
+            (20_000, 9),
+            (30_000, 12),
+            (40_000, 20),
+            (50_000, 20),
+        ];
+        let d1 = [
+            (0, 0),
+            (10_000, 0),
+            (20_000, 3),
+            (30_000, 3),
+            (40_000, 7),
+            (50_000, 7),
+        ];
+        let p = Progress::of(&[d0.to_vec(), d1.to_vec()], 0.1).unwrap();
+        assert_eq!(p.active, [0.8, 0.4]);
+        assert!((p.tail_ms - 0.06).abs() < 1e-12, "{p:?}");
+        assert_eq!(p.gap_us, 10.0);
+        // A run whose kernels end before the sample that saw the last claim: no negative tail.
+        assert_eq!(Progress::of(&[d0.to_vec()], 0.01).unwrap().tail_ms, 0.0);
+        assert_eq!(Progress::of(&[d0[..1].to_vec()], 1.0), None);
+        assert_eq!(Progress::of(&[d0.to_vec(), d1[..3].to_vec()], 1.0), None);
     }
 
     #[test]

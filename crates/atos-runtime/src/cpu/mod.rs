@@ -599,6 +599,7 @@ impl CpuExecutor {
                         .sum(),
                     sent: routes.iter().map(|r| r.sent(d)).sum(),
                     remote_ops: Some(spread.remote_ops(d)),
+                    progress: Vec::new(),
                     delivered: combines.as_ref().map_or(0, |c| c.delivered(d)),
                     received: received.iter().sum(),
                     received_bytes: received

@@ -341,6 +341,9 @@ pub struct MeshProgram<P: TaskSet> {
     pub(crate) combining: bool,
     /// Combine-copy positions drained per task after each batch (runs from now on).
     pub(crate) drain: u32,
+    /// `ProgramBuilder::sample_progress`: how often the host samples each device's claims
+    /// while the kernels run (peer-to-peer only; `DeviceStats::progress`).
+    pub(crate) sample_every: Option<Duration>,
     pub(crate) _tasks: PhantomData<P>,
 }
 
@@ -534,15 +537,25 @@ impl<P: TaskSet> MeshProgram<P> {
         let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
         check_spread_rings(&self.plan, &dev.rings, dev.aggregation)?;
         dev.reset(&seeds, &self.plan, (self.combining, self.drain), range)?;
-        let (ms, wall) = self.launch_all(dev)?;
+        let (ms, wall, progress) = self.launch_all(dev)?;
         dev.record_times(&ms)?;
-        dev.stats(self, &seeds, wall)
+        let mut stats = dev.stats(self, &seeds, wall)?;
+        if let Some(progress) = progress {
+            for (d, s) in stats.devices.iter_mut().enumerate() {
+                s.progress = progress.iter().map(|(t, c)| (*t, c[d])).collect();
+            }
+        }
+        Ok(stats)
     }
 
     /// Launches the kernel of every device this process drives, then waits for all of them.
     /// Returns (per driven device, ms from its launch to its end by CUDA events; host wall
-    /// time).
-    fn launch_all(&self, dev: &MeshState<'_>) -> Result<(Vec<f64>, Duration), GpuError> {
+    /// time; with `sample_every` under peer-to-peer, the progress samples of [`Self::sample`]).
+    #[allow(clippy::type_complexity)]
+    fn launch_all(
+        &self,
+        dev: &MeshState<'_>,
+    ) -> Result<(Vec<f64>, Duration, Option<Vec<(u64, Vec<u64>)>>), GpuError> {
         let t0 = Instant::now();
         let mut marks: Vec<(CudaEvent, CudaEvent)> = Vec::new();
         for (k, part) in dev.parts.iter().enumerate() {
@@ -590,6 +603,12 @@ impl<P: TaskSet> MeshProgram<P> {
             .timeout
             .or_else(|| self.gpus.world().map(World::run_timeout));
         let deadline = limit.map(|t| (t0 + t, t));
+        let progress = match self.sample_every {
+            Some(every) if self.gpus.world().is_none() => {
+                Some(self.sample(dev, &marks, every, t0, deadline)?)
+            }
+            _ => None,
+        };
         let mut ms = Vec::new();
         for (start, stop) in &marks {
             loop {
@@ -615,7 +634,85 @@ impl<P: TaskSet> MeshProgram<P> {
                     .map_err(driver_err("reading the event timer"))?,
             ));
         }
-        Ok((ms, t0.elapsed()))
+        Ok((ms, t0.elapsed(), progress))
+    }
+
+    /// Samples, every `every` until every kernel has ended, each device's items claimed so far
+    /// (the `start` words of all its rings: its tasks, its forwards, its seeds), on a stream of
+    /// each device's own while the kernels run: (host nanoseconds since `t0`, just before the
+    /// first launch; claims per device). The last sample is taken after every kernel ended.
+    /// A sample costs a small copy and a wait per device, so the samples are some tens of
+    /// microseconds apart on several GPUs whatever `every` is.
+    fn sample(
+        &self,
+        dev: &MeshState<'_>,
+        marks: &[(CudaEvent, CudaEvent)],
+        every: Duration,
+        t0: Instant,
+        deadline: Option<(Instant, Duration)>,
+    ) -> Result<Vec<(u64, Vec<u64>)>, GpuError> {
+        let streams = (0..dev.parts.len())
+            .map(|k| {
+                bind(&self.gpus, k)?;
+                self.gpus
+                    .gpu(k)
+                    .ctx()
+                    .new_stream()
+                    .map_err(driver_err("creating a stream"))
+            })
+            .collect::<Result<Vec<_>, GpuError>>()?;
+        let n_queues = dev.rings.len();
+        let ring_words = dev.per_queue * n_queues * qc::WORDS.len();
+        let mut raw = vec![0u8; counter_bytes(n_queues, dev.per_queue)];
+        let mut out = Vec::new();
+        loop {
+            let mut ended = true;
+            for (_, stop) in marks {
+                ended &= stop
+                    .try_is_complete()
+                    .map_err(driver_err("running the kernel"))?;
+            }
+            let mut claims = Vec::with_capacity(dev.parts.len());
+            for (k, part) in dev.parts.iter().enumerate() {
+                bind(&self.gpus, k)?;
+                // SAFETY: the device's counter buffer holds exactly this many bytes, in its
+                // own memory.
+                unsafe {
+                    copy_out_and_wait(
+                        &mut raw,
+                        dev.counters[part.device],
+                        &streams[k],
+                        "sampling progress",
+                    )
+                }?;
+                let words = unpack_words(&raw);
+                claims.push(
+                    words[..ring_words]
+                        .chunks_exact(qc::WORDS.len())
+                        .map(|q| q[qc::START])
+                        .sum(),
+                );
+            }
+            out.push((
+                u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX),
+                claims,
+            ));
+            if ended {
+                return Ok(out);
+            }
+            if let Some((at, limit)) = deadline
+                && Instant::now() > at
+            {
+                return Err(GpuError::Timeout {
+                    seconds: limit.as_secs_f64(),
+                    state: String::new(),
+                });
+            }
+            let next = Instant::now() + every;
+            while Instant::now() < next {
+                std::hint::spin_loop();
+            }
+        }
     }
 }
 
@@ -1369,6 +1466,7 @@ impl<'s> MeshState<'s> {
                         .sum(),
                     sent: device_words[d][dc::SENT],
                     remote_ops: Some(device_words[d][dc::REMOTE_OPS]),
+                    progress: Vec::new(),
                     delivered: device_words[d][dc::DELIVERED],
                     received: received.iter().sum(),
                     received_bytes: received

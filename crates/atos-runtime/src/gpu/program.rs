@@ -167,7 +167,9 @@ impl<P: TaskSet> ProgramBuilder<P> {
     }
 
     /// Persistent runs: record the tasks done every `every` while the kernel runs
-    /// (`Stats::timeline`; the host reads the counters, so keep it off for timing runs).
+    /// (`Stats::timeline`; the host reads the counters, so keep it off for timing runs). A
+    /// spread program (`build_mesh`, peer-to-peer) records instead each device's claimed
+    /// items (`DeviceStats::progress`).
     pub fn sample_progress(mut self, every: Duration) -> Self {
         self.sample_every = Some(every);
         self
@@ -325,6 +327,7 @@ impl<P: TaskSet> ProgramBuilder<P> {
             // combining there only adds the deliveries (docs/runtime.md, "Combined adds").
             combining: gpus.world().is_some() || gpus.per_gpu() < gpus.len(),
             drain: crate::aggregation::COMBINE_DRAIN,
+            sample_every: self.sample_every,
             _tasks: PhantomData,
         })
     }
