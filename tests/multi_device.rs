@@ -27,6 +27,15 @@ fn placement(g: &Csr, p: Partition, devices: usize) -> Placement {
     }
 }
 
+/// Each device's accesses to other devices' elements.
+fn remote_ops(stats: &Stats) -> Vec<u64> {
+    stats
+        .devices
+        .iter()
+        .map(|d| d.remote_ops.unwrap())
+        .collect()
+}
+
 /// Items sent between devices are the items received.
 fn check_routing(name: &str, stats: &Stats, devices: usize) {
     assert_eq!(stats.devices.len(), devices, "{name}");
@@ -322,6 +331,45 @@ fn simulated_devices_count_their_remote_accesses() {
             .collect();
         assert_eq!(got, want, "{devices} devices");
     }
+}
+
+/// One field only `lower` moves and one only `raise` moves: each gets a filter copy.
+#[atos::state]
+pub struct OneWay<'a> {
+    pub low: Atomics<'a, u32>,
+    pub high: Atomics<'a, f32>,
+    pub work: Queue<'a, u32>,
+}
+
+#[atos::task(worker = "thread")]
+pub fn one_way(_v: u32, s: &OneWay) {
+    let _lowered = s.low.lower(0u32, 5);
+    let _raised = s.high.raise(0u32, 5.0);
+}
+
+/// A filtered `lower` or `raise` counts only when it goes to the element: with one thread per
+/// device, every item lowers element 0 (device 0's) to 5 from 10 and raises it to 5.0 from NaN,
+/// so every other device goes there once for each (its copy then answers), and device 0 never
+/// reaches another device. The raise from NaN also checks that a NaN copy asks the element.
+#[test]
+fn a_filtered_operation_counts_only_when_it_reaches_the_element() {
+    let n = 300u32;
+    let low = AtomicArray::<u32>::filled(n as usize, 10);
+    let high = AtomicArray::<f32>::filled(n as usize, f32::NAN);
+    let state = OneWay {
+        low: low.view(),
+        high: high.view(),
+        work: Queue::with_capacity(u64::from(n)),
+    };
+    let seeds: Vec<u32> = (0..n).collect();
+    let stats = CpuExecutor::new()
+        .threads(3)
+        .placement(Placement::even(u64::from(n), 3).unwrap())
+        .run(one_way::Task, &state, &seeds)
+        .unwrap();
+    assert_eq!(low.to_vec()[0], 5);
+    assert_eq!(high.to_vec()[0], 5.0);
+    assert_eq!(remote_ops(&stats), [0, 2, 2]);
 }
 
 /// BFS relaxing with `fetch_min` alone: no filter copy (the plan gives one only to a field
@@ -745,6 +793,16 @@ fn accumulated_counts_are_delivered_once_per_element_and_device() {
         let devices = pl.devices();
         let name = format!("{devices} devices, {threads} threads");
         let reached = remote_targets(&g, &pl);
+        // Per device: its vertices' edges to other devices' vertices.
+        let mut crossing = vec![0u64; devices];
+        for v in 0..n {
+            let d = pl.owner(v as u64);
+            let (lo, hi) = (g.offsets[v] as usize, g.offsets[v + 1] as usize);
+            crossing[d] += g.cols[lo..hi]
+                .iter()
+                .filter(|&&u| pl.owner(u64::from(u)) != d)
+                .count() as u64;
+        }
         // Without drains (no idle hook either) everything is delivered at the end: once per
         // element and device.
         let cpu = CpuExecutor::new().threads(threads).placement(pl).drain(0);
@@ -757,6 +815,8 @@ fn accumulated_counts_are_delivered_once_per_element_and_device() {
         } else {
             assert_eq!(delivered, reached, "{name}");
         }
+        // A combined add is no access; its delivery is one (an add at the element's home).
+        assert_eq!(remote_ops(&stats), delivered, "{name}: remote accesses");
         // Drained after batches (the default): the same counts; every element delivered at
         // least once, some more than once (parts of their sums, during the run).
         let cpu = cpu.drain(atos::aggregation::COMBINE_DRAIN);
@@ -765,6 +825,11 @@ fn accumulated_counts_are_delivered_once_per_element_and_device() {
         assert_eq!(counts, want, "{name}, drained");
         for (d, (got, least)) in stats.devices.iter().zip(&reached).enumerate() {
             assert!(got.delivered >= *least, "{name}, drained: device {d}");
+            assert_eq!(
+                got.remote_ops,
+                Some(got.delivered),
+                "{name}, drained: device {d}"
+            );
             drained_early |= got.delivered > *least;
         }
         // Not combining: every add at its element at once, nothing delivered.
@@ -773,6 +838,8 @@ fn accumulated_counts_are_delivered_once_per_element_and_device() {
             in_degree_run(&g, |s, seeds| cpu.run(count_in::Task, s, seeds)).unwrap();
         assert_eq!(counts, want, "{name}, not combining");
         assert!(stats.devices.iter().all(|d| d.delivered == 0), "{name}");
+        // Every add to another device's element goes there: one access per such edge.
+        assert_eq!(remote_ops(&stats), crossing, "{name}, not combining");
     }
     assert!(drained_early, "no drain delivered a partial sum");
 }
