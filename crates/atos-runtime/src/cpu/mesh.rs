@@ -312,11 +312,11 @@ pub(crate) fn enter_spread(fields: Arc<SpreadFields>) -> SpreadGuard {
     SPREAD_AT.with(|c| c.set(Arc::as_ptr(&fields)));
     SPREAD.with(|c| *c.borrow_mut() = Some(fields));
     SPREAD_THREADS.0.fetch_add(1, Relaxed);
-    SpreadGuard(())
+    SpreadGuard(std::marker::PhantomData)
 }
 
-/// See [`enter_spread`].
-pub(crate) struct SpreadGuard(());
+/// See [`enter_spread`]. Not `Send`: it undoes the thread-locals of the thread that made it.
+pub(crate) struct SpreadGuard(std::marker::PhantomData<*const ()>);
 
 impl Drop for SpreadGuard {
     fn drop(&mut self) {
