@@ -81,8 +81,9 @@ pub struct DeviceStats {
     pub delivered: u64,
     /// Spread GPU runs built with `ProgramBuilder::sample_progress` (peer-to-peer): (host
     /// nanoseconds since just before the first launch, items this device had claimed from
-    /// its rings), sampled while the kernels ran, the last sample after they all ended; empty
-    /// otherwise (the CPU executor does not sample).
+    /// its local and receive rings), sampled while the kernels ran; the last entry holds the
+    /// final counts, dated at the latest kernel end (its launch's host time plus its
+    /// CUDA-event time). Empty otherwise (the CPU executor does not sample).
     pub progress: Vec<(u64, u64)>,
 }
 
@@ -126,6 +127,9 @@ pub struct Stats {
     /// Persistent GPU runs built with `sample_progress`: (microseconds since the launch,
     /// tasks done in all queues), sampled by the host while the kernel ran.
     pub timeline: Option<Vec<(f64, u64)>>,
+    /// A spread run that sampled its devices' progress (`DeviceStats::progress`) and stopped
+    /// sampling on an error: what it was (the run itself went on and ended as any other).
+    pub progress_error: Option<String>,
     /// One entry per priority queue.
     pub priority: Vec<PriorityStats>,
     /// A run spread over several devices: one entry per device (empty otherwise). The queue

@@ -146,22 +146,14 @@ fn mesh<P: TaskSet>(
     opts: &RunOpts,
     rec: &mut Record,
 ) -> Result<(), Fail> {
-    let build = |sample: bool| {
-        let mut b = builder();
-        if sample {
-            b = b.sample_progress(Duration::from_micros(20));
-        }
-        let mut program = b
-            .build_mesh(gpus)
-            .map_err(|e| Fail::new(format!("building the kernel: {e}")))?;
-        program.set_aggregation(opts.aggregation);
-        if let Some(on) = opts.combine {
-            program.set_combining(on);
-        }
-        program.set_drain(opts.drain);
-        Ok::<_, Fail>(program)
-    };
-    let program = build(false)?;
+    let mut program = builder()
+        .build_mesh(gpus)
+        .map_err(|e| Fail::new(format!("building the kernel: {e}")))?;
+    program.set_aggregation(opts.aggregation);
+    if let Some(on) = opts.combine {
+        program.set_combining(on);
+    }
+    program.set_drain(opts.drain);
     rec.unit = unit_short(program.unit_id());
     note_resources(rec, program.resources());
     rec.combining = atos::program::accumulates::<P>().then(|| program.combining());
@@ -170,27 +162,37 @@ fn mesh<P: TaskSet>(
         .upload(app.state, placement)
         .map_err(|e| run_failed(e, "uploading the state"))?;
     rec.upload_ms = Some(ms(dev.upload_time()));
-    timed_runs(app, opts, rec, |label| {
+    let run = |program: &atos::MeshProgram<P>, label: &str| {
         let stats = program
             .run_seeds_on(&dev, &app.seeds)
             .map_err(|e| run_failed(e, label))?;
         dev.read_back()
             .map_err(|e| run_failed(e, &format!("reading back the results of {label}")))?;
         Ok(stats)
-    })?;
-    drop(dev);
+    };
+    timed_runs(app, opts, rec, |label| run(&program, label))?;
     // Peer-to-peer only: an NVSHMEM rank's host does not sample (docs/bench.md, "Between
-    // devices").
+    // devices"). One more run on the same state, after the warm ones, verified, not timed.
+    // Sampling is best-effort: a run that failed otherwise than by a timeout or a wrong answer
+    // keeps the configuration's times and says why in its note.
     if opts.timeline && gpus.world().is_none() {
-        let sampled = build(true)?;
-        (app.reset)();
-        let stats = sampled
-            .run_seeds(app.state, &app.seeds, placement)
-            .map_err(|e| run_failed(e, "the timeline run"))?;
-        (app.verify)("the timeline run")?;
+        program.set_sampling(Some(Duration::from_micros(20)));
+        let label = "the timeline run";
+        let stats = match run(&program, label) {
+            Ok(stats) => stats,
+            Err(f) if f.gpu_unusable => return Err(f),
+            Err(f) => {
+                rec.note = Some(format!("no timeline: {}", f.error));
+                return Ok(());
+            }
+        };
+        (app.verify)(label)?;
+        if let Some(e) = &stats.progress_error {
+            rec.note = Some(format!("no timeline: sampling stopped: {e}"));
+        }
         let samples: Vec<Vec<(u64, u64)>> =
             stats.devices.iter().map(|d| d.progress.clone()).collect();
-        if let Some(p) = super::traffic::Progress::of(&samples, ms(stats.time)) {
+        if let Some(p) = super::traffic::Progress::of(&samples) {
             rec.device_active = Some(p.active);
             rec.end_tail_ms = Some(p.tail_ms);
             rec.sample_gap_us = Some(p.gap_us);
@@ -204,6 +206,8 @@ fn mesh<P: TaskSet>(
                     })
                     .collect(),
             );
+        } else if rec.note.is_none() {
+            rec.note = Some("no timeline: the run ended before a second sample".into());
         }
     }
     Ok(())

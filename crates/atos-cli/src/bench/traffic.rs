@@ -58,19 +58,21 @@ impl Traffic {
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
     /// Per device: the summed length of the sample intervals in which its claims grew, over
-    /// the span from the first sample to the last.
+    /// the span from the first sample to the end (the last entry).
     pub active: Vec<f64>,
-    /// `run_ms` less the time of the first sample that saw every claim (never below 0).
+    /// From the first sample that saw every claim to the end: at least the time the devices
+    /// went on after the run's last claim (finishing the items claimed last, the end check
+    /// across devices, an idle hook's last sweeps), and at most one sample gap less than it.
     pub tail_ms: f64,
     /// The median gap between samples, microseconds.
     pub gap_us: f64,
 }
 
 impl Progress {
-    /// `samples[d]`: device `d`'s (nanoseconds, claims) at the same sample times; `run_ms`,
-    /// the run's kernel time. `None` with fewer than two samples or devices that disagree on
-    /// the sample count.
-    pub fn of(samples: &[Vec<(u64, u64)>], run_ms: f64) -> Option<Progress> {
+    /// `samples[d]`: device `d`'s (nanoseconds, claims) at the same times, the last entry at
+    /// the run's end (`DeviceStats::progress`). `None` with fewer than two entries (a run that
+    /// ended before the second sample) or devices that disagree on the count.
+    pub fn of(samples: &[Vec<(u64, u64)>]) -> Option<Progress> {
         let m = samples.first()?.len();
         if m < 2 || samples.iter().any(|s| s.len() != m) {
             return None;
@@ -93,7 +95,7 @@ impl Progress {
         gaps.sort_by(f64::total_cmp);
         Some(Progress {
             active,
-            tail_ms: (run_ms - t(last) / 1e6).max(0.0),
+            tail_ms: (t(m - 1) - t(last)) / 1e6,
             gap_us: gaps[gaps.len() / 2],
         })
     }
@@ -216,8 +218,8 @@ mod tests {
 
     #[test]
     fn progress_gives_each_devices_active_share_and_the_tail() {
-        // Samples every 10 us: device 0 claims in the first four intervals, device 1 in the
-        // second and fourth; the last claim is seen at 40 us, the kernels end at 0.1 ms.
+        // Samples every 10 us, the end at 100 us: device 0 claims in the first four
+        // intervals, device 1 in the second and fourth; the last claim is seen at 40 us.
         let d0 = [
             (0, 0),
             (10_000, 5),
@@ -225,6 +227,7 @@ mod tests {
             (30_000, 12),
             (40_000, 20),
             (50_000, 20),
+            (100_000, 20),
         ];
         let d1 = [
             (0, 0),
@@ -233,15 +236,17 @@ mod tests {
             (30_000, 3),
             (40_000, 7),
             (50_000, 7),
+            (100_000, 7),
         ];
-        let p = Progress::of(&[d0.to_vec(), d1.to_vec()], 0.1).unwrap();
-        assert_eq!(p.active, [0.8, 0.4]);
+        let p = Progress::of(&[d0.to_vec(), d1.to_vec()]).unwrap();
+        assert_eq!(p.active, [0.4, 0.2]);
         assert!((p.tail_ms - 0.06).abs() < 1e-12, "{p:?}");
         assert_eq!(p.gap_us, 10.0);
-        // A run whose kernels end before the sample that saw the last claim: no negative tail.
-        assert_eq!(Progress::of(&[d0.to_vec()], 0.01).unwrap().tail_ms, 0.0);
-        assert_eq!(Progress::of(&[d0[..1].to_vec()], 1.0), None);
-        assert_eq!(Progress::of(&[d0.to_vec(), d1[..3].to_vec()], 1.0), None);
+        // The last claim seen only at the end: no tail to speak of.
+        let late = [(0, 0), (10_000, 5), (20_000, 9)];
+        assert_eq!(Progress::of(&[late.to_vec()]).unwrap().tail_ms, 0.0);
+        assert_eq!(Progress::of(&[d0[..1].to_vec()]), None);
+        assert_eq!(Progress::of(&[d0.to_vec(), d1[..3].to_vec()]), None);
     }
 
     #[test]

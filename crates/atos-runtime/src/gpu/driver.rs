@@ -549,6 +549,7 @@ impl Driver<'_> {
             wall: Some(outcome.wall),
             upload: None,
             timeline: (!outcome.timeline.is_empty()).then_some(outcome.timeline),
+            progress_error: None,
             priority,
             devices: Vec::new(),
         }

@@ -466,6 +466,12 @@ impl<P: TaskSet> MeshProgram<P> {
     /// [`crate::aggregation::COMBINE_DRAIN`]; 0: only idle sweeps and the kernel's end
     /// deliver). Draining sooner lets shares reach their elements before the tasks that would
     /// read them run, at the price of adds combined over a shorter time.
+    /// Samples each device's claimed items every `every` in the runs from now on (`None`:
+    /// not); as `ProgramBuilder::sample_progress`, on a state already uploaded.
+    pub fn set_sampling(&mut self, every: Option<Duration>) {
+        self.sample_every = every;
+    }
+
     pub fn set_drain(&mut self, per_task: u32) {
         self.drain = per_task;
     }
@@ -540,24 +546,42 @@ impl<P: TaskSet> MeshProgram<P> {
         let (ms, wall, progress) = self.launch_all(dev)?;
         dev.record_times(&ms)?;
         let mut stats = dev.stats(self, &seeds, wall)?;
-        if let Some(progress) = progress {
-            for (d, s) in stats.devices.iter_mut().enumerate() {
-                s.progress = progress.iter().map(|(t, c)| (*t, c[d])).collect();
+        match progress {
+            Some(Ok(progress)) => {
+                for (d, s) in stats.devices.iter_mut().enumerate() {
+                    s.progress = progress
+                        .iter()
+                        .filter_map(|(t, c)| Some((*t, *c.get(d)?)))
+                        .collect();
+                }
             }
+            Some(Err(e)) => stats.progress_error = Some(e),
+            None => {}
         }
         Ok(stats)
     }
 
     /// Launches the kernel of every device this process drives, then waits for all of them.
     /// Returns (per driven device, ms from its launch to its end by CUDA events; host wall
-    /// time; with `sample_every` under peer-to-peer, the progress samples of [`Self::sample`]).
+    /// time; with `sample_every` under peer-to-peer, the progress samples of [`Self::sample`],
+    /// or why sampling stopped: it is best-effort, and the run goes on without it).
     #[allow(clippy::type_complexity)]
     fn launch_all(
         &self,
         dev: &MeshState<'_>,
-    ) -> Result<(Vec<f64>, Duration, Option<Vec<(u64, Vec<u64>)>>), GpuError> {
+    ) -> Result<
+        (
+            Vec<f64>,
+            Duration,
+            Option<Result<Vec<(u64, Vec<u64>)>, String>>,
+        ),
+        GpuError,
+    > {
         let t0 = Instant::now();
         let mut marks: Vec<(CudaEvent, CudaEvent)> = Vec::new();
+        // Per device: host nanoseconds from `t0` to just before its start event is recorded,
+        // so that a sample's host time and a device's event time share an origin.
+        let mut offsets: Vec<u64> = Vec::new();
         for (k, part) in dev.parts.iter().enumerate() {
             bind(&self.gpus, k)?;
             let ctx = self.gpus.gpu(k).ctx();
@@ -566,6 +590,7 @@ impl<P: TaskSet> MeshProgram<P> {
                     .map_err(driver_err("creating an event"))
             };
             let (start, stop) = (event()?, event()?);
+            offsets.push(u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX));
             start
                 .record(&part.stream)
                 .map_err(driver_err("recording the start event"))?;
@@ -605,7 +630,12 @@ impl<P: TaskSet> MeshProgram<P> {
         let deadline = limit.map(|t| (t0 + t, t));
         let progress = match self.sample_every {
             Some(every) if self.gpus.world().is_none() => {
-                Some(self.sample(dev, &marks, every, t0, deadline)?)
+                match self.sample(dev, &marks, every, t0, deadline) {
+                    Ok(samples) => Some(Ok(samples)),
+                    Err(e @ GpuError::Timeout { .. }) => return Err(e),
+                    // Anything else stops the sampling only; the wait below ends the run.
+                    Err(e) => Some(Err(e.to_string())),
+                }
             }
             _ => None,
         };
@@ -634,13 +664,33 @@ impl<P: TaskSet> MeshProgram<P> {
                     .map_err(driver_err("reading the event timer"))?,
             ));
         }
+        // The last sample read the final counts after every kernel had ended; it is dated at
+        // the latest end on the host's clock (a device's launch time plus its CUDA-event
+        // time), not when the host got round to reading, so that the samples and the end
+        // share one origin.
+        let progress = progress.map(|p| {
+            p.map(|mut samples| {
+                let end = offsets
+                    .iter()
+                    .zip(&ms)
+                    .map(|(&o, &m)| o + (m * 1e6) as u64)
+                    .max()
+                    .unwrap_or(0);
+                let m = samples.len();
+                if m >= 2 {
+                    samples[m - 1].0 = end.max(samples[m - 2].0);
+                }
+                samples
+            })
+        });
         Ok((ms, t0.elapsed(), progress))
     }
 
     /// Samples, every `every` until every kernel has ended, each device's items claimed so far
-    /// (the `start` words of all its rings: its tasks, its forwards, its seeds), on a stream of
-    /// each device's own while the kernels run: (host nanoseconds since `t0`, just before the
-    /// first launch; claims per device). The last sample is taken after every kernel ended.
+    /// from its local and receive rings (the `start` words: its tasks; an outbox's forwards are
+    /// not counted, so a device that only forwards shows idle), on a stream of each device's
+    /// own while the kernels run: (host nanoseconds since `t0`, just before the first launch;
+    /// claims per device). The last sample is read after every kernel ended.
     /// A sample costs a small copy and a wait per device, so the samples are some tens of
     /// microseconds apart on several GPUs whatever `every` is.
     fn sample(
@@ -686,10 +736,13 @@ impl<P: TaskSet> MeshProgram<P> {
                     )
                 }?;
                 let words = unpack_words(&raw);
+                // Per queue field, its rings: local, receive, then the outboxes.
                 claims.push(
                     words[..ring_words]
                         .chunks_exact(qc::WORDS.len())
-                        .map(|q| q[qc::START])
+                        .enumerate()
+                        .filter(|(r, _)| r % dev.per_queue < RING_OUTBOX)
+                        .map(|(_, q)| q[qc::START])
                         .sum(),
                 );
             }
@@ -1496,6 +1549,7 @@ impl<'s> MeshState<'s> {
             wall: Some(wall),
             upload: None,
             timeline: None,
+            progress_error: None,
             priority: Vec::new(),
             devices,
         }
