@@ -121,6 +121,25 @@ fn uneven_and_empty_partitions() {
     assert_eq!(bfs_on(&g, &cpu).depths, want);
 }
 
+/// PageRank's options at `damping` and `epsilon`, and the exact ranks they are checked against
+/// (power iteration to 1e-12).
+fn pagerank_exact(g: &Csr, damping: f32, epsilon: f32) -> (PageRankOptions, Vec<f64>) {
+    let opts = PageRankOptions {
+        damping: f64::from(damping),
+        tolerance: f64::from(epsilon),
+        ..PageRankOptions::default()
+    };
+    let exact = pagerank_power(
+        g,
+        PageRankOptions {
+            tolerance: 1e-12,
+            max_iterations: 10_000,
+            ..opts
+        },
+    );
+    (opts, exact.rank)
+}
+
 #[test]
 fn pagerank_on_simulated_devices_is_within_its_tolerance() {
     let damping = 0.85f32;
@@ -129,19 +148,7 @@ fn pagerank_on_simulated_devices_is_within_its_tolerance() {
         let g = atos_graph::load(spec).unwrap();
         let n = g.num_vertices();
         let offsets = g.offsets_u32().unwrap();
-        let opts = PageRankOptions {
-            damping: f64::from(damping),
-            tolerance: f64::from(epsilon),
-            ..PageRankOptions::default()
-        };
-        let exact = pagerank_power(
-            &g,
-            PageRankOptions {
-                tolerance: 1e-12,
-                max_iterations: 10_000,
-                ..opts
-            },
-        );
+        let (opts, exact) = pagerank_exact(&g, damping, epsilon);
         // The last: fewer threads than devices, each thread sweeping two devices' shares of
         // the re-scan.
         // Both forms: crossings queued by the push, or every queueing left to the re-scan,
@@ -176,14 +183,8 @@ fn pagerank_on_simulated_devices_is_within_its_tolerance() {
             let name = format!("{spec} {devices} {p} crossings {crossings} drain {drain}");
             let delivered: u64 = stats.devices.iter().map(|d| d.delivered).sum();
             assert_eq!(delivered > 0, !crossings, "{name}: {delivered} delivered");
-            check_converged(
-                &a.rank.to_vec(),
-                &a.residue.to_vec(),
-                &exact.rank,
-                opts,
-                1e-5,
-            )
-            .unwrap_or_else(|e| panic!("{name}: {e}"));
+            check_converged(&a.rank.to_vec(), &a.residue.to_vec(), &exact, opts, 1e-5)
+                .unwrap_or_else(|e| panic!("{name}: {e}"));
             check_routing(&name, &stats, devices);
         }
     }
@@ -249,19 +250,7 @@ fn eight_devices_the_most_a_placement_takes() {
     let n = g.num_vertices();
     let offsets = g.offsets_u32().unwrap();
     let (damping, epsilon) = (0.85f32, 1e-4f32);
-    let opts = PageRankOptions {
-        damping: f64::from(damping),
-        tolerance: f64::from(epsilon),
-        ..PageRankOptions::default()
-    };
-    let exact = pagerank_power(
-        &g,
-        PageRankOptions {
-            tolerance: 1e-12,
-            max_iterations: 10_000,
-            ..opts
-        },
-    );
+    let (opts, exact) = pagerank_exact(&g, damping, epsilon);
     for crossings in [true, false] {
         let a = pagerank::PageRankArrays::new(n, damping);
         let mut state = a.state(&offsets, &g.cols, epsilon, damping);
@@ -276,14 +265,8 @@ fn eight_devices_the_most_a_placement_takes() {
             )
             .unwrap();
         let name = format!("PageRank on 8 devices, crossings {crossings}");
-        check_converged(
-            &a.rank.to_vec(),
-            &a.residue.to_vec(),
-            &exact.rank,
-            opts,
-            1e-5,
-        )
-        .unwrap_or_else(|e| panic!("{name}: {e}"));
+        check_converged(&a.rank.to_vec(), &a.residue.to_vec(), &exact, opts, 1e-5)
+            .unwrap_or_else(|e| panic!("{name}: {e}"));
         check_routing(&name, &stats, most);
     }
     let nine = Placement::even(100, most + 1).unwrap_err().to_string();
