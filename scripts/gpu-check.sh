@@ -10,7 +10,7 @@
 # (default 3) devices sharing the GPUs here side by side (peer-to-peer, device d on GPU d mod
 # the GPUs), then over RANKS (default 2) NVSHMEM ranks started by hand (rank r on GPU r mod the
 # GPUs), with mappings and with NVSHMEM calls, each rank comparing every array with the CPU
-# executor's.
+# executor's; and `atos bench --timeline` spread over every GPU here (.gpu/atos).
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR="${ATOS_CACHE_DIR:-/tmp/atos-kernels}"
@@ -24,6 +24,15 @@ if [ "${PART:-suite}" = spread ]; then
   echo "rc=$?" >> "$out/spread-p2p.log"
   timeout 300 ./gpu_suite --spread-features --spread-devices "${SHARED:-3}" > "$out/spread-shared.log" 2>&1
   echo "rc=$?" >> "$out/spread-shared.log"
+  # Spread runs' progress samples (--timeline; added 2026-11-28 before any GPU ran them): BFS
+  # eager and aggregated, PageRank re-scan, over every GPU here; the between-devices table's
+  # `active min` and `end tail ms` must be filled and every run verified.
+  for app in bfs pagerank-rescan; do
+    timeout 150 ./atos bench --app $app --graph kron:16 --devices "1,$(nvidia-smi -L | wc -l)" \
+      --partition edges --aggregation eager,256:20 --worker cta --fetch 64 --runs 1 --timeline \
+      --quiet --out "$out/timeline.jsonl" >> "$out/timeline.log" 2>&1
+    echo "rc=$? $app" >> "$out/timeline.log"
+  done
   NV=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
   n="${RANKS:-2}"
   for calls in 0 1; do
