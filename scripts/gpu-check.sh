@@ -27,8 +27,10 @@ if [ "${PART:-suite}" = spread ]; then
   # Spread runs' progress samples (--timeline; added 2026-11-28 before any GPU ran them): BFS
   # eager and aggregated, PageRank re-scan, over every GPU here; the between-devices table's
   # `active min` and `end tail ms` must be filled and every run verified.
+  g=$(nvidia-smi -L | wc -l); spread=(--devices "1,$g")
+  [ "$g" -gt 1 ] || spread=(--devices 1,2 --share-gpus)   # one GPU: 2 devices side by side
   for app in bfs pagerank-rescan; do
-    timeout 150 ./atos bench --app $app --graph kron:16 --devices "1,$(nvidia-smi -L | wc -l)" \
+    timeout 150 ./atos bench --app $app --graph kron:16 "${spread[@]}" \
       --partition edges --aggregation eager,256:20 --worker cta --fetch 64 --runs 1 --timeline \
       --quiet --out "$out/timeline.jsonl" >> "$out/timeline.log" 2>&1
     echo "rc=$? $app" >> "$out/timeline.log"
