@@ -16,7 +16,7 @@ use atos::{Aggregation, Placement, Stats};
 use atos_graph::Csr;
 use atos_graph::partition::{Partition, Parts};
 use atos_graph::reference::coloring::validate_coloring;
-use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
+use atos_graph::reference::pagerank::check_converged;
 use std::time::Duration;
 
 /// The runtime's placement of a graph partition.
@@ -121,25 +121,6 @@ fn uneven_and_empty_partitions() {
     assert_eq!(bfs_on(&g, &cpu).depths, want);
 }
 
-/// PageRank's options at `damping` and `epsilon`, and the exact ranks they are checked against
-/// (power iteration to 1e-12).
-fn pagerank_exact(g: &Csr, damping: f32, epsilon: f32) -> (PageRankOptions, Vec<f64>) {
-    let opts = PageRankOptions {
-        damping: f64::from(damping),
-        tolerance: f64::from(epsilon),
-        ..PageRankOptions::default()
-    };
-    let exact = pagerank_power(
-        g,
-        PageRankOptions {
-            tolerance: 1e-12,
-            max_iterations: 10_000,
-            ..opts
-        },
-    );
-    (opts, exact.rank)
-}
-
 #[test]
 fn pagerank_on_simulated_devices_is_within_its_tolerance() {
     let damping = 0.85f32;
@@ -148,7 +129,7 @@ fn pagerank_on_simulated_devices_is_within_its_tolerance() {
         let g = atos_graph::load(spec).unwrap();
         let n = g.num_vertices();
         let offsets = g.offsets_u32().unwrap();
-        let (opts, exact) = pagerank_exact(&g, damping, epsilon);
+        let (opts, exact) = common::pagerank_exact(&g, damping, epsilon);
         // The last: fewer threads than devices, each thread sweeping two devices' shares of
         // the re-scan.
         // Both forms: crossings queued by the push, or every queueing left to the re-scan,
@@ -250,7 +231,7 @@ fn eight_devices_the_most_a_placement_takes() {
     let n = g.num_vertices();
     let offsets = g.offsets_u32().unwrap();
     let (damping, epsilon) = (0.85f32, 1e-4f32);
-    let (opts, exact) = pagerank_exact(&g, damping, epsilon);
+    let (opts, exact) = common::pagerank_exact(&g, damping, epsilon);
     for crossings in [true, false] {
         let a = pagerank::PageRankArrays::new(n, damping);
         let mut state = a.state(&offsets, &g.cols, epsilon, damping);

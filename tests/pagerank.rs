@@ -8,7 +8,7 @@ mod common;
 use atos::apps::{pagerank, pagerank_bsp};
 use atos::prelude::*;
 use atos_graph::Csr;
-use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
+use atos_graph::reference::pagerank::check_converged;
 
 const DAMPING: f32 = 0.85;
 
@@ -69,21 +69,9 @@ fn check(
             )
         }
     };
-    let opts = PageRankOptions {
-        damping: f64::from(DAMPING),
-        tolerance: f64::from(epsilon),
-        ..PageRankOptions::default()
-    };
-    let exact = pagerank_power(
-        g,
-        PageRankOptions {
-            tolerance: 1e-12,
-            max_iterations: 10_000,
-            ..opts
-        },
-    );
+    let (opts, exact) = common::pagerank_exact(g, DAMPING, epsilon);
     // f32 ranks summed from many shares: 1e-5 of the total rank for rounding.
-    check_converged(&rank, &residue, &exact.rank, opts, 1e-5)
+    check_converged(&rank, &residue, &exact, opts, 1e-5)
         .unwrap_or_else(|e| panic!("{name} {form:?} {strategy:?}: {e}"));
     (
         vertex_tasks as f64 / n as f64,

@@ -3,6 +3,8 @@
 
 use std::path::PathBuf;
 
+use atos_graph::reference::pagerank::{PageRankOptions, pagerank_power};
+
 /// `../shared/data` beside the project, where the real-world test graphs live.
 pub fn shared_data() -> Option<PathBuf> {
     let p = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../shared/data");
@@ -43,6 +45,29 @@ pub fn within<T: Send + 'static>(
         Err(std::sync::mpsc::RecvTimeoutError::Timeout) => Err("hung"),
         Err(std::sync::mpsc::RecvTimeoutError::Disconnected) => Err("panicked"),
     }
+}
+
+/// PageRank's options at `damping` and `epsilon`, and the exact ranks a run is checked against
+/// (`check_converged`): power iteration to 1e-12.
+pub fn pagerank_exact(
+    g: &atos_graph::Csr,
+    damping: f32,
+    epsilon: f32,
+) -> (PageRankOptions, Vec<f64>) {
+    let opts = PageRankOptions {
+        damping: f64::from(damping),
+        tolerance: f64::from(epsilon),
+        ..PageRankOptions::default()
+    };
+    let exact = pagerank_power(
+        g,
+        PageRankOptions {
+            tolerance: 1e-12,
+            max_iterations: 10_000,
+            ..opts
+        },
+    );
+    (opts, exact.rank)
 }
 
 pub mod atomics;
