@@ -39,11 +39,6 @@ pub(crate) fn device() -> usize {
     DEVICE.with(Cell::get)
 }
 
-thread_local! {
-    /// The combine copies of the spread run the current thread works for, if it accumulates.
-    static COMBINES: std::cell::RefCell<Option<Arc<Combines>>> = const { std::cell::RefCell::new(None) };
-}
-
 /// The combine copies of a spread run (mesh.cuh, "Combined adds"): per field the program
 /// accumulates into, every simulated device's copy of every element, as element bits (zero:
 /// nothing to deliver; a copy starts at +0 and only takes adds, so it never holds -0).
@@ -148,19 +143,17 @@ impl Combines {
     }
 }
 
-/// Makes the current thread's `accumulate`s use `combines` (`None`: add at once).
-pub(crate) fn set_combines(combines: Option<Arc<Combines>>) {
-    COMBINES.with(|c| *c.borrow_mut() = combines);
-}
-
 /// `atomic_accumulate` of mesh.cuh for a field whose elements start at `at`: when the current
 /// thread works for a spread run that keeps a combine copy of the field and element `i` is
 /// another device's, `add` adds into this device's copy of it, and the answer is true; else
 /// false, and the caller adds to the element.
 pub(crate) fn combine(at: usize, i: usize, add: impl FnOnce(&AtomicU64)) -> bool {
-    COMBINES.with(|c| {
-        let c = c.borrow();
-        let Some(combines) = c.as_ref() else {
+    spread_run(|run| {
+        let Some(SpreadRun {
+            combines: Some(combines),
+            ..
+        }) = run
+        else {
             return false;
         };
         let Some((_, copies)) = combines.fields.iter().find(|(a, _)| *a == at) else {
@@ -175,17 +168,22 @@ pub(crate) fn combine(at: usize, i: usize, add: impl FnOnce(&AtomicU64)) -> bool
     })
 }
 
+/// The spread run a thread works for: where its `Atomics` fields live (and their filter
+/// copies), and its combine copies if it combines. Every `Atomics` operation of a spread run
+/// asks it, through one thread-local.
+pub(crate) struct SpreadRun {
+    pub fields: Arc<SpreadFields>,
+    pub combines: Option<Arc<Combines>>,
+}
+
 thread_local! {
-    /// Where the `Atomics` fields of the spread run the current thread works for live: the
-    /// thread's share of them, and a plain pointer to it, which is all an access outside a
-    /// spread run reads (null), since every `Atomics` operation of every CPU run asks.
-    static SPREAD: std::cell::RefCell<Option<Arc<SpreadFields>>> = const { std::cell::RefCell::new(None) };
-    static SPREAD_AT: Cell<*const SpreadFields> = const { Cell::new(std::ptr::null()) };
+    static SPREAD: std::cell::RefCell<Option<SpreadRun>> = const { std::cell::RefCell::new(None) };
 }
 
 /// Threads of this process working for a spread run: while none is, an `Atomics` operation
-/// reads this one shared word and nothing else (a thread-local read on every operation made
-/// the CPU executor's BFS 1.6x slower).
+/// reads this one shared word and not the thread-local (this change's first version read a
+/// thread-local on every operation, through a call, and the CPU executor's one-thread BFS on
+/// kron:17 took about 1.5x as long; measured while writing it, not kept in docs/results).
 static SPREAD_THREADS: Alone = Alone(AtomicUsize::new(0));
 
 /// A word on a cache line of its own: read on every `Atomics` operation, it must not share
@@ -200,16 +198,13 @@ pub(crate) fn spread_active() -> bool {
     SPREAD_THREADS.0.load(Relaxed) != 0
 }
 
-/// The current thread's spread run's fields, if any. The pointer is `SPREAD`'s `Arc`, which
-/// the thread holds as long as the pointer is set.
+/// The current thread's spread run, if any.
 #[inline]
-fn spread_fields<R>(f: impl FnOnce(Option<&SpreadFields>) -> R) -> R {
-    if SPREAD_THREADS.0.load(Relaxed) == 0 {
+fn spread_run<R>(f: impl FnOnce(Option<&SpreadRun>) -> R) -> R {
+    if !spread_active() {
         return f(None);
     }
-    let at = SPREAD_AT.with(Cell::get);
-    // SAFETY: non-null only while `SPREAD` holds the `Arc` it points into (`set_spread`).
-    f(unsafe { at.as_ref() })
+    SPREAD.with(|c| f(c.borrow().as_ref()))
 }
 
 /// The `Atomics` fields of a spread run as its GPUs hold them (`Spread` in mesh.cuh): a field
@@ -306,11 +301,10 @@ impl SpreadFields {
     }
 }
 
-/// Makes the current thread's `Atomics` accesses those of `fields`' run until the guard is
-/// dropped (also when the thread unwinds from a task's panic).
-pub(crate) fn enter_spread(fields: Arc<SpreadFields>) -> SpreadGuard {
-    SPREAD_AT.with(|c| c.set(Arc::as_ptr(&fields)));
-    SPREAD.with(|c| *c.borrow_mut() = Some(fields));
+/// Makes the current thread's `Atomics` accesses those of `run` until the guard is dropped
+/// (also when the thread unwinds from a task's panic).
+pub(crate) fn enter_spread(run: SpreadRun) -> SpreadGuard {
+    SPREAD.with(|c| *c.borrow_mut() = Some(run));
     SPREAD_THREADS.0.fetch_add(1, Relaxed);
     SpreadGuard(std::marker::PhantomData)
 }
@@ -321,7 +315,6 @@ pub(crate) struct SpreadGuard(std::marker::PhantomData<*const ()>);
 impl Drop for SpreadGuard {
     fn drop(&mut self) {
         SPREAD_THREADS.0.fetch_sub(1, Relaxed);
-        SPREAD_AT.with(|c| c.set(std::ptr::null()));
         SPREAD.with(|c| *c.borrow_mut() = None);
     }
 }
@@ -331,9 +324,9 @@ impl Drop for SpreadGuard {
 #[cold]
 #[inline(never)]
 pub(crate) fn count_access(at: usize, i: usize) {
-    spread_fields(|s| {
-        if let Some(s) = s {
-            s.count(at, i, DEVICE.with(Cell::get));
+    spread_run(|run| {
+        if let Some(run) = run {
+            run.fields.count(at, i, DEVICE.with(Cell::get));
         }
     });
 }
@@ -349,8 +342,8 @@ pub(crate) fn filtered<R>(
     plain: impl FnOnce() -> R,
     filtered: impl FnOnce(&AtomicU64, &dyn Fn()) -> R,
 ) -> R {
-    spread_fields(|s| {
-        let Some(s) = s else {
+    spread_run(|run| {
+        let Some(s) = run.map(|r| &*r.fields) else {
             return plain();
         };
         let me = DEVICE.with(Cell::get);

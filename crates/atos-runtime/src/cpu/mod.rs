@@ -544,8 +544,10 @@ impl CpuExecutor {
         let panic_message: Mutex<Option<String>> = Mutex::new(None);
         let t0 = Instant::now();
         self.on_threads(&control, &panic_message, &|| {
-            mesh::set_combines(combines.clone());
-            let _spread = mesh::enter_spread(spread.clone());
+            let _spread = mesh::enter_spread(mesh::SpreadRun {
+                fields: spread.clone(),
+                combines: combines.clone(),
+            });
             run.worker::<P>(state)
         });
         // The kernels' `deliver_rest`: the run is over on every device.
