@@ -431,7 +431,7 @@ pub(crate) fn describe_counters(
     parts.join("; ")
 }
 
-fn check_deadline(deadline: Option<(Instant, Duration)>) -> Result<(), GpuError> {
+pub(super) fn check_deadline(deadline: Option<(Instant, Duration)>) -> Result<(), GpuError> {
     match deadline {
         Some((at, limit)) if Instant::now() > at => Err(GpuError::Timeout {
             seconds: limit.as_secs_f64(),

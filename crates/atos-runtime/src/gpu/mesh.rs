@@ -648,14 +648,7 @@ impl<P: TaskSet> MeshProgram<P> {
                 {
                     break;
                 }
-                if let Some((at, limit)) = deadline
-                    && Instant::now() > at
-                {
-                    return Err(GpuError::Timeout {
-                        seconds: limit.as_secs_f64(),
-                        state: String::new(),
-                    });
-                }
+                super::driver::check_deadline(deadline)?;
                 std::thread::sleep(Duration::from_micros(50));
             }
             ms.push(f64::from(
@@ -753,14 +746,7 @@ impl<P: TaskSet> MeshProgram<P> {
             if ended {
                 return Ok(out);
             }
-            if let Some((at, limit)) = deadline
-                && Instant::now() > at
-            {
-                return Err(GpuError::Timeout {
-                    seconds: limit.as_secs_f64(),
-                    state: String::new(),
-                });
-            }
+            super::driver::check_deadline(deadline)?;
             let next = Instant::now() + every;
             while Instant::now() < next {
                 std::hint::spin_loop();
