@@ -186,8 +186,8 @@ thread_local! {
 /// kron:17 took about 1.5x as long; measured while writing it, not kept in docs/results).
 static SPREAD_THREADS: Alone = Alone(AtomicUsize::new(0));
 
-/// A word on a cache line of its own: read on every `Atomics` operation, it must not share
-/// a line with anything written.
+/// A word on a cache line of its own: it is read on every `Atomics` operation, so it is kept
+/// off any line something writes (a precaution; not measured apart).
 #[repr(align(128))]
 struct Alone(AtomicUsize);
 
