@@ -1401,7 +1401,6 @@ fn answer(r: &Record) -> String {
     }
 }
 
-/// The plot and table name of the graph `spec` (one of `graphs`, named `slugs` in order).
 /// What a bench prints after its runs (and `atos report` from saved records): the records'
 /// table, then for spread runs the strong-scaling table and what went between the devices.
 pub fn summarize(records: &[Record], graphs: &[String], slugs: &[String]) {
@@ -1440,6 +1439,7 @@ pub fn write_plots(
         .map_err(|e| format!("writing plots into {}: {e}", dir.display()))
 }
 
+/// The plot and table name of the graph `spec` (one of `graphs`, named `slugs` in order).
 fn slug_of(graphs: &[String], slugs: &[String], spec: &str) -> String {
     graphs
         .iter()
@@ -1505,31 +1505,9 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
             ]
         })
         .collect();
-    let mut widths = header.map(str::len);
-    for row in &rows {
-        for (w, c) in widths.iter_mut().zip(row) {
-            *w = (*w).max(c.chars().count());
-        }
-    }
-    let line = |cells: &[String]| {
-        let mut s = String::new();
-        for (i, (c, w)) in cells.iter().zip(widths).enumerate() {
-            let numeric = (5..=8).contains(&i);
-            if i > 0 {
-                s.push_str("  ");
-            }
-            if numeric {
-                s.push_str(&format!("{c:>w$}"));
-            } else if i + 1 == cells.len() {
-                s.push_str(c);
-            } else {
-                s.push_str(&format!("{c:<w$}"));
-            }
-        }
-        println!("{}", s.trim_end());
-    };
-    line(&header.map(String::from));
-    for row in &rows {
-        line(row);
+    let mut lines = vec![header.map(String::from).to_vec()];
+    lines.extend(rows.into_iter().map(|r| r.to_vec()));
+    for l in text_table::lines(&lines, |i| (5..=8).contains(&i)) {
+        println!("{l}");
     }
 }
