@@ -51,10 +51,9 @@ done
 b bfs-grid 120 --app bfs --graph "$G" --devices "$DEVS" --partition vertices --worker cta --fetch 64
 b pr-grid 150 --app pagerank-rescan --graph "$G" --devices "$DEVS" --partition vertices --worker cta --fetch 64
 # Where the time goes on the most devices (--timeline: one more run per configuration, the
-# host sampling each device's claims): each device's active share and the tail after the last
-# claim (`active min`, `end tail ms` in report.txt). Apart from the steps above, so that a
-# timeout of the sampling run (new on 2026-11-28, not yet run on a GPU; its other failures
-# only leave a note) costs no timing.
+# host sampling each device's items taken): each device's active share and the tail after the
+# last item taken (`active min`, `end tail ms` in report.txt). Apart from the steps above, so
+# that a timeout of the sampling run (its other failures only leave a note) costs no timing.
 b timeline-kron-bfs 90 --app bfs --graph "$K" --devices "${DEVS##*,}" --partition edges --aggregation eager,1024:20 --worker cta --fetch 64 --timeline
 b timeline-kron-pagerank 90 --app pagerank-rescan --graph "$K" --devices "${DEVS##*,}" --partition edges --worker cta --fetch 8 --timeline
 b timeline-grid-bfs 90 --app bfs --graph "$G" --devices "${DEVS##*,}" --partition vertices --worker cta --fetch 64 --timeline

@@ -30,6 +30,9 @@ pub(crate) struct InlineCalls {
     /// A unit spread over several devices: only items this device owns run at once; the
     /// others are routed as any push.
     pub spread: bool,
+    /// Spread units: the inline tasks whose pushes to another device are offers, sent only
+    /// when the pushing device's filter copy lets them through (`Plan::offers`).
+    pub offers: Vec<crate::plan::OfferPlan>,
 }
 
 impl InlineCalls {
@@ -544,8 +547,23 @@ impl<'a> Emitter<'a> {
                             "{OUT}.{count} += 1; {callee}(atos_pushed, {st}, atos::ThreadWorker::make(), {OUT});"
                         );
                         return if em.inline.spread {
+                            // An offer to another device goes only if this device's filter
+                            // copy of the guarded element lets it through (mesh.cuh).
+                            let send = match em.inline.offers.iter().find(|o| o.queue == *field) {
+                                Some(o) => {
+                                    let test = match o.direction {
+                                        crate::plan::Direction::Down => "offer_lower",
+                                        crate::plan::Direction::Up => "offer_raise",
+                                    };
+                                    let g = sanitize(&o.name);
+                                    format!(
+                                        "if (atos::{test}({st}.{g}, {st}.{g}_len, atos_pushed.f0, atos_pushed.f1)) {OUT}.{f}.push(atos_pushed);"
+                                    )
+                                }
+                                None => format!("{OUT}.{f}.push(atos_pushed);"),
+                            };
                             format!(
-                                "{{ const auto atos_pushed = {item}; if ({OUT}.{f}.owns(atos_pushed)) {{ {run} }} else {{ {OUT}.{f}.push(atos_pushed); }} }}"
+                                "{{ const auto atos_pushed = {item}; if ({OUT}.{f}.owns(atos_pushed)) {{ {run} }} else {{ {send} }} }}"
                             )
                         } else {
                             format!("{{ const auto atos_pushed = {item}; {run} }}")

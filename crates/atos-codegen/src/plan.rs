@@ -72,6 +72,27 @@ pub struct Plan {
     /// The fields the program `accumulate`s into, in declaration order: spread over several
     /// GPUs, each device keeps a combine copy of each (docs/runtime.md, "Combined adds").
     pub combines: Vec<String>,
+    /// The inline tasks whose pushes to another device are offers, filtered by a filter copy
+    /// (docs/runtime.md, "Offers"), in program order.
+    pub offers: Vec<OfferPlan>,
+}
+
+/// An inline task whose whole body is `if s.f.lower(i, v) { .. }` (or `raise`), its item the
+/// tuple `(i, v, ..)`, on a field `f` with a filter copy that nothing else asks with `lower`
+/// (`raise`). Spread over several GPUs the task always runs on the device owning `i` (items go
+/// to the owner of their first part), so a push of `(i, v)` to another device is an *offer* of
+/// `v` to element `i`: the pushing device sends it only if its copy of `f[i]` is above `v`
+/// (below, for `raise`), and then lowers the copy to `v`. An offer it drops would have found
+/// the element already at `v` or past it once the earlier offer that set the copy was applied:
+/// one of the runs the program could have had (docs/runtime.md, "Offers", gives the argument).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OfferPlan {
+    /// The inline task's queue field.
+    pub queue: String,
+    /// The guarded field: its index in `StateDesc::fields`, and its name.
+    pub field: usize,
+    pub name: String,
+    pub direction: Direction,
 }
 
 /// The name of a priority queue's far ring.
@@ -164,6 +185,89 @@ pub fn filters(bodies: &[&FnIr], state: &StateDesc) -> Vec<FilterPlan> {
         });
     }
     out
+}
+
+/// The inline tasks of `tasks` whose pushes are offers ([`OfferPlan`]): `planned` their plan,
+/// `filters` the fields with filter copies, `bodies` every task and device function.
+pub fn offers(
+    tasks: &[&FnIr],
+    planned: &[PlannedTask],
+    filters: &[FilterPlan],
+    bodies: &[&FnIr],
+    state: &StateDesc,
+) -> Vec<OfferPlan> {
+    // Every `lower` / `raise` on each field, anywhere.
+    let mut asks: Vec<(String, String)> = Vec::new();
+    for f in bodies {
+        visit_exprs(&f.body, &mut |e| {
+            if let ExprKind::Atomic { field, op, .. } = &e.kind
+                && (op == "lower" || op == "raise")
+            {
+                asks.push((field.clone(), op.clone()));
+            }
+        });
+    }
+    let mut out: Vec<OfferPlan> = Vec::new();
+    for (task, planned) in tasks.iter().zip(planned) {
+        let Role::Task(attrs) = &task.role else {
+            continue;
+        };
+        let Source::Queue { field: queue, .. } = planned.source else {
+            continue;
+        };
+        if !planned.inline || !attrs.tuple_item || task.params.len() < 2 {
+            continue;
+        }
+        let [stmt] = task.body.as_slice() else {
+            continue;
+        };
+        let StmtKind::If {
+            cond, els: None, ..
+        } = &stmt.kind
+        else {
+            continue;
+        };
+        let ExprKind::Atomic { field, op, args } = &cond.kind else {
+            continue;
+        };
+        let var = |e: &Expr, p: &Param| matches!(&e.kind, ExprKind::Var(n) if *n == p.name);
+        let direction = match op.as_str() {
+            "lower" => Direction::Down,
+            "raise" => Direction::Up,
+            _ => continue,
+        };
+        let Some(filter) = filters
+            .iter()
+            .find(|f| f.name == *field && f.direction == direction)
+        else {
+            continue;
+        };
+        let value = &task.params[1];
+        if args.len() != 2
+            || !var(&args[0], &task.params[0])
+            || !var(&args[1], value)
+            || state.fields[filter.field].elem.scalar() != Some(value.ty)
+        {
+            continue;
+        }
+        out.push(OfferPlan {
+            queue: state.fields[queue].name.clone(),
+            field: filter.field,
+            name: field.clone(),
+            direction,
+        });
+    }
+    // A field some other `lower` / `raise` asks keeps the copy's invariant (never past the
+    // element) for that one: no offers on it.
+    let guards: Vec<usize> = out
+        .iter()
+        .map(|o| out.iter().filter(|p| p.name == o.name).count())
+        .collect();
+    out.into_iter()
+        .zip(guards)
+        .filter(|(o, guards)| asks.iter().filter(|(f, _)| *f == o.name).count() == *guards)
+        .map(|(o, _)| o)
+        .collect()
 }
 
 /// The `Atomics` fields `bodies` call `accumulate` on, in declaration order.
@@ -368,8 +472,13 @@ pub fn plan_program(
         tasks: planned,
         queues: runtime,
         priority,
-        filters: filters(&bodies, state),
         combines: combines(&bodies, state),
+        offers: Vec::new(),
+        filters: filters(&bodies, state),
+    };
+    let plan = Plan {
+        offers: offers(tasks, &plan.tasks, &plan.filters, &bodies, state),
+        ..plan
     };
     let hooks: Vec<&str> = plan
         .tasks

@@ -589,9 +589,15 @@ fn inline_calls(tasks: &[&FnIr], plan: &Plan, state: &StateDesc, spec: &KernelSp
             }
         }
     }
+    let offers = if spec.multi_device {
+        plan.offers.clone()
+    } else {
+        Vec::new()
+    };
     InlineCalls {
         calls,
         spread: spec.multi_device,
+        offers,
     }
 }
 

@@ -930,3 +930,93 @@ fn filter_copies_go_to_fields_that_move_one_way() {
         vec![]
     );
 }
+
+/// An inline task whose whole body is `if s.f.lower(i, v) { .. }` over its item `(i, v)` makes
+/// its pushes to other devices offers (`Plan::offers`), filtered by `f`'s copy; any other
+/// shape, or another `lower` of `f` anywhere, does not (that `lower` would read copies an offer
+/// had lowered). The unit's spread form tests the copy before it sends.
+#[test]
+fn offers_go_to_inline_tasks_guarded_by_a_filtered_field() {
+    use atos_codegen::item::ElemTy;
+    use atos_codegen::plan::{Direction, OfferPlan};
+    let mut st = state();
+    st.fields.push(FieldDesc {
+        name: "relax".into(),
+        kind: FieldKind::Queue,
+        elem: ElemTy::Tuple(vec![Scalar::U32, Scalar::U32]),
+    });
+    let visit = |body: &str| {
+        lower_task_source(
+            "queue = \"work\"",
+            &format!("fn visit(v: u32, s: &S) {{ {body} }}"),
+        )
+        .unwrap()
+    };
+    let relax = |body: &str| {
+        lower_task_source(
+            "queue = \"relax\", inline",
+            &format!("fn relax((u, d): (u32, u32), s: &S) {{ {body} }}"),
+        )
+        .unwrap()
+    };
+    let offers = |v: &str, r: &str| -> Vec<OfferPlan> {
+        let (v, r) = (visit(v), relax(r));
+        plan_program(&[&v, &r], &[], &st).unwrap().offers
+    };
+    let push = "let x = s.hits.load(v); s.relax.push((v + 1, x + 1));";
+    assert_eq!(
+        offers(push, "if s.hits.lower(u, d) { s.work.push(u); }"),
+        vec![OfferPlan {
+            queue: "relax".into(),
+            field: 2,
+            name: "hits".into(),
+            direction: Direction::Down,
+        }]
+    );
+    // Not the whole body, not the item's own parts, an `else`, another `lower` of the field,
+    // or no filter copy (also written with `fetch_add`): no offers.
+    for (v, r) in [
+        (
+            push,
+            "s.work.push(u); if s.hits.lower(u, d) { s.work.push(u); }",
+        ),
+        (push, "if s.hits.lower(d, u) { s.work.push(u); }"),
+        (push, "if s.hits.lower(u, d + 1) { s.work.push(u); }"),
+        (
+            push,
+            "if s.hits.lower(u, d) { s.work.push(u); } else { s.work.push(d); }",
+        ),
+        (
+            "s.hits.lower(v, 0); s.relax.push((v, 1));",
+            "if s.hits.lower(u, d) { s.work.push(u); }",
+        ),
+        (
+            "s.hits.fetch_add(v, 1); s.relax.push((v, 1));",
+            "if s.hits.lower(u, d) { s.work.push(u); }",
+        ),
+    ] {
+        assert_eq!(offers(v, r), vec![], "{v} / {r}");
+    }
+    let (v, r) = (
+        visit(push),
+        relax("if s.hits.lower(u, d) { s.work.push(u); }"),
+    );
+    let tasks = [&v, &r];
+    let spread = |multi: bool| {
+        generate_unit(
+            &tasks,
+            &[],
+            &st,
+            &KernelSpec::for_tasks(&tasks)
+                .checked(false)
+                .multi_device(multi),
+        )
+        .unwrap()
+    };
+    assert!(
+        spread(true).contains("if (atos::offer_lower(s.hits, s.hits_len, atos_pushed.f0, atos_pushed.f1)) atos_out.relax.push(atos_pushed);"),
+        "{}",
+        spread(true)
+    );
+    assert!(!spread(false).contains("offer_lower"));
+}

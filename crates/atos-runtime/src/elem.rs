@@ -156,7 +156,7 @@ queue_tuple!(A 0, B 1, C 2, D 3);
 
 /// The bits of the part of type `s` at byte `offset` of an item (a signed part's `to_bits` is
 /// sign-extended: only its own width is kept).
-fn part_bits(bits: ItemBits, offset: u32, s: Scalar) -> u64 {
+pub(crate) fn part_bits(bits: ItemBits, offset: u32, s: Scalar) -> u64 {
     let width = 8 * s.size_bytes() as u32;
     let mask = if width == 64 {
         u64::MAX

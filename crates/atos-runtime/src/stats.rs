@@ -80,8 +80,8 @@ pub struct DeviceStats {
     /// the last delivery (docs/runtime.md, "Combined adds"). 0 when nothing combines.
     pub delivered: u64,
     /// Spread GPU runs built with `ProgramBuilder::sample_progress` (peer-to-peer): (host
-    /// nanoseconds since just before the first launch, items this device had claimed from
-    /// its local and receive rings), sampled while the kernels ran; the last entry holds the
+    /// nanoseconds since just before the first launch, items this device had taken: claimed
+    /// from its local and receive rings, or kept by the group that pushed them), sampled while the kernels ran; the last entry holds the
     /// final counts, dated at the latest kernel end (its launch's host time plus its
     /// CUDA-event time). Empty otherwise (the CPU executor does not sample).
     pub progress: Vec<(u64, u64)>,

@@ -135,7 +135,7 @@ pub struct BenchArgs {
     #[arg(long, value_name = "DIR")]
     plots: Option<PathBuf>,
     /// Also run each GPU persistent configuration once sampling tasks done over time; a spread
-    /// run over peer-to-peer samples each device's claimed items instead (`device_progress`,
+    /// run over peer-to-peer samples each device's items taken (claimed or kept) instead (`device_progress`,
     /// `device_active`, `end_tail_ms`; docs/bench.md, "Between devices").
     #[arg(long)]
     timeline: bool,

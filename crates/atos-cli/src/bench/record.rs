@@ -180,18 +180,18 @@ pub struct Record {
     /// (`--combine-drain`).
     pub combine_drain: Option<u32>,
     /// `--timeline`, spread GPU runs over peer-to-peer: per device, (microseconds since just
-    /// before the first launch, items it had claimed from its local and receive rings),
+    /// before the first launch, items it had taken: claimed from its local and receive rings,
+    /// or kept by the group that pushed them),
     /// sampled by the host during one more run (verified, never timed), the last point at the
     /// latest kernel end, at most 500 points each. Absent in records written before it existed.
     #[serde(default)]
     pub device_progress: Option<Vec<Vec<(f64, u64)>>>,
-    /// From `device_progress`: per device, the share of the sampled run in which its claims
-    /// grew (1.0: it claimed items between every two samples).
+    /// From `device_progress`: per device, the share of the sampled run in which its items
+    /// taken grew (1.0: it took items between every two samples).
     #[serde(default)]
     pub device_active: Option<Vec<f64>>,
-    /// From `device_progress`: from the first sample that saw every claim of the run to its
-    /// end: how long the devices went on after the last claim (finishing the last claimed
-    /// items, termination, an idle hook's last sweeps), at most one `sample_gap_us` short.
+    /// From `device_progress`: from the first sample that saw every item the run took to
+    /// its end: how long the devices went on after the last one was taken (finishing it, termination, an idle hook's last sweeps), at most one `sample_gap_us` short.
     #[serde(default)]
     pub end_tail_ms: Option<f64>,
     /// The median gap between two progress samples, in microseconds.

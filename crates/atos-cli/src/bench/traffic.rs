@@ -54,14 +54,14 @@ impl Traffic {
 }
 
 /// What a spread run's progress samples say (`--timeline`): per device the share of the run
-/// in which it claimed items, and how long the run went on after the last claim.
+/// in which it took items (claimed or kept), and how long the run went on after the last.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Progress {
-    /// Per device: the summed length of the sample intervals in which its claims grew, over
+    /// Per device: the summed length of the sample intervals in which its items taken grew, over
     /// the span from the first sample to the end (the last entry).
     pub active: Vec<f64>,
-    /// From the first sample that saw every claim to the end: at least the time the devices
-    /// went on after the run's last claim (finishing the items claimed last, the end check
+    /// From the first sample that saw every item taken to the end: at least the time the
+    /// devices went on after the run took its last item (finishing the items taken last, the end check
     /// across devices, an idle hook's last sweeps), and at most one sample gap less than it.
     pub tail_ms: f64,
     /// The median gap between samples, microseconds.

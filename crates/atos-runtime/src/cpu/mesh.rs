@@ -10,7 +10,7 @@
 
 use std::cell::Cell;
 use std::sync::Arc;
-use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed};
+use std::sync::atomic::Ordering::{AcqRel, Acquire, Relaxed, Release};
 use std::sync::atomic::{AtomicU64, AtomicUsize};
 use std::time::Instant;
 
@@ -20,7 +20,7 @@ use atos_codegen::Scalar;
 
 use super::queue::{CpuQueue, InlineRun, Line};
 use crate::aggregation::Aggregation;
-use crate::elem::ItemBits;
+use crate::elem::{ItemBits, part_bits};
 use crate::placement::{Placement, route_key};
 use crate::state::AtomicHost;
 
@@ -276,6 +276,29 @@ impl SpreadFields {
         }
     }
 
+    /// `offer_lower` / `offer_raise` of mesh.cuh for device `d`: whether an offer of the
+    /// value bits `v` to element `i` of `offer`'s field goes (docs/runtime.md, "Offers"). Sent
+    /// unless `d`'s copy of the element is at `v` or past it; when sent, the copy takes `v`. A
+    /// field without copies (not spread) and an index past the field always send.
+    fn offer(&self, offer: &Offer, i: u64, v: u64, d: usize) -> bool {
+        let Some(copies) = self
+            .fields
+            .iter()
+            .find(|f| f.at == offer.at)
+            .and_then(|f| f.filter.as_ref())
+        else {
+            return true;
+        };
+        let Some(copy) = usize::try_from(i).ok().and_then(|i| copies[d].get(i)) else {
+            return true;
+        };
+        if at_or_past(offer.value, copy.load(Acquire), v, offer.down) {
+            return false;
+        }
+        copy.store(v, Release);
+        true
+    }
+
     /// Device `d`'s accesses to other devices' elements.
     pub(crate) fn remote_ops(&self, d: usize) -> u64 {
         self.remote_ops[d].load(Acquire)
@@ -299,6 +322,31 @@ impl SpreadFields {
             self.remote_ops[d].fetch_add(1, Relaxed);
         }
     }
+}
+
+/// Whether `x` is at `v` or past it in the direction the field moves (`down`: at or below), both
+/// element bits of scalar `s`; false when either is a NaN (as `seen <= v` is on the GPU).
+fn at_or_past(s: Scalar, x: u64, v: u64, down: bool) -> bool {
+    use std::cmp::Ordering::{Equal, Greater, Less};
+    let order = match s {
+        Scalar::I32 => Some((x as u32 as i32).cmp(&(v as u32 as i32))),
+        Scalar::I64 => Some((x as i64).cmp(&(v as i64))),
+        Scalar::F32 => f32::from_bits(x as u32).partial_cmp(&f32::from_bits(v as u32)),
+        Scalar::F64 => f64::from_bits(x).partial_cmp(&f64::from_bits(v)),
+        _ => Some(x.cmp(&v)),
+    };
+    matches!(order, Some(o) if o == Equal || o == if down { Less } else { Greater })
+}
+
+/// A queue whose pushes to another device are offers (`Plan::offers`): the guarded field (its
+/// `AtomicHost::cells_addr`), where the value is in an item (byte offset, scalar) and which
+/// way the field moves.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Offer {
+    pub at: usize,
+    pub offset: u32,
+    pub value: Scalar,
+    pub down: bool,
 }
 
 /// Makes the current thread's `Atomics` accesses those of `run` until the guard is dropped
@@ -385,6 +433,9 @@ pub struct CpuRoute {
     /// The queue's inline task (persistent runs): an item the pushing device owns runs at once,
     /// counted in that device's local ring.
     inline: std::sync::OnceLock<InlineRun>,
+    /// Persistent runs of an inline task whose pushes are offers: the pushing device's filter
+    /// copy decides whether one to another device goes (`SpreadFields::offer`).
+    offer: std::sync::OnceLock<Offer>,
 }
 
 impl CpuRoute {
@@ -415,6 +466,7 @@ impl CpuRoute {
             sent,
             epoch: Instant::now(),
             inline: std::sync::OnceLock::new(),
+            offer: std::sync::OnceLock::new(),
         }
     }
 
@@ -430,6 +482,13 @@ impl CpuRoute {
             }
             return;
         }
+        if let Some(offer) = self.offer.get() {
+            let key = route_key(item, self.first);
+            let value = part_bits(item, offer.offset, offer.value);
+            if !spread_run(|run| run.is_none_or(|r| r.fields.offer(offer, key, value, me))) {
+                return;
+            }
+        }
         match &self.outbox[me][owner] {
             Some(outbox) => outbox.push(item),
             None => self.recv[owner].push(item),
@@ -440,6 +499,11 @@ impl CpuRoute {
     /// Makes pushes of items the pushing device owns run `run` at once.
     pub(crate) fn set_inline(&self, run: InlineRun) {
         let _ = self.inline.set(run);
+    }
+
+    /// Makes pushes to another device offers, filtered as `offer` says.
+    pub(crate) fn set_offer(&self, offer: Offer) {
+        let _ = self.offer.set(offer);
     }
 
     /// `ForwardServer` of mesh.cuh for device `d`: forwards each of its outboxes that holds

@@ -462,6 +462,9 @@ impl CpuExecutor {
         for (q, f) in &runners {
             // SAFETY: as in `run_seeds`: unbound before `runners` is dropped.
             routes[*q].set_inline(unsafe { InlineRun::new(&**f) });
+            if let Some(offer) = offer_of(&plan, *q, &desc, &fields) {
+                routes[*q].set_offer(offer);
+            }
         }
         for (i, h) in hosts.iter().enumerate() {
             let QueueField::Plain(q) = h else {
@@ -627,6 +630,27 @@ impl CpuExecutor {
         }
         .totals())
     }
+}
+
+/// Queue `q`'s offers (`Plan::offers`), if its inline task guards its body with a filtered
+/// field: the field's cells and where the value is in an item.
+fn offer_of(
+    plan: &Plan,
+    q: usize,
+    desc: &atos_codegen::StateDesc,
+    fields: &[FieldRef<'_>],
+) -> Option<mesh::Offer> {
+    let offer = plan.offers.iter().find(|o| o.queue == plan.queues[q])?;
+    let FieldRef::Atomics(a) = fields[offer.field] else {
+        return None;
+    };
+    let parts = desc.field(&offer.queue)?.elem.parts();
+    Some(mesh::Offer {
+        at: a.cells_addr(),
+        offset: atos_codegen::item::tuple_layout(parts).offsets[1],
+        value: parts[1],
+        down: offer.direction == atos_codegen::plan::Direction::Down,
+    })
 }
 
 /// The inline tasks' runners of a run, by queue index: each calls its task on an item

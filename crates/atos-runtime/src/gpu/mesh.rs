@@ -341,7 +341,7 @@ pub struct MeshProgram<P: TaskSet> {
     pub(crate) combining: bool,
     /// Combine-copy positions drained per task after each batch (runs from now on).
     pub(crate) drain: u32,
-    /// `ProgramBuilder::sample_progress`: how often the host samples each device's claims
+    /// `ProgramBuilder::sample_progress`: how often the host samples each device's items taken
     /// while the kernels run (peer-to-peer only; `DeviceStats::progress`).
     pub(crate) sample_every: Option<Duration>,
     pub(crate) _tasks: PhantomData<P>,
@@ -679,11 +679,13 @@ impl<P: TaskSet> MeshProgram<P> {
         Ok((ms, t0.elapsed(), progress))
     }
 
-    /// Samples, every `every` until every kernel has ended, each device's items claimed so far
-    /// from its local and receive rings (the `start` words: its tasks; an outbox's forwards are
-    /// not counted, so a device that only forwards shows idle), on a stream of each device's
-    /// own while the kernels run: (host nanoseconds since `t0`, just before the first launch;
-    /// claims per device). The last sample is read after every kernel ended.
+    /// Samples, every `every` until every kernel has ended, each device's items taken so far:
+    /// claimed from its local and receive rings (the `start` words) or kept by the group that
+    /// pushed them (the `kept` words: a kept chain runs them without a claim; on a grid nearly
+    /// every item). Those are its tasks; an outbox's forwards are not counted, so a device
+    /// that only forwards shows idle. Read on a stream of each device's own while the kernels
+    /// run: (host nanoseconds since `t0`, just before the first launch; items taken per
+    /// device). The last sample is read after every kernel ended.
     /// A sample costs a small copy and a wait per device, so the samples are some tens of
     /// microseconds apart on several GPUs whatever `every` is.
     fn sample(
@@ -715,7 +717,7 @@ impl<P: TaskSet> MeshProgram<P> {
                     .try_is_complete()
                     .map_err(driver_err("running the kernel"))?;
             }
-            let mut claims = Vec::with_capacity(dev.parts.len());
+            let mut taken = Vec::with_capacity(dev.parts.len());
             for (k, part) in dev.parts.iter().enumerate() {
                 bind(&self.gpus, k)?;
                 // SAFETY: the device's counter buffer holds exactly this many bytes, in its
@@ -730,18 +732,18 @@ impl<P: TaskSet> MeshProgram<P> {
                 }?;
                 let words = unpack_words(&raw);
                 // Per queue field, its rings: local, receive, then the outboxes.
-                claims.push(
+                taken.push(
                     words[..ring_words]
                         .chunks_exact(qc::WORDS.len())
                         .enumerate()
                         .filter(|(r, _)| r % dev.per_queue < RING_OUTBOX)
-                        .map(|(_, q)| q[qc::START])
+                        .map(|(_, q)| q[qc::START] + q[qc::KEPT])
                         .sum(),
                 );
             }
             out.push((
                 u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX),
-                claims,
+                taken,
             ));
             if ended {
                 return Ok(out);

@@ -236,6 +236,34 @@ __device__ __forceinline__ u64 route_key(int32_t v) { return v < 0 ? ~0ull : (u6
 __device__ __forceinline__ u64 route_key(int64_t v) { return v < 0 ? ~0ull : (u64)v; }
 template <class T> __device__ __forceinline__ u64 route_key(const T& t) { return route_key(t.f0); }
 
+// Offers (docs/runtime.md, "Offers"; `Plan::offers`): a push of item (i, v) to another device
+// for an inline task whose whole body is `if f.lower(i, v) { .. }`, where nothing else asks
+// `f` with `lower`. Sent only if this device's copy of f[i] is above `v` (a NaN on either side
+// sends), and the copy then takes `v`: a later offer of `v` or more to i from this device
+// would find f[i] at or below it once the first is applied, so it is dropped here without a
+// link crossing. The copy here may be below the element while an offer travels, so no
+// `atomic_lower` may read it: the plan gives offers only to fields nothing else lowers (the
+// guards run on the owner, whose own elements never read the copy). An index past the field
+// is sent: the owner's guard reports it.
+template <class T, class I> __device__ bool offer_lower(const Spread<T>& a, u64 len, I i, T v) {
+    const u64 k = route_key(i);
+    T* const copy = reinterpret_cast<T*>(a.t->filter);
+    if (copy == nullptr || !a.t->spread || k >= len) return true;
+    const T seen = filter_load(copy + k);
+    if (seen <= v) return false;
+    filter_store(copy + k, v);
+    return true;
+}
+template <class T, class I> __device__ bool offer_raise(const Spread<T>& a, u64 len, I i, T v) {
+    const u64 k = route_key(i);
+    T* const copy = reinterpret_cast<T*>(a.t->filter);
+    if (copy == nullptr || !a.t->spread || k >= len) return true;
+    const T seen = filter_load(copy + k);
+    if (seen >= v) return false;
+    filter_store(copy + k, v);
+    return true;
+}
+
 // Per-warp remote pushes (thread and warp groups): no stage.
 struct NoRemoteStage {
     static constexpr bool on = false;
