@@ -19,14 +19,32 @@ __shared__ Mesh mesh_view;
 // This block's accesses to `Atomics` elements in another device's memory (the device's
 // `remote_ops` stat): one shared-memory add per access, which costs little next to the access.
 __shared__ u64 remote_ops_block;
+// A ranges placement: this device's own range [own_lo, own_lo + own_span), so that an index of
+// its own (a grid's every index but its edges, most of a kron part's) is recognized with one
+// subtraction and one comparison, and placed with the subtraction alone. Span 0 (an owner
+// map, or an empty range): every index takes the general path. Nsight Compute on kron:18 BFS
+// (4 blocks, one H200) counted 21% more instructions in the spread unit on one device than in
+// the plain one before this (docs/results/2026-11-28b-x2-h200.md).
+__shared__ u64 own_lo;
+__shared__ u64 own_span;
 
 __device__ __forceinline__ void set_mesh(const Mesh* m) {
     constexpr uint32_t words = sizeof(Mesh) / 8;
     for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
         reinterpret_cast<u64*>(&mesh_view)[i] = reinterpret_cast<const u64*>(m)[i];
-    if (threadIdx.x == 0) remote_ops_block = 0;
+    __syncthreads();
+    if (threadIdx.x == 0) {
+        remote_ops_block = 0;
+        const uint32_t d = (uint32_t)mesh_view.device;
+        const bool ranges = mesh_view.kind == MESH_RANGES;
+        own_lo = ranges ? mesh_view.bounds[d] : 0;
+        own_span = ranges ? mesh_view.bounds[d + 1] - mesh_view.bounds[d] : 0;
+    }
     __syncthreads();
 }
+
+// Whether index i is in this device's own range (a ranges placement; false for an owner map).
+__device__ __forceinline__ bool in_own_range(u64 i) { return i - own_lo < own_span; }
 
 // Counts an access to an element whose home is device o.
 __device__ __forceinline__ void count_access(uint32_t o) {
@@ -43,6 +61,7 @@ __device__ __forceinline__ void count_remote_ops() {
 
 // The device that owns index i (device 0 for an index at or past the placed range).
 __device__ __forceinline__ uint32_t owner_of(u64 i) {
+    if (in_own_range(i)) return (uint32_t)mesh_view.device;
     if (i >= mesh_view.len) return 0;
     if (mesh_view.kind == MESH_RANGES) {
         uint32_t o = 0;
@@ -54,6 +73,7 @@ __device__ __forceinline__ uint32_t owner_of(u64 i) {
 
 // Index i's position on its owner o.
 __device__ __forceinline__ u64 local_of(u64 i, uint32_t o) {
+    if (o == (uint32_t)mesh_view.device && own_span != 0) return i - own_lo;
     if (mesh_view.kind == MESH_RANGES) return i - mesh_view.bounds[o];
     return reinterpret_cast<const uint32_t*>(mesh_view.local)[i];
 }
@@ -63,15 +83,26 @@ __device__ __forceinline__ u64 local_of(u64 i, uint32_t o) {
 template <class T>
 struct Spread {
     const SpreadParts* t;
-    __device__ __forceinline__ uint32_t home_of(u64 i) const { return t->spread ? owner_of(i) : 0u; }
-    __device__ __forceinline__ T* at(u64 i, uint32_t o) const {
-        return t->spread ? &reinterpret_cast<T*>(t->part[o])[local_of(i, o)] : &reinterpret_cast<T*>(t->part[0])[i];
+    // Element i's address, and in `o` the device it lives on: this device's own range first
+    // (`in_own_range`), then the placement's general answer.
+    __device__ __forceinline__ T* locate(u64 i, uint32_t& o) const {
+        if (!t->spread) {
+            o = 0;
+            return &reinterpret_cast<T*>(t->part[0])[i];
+        }
+        if (in_own_range(i)) {
+            o = (uint32_t)mesh_view.device;
+            return &reinterpret_cast<T*>(t->part[o])[i - own_lo];
+        }
+        o = owner_of(i);
+        return &reinterpret_cast<T*>(t->part[o])[local_of(i, o)];
     }
     // The element, counted as a remote access when it lives on another device.
     __device__ __forceinline__ T& operator[](u64 i) const {
-        const uint32_t o = home_of(i);
+        uint32_t o;
+        T* const p = locate(i, o);
         count_access(o);
-        return *at(i, o);
+        return *p;
     }
 };
 
@@ -124,8 +155,8 @@ template <class T> __device__ __forceinline__ void filter_store(T* p, T v) {
 }
 
 template <class T> __device__ bool atomic_lower(const Spread<T>& a, u64 i, T v) {
-    const uint32_t o = a.home_of(i);
-    T* const home = a.at(i, o);
+    uint32_t o;
+    T* const home = a.locate(i, o);
     T* const copy = reinterpret_cast<T*>(a.t->filter);
     if (copy == nullptr || o == (uint32_t)mesh_view.device) {
         count_access(o);
@@ -140,8 +171,8 @@ template <class T> __device__ bool atomic_lower(const Spread<T>& a, u64 i, T v) 
     return old > v;
 }
 template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) {
-    const uint32_t o = a.home_of(i);
-    T* const home = a.at(i, o);
+    uint32_t o;
+    T* const home = a.locate(i, o);
     T* const copy = reinterpret_cast<T*>(a.t->filter);
     if (copy == nullptr || o == (uint32_t)mesh_view.device) {
         count_access(o);
@@ -167,12 +198,13 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
 // Whatever is left when the kernel ends is delivered then (`deliver_rest`): after termination
 // no task reads the field any more.
 template <class T> __device__ __forceinline__ void atomic_accumulate(const Spread<T>& a, u64 i, T v) {
-    const uint32_t o = a.home_of(i);
+    uint32_t o;
+    T* const home = a.locate(i, o);
     T* const copy = reinterpret_cast<T*>(a.t->combine);
     // One add either way (one call site keeps the task's registers down).
     const bool combined = copy != nullptr && o != (uint32_t)mesh_view.device;
     if (!combined) count_access(o);
-    atomic_reduce_add(combined ? copy + i : a.at(i, o), v);
+    atomic_reduce_add(combined ? copy + i : home, v);
 }
 // Moves element i of this device's combine copy to its home; whether it held anything. A copy
 // starts at +0 and only takes adds, so it never holds -0: "nothing" is == 0 (a NaN is moved).
@@ -181,9 +213,10 @@ template <class T> __device__ bool deliver_combined(const Spread<T>& a, u64 i) {
     if (load_volatile(copy + i) == T(0)) return false;
     const T v = atomic_swap(copy + i, T(0));
     if (v == T(0)) return false;
-    const uint32_t o = a.home_of(i);
+    uint32_t o;
+    T* const home = a.locate(i, o);
     count_access(o);
-    atomic_reduce_add(a.at(i, o), v);
+    atomic_reduce_add(home, v);
     return true;
 }
 // Draining the copies while tasks run (docs/runtime.md, "Combined adds"). A share waiting in a
