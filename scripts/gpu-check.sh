@@ -46,7 +46,10 @@ if [ "${PART:-suite}" = spread ]; then
     done
     wait
     for ((r = 0; r < n; r++)); do
-      echo "calls=$calls rank $r: $(grep -c identical "$out/spread-calls$calls-r$r.log") identical, $(grep -c FAIL "$out/spread-calls$calls-r$r.log") failed"
+      # A rank that ended early (an error, its watchdog, the timeout) prints no SUMMARY: a
+      # failure too, whatever its FAIL lines say.
+      f="$out/spread-calls$calls-r$r.log"
+      echo "calls=$calls rank $r: $(grep -c identical "$f") identical, $(grep -c -e FAIL -e '^error:' "$f") failed$(grep -q '^SUMMARY' "$f" || echo ', NO SUMMARY: the rank ended early')"
     done
   done
 elif [ "${PART:-suite}" = bfs ]; then

@@ -667,6 +667,52 @@ fn filtered_offers_always_end_exactly() {
     }
 }
 
+/// Offers upward (`raise` guards): each vertex's largest reaching label, owner-computes, exact
+/// on 1 to 4 simulated devices over partitions and aggregations, with the plan giving `offer`
+/// its offers. (Every vertex is seeded and labels rise many times, so a device may offer one
+/// vertex several labels: the count sent is not bounded by the edges crossing here.)
+#[test]
+fn raise_offers_keep_the_largest_label() {
+    use common::programs::{
+        MaxLabel, MaxLabelTasks, max_label_reference, max_label_run, spread_label, take_label,
+    };
+    let plan = atos::codegen::plan::plan_program(
+        &<MaxLabelTasks as atos::TaskSet>::irs(),
+        &<MaxLabelTasks as atos::TaskSet>::device_fns(),
+        &<MaxLabel<'_> as atos::State>::desc(),
+    )
+    .unwrap();
+    assert_eq!(plan.offers.len(), 1);
+    assert_eq!(plan.offers[0].queue, "offer");
+    assert_eq!(plan.offers[0].direction, atos::codegen::plan::Direction::Up);
+    for spec in ["kron:10,seed=3", "grid:20x20", "er:400,deg=3,seed=2"] {
+        let g = atos_graph::load(spec).unwrap();
+        let want = max_label_reference(&g);
+        for (devices, p) in [
+            (1, Partition::Vertices),
+            (2, Partition::Edges),
+            (3, Partition::Random { seed: 4 }),
+            (4, Partition::Vertices),
+        ] {
+            for aggregation in [Aggregation::Eager, batched(8, 20)] {
+                let name = format!("{spec} {devices} {p} {aggregation:?}");
+                let mut cpu = CpuExecutor::new().threads(3).aggregation(aggregation);
+                if devices > 1 {
+                    cpu = cpu.placement(placement(&g, p, devices));
+                }
+                let (labels, stats) = max_label_run(&g, |s, seeds| {
+                    cpu.run((spread_label::Task, take_label::Task), s, seeds)
+                })
+                .unwrap();
+                assert_eq!(labels, want, "{name}");
+                if devices > 1 {
+                    check_routing(&name, &stats, devices);
+                }
+            }
+        }
+    }
+}
+
 /// Owner-computes BFS (an inline task): the same depths on 1 to 4 simulated devices, eager and
 /// aggregated; an offer the pushing device owns runs at its push (counted as pushed and popped,
 /// never in the ring), only the others travel, and on one device nothing is queued in the

@@ -165,8 +165,10 @@ fn multi_device_programs_compile_for_every_worker_kind() {
     check::<atos::apps::coloring::Tasks>();
     check::<(relax::Task, promote::Task)>();
     check::<common::tuples::place::Task>();
-    // An inline task: run at the push when this device owns the item, routed otherwise.
+    // An inline task: run at the push when this device owns the item, routed otherwise; its
+    // pushes to other devices are offers (`offer_lower`), and upward ones (`offer_raise`).
     check::<atos::apps::bfs_owner::Tasks>();
+    check::<MaxLabelTasks>();
     // `accumulate`: delivered by drains after batches, by the idle sweep, and at the kernel's
     // end.
     check::<QuietResidual>();

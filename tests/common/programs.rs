@@ -510,3 +510,81 @@ pub fn next_remote_accesses(placement: &atos::Placement, n: u32) -> Vec<u64> {
     }
     want
 }
+
+// ---- offers that raise: each vertex's largest reaching label, owner-computes ----
+
+/// Labels spread along edges, the largest kept: with every vertex seeded with its own index,
+/// each ends with the largest index of a vertex that reaches it. Written owner-computes as
+/// `atos::apps::bfs_owner` is, with `raise` for `lower`.
+#[atos::state]
+pub struct MaxLabel<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub cols: Slice<'a, u32>,
+    pub label: Atomics<'a, u32>,
+    pub frontier: Queue<'a, u32>,
+    pub offer: Queue<'a, (u32, u32)>,
+}
+
+/// Offers every neighbour of `v` its label.
+#[atos::task(queue = "frontier", worker = "warp")]
+pub fn spread_label(v: u32, s: &MaxLabel) {
+    let l = s.label.load(v);
+    for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
+        s.offer.push((s.cols[e], l));
+    }
+}
+
+/// Raises `u`'s label to `l` when that is larger, and queues `u` when it did. Its whole body is
+/// the `raise` guard over its item, and nothing else raises `label`, so spread over several
+/// devices its pushes to another device are offers (`Plan::offers`, upward).
+#[atos::task(queue = "offer", worker = "thread", fetch = 16, inline)]
+pub fn take_label((u, l): (u32, u32), s: &MaxLabel) {
+    if s.label.raise(u, l) {
+        s.frontier.push(u);
+    }
+}
+
+pub type MaxLabelTasks = (spread_label::Task, take_label::Task);
+
+/// Runs the program from every vertex, each labelled with its index: the labels and stats.
+pub fn max_label_run(
+    g: &Csr,
+    run: impl FnOnce(&MaxLabel, &[u32]) -> Result<Stats, RunError>,
+) -> Result<(Vec<u32>, Stats), RunError> {
+    let offsets = g.offsets_u32().unwrap();
+    let n = g.num_vertices();
+    let label = AtomicArray::<u32>::from_vec((0..n as u32).collect());
+    // Every vertex is seeded and may be queued again each time its label rises.
+    let cap = 4 * (n as u64 + g.num_edges() as u64);
+    let state = MaxLabel {
+        offsets: Slice::new(&offsets),
+        cols: Slice::new(&g.cols),
+        label: label.view(),
+        frontier: Queue::with_capacity(cap),
+        offer: Queue::with_capacity(cap),
+    };
+    let seeds: Vec<u32> = (0..n as u32).collect();
+    let stats = run(&state, &seeds)?;
+    Ok((label.to_vec(), stats))
+}
+
+/// The reference: per vertex, the largest index of a vertex that reaches it (itself included),
+/// by relaxing every edge until nothing changes.
+pub fn max_label_reference(g: &Csr) -> Vec<u32> {
+    let n = g.num_vertices();
+    let mut label: Vec<u32> = (0..n as u32).collect();
+    loop {
+        let mut changed = false;
+        for v in 0..n {
+            for &u in g.neighbors(v as u32) {
+                if label[v] > label[u as usize] {
+                    label[u as usize] = label[v];
+                    changed = true;
+                }
+            }
+        }
+        if !changed {
+            return label;
+        }
+    }
+}

@@ -973,8 +973,9 @@ fn offers_go_to_inline_tasks_guarded_by_a_filtered_field() {
             direction: Direction::Down,
         }]
     );
-    // Not the whole body, not the item's own parts, an `else`, another `lower` of the field,
-    // or no filter copy (also written with `fetch_add`): no offers.
+    // Not the whole body, not the item's own parts, an `else`, another `lower` of the field
+    // (in a task, or in a device function it calls: below), or no filter copy (also written
+    // with `fetch_add`): no offers.
     for (v, r) in [
         (
             push,
@@ -997,6 +998,15 @@ fn offers_go_to_inline_tasks_guarded_by_a_filtered_field() {
     ] {
         assert_eq!(offers(v, r), vec![], "{v} / {r}");
     }
+    let helper = lower_device_source("fn nudge(s: &S, v: u32) { s.hits.lower(v, 0); }").unwrap();
+    let (v, r) = (
+        visit("nudge(s, v); s.relax.push((v, 1));"),
+        relax("if s.hits.lower(u, d) { s.work.push(u); }"),
+    );
+    assert_eq!(
+        plan_program(&[&v, &r], &[&helper], &st).unwrap().offers,
+        vec![]
+    );
     let (v, r) = (
         visit(push),
         relax("if s.hits.lower(u, d) { s.work.push(u); }"),

@@ -328,12 +328,13 @@ impl SpreadFields {
 /// element bits of scalar `s`; false when either is a NaN (as `seen <= v` is on the GPU).
 fn at_or_past(s: Scalar, x: u64, v: u64, down: bool) -> bool {
     use std::cmp::Ordering::{Equal, Greater, Less};
+    // Unsigned (and bool) bits are zero-extended, so they compare as they are.
     let order = match s {
+        Scalar::Bool | Scalar::U8 | Scalar::U16 | Scalar::U32 | Scalar::U64 => Some(x.cmp(&v)),
         Scalar::I32 => Some((x as u32 as i32).cmp(&(v as u32 as i32))),
         Scalar::I64 => Some((x as i64).cmp(&(v as i64))),
         Scalar::F32 => f32::from_bits(x as u32).partial_cmp(&f32::from_bits(v as u32)),
         Scalar::F64 => f64::from_bits(x).partial_cmp(&f64::from_bits(v)),
-        _ => Some(x.cmp(&v)),
     };
     matches!(order, Some(o) if o == Equal || o == if down { Less } else { Greater })
 }
@@ -583,5 +584,43 @@ mod tests {
                 assert!(served.iter().all(|&s| s > 0), "{threads} {devices}");
             }
         }
+    }
+
+    /// `at_or_past` compares element bits as `offer_lower` / `offer_raise` compare values on
+    /// the GPU: signed parts by their own width, floats as floats (-0 equal to +0, a NaN on
+    /// either side never at or past, so the offer is sent).
+    #[test]
+    fn offers_compare_bits_as_their_type() {
+        let i32b = |v: i32| u64::from(v as u32);
+        let f32b = |v: f32| u64::from(v.to_bits());
+        // Down: at or below.
+        assert!(at_or_past(Scalar::U32, 3, 5, true));
+        assert!(at_or_past(Scalar::U32, 5, 5, true));
+        assert!(!at_or_past(Scalar::U32, 6, 5, true));
+        assert!(at_or_past(Scalar::I32, i32b(-4), i32b(2), true));
+        assert!(!at_or_past(Scalar::I32, i32b(2), i32b(-4), true));
+        assert!(at_or_past(Scalar::I64, (-4i64) as u64, 2, true));
+        assert!(at_or_past(Scalar::F32, f32b(-1.5), f32b(0.5), true));
+        assert!(at_or_past(Scalar::F32, f32b(-0.0), f32b(0.0), true));
+        assert!(!at_or_past(Scalar::F32, f32b(f32::NAN), f32b(1.0), true));
+        assert!(!at_or_past(Scalar::F32, f32b(1.0), f32b(f32::NAN), true));
+        assert!(at_or_past(
+            Scalar::F64,
+            (-2.0f64).to_bits(),
+            1.0f64.to_bits(),
+            true
+        ));
+        assert!(!at_or_past(
+            Scalar::F64,
+            f64::NAN.to_bits(),
+            1.0f64.to_bits(),
+            true
+        ));
+        // Up: at or above.
+        assert!(at_or_past(Scalar::U16, 7, 5, false));
+        assert!(!at_or_past(Scalar::U16, 4, 5, false));
+        assert!(at_or_past(Scalar::I32, i32b(2), i32b(-4), false));
+        assert!(!at_or_past(Scalar::I32, i32b(-4), i32b(2), false));
+        assert!(!at_or_past(Scalar::F32, f32b(f32::NAN), f32b(1.0), false));
     }
 }

@@ -682,8 +682,9 @@ impl<P: TaskSet> MeshProgram<P> {
     /// Samples, every `every` until every kernel has ended, each device's items taken so far:
     /// claimed from its local and receive rings (the `start` words) or kept by the group that
     /// pushed them (the `kept` words: a kept chain runs them without a claim; on a grid nearly
-    /// every item). Those are its tasks; an outbox's forwards are not counted, so a device
-    /// that only forwards shows idle. Read on a stream of each device's own while the kernels
+    /// every item). Those are its tasks but an inline task's runs, which each thread counts
+    /// only when the kernel ends; an outbox's forwards are not counted, so a device that only
+    /// forwards shows idle. Read on a stream of each device's own while the kernels
     /// run: (host nanoseconds since `t0`, just before the first launch; items taken per
     /// device). The last sample is read after every kernel ended.
     /// A sample costs a small copy and a wait per device, so the samples are some tens of

@@ -83,19 +83,19 @@ __device__ __forceinline__ u64 local_of(u64 i, uint32_t o) {
 template <class T>
 struct Spread {
     const SpreadParts* t;
-    // Element i's address, and in `o` the device it lives on: this device's own range first
-    // (`in_own_range`), then the placement's general answer.
+    // The device element i lives on (this device's own range first: `owner_of`).
+    __device__ __forceinline__ uint32_t home_of(u64 i) const { return t->spread ? owner_of(i) : 0u; }
+    // Element i's address on its home o (`home_of`).
+    __device__ __forceinline__ T* at(u64 i, uint32_t o) const {
+        return t->spread ? &reinterpret_cast<T*>(t->part[o])[local_of(i, o)] : &reinterpret_cast<T*>(t->part[0])[i];
+    }
+    // Element i's address, and in `o` the device it lives on (`home_of`, `at`, whose lookups
+    // test the own range first). Written out in place (own range, else the general lookup),
+    // as in the build measured on 2026-11-28b, ptxas gave PageRank's spread unit 3.5x the spill
+    // loads (`tests/kernel_resources.rs`); this form has not run on a GPU yet.
     __device__ __forceinline__ T* locate(u64 i, uint32_t& o) const {
-        if (!t->spread) {
-            o = 0;
-            return &reinterpret_cast<T*>(t->part[0])[i];
-        }
-        if (in_own_range(i)) {
-            o = (uint32_t)mesh_view.device;
-            return &reinterpret_cast<T*>(t->part[o])[i - own_lo];
-        }
-        o = owner_of(i);
-        return &reinterpret_cast<T*>(t->part[o])[local_of(i, o)];
+        o = home_of(i);
+        return at(i, o);
     }
     // The element, counted as a remote access when it lives on another device.
     __device__ __forceinline__ T& operator[](u64 i) const {
@@ -198,13 +198,13 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
 // Whatever is left when the kernel ends is delivered then (`deliver_rest`): after termination
 // no task reads the field any more.
 template <class T> __device__ __forceinline__ void atomic_accumulate(const Spread<T>& a, u64 i, T v) {
-    uint32_t o;
-    T* const home = a.locate(i, o);
+    const uint32_t o = a.home_of(i);
     T* const copy = reinterpret_cast<T*>(a.t->combine);
-    // One add either way (one call site keeps the task's registers down).
+    // One add either way (one call site keeps the task's registers down); the element's
+    // address only when the add goes to it (an owner map's position is a load).
     const bool combined = copy != nullptr && o != (uint32_t)mesh_view.device;
     if (!combined) count_access(o);
-    atomic_reduce_add(combined ? copy + i : home, v);
+    atomic_reduce_add(combined ? copy + i : a.at(i, o), v);
 }
 // Moves element i of this device's combine copy to its home; whether it held anything. A copy
 // starts at +0 and only takes adds, so it never holds -0: "nothing" is == 0 (a NaN is moved).
