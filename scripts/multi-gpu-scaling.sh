@@ -49,6 +49,10 @@ for d in 4 64; do
   b "pr-kron-drain$d" 90 --app pagerank-rescan --graph "$K" --devices "${DEVS##*,}" --partition edges --worker cta --fetch 8 --combine-drain "$d"
 done
 b bfs-grid 120 --app bfs --graph "$G" --devices "$DEVS" --partition vertices --worker cta --fetch 64
+# Owner-computes BFS, whose pushes to other devices are offers filtered by the sender's copy
+# of the depths since 2026-11-28 (on 2 GPUs 3.1x faster than without, still slower than the
+# plain spread BFS): how it scales beside it.
+b bfs-owner-kron 120 --app bfs-owner --graph "$K" --devices "$DEVS" --partition edges --aggregation 1024:20 --worker cta --fetch 64
 b pr-grid 150 --app pagerank-rescan --graph "$G" --devices "$DEVS" --partition vertices --worker cta --fetch 64
 # Where the time goes on the most devices (--timeline: one more run per configuration, the
 # host sampling each device's items taken): each device's active share and the tail after the
