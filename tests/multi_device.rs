@@ -579,84 +579,30 @@ fn stress_round(graphs: &[Csr], round: u64) -> (&Csr, Placement, usize) {
     (g, placement(g, p, devices), 1 + (r / 27) % 5)
 }
 
-/// Many short runs over programs, devices, partitions, threads and sources: every one ends
-/// (no hang) with the right answer (no early stop).
-#[test]
-fn spread_runs_always_end_exactly() {
+/// The stress loop: `rounds` rounds of [`stress_round`] (graph, placement, threads) with a
+/// source each, every third round aggregated (batch sizes and waits varied); `depths` runs a
+/// BFS on the executor and each run must end (no hang) with the reference depths (no early
+/// stop).
+fn stress_bfs(rounds: u64, depths: fn(&CpuExecutor, &Csr, u32) -> Vec<u32>) {
     let graphs: Vec<Csr> = ["kron:8,seed=1", "grid:12x12", "er:300,deg=3,seed=5"]
         .iter()
         .map(|s| atos_graph::load(s).unwrap())
         .collect();
-    let mut runs = 0;
-    for round in 0..300u64 {
+    for round in 0..rounds {
         let (g, pl, threads) = stress_round(&graphs, round);
-        let n = g.num_vertices();
-        let source = (round * 37 % n as u64) as u32;
-        let g2 = g.clone();
-        // Every fourth run aggregated, batch sizes and waits varied.
-        let agg = if round % 4 == 3 {
+        let source = (round * 37 % g.num_vertices() as u64) as u32;
+        let agg = if round % 3 == 2 {
             batched(1 + (round % 50) as u32, round % 3)
         } else {
             Aggregation::Eager
         };
-        let got = common::within(30, move || {
-            let cpu = CpuExecutor::new()
-                .threads(threads)
-                .aggregation(agg)
-                .placement(pl);
-            let cap = bfs::default_queue_capacity(g2.num_vertices(), g2.num_edges());
-            let offsets = g2.offsets_u32().unwrap();
-            bfs::run(
-                &Executor::Cpu(&cpu),
-                &offsets,
-                &g2.cols,
-                source,
-                cap,
-                QueueMode::Ring,
-            )
-            .unwrap()
-            .depths
-        })
-        .unwrap_or_else(|e| panic!("round {round}: {e}"));
-        assert_eq!(
-            got,
-            atos_graph::reference::bfs::bfs_depths(g, source),
-            "round {round}"
-        );
-        runs += 1;
-    }
-    assert_eq!(runs, 300);
-}
-
-/// Owner-computes BFS, whose offers to other devices go through filter copies: every run ends
-/// with the exact depths over graphs, 2 to 4 devices, partitions, threads, sources and
-/// aggregations (the stress loop above, on `bfs_owner`).
-#[test]
-fn filtered_offers_always_end_exactly() {
-    use atos::apps::bfs_owner;
-    let graphs: Vec<Csr> = ["kron:8,seed=1", "grid:12x12", "er:300,deg=3,seed=5"]
-        .iter()
-        .map(|s| atos_graph::load(s).unwrap())
-        .collect();
-    for round in 0..135u64 {
-        let (g, pl, threads) = stress_round(&graphs, round);
-        let source = (round * 37 % g.num_vertices() as u64) as u32;
-        let agg = if round % 3 == 2 {
-            batched(1 + (round % 20) as u32, round % 3)
-        } else {
-            Aggregation::Eager
-        };
         let g2 = g.clone();
         let got = common::within(30, move || {
             let cpu = CpuExecutor::new()
                 .threads(threads)
                 .aggregation(agg)
                 .placement(pl);
-            let cap = bfs::default_queue_capacity(g2.num_vertices(), g2.num_edges());
-            let offsets = g2.offsets_u32().unwrap();
-            bfs_owner::run_cpu(&cpu, &offsets, &g2.cols, source, cap)
-                .unwrap()
-                .depths
+            depths(&cpu, &g2, source)
         })
         .unwrap_or_else(|e| panic!("round {round}: {e}"));
         assert_eq!(
@@ -665,6 +611,39 @@ fn filtered_offers_always_end_exactly() {
             "round {round}"
         );
     }
+}
+
+/// Many short runs over programs, devices, partitions, threads and sources: every one ends
+/// (no hang) with the right answer (no early stop).
+#[test]
+fn spread_runs_always_end_exactly() {
+    stress_bfs(300, |cpu, g, source| {
+        let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+        let offsets = g.offsets_u32().unwrap();
+        bfs::run(
+            &Executor::Cpu(cpu),
+            &offsets,
+            &g.cols,
+            source,
+            cap,
+            QueueMode::Ring,
+        )
+        .unwrap()
+        .depths
+    });
+}
+
+/// Owner-computes BFS, whose offers to other devices go through filter copies: the same stress
+/// loop on `bfs_owner`.
+#[test]
+fn filtered_offers_always_end_exactly() {
+    stress_bfs(135, |cpu, g, source| {
+        let cap = bfs::default_queue_capacity(g.num_vertices(), g.num_edges());
+        let offsets = g.offsets_u32().unwrap();
+        atos::apps::bfs_owner::run_cpu(cpu, &offsets, &g.cols, source, cap)
+            .unwrap()
+            .depths
+    });
 }
 
 /// Offers upward (`raise` guards): each vertex's largest reaching label, owner-computes, exact
@@ -710,6 +689,40 @@ fn raise_offers_keep_the_largest_label() {
                 }
             }
         }
+    }
+}
+
+/// Upward offers are dropped where the sender's copy already holds as much: leaves 0..k on
+/// device 0, each with one edge to the hub k on device 1, which holds the largest label from
+/// the start. Every leaf offers the hub its label, lower than the hub's, so device 0's copy of
+/// the hub drops every offer: nothing travels (k items without offers).
+#[test]
+fn raise_offers_the_copy_already_beats_never_travel() {
+    use common::programs::{max_label_reference, max_label_run, spread_label, take_label};
+    let k = 500u32;
+    let n = k as usize + 1;
+    let mut offsets: Vec<u64> = (0..=u64::from(k)).collect();
+    offsets.push(u64::from(k));
+    let g = Csr {
+        offsets,
+        cols: vec![k; k as usize],
+        ..Csr::empty(n as u32)
+    };
+    let want = max_label_reference(&g);
+    assert_eq!(want[k as usize], k);
+    for aggregation in [Aggregation::Eager, batched(8, 20)] {
+        let cpu = CpuExecutor::new()
+            .threads(2)
+            .aggregation(aggregation)
+            .placement(Placement::ranges(vec![0, u64::from(k), u64::from(k) + 1]).unwrap());
+        let (labels, stats) = max_label_run(&g, |s, seeds| {
+            cpu.run((spread_label::Task, take_label::Task), s, seeds)
+        })
+        .unwrap();
+        assert_eq!(labels, want, "{aggregation:?}");
+        let sent: Vec<u64> = stats.devices.iter().map(|d| d.sent).collect();
+        assert_eq!(sent, vec![0, 0], "{aggregation:?}");
+        assert_eq!(stats.queue("offer").unwrap().pushed, 0, "{aggregation:?}");
     }
 }
 

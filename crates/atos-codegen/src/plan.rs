@@ -196,14 +196,14 @@ pub fn offers(
     bodies: &[&FnIr],
     state: &StateDesc,
 ) -> Vec<OfferPlan> {
-    // Every `lower` / `raise` on each field, anywhere.
-    let mut asks: Vec<(String, String)> = Vec::new();
+    // The field of every `lower` / `raise`, anywhere.
+    let mut asked: Vec<String> = Vec::new();
     for f in bodies {
         visit_exprs(&f.body, &mut |e| {
             if let ExprKind::Atomic { field, op, .. } = &e.kind
                 && (op == "lower" || op == "raise")
             {
-                asks.push((field.clone(), op.clone()));
+                asked.push(field.clone());
             }
         });
     }
@@ -258,15 +258,16 @@ pub fn offers(
         });
     }
     // A field some other `lower` / `raise` asks keeps the copy's invariant (never past the
-    // element) for that one: no offers on it.
-    let guards: Vec<usize> = out
+    // element) for that one: no offers on it. Each guard is one of the asks, so a field's asks
+    // outnumber its guards exactly when another exists.
+    let count = |plans: &[OfferPlan], name: &str| plans.iter().filter(|p| p.name == name).count();
+    let keep: Vec<bool> = out
         .iter()
-        .map(|o| out.iter().filter(|p| p.name == o.name).count())
+        .map(|o| asked.iter().filter(|f| **f == o.name).count() == count(&out, &o.name))
         .collect();
     out.into_iter()
-        .zip(guards)
-        .filter(|(o, guards)| asks.iter().filter(|(f, _)| *f == o.name).count() == *guards)
-        .map(|(o, _)| o)
+        .zip(keep)
+        .filter_map(|(o, keep)| keep.then_some(o))
         .collect()
 }
 
@@ -468,17 +469,14 @@ pub fn plan_program(
         });
     }
     let bodies: Vec<&FnIr> = tasks.iter().chain(device_fns).copied().collect();
+    let filters = filters(&bodies, state);
     let plan = Plan {
-        tasks: planned,
         queues: runtime,
         priority,
         combines: combines(&bodies, state),
-        offers: Vec::new(),
-        filters: filters(&bodies, state),
-    };
-    let plan = Plan {
-        offers: offers(tasks, &plan.tasks, &plan.filters, &bodies, state),
-        ..plan
+        offers: offers(tasks, &planned, &filters, &bodies, state),
+        filters,
+        tasks: planned,
     };
     let hooks: Vec<&str> = plan
         .tasks
