@@ -89,13 +89,22 @@ struct Spread {
     __device__ __forceinline__ T* at(u64 i, uint32_t o) const {
         return t->spread ? &reinterpret_cast<T*>(t->part[o])[local_of(i, o)] : &reinterpret_cast<T*>(t->part[0])[i];
     }
-    // Element i's address, and in `o` the device it lives on (`home_of`, `at`, whose lookups
-    // test the own range first). Written out in place (own range, else the general lookup),
-    // as in the build measured on 2026-11-28b, ptxas gave PageRank's spread unit 3.5x the spill
-    // loads (`tests/kernel_resources.rs`); this form has not run on a GPU yet.
+    // Element i's address, and in `o` the device it lives on: this device's own range first
+    // (`in_own_range`: one subtraction places it), then the placement's general answer. Used
+    // by element reads and `lower`/`raise`, a task's per-edge accesses (2 H200s, grid:4096²
+    // BFS: 27.3 ms against 28.1 with `home_of` + `at` here, docs/results/2026-11-28c-x2-h200.md);
+    // `deliver_combined` takes `home_of` and `at` instead.
     __device__ __forceinline__ T* locate(u64 i, uint32_t& o) const {
-        o = home_of(i);
-        return at(i, o);
+        if (!t->spread) {
+            o = 0;
+            return &reinterpret_cast<T*>(t->part[0])[i];
+        }
+        if (in_own_range(i)) {
+            o = (uint32_t)mesh_view.device;
+            return &reinterpret_cast<T*>(t->part[o])[i - own_lo];
+        }
+        o = owner_of(i);
+        return &reinterpret_cast<T*>(t->part[o])[local_of(i, o)];
     }
     // The element, counted as a remote access when it lives on another device.
     __device__ __forceinline__ T& operator[](u64 i) const {
@@ -213,8 +222,10 @@ template <class T> __device__ bool deliver_combined(const Spread<T>& a, u64 i) {
     if (load_volatile(copy + i) == T(0)) return false;
     const T v = atomic_swap(copy + i, T(0));
     if (v == T(0)) return false;
-    uint32_t o;
-    T* const home = a.locate(i, o);
+    // Through home_of and at, the address before the count: `locate` here, or the count
+    // first, and ptxas gave PageRank's spread unit 4-5x the spill loads (kernel_resources.rs).
+    const uint32_t o = a.home_of(i);
+    T* const home = a.at(i, o);
     count_access(o);
     atomic_reduce_add(home, v);
     return true;
