@@ -398,3 +398,37 @@ fn spread_units_without_an_idle_hook_batch_their_done_counts() {
         "PageRank has an idle hook:\n{pr}"
     );
 }
+
+/// Shared ranges (docs/runtime.md): a persistent CTA unit of the balanced shape gets its
+/// task's board and the share walk, one copy of the task body, and a batch function that helps
+/// when called with no items; warp workers and windowed strategies do not; a program with an
+/// idle hook (PageRank's re-scan) has it off by default, and `share(false)` takes it out.
+#[test]
+fn persistent_cta_units_share_large_chunks() {
+    use atos::apps::pagerank;
+    let cta = atos::cuda_source::<bfs::Task>(&spec(WorkerKind::Cta, 64)).unwrap();
+    assert!(cta.contains(
+        "__device__ atos::ShareBoard<atos_bfs_Frame, 256, ATOS_SHARE_SLOTS> atos_bfs_board;"
+    ));
+    assert!(cta.contains("atos::share_begin(worker, atos_board"));
+    assert!(cta.contains("return bfs_batch(held, count, state, worker0, out, &atos_bfs_board);"));
+    assert!(cta.contains("__launch_bounds__(256, 8)"));
+    assert_eq!(
+        cta.matches("atos::atomic_lower(").count(),
+        2,
+        "the plain task and one copy in the batch"
+    );
+    for other in [
+        spec(WorkerKind::Warp, 64),
+        spec(WorkerKind::Cta, 64).strategy(Strategy::Discrete),
+        KernelSpec {
+            share: false,
+            ..spec(WorkerKind::Cta, 64)
+        },
+    ] {
+        let src = atos::cuda_source::<bfs::Task>(&other).unwrap();
+        assert!(!src.contains("ShareBoard"), "{other:?}");
+    }
+    assert!(atos::spec_of::<bfs::Task>().share);
+    assert!(!atos::spec_of::<pagerank::Tasks>().share);
+}

@@ -127,6 +127,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("advance_slack", Kind::Int, true),
     ("prune_stale", Kind::Str, true),
     ("park", Kind::Bool, true),
+    ("share", Kind::Bool, true),
     ("max_core", Kind::Int, true),
     ("kcore_window", Kind::Int, true),
     ("devices", Kind::Int, true),

@@ -25,7 +25,7 @@ use crate::emit::{Emitter, InlineCalls, OUT};
 use crate::ir::*;
 use crate::names::sanitize;
 use crate::typeck::Typed;
-use crate::unit::{KernelSpec, TaskSpec, held_per_thread, item_parts, worker_type};
+use crate::unit::{KernelSpec, Strategy, TaskSpec, held_per_thread, item_parts, worker_type};
 
 /// Static shared memory a block may declare (CUDA's limit without opt-in).
 pub const SHARED_LIMIT_BYTES: usize = 48 * 1024;
@@ -148,12 +148,25 @@ pub fn runs_balanced(
     true
 }
 
+/// Whether a balanced task shares its large chunks with idle groups (`atos::share_run`,
+/// docs/runtime.md "Shared ranges"): persistent CTA groups, when the spec allows it.
+pub fn shares(spec: &KernelSpec, ts: &TaskSpec) -> bool {
+    spec.share && spec.strategy == Strategy::Persistent && ts.worker == WorkerKind::Cta
+}
+
+/// The board of a task that [`shares`]: a module global of its device.
+pub fn board_name(task: &FnIr) -> String {
+    format!("atos_{}_board", sanitize(&task.name))
+}
+
 /// The name of the generated batch function of `task`.
 pub fn batch_fn_name(task: &FnIr) -> String {
     format!("{}_batch", sanitize(&task.name))
 }
 
-/// Emits the frame struct and `<task>_batch` for a task that [`runs_balanced`].
+/// Emits the frame struct and `<task>_batch` for a task that [`runs_balanced`]; for one that
+/// [`shares`], also its board, and `<task>_batch` takes the board and, called with no items,
+/// helps with a posted chunk (whether it did).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn emit_batch_fn(
     out: &mut String,
@@ -180,6 +193,11 @@ pub(crate) fn emit_batch_fn(
         let _ = writeln!(out, "    {} {};", m.ty.cuda_name(), m.name);
     }
     out.push_str("};\n\n");
+    let share = shares(spec, ts);
+    let board_ty = format!("atos::ShareBoard<{frame_ty}, {block_size}, ATOS_SHARE_SLOTS>");
+    if share {
+        let _ = writeln!(out, "__device__ {board_ty} {};\n", board_name(task));
+    }
     let (var, loop_ty) = typed.binding(lo);
     let (var, loop_ty) = (var.to_string(), loop_ty.cuda_name());
     let _ = writeln!(
@@ -187,9 +205,14 @@ pub(crate) fn emit_batch_fn(
         "// `{}` balanced (line {}): a chunk of up to worker.size() items at a time, the items' `lanes` ranges laid end to end over the worker's threads.",
         task.name, shape.lanes.line
     );
+    let (ret, board_param) = if share {
+        ("bool", format!(", {board_ty}* atos_board"))
+    } else {
+        ("void", String::new())
+    };
     let _ = writeln!(
         out,
-        "__device__ __forceinline__ void {}(const {} (&atos_held)[{held}], uint32_t atos_count, const {}& {state_param}, const {worker_type}& worker, atos_Out& {OUT}) {{",
+        "__device__ __forceinline__ {ret} {}(const {} (&atos_held)[{held}], uint32_t atos_count, const {}& {state_param}, const {worker_type}& worker, atos_Out& {OUT}{board_param}) {{",
         batch_fn_name(task),
         task.item_ty().cuda_name(),
         state.name,
@@ -201,9 +224,16 @@ pub(crate) fn emit_batch_fn(
     em.raw(&format!(
         "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"
     ));
-    em.raw("for (uint32_t atos_k = 0; atos_k * worker.size() < atos_count; ++atos_k) {");
-    em.indent_by(1);
-    em.raw("const uint32_t atos_n = min(worker.size(), atos_count - atos_k * worker.size());");
+    if share {
+        // No items: an idle group's help, one pass with no frames of its own.
+        em.raw("for (uint32_t atos_k = 0; atos_count == 0 ? atos_k == 0 : atos_k * worker.size() < atos_count; ++atos_k) {");
+        em.indent_by(1);
+        em.raw("uint32_t atos_n = atos_count == 0 ? 0u : min(worker.size(), atos_count - atos_k * worker.size());");
+    } else {
+        em.raw("for (uint32_t atos_k = 0; atos_k * worker.size() < atos_count; ++atos_k) {");
+        em.indent_by(1);
+        em.raw("const uint32_t atos_n = min(worker.size(), atos_count - atos_k * worker.size());");
+    }
     em.raw(&format!("{frame_ty} atos_f{{}};"));
     em.raw("uint64_t atos_len = 0;");
     em.raw("if (worker.rank() < atos_n) {");
@@ -234,8 +264,24 @@ pub(crate) fn emit_batch_fn(
     em.raw("atos_len = atos_hi > atos_lo ? (uint64_t)(atos_hi - atos_lo) : 0ull;");
     em.indent_by(-1);
     em.raw("}");
-    em.raw("const uint64_t atos_total = atos::balance_scan(worker, atos_slots, atos_f, atos_len, atos_n);");
-    em.raw("for (uint64_t atos_j = worker.rank(); atos_j < atos_total; atos_j += worker.size()) {");
+    if share {
+        // The lanes over each grab of the chunk's combined range: the owner's (all of it, when
+        // not shared) or, with no items, an idle helper's of a posted chunk.
+        em.raw("const uint64_t atos_total = atos_count == 0 ? 0ull : atos::balance_scan(worker, atos_slots, atos_f, atos_len, atos_n);");
+        em.raw("const bool atos_walk = atos::share_begin(worker, atos_board, atos_slots, atos_n, atos_total, atos_count == 0);");
+        em.raw("if (atos_count == 0 && !atos_walk) return false;");
+        em.raw("uint64_t atos_b = 0, atos_e = atos_total;");
+        em.raw("bool atos_first = !atos_walk;  // not walking: one pass over [0, total)");
+        em.raw("while (atos_walk ? atos::share_next(worker, atos_board, atos_slots, atos_n, atos_b, atos_e) : atos_first) {");
+        em.indent_by(1);
+        em.raw("atos_first = false;");
+        em.raw("for (uint64_t atos_j = atos_b + worker.rank(); atos_j < atos_e; atos_j += worker.size()) {");
+    } else {
+        em.raw("const uint64_t atos_total = atos::balance_scan(worker, atos_slots, atos_f, atos_len, atos_n);");
+        em.raw(
+            "for (uint64_t atos_j = worker.rank(); atos_j < atos_total; atos_j += worker.size()) {",
+        );
+    }
     em.indent_by(1);
     em.raw("uint64_t atos_at;");
     em.raw(&format!(
@@ -257,8 +303,16 @@ pub(crate) fn emit_batch_fn(
     em.indent_by(-1);
     em.raw("}");
     em.raw("worker.lanes_end();");
+    if share {
+        em.indent_by(-1);
+        em.raw("}");
+        em.raw(&format!("if (atos_walk && !atos::share_end(worker, atos_board, [&]() {{ {OUT}.flush(worker); }})) return false;"));
+    }
     em.indent_by(-1);
     em.raw("}");
+    if share {
+        em.raw("return true;");
+    }
     out.push_str(&em.finish());
     out.push_str("}\n\n");
 }

@@ -5,7 +5,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::balance::{
-    SHARED_FIXED_BYTES, SHARED_LIMIT_BYTES, batch_fn_name, emit_batch_fn, runs_balanced,
+    SHARED_FIXED_BYTES, SHARED_LIMIT_BYTES, batch_fn_name, board_name, emit_batch_fn,
+    runs_balanced, shares,
 };
 use crate::emit::{Emitter, InlineCalls, OUT, STATE_FN_DIRECT, STATE_FN_UNIFORM};
 use crate::error::CodegenError;
@@ -84,6 +85,14 @@ pub struct KernelSpec {
     /// priority BFS at cta/64 5-21% faster (at cta/8 up to 14% slower) and priority SSSP from
     /// 2% faster to 16% slower (docs/results/2026-11-25-parked-bands-h100.md).
     pub park: bool,
+    /// Persistent CTA groups post a balanced chunk spanning at least `ATOS_SHARE_MIN_STRIDES`
+    /// strides of their threads (a hub's edge list) on their task's board, and idle groups
+    /// help run its combined range (`atos::share_begin`, docs/runtime.md "Shared ranges").
+    /// Default ([`KernelSpec::for_tasks`]): on, except for programs with an idle hook. Measured
+    /// on 2 H200s (docs/results/2026-11-28c-x2-h200.md): BFS 2.0-2.3x faster on kron:22 and
+    /// kron:24, colouring 5% faster, but grid:4096² BFS 10-12% slower and spread PageRank
+    /// re-scan 1.5x slower.
+    pub share: bool,
     /// Persistent kernels: a group that found nothing naps this many nanoseconds, doubling
     /// up to 256x while it stays idle (`ATOS_IDLE_NAP_NS` in worker.cuh). Default 32: on an
     /// H100, 256 and 1024 were no faster for CTA workers and slower on road graphs
@@ -149,6 +158,12 @@ impl KernelSpec {
             balance: true,
             keep: true,
             park: true,
+            share: !tasks.iter().any(|t| {
+                matches!(
+                    t.task_attrs().map(|a| &a.source),
+                    Some(ItemSource::Idle { .. })
+                )
+            }),
             idle_nap_ns: IDLE_NAP_NS,
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
@@ -165,6 +180,7 @@ impl KernelSpec {
             balance: true,
             keep: true,
             park: true,
+            share: true,
             idle_nap_ns: IDLE_NAP_NS,
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
@@ -198,8 +214,9 @@ impl KernelSpec {
 
     /// The `__launch_bounds__` blocks per SM of this spec's unit, for a program with a
     /// priority queue or not: [`min_blocks`](KernelSpec::min_blocks) if given; else, for a
-    /// one-GPU persistent unit with a priority queue, [`PRIORITY_THREADS_PER_SM`] over the block
-    /// size (at least 1); else none (0).
+    /// one-GPU persistent unit with a priority queue, [`PRIORITY_THREADS_PER_SM`] over the
+    /// block size (at least 1); else, for a unit that shares chunks (`balance::shares`), 2048
+    /// threads per SM on one GPU and [`PRIORITY_THREADS_PER_SM`] spread; else none (0).
     pub fn launch_min_blocks(&self, has_priority_queue: bool) -> u32 {
         if self.min_blocks != 0 {
             self.min_blocks
@@ -208,6 +225,18 @@ impl KernelSpec {
             // At most 32: no SM of sm_90 holds more blocks (only 256 threads a block was
             // measured).
             (PRIORITY_THREADS_PER_SM / self.block_size).clamp(1, 32)
+        } else if self.tasks.iter().any(|t| shares(self, t)) {
+            // Units that share chunks (`balance::shares`): left alone, ptxas gave the spread
+            // BFS and PageRank units 80 registers and colouring's 125 (3 and 2 blocks of 256
+            // per SM) once the share walk was in them. Bound to what ptxas gave these units
+            // before: 8 blocks of 256 on one GPU (BFS on kron:22 2.25 ms against 2.55 at 5),
+            // 5 spread (48 registers).
+            let threads = if self.multi_device {
+                PRIORITY_THREADS_PER_SM
+            } else {
+                2048
+            };
+            (threads / self.block_size).clamp(1, 32)
         } else {
             0
         }
@@ -906,8 +935,26 @@ fn emit_kernel(
     };
     let bounds = match spec.launch_min_blocks(!plan.priority.is_empty()) {
         0 => spec.block_size.to_string(),
+        // Under NVSHMEM calls (ATOS_REMOTE_CALLS), nvJitLink's LTO leaves the persistent
+        // loop's functions out of line, compiled with no register bound, and a kernel bound
+        // below them fails to link: that unit takes no blocks-per-SM bound.
+        blocks if spec.multi_device => format!(
+            "{}{}",
+            spec.block_size,
+            format_args!(" ATOS_SPREAD_MIN_BLOCKS({blocks})")
+        ),
         blocks => format!("{}, {blocks}", spec.block_size),
     };
+    if spec.multi_device && bounds.contains("ATOS_SPREAD_MIN_BLOCKS") {
+        out.push_str(
+            "#if ATOS_REMOTE_CALLS
+#define ATOS_SPREAD_MIN_BLOCKS(n)
+#else
+#define ATOS_SPREAD_MIN_BLOCKS(n) , n
+#endif
+",
+        );
+    }
     let _ = writeln!(
         out,
         "extern \"C\" __global__ void __launch_bounds__({bounds}) {}(const {} state, atos::Control* ctl{window_param}) {{",
@@ -957,7 +1004,15 @@ fn emit_kernel(
         match &planned.source {
             Source::Queue { field, queue } => {
                 let held = held_per_thread(spec, ts);
-                let batch = if balanced[i] {
+                let batch = if balanced[i] && shares(spec, ts) {
+                    // Returns whether it ran anything; with no items, its server's idle group
+                    // helps with a chunk another posted (docs/runtime.md "Shared ranges").
+                    format!(
+                        "[&](const {item} (&held)[{held}], uint32_t count) {{ return {}(held, count, state, worker{i}, out, &{}); }}",
+                        batch_fn_name(task),
+                        board_name(task)
+                    )
+                } else if balanced[i] {
                     format!(
                         "[&](const {item} (&held)[{held}], uint32_t count) {{ {}(held, count, state, worker{i}, out); }}",
                         batch_fn_name(task)
@@ -1328,11 +1383,30 @@ pub(crate) fn order_device_fns(tasks: &[&FnIr], all: &[FnIr]) -> Result<Vec<FnIr
 mod tests {
     use super::*;
 
-    /// A given `min_blocks` wins; else only one-GPU persistent units with a priority queue get
-    /// a target, in whole blocks of their size, at least 1 and at most 32.
+    /// A given `min_blocks` wins; else one-GPU persistent units with a priority queue get a
+    /// target, in whole blocks of their size, at least 1 and at most 32; else units that share
+    /// chunks (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
     #[test]
-    fn launch_min_blocks_targets_persistent_priority_units_only() {
-        let spec = KernelSpec::single(WorkerKind::Cta, 64, 256);
+    fn launch_min_blocks_targets_priority_and_sharing_units_only() {
+        let sharing = KernelSpec::single(WorkerKind::Cta, 64, 256);
+        assert!(shares(&sharing, &sharing.tasks[0]));
+        assert_eq!(sharing.launch_min_blocks(false), 8);
+        assert_eq!(sharing.launch_min_blocks(true), 5);
+        assert_eq!(
+            sharing.clone().multi_device(true).launch_min_blocks(false),
+            5
+        );
+        assert_eq!(sharing.clone().min_blocks(3).launch_min_blocks(false), 3);
+        let warp = KernelSpec::single(WorkerKind::Warp, 64, 256);
+        assert!(!shares(&warp, &warp.tasks[0]));
+        assert_eq!(warp.launch_min_blocks(false), 0);
+        let mut discrete = sharing.clone();
+        discrete.strategy = Strategy::Discrete;
+        assert!(!shares(&discrete, &discrete.tasks[0]));
+        let spec = KernelSpec {
+            share: false,
+            ..KernelSpec::single(WorkerKind::Cta, 64, 256)
+        };
         assert_eq!(spec.launch_min_blocks(true), 5);
         assert_eq!(spec.launch_min_blocks(false), 0);
         assert_eq!(spec.clone().min_blocks(3).launch_min_blocks(true), 3);

@@ -239,7 +239,7 @@ fn balanced_batches_stay_within_static_shared_memory() {
     for (block, balanced) in [(1024, false), (256, true)] {
         let spec = KernelSpec::single(WorkerKind::Cta, 64, block).checked(false);
         let unit = generate_unit(&[&ir], &[], &state(), &spec).unwrap();
-        assert_eq!(unit.contains("void t_batch("), balanced, "block {block}");
+        assert_eq!(unit.contains(" t_batch("), balanced, "block {block}");
     }
 }
 

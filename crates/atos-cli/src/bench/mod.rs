@@ -109,6 +109,11 @@ pub struct BenchArgs {
     /// H100), the others on].
     #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
     park: Option<bool>,
+    /// Persistent CTA workers: whether a group whose balanced chunk spans 16 strides or more
+    /// (a hub's edges) lets idle groups help run it (`ProgramBuilder::share`, docs/runtime.md
+    /// "Shared ranges") [default: the program's: on, except for programs with an idle hook].
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off)]
+    share: Option<bool>,
     /// Give each graph that has no edge weights uniform u32 weights in 1..=MAX (the same for
     /// both directions of an edge, from seed 1, as a generator's `w=MAX`): SSSP on files such as
     /// luxembourg_osm.
@@ -471,6 +476,8 @@ pub struct RunOpts {
     pub min_blocks: u32,
     /// `--park` as resolved for the app (`None`: an app without a priority queue).
     pub park: Option<bool>,
+    /// `--share` as given (`None`: the program's default).
+    pub share: Option<bool>,
     /// `--grid`: blocks per launch (`None`: occupancy x SMs).
     pub grid: Option<u32>,
     pub runs: usize,
@@ -789,6 +796,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             App::BfsPriority | App::Kcore => Some(args.park.unwrap_or(true)),
             _ => None,
         },
+        share: args.share,
         grid: args.grid,
         runs: args.runs as usize,
         warmup: args.warmup as usize,
@@ -1078,6 +1086,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                     rec.block = Some(opts.block);
                     rec.min_blocks = Some(opts.min_blocks);
                     rec.park = opts.park;
+                    rec.share = opts.share;
                     // A spread run's devices (and transport), also on rows that fail or skip.
                     rec.device = match opts.gpus.get(&cfg.devices) {
                         Some(gpus) if cfg.spread => gpus.describe(),

@@ -149,6 +149,10 @@ pub struct Record {
     /// their next-band pushes (`--park`). Absent in records written before it existed.
     #[serde(default)]
     pub park: Option<bool>,
+    /// GPU runs: `--share` as given (absent: the program's default; see docs/runtime.md
+    /// "Shared ranges"). Absent in records written before it existed.
+    #[serde(default)]
+    pub share: Option<bool>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).
     pub max_core: Option<u32>,
     /// k-core: how many levels ahead vertices were queued (`--kcore-window`, clamped to
@@ -288,6 +292,7 @@ impl Record {
             advance_slack: None,
             prune_stale: None,
             park: None,
+            share: None,
             max_core: None,
             kcore_window: None,
             devices: None,

@@ -96,6 +96,10 @@ fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> Progra
         .min_blocks(opts.min_blocks)
         .park(opts.park.unwrap_or(true))
         .timeout(opts.timeout);
+    let b = match opts.share {
+        Some(on) => b.share(on),
+        None => b,
+    };
     match opts.grid {
         Some(blocks) => b.grid(blocks),
         None => b,

@@ -211,6 +211,13 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
+    /// Shared ranges: persistent CTA groups let idle groups help with a balanced chunk too
+    /// large for one group (a hub's edges; default on; see docs/runtime.md).
+    pub fn share(mut self, on: bool) -> Self {
+        self.spec.share = on;
+        self
+    }
+
     /// Fails a run that takes longer than this instead of waiting for ever.
     pub fn timeout(mut self, timeout: Duration) -> Self {
         self.timeout = Some(timeout);

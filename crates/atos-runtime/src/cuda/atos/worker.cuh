@@ -524,6 +524,216 @@ __device__ __forceinline__ const F& balance_find(const W& worker, const BalanceS
     return s.frame[base + lo];
 }
 
+// ---- shared ranges: a large balanced chunk run by idle groups too ----
+//
+// docs/runtime.md, "Shared ranges". A persistent CTA group whose balanced chunk spans at least
+// ATOS_SHARE_MIN_STRIDES strides of its threads (a hub's edge list: 162,552 on kron:22) posts
+// the chunk (its frames and starts) on its task's board, a module global of ATOS_SHARE_SLOTS
+// slots on each device, and takes the chunk's combined range in grabs, as idle groups do
+// (a QueueServer whose claim found nothing: `run_from` with no items). A grab runs the
+// same lanes body over part of the range, so every index runs once, as in the plain loop; only
+// which group's threads run it changes, as a lanes loop allows. The owner counts its batch
+// done only after every index is run and every helper has flushed its pushes (reserved them)
+// and counted them in `finished`: quiescence still means nothing is left.
+//
+// A slot's `head` and `next` carry the posting's generation in their top 24 bits: a grab
+// counts only if its generation is the head's and its position is below the total. The owner
+// writes the frames, `finished` and `head` before it opens `next` (an exchange after a
+// fence), so a helper that takes a valid grab (an atomic add, then a fence) reads that
+// posting's frames; they stay until the owner frees the slot, which waits for `finished` to
+// cover every index taken, including that grab. A grab of an older generation adds to a
+// cursor the next opening overwrites. Generations wrap after 2^24 postings of one slot.
+#ifndef ATOS_SHARE_SLOTS
+#define ATOS_SHARE_SLOTS 8u
+#endif
+#ifndef ATOS_SHARE_MIN_STRIDES
+#define ATOS_SHARE_MIN_STRIDES 16u
+#endif
+#ifndef ATOS_SHARE_HELP_STRIDES
+#define ATOS_SHARE_HELP_STRIDES 4u
+#endif
+#ifndef ATOS_SHARE_OWN_STRIDES
+#define ATOS_SHARE_OWN_STRIDES 4u
+#endif
+constexpr u64 SHARE_POS = (1ull << 40) - 1;
+// A closed cursor's position: far above any total, and far enough below 2^40 that grabs after
+// the close never carry into the generation (a carry once made a late grab look like one of
+// the slot's next posting: 3-6 vertices of kron:22 with wrong depths on 2 H200s).
+constexpr u64 SHARE_CLOSED = 1ull << 39;
+
+template <class F, uint32_t BLOCK>
+struct ShareSlot {
+    u64 busy;      // 1 while an owner holds the slot
+    u64 head;      // generation << 40 | the posted chunk's total (0: nothing posted)
+    u64 next;      // generation << 40 | the first index not yet taken
+    u64 finished;  // indices helpers ran, their pushes flushed, in this generation
+    u64 n;         // the chunk's items
+    F frame[BLOCK];
+    u64 start[BLOCK];
+};
+template <class F, uint32_t BLOCK, uint32_t SLOTS>
+struct ShareBoard {
+    u64 posted;  // slots posted now: idle groups look at the slots only when it is not 0
+    ShareSlot<F, BLOCK> slot[SLOTS];
+};
+
+__device__ __forceinline__ u64 ld_acquire_gpu(const u64* p) {
+    u64 v;
+    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ u64 ld_relaxed_gpu(const u64* p) {
+    u64 v;
+    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ bool run_failed() { return ld_relaxed(&fault_control->status.value) != STATUS_OK; }
+
+// A group's walk over a chunk's combined range, in grabs: the owner's or an idle helper's
+// (`share_begin`). The generated batch function runs the task's lanes over each grab
+// `share_next` gives, at one call site (the body inlined a second time, or called not inlined,
+// took BFS's CTA kernel from 32 registers to 40 or 48: tests/kernel_resources.rs). The walk's
+// state is the group's, in shared memory, so only a grab's bounds live in registers across
+// the body.
+struct ShareCursor {
+    int k;        // the slot
+    int helper;   // a helper's walk (else the owner's)
+    u64 total;    // the chunk's indices (a helper learns it with its first grab)
+    u64 ran;      // indices this group ran
+    u64 gen;      // the posting's generation (the owner's)
+};
+__shared__ ShareCursor share_cursor;
+
+// Whether the group walks a chunk in grabs (`share_next`, then `share_end`); false: the owner
+// runs [0, total) at once, with no barrier added. An idle helper (`help`) walks when the board
+// has a posted slot with indices left. An owner (n items in `s`, `total` indices) walks when its
+// chunk spans at least ATOS_SHARE_MIN_STRIDES strides and a slot is free: it posts the chunk
+// there. `total` is the same on every thread (balance_scan), so the common case decides alone.
+template <class W, class F, uint32_t BLOCK, uint32_t SLOTS>
+__device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLOTS>* board, const BalanceSlots<F, BLOCK>& s, uint32_t n, u64 total, bool help) {
+    if (board == nullptr || (!help && total < (u64)ATOS_SHARE_MIN_STRIDES * w.size())) return false;
+    int k = -1;
+    if (w.is_leader()) {
+        if (help) {
+            if (ld_relaxed_gpu(&board->posted) != 0) {
+                for (uint32_t j = 0; j < SLOTS; ++j) {
+                    const uint32_t i = (blockIdx.x + j) % SLOTS;
+                    const u64 h = ld_relaxed_gpu(&board->slot[i].head), c = ld_relaxed_gpu(&board->slot[i].next);
+                    if ((h & SHARE_POS) != 0 && (c >> 40) == (h >> 40) && (c & SHARE_POS) < (h & SHARE_POS)) {
+                        k = (int)i;
+                        break;
+                    }
+                }
+            }
+        } else {
+            for (uint32_t i = 0; i < SLOTS; ++i) {
+                if (ld_relaxed_gpu(&board->slot[i].busy) == 0 && atomicCAS(&board->slot[i].busy, 0ull, 1ull) == 0ull) {
+                    k = (int)i;
+                    break;
+                }
+            }
+        }
+        share_cursor = ShareCursor{k, help ? 1 : 0, help ? 0ull : total, 0, 0};
+    }
+    k = w.share(k);
+    if (k < 0 || help) return k >= 0;
+    ShareSlot<F, BLOCK>* const sl = &board->slot[k];
+    for (uint32_t i = w.rank(); i < n; i += w.size()) {
+        sl->frame[i] = s.frame[i];
+        sl->start[i] = s.start[i];
+    }
+    w.sync();
+    if (w.is_leader()) {
+        fence_acq_rel<false>();  // after the slot's last owner freed it
+        const u64 gen = ((sl->head >> 40) + 1) & 0xffffffull;
+        share_cursor.gen = gen;
+        sl->n = n;
+        sl->finished = 0;
+        sl->head = gen << 40 | total;
+        fence_acq_rel<false>();  // frames, n, finished and head before the cursor opens
+        atomicExch(&sl->next, gen << 40);
+        atomicAdd(&board->posted, 1ull);
+    }
+    return true;
+}
+
+// The next grab [b, e) of a walk (`share_begin`), if any. A
+// helper's first grab loads the chunk's frames into `s` (and `n`); its later grabs are of the
+// same posting, which the owner cannot free before this group counts its grabs finished
+// (`share_end`).
+template <class W, class F, uint32_t BLOCK, uint32_t SLOTS>
+__device__ __forceinline__ bool share_next(const W& w, ShareBoard<F, BLOCK, SLOTS>* board, BalanceSlots<F, BLOCK>& s, uint32_t& n, u64& b, u64& e) {
+    u64 got = ~0ull;
+    u64 want = 0;
+    if (w.is_leader()) {
+        ShareCursor& c = share_cursor;
+        if (!run_failed()) {
+            ShareSlot<F, BLOCK>* const sl = &board->slot[c.k];
+            want = c.helper ? (u64)ATOS_SHARE_HELP_STRIDES * w.size()
+                            : max((u64)ATOS_SHARE_OWN_STRIDES * w.size(), (c.total - min(c.ran, c.total)) / 64);
+            const u64 r = atomicAdd(&sl->next, want);
+            if (c.helper) {
+                fence_acq_rel<false>();  // acquire the posting whose cursor the grab took
+                const u64 h = ld_relaxed_gpu(&sl->head);
+                if ((r >> 40) == (h >> 40) && (r & SHARE_POS) < (h & SHARE_POS)) {
+                    got = r & SHARE_POS;
+                    c.total = h & SHARE_POS;
+                }
+            } else if ((r & SHARE_POS) < c.total) {
+                got = r & SHARE_POS;
+            }
+        }
+        if (got != ~0ull) {
+            // A helper's first grab: the group loads the chunk below.
+            if (c.helper && c.ran == 0) want |= 1ull << 63;
+            c.ran += min(got + (want & ~(1ull << 63)), c.total) - got;
+        }
+    }
+    b = w.share(got);
+    if (b == ~0ull) return false;
+    want = w.share(want);
+    if (want >> 63) {
+        const ShareSlot<F, BLOCK>* const sl = &board->slot[share_cursor.k];
+        n = (uint32_t)sl->n;
+        for (uint32_t i = w.rank(); i < n; i += w.size()) {
+            s.frame[i] = sl->frame[i];
+            s.start[i] = sl->start[i];
+        }
+        w.sync();
+    }
+    e = min(b + (want & ~(1ull << 63)), share_cursor.total);
+    return true;
+}
+
+// After the walk. The owner closes the cursor (what was taken by then is all that runs), waits
+// for the helpers' part of it (a failed run stops waiting: its groups are leaving) and frees
+// the slot. A helper flushes its grabs' pushes (`flush`: reserved before they count) and counts
+// them finished. Whether the walk ran anything (the owner's: always; a helper's that found its
+// slot taken up: nothing).
+template <class W, class F, uint32_t BLOCK, uint32_t SLOTS, class Flush>
+__device__ __forceinline__ bool share_end(const W& w, ShareBoard<F, BLOCK, SLOTS>* board, const Flush& flush) {
+    const ShareCursor c = share_cursor;
+    if (!c.helper) {
+        if (w.is_leader()) {
+            ShareSlot<F, BLOCK>* const sl = &board->slot[c.k];
+            const u64 taken = min(atomicExch(&sl->next, c.gen << 40 | SHARE_CLOSED) & SHARE_POS, c.total);
+            while (ld_acquire_gpu(&sl->finished) + c.ran < taken && !run_failed()) __nanosleep(64);
+            sl->head = c.gen << 40;
+            atomicAdd(&board->posted, ~0ull);
+            fence_acq_rel<false>();
+            atomicExch(&sl->busy, 0ull);
+        }
+        return true;
+    }
+    if (c.ran == 0) return false;
+    flush();
+    if (w.is_leader()) {
+        fence_acq_rel();  // the flush's reservations (at the unit's scope) before `finished`
+        atomicAdd(&board->slot[c.k].finished, c.ran);
+    }
+    return true;
+}
+
 // ---- servers: where a group finds work ----
 
 // Serves one queue with one task. The group's leader takes up to FETCH items per sub-worker
@@ -539,6 +749,7 @@ __device__ __forceinline__ const F& balance_find(const W& worker, const BalanceS
 struct NoKeep {};
 template <class A, class B> struct same_type { static constexpr bool value = false; };
 template <class A> struct same_type<A, A> { static constexpr bool value = true; };
+template <class A> __device__ A&& declval_of();
 
 template <uint32_t FETCH, uint32_t K, class W, class T, class Batch, class Keep = NoKeep, bool S = false>
 struct QueueServer {
@@ -585,6 +796,10 @@ struct QueueServer {
         run_from(q, g, out, base, n);
     }
 
+    // Whether the batch function shares large chunks (`share_begin`): it returns whether it ran
+    // anything, and called with no items it helps with a chunk another group posted.
+    static constexpr bool HELPS = same_type<decltype(declval_of<Batch>()(declval_of<const T (&)[K]>(), 0u)), bool>::value;
+
     // `run` of items [base, base + n) of ring `from`, holding the queue's item type (a priority
     // queue's next ring, run by its near ring's server). They count done on `from`; the pushes
     // the group keeps after them are the queue's. On one H100 this beat a server of the next
@@ -594,8 +809,12 @@ struct QueueServer {
     //
     // `parked` (non-null): the n items are a batch the group parked in shared memory (`Park`),
     // counted done on `from` (the next ring) as its open items are.
+    //
+    // n = 0 (batch functions that share, `HELPS`): one walk of an idle group over a chunk another
+    // group posted, if any; whether it ran anything. The walk is this function's one call of
+    // `batch`, so the task body is inlined once.
     template <class G, class Out>
-    __device__ void run_from(const QueueRef<T, S>& from, const G& g, Out& out, u64 base, uint32_t n, const T* parked = nullptr) {
+    __device__ bool run_from(const QueueRef<T, S>& from, const G& g, Out& out, u64 base, uint32_t n, const T* parked = nullptr) {
         const uint32_t size = worker.size();
         const uint32_t lo = (g.rank() / size) * FETCH;  // this sub-worker's first batch index
         uint32_t count = lo < n ? min(FETCH, n - lo) : 0u;
@@ -607,7 +826,7 @@ struct QueueServer {
         g.sync();
         // The group's last thread releases the slots (its atomics overlap the first items'
         // loads on the other threads; with a small fetch it often holds no item).
-        if (!parked && g.rank() == g.size() - 1 && from.ring()) complete_range<S>(from.counters->read_count, from.counters->read_max, from.counters->read_end, nullptr, base, n);
+        if (!parked && n != 0 && g.rank() == g.size() - 1 && from.ring()) complete_range<S>(from.counters->read_count, from.counters->read_max, from.counters->read_end, nullptr, base, n);
         bool own = &from == &q;  // whether this batch counts done on the queue
         // The leader's: items of the queue's batches that ran while the group kept items, not yet
         // counted in `done`. While a group keeps items they are in flight (counted in `kept`, not
@@ -618,7 +837,11 @@ struct QueueServer {
         // comes, and held-back counts would look like items in flight.
         uint32_t held_back = 0;  // (32 bits: a u64 took colouring's CTA kernel from 32 to 40 registers)
         while (true) {
-            batch(held, count);
+            if constexpr (HELPS) {
+                if (!batch(held, count)) return false;  // (only a help walk runs nothing)
+            } else {
+                batch(held, count);
+            }
             g.sync();
             out.settle(g);  // before the batch's pushes are kept or published
             uint32_t kept = 0;
@@ -629,7 +852,9 @@ struct QueueServer {
             out.drain(g, n);  // spread units that combine: copies drained before `done` (mesh.cuh)
             if (g.is_leader()) {
                 if (kept) ATOS_ATOMIC(atomicAdd)(&q.counters->kept.value, (u64)kept);
-                if (!own) {
+                if (n == 0) {
+                    // a help walk: its grabs count in the owner's batch
+                } else if (!own) {
                     add_release(&from.counters->done.value, n);
                 } else if (ATOS_KEPT_DONE_DEFER && kept && held_back < (1u << 31)) {
                     held_back += n;
@@ -638,7 +863,7 @@ struct QueueServer {
                     held_back = 0;
                 }
             }
-            if (kept == 0) return;
+            if (kept == 0) return true;
             own = true;
             // Every thread is past the flush (whose empty-stage return reads the stage's count)
             // before any pushes again from the kept items. A CTA worker's batch opens with a
@@ -673,9 +898,11 @@ struct QueueServer {
         return true;
     }
 
-    // Persistent: one batch, if the queue has any items.
+    // Persistent: one batch, if the queue has any items (or, `HELPS`, a help walk). Inlined:
+    // called out of line, as nvJitLink's LTO left it in spread units under NVSHMEM calls, it
+    // was compiled at 255 registers for a kernel bound to 48 (a link error).
     template <class G, class Out>
-    __device__ bool serve(const G& g, Out& out) {
+    __device__ __forceinline__ bool serve(const G& g, Out& out) {
         const uint32_t subs = g.size() / worker.size();
         u64 base = 0;
         uint32_t n = 0;
@@ -686,6 +913,7 @@ struct QueueServer {
         n = g.share(n);
         if (n == 0) {
             if (g.is_leader()) report_done();
+            if constexpr (HELPS) return run_from(q, g, out, 0, 0);
             return false;
         }
         base = g.share(base);
