@@ -97,6 +97,8 @@ struct Config {
     strategy: Strategy,
     balance: bool,
     keep: bool,
+    /// Shared ranges (`ProgramBuilder::share`): idle groups help with a hub's chunk.
+    share: bool,
 }
 
 impl Config {
@@ -109,15 +111,17 @@ impl Config {
             strategy: Strategy::Persistent,
             balance: true,
             keep: true,
+            share: true,
         }
     }
     fn label(&self) -> String {
         format!(
-            "{}/{}{}{} {}",
+            "{}/{}{}{}{} {}",
             self.w.name(),
             self.fetch,
             if self.balance { "" } else { " unbal" },
             if self.keep { "" } else { " nokeep" },
+            if self.share { "" } else { " noshare" },
             self.strategy.name()
         )
     }
@@ -151,6 +155,7 @@ fn program<'a>(
             .strategy(c.strategy)
             .balance(c.balance)
             .keep(c.keep)
+            .share(c.share)
             .timeout(timeout);
         if let Some(g) = grid {
             b = b.grid(g);
@@ -1037,6 +1042,14 @@ fn main() {
                     ..Config::new(w, fetch)
                 });
             }
+            // Shared ranges off beside the default on (docs/runtime.md "Shared ranges"):
+            // both verified, timed side by side.
+            configs.push(Config {
+                share: false,
+                block: args.block,
+                grid: args.blocks,
+                ..Config::new(WorkerKind::Cta, 64)
+            });
         }
     }
     if args.state_only {
@@ -1154,6 +1167,7 @@ fn features_and_stress(
         let strategy = Strategy::ALL[(rng.next_u64() % 3) as usize];
         let balance = !rng.next_u64().is_multiple_of(4);
         let keep = !rng.next_u64().is_multiple_of(3);
+        let share = !rng.next_u64().is_multiple_of(3);
         let c = Config {
             w,
             fetch,
@@ -1162,6 +1176,7 @@ fn features_and_stress(
             strategy,
             balance,
             keep,
+            share,
         };
         let p = program(gpu, programs, c, Duration::from_secs(10));
         let reference = atos_graph::reference::bfs::bfs_depths(g, source);
