@@ -937,8 +937,9 @@ fn emit_kernel(
         0 => spec.block_size.to_string(),
         // Under NVSHMEM calls (ATOS_REMOTE_CALLS), nvJitLink's LTO leaves the persistent
         // loop's functions out of line, compiled with no register bound, and a kernel bound
-        // below them fails to link: that unit takes no blocks-per-SM bound.
-        blocks if spec.multi_device => format!(
+        // below them fails to link: that unit takes no blocks-per-SM bound of atos's choosing
+        // (one given by hand stays, and may fail to link).
+        blocks if spec.multi_device && spec.min_blocks == 0 => format!(
             "{}{}",
             spec.block_size,
             format_args!(" ATOS_SPREAD_MIN_BLOCKS({blocks})")

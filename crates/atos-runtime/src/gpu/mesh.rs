@@ -344,6 +344,8 @@ pub struct MeshProgram<P: TaskSet> {
     /// `ProgramBuilder::sample_progress`: how often the host samples each device's items taken
     /// while the kernels run (peer-to-peer only; `DeviceStats::progress`).
     pub(crate) sample_every: Option<Duration>,
+    /// Held for a run: each module's globals (shared ranges' boards) serve one run at a time.
+    pub(crate) run_lock: std::sync::Mutex<()>,
     pub(crate) _tasks: PhantomData<P>,
 }
 
@@ -531,6 +533,7 @@ impl<P: TaskSet> MeshProgram<P> {
 
     /// Runs on an uploaded state; results stay on the devices until [`MeshState::read_back`].
     pub fn run_seeds_on(&self, dev: &MeshState<'_>, seeds: &Seeds) -> Result<Stats, RunError> {
+        let _run = self.run_lock.lock().unwrap_or_else(|e| e.into_inner());
         let stats = self.run_seeds_on_inner(dev, seeds);
         fatal_on_rank(self.gpus.world(), "a spread run", stats)
     }

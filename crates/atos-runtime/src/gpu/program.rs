@@ -83,6 +83,9 @@ pub struct Program<P: TaskSet> {
     compile_origin: nvrtc::CacheHit,
     /// The unit's functions in fault-site order (`atos_codegen::faults`).
     fault_functions: Vec<FaultFunction>,
+    /// Held for a run: the module's globals (shared ranges' boards, docs/runtime.md) serve one
+    /// run at a time, so runs of one program from several threads take turns.
+    run_lock: std::sync::Mutex<()>,
     _tasks: PhantomData<P>,
 }
 
@@ -280,6 +283,7 @@ impl<P: TaskSet> ProgramBuilder<P> {
                 &irs,
                 &P::device_fns().into_iter().cloned().collect::<Vec<_>>(),
             ),
+            run_lock: std::sync::Mutex::new(()),
             _tasks: PhantomData,
         })
     }
@@ -335,6 +339,7 @@ impl<P: TaskSet> ProgramBuilder<P> {
             combining: gpus.world().is_some() || gpus.per_gpu() < gpus.len(),
             drain: crate::aggregation::COMBINE_DRAIN,
             sample_every: self.sample_every,
+            run_lock: std::sync::Mutex::new(()),
             _tasks: PhantomData,
         })
     }
@@ -440,6 +445,8 @@ impl<P: TaskSet> Program<P> {
         seeds: &Seeds,
     ) -> Result<Stats, RunError> {
         check_uploaded_from(&dev.desc, &<P::State<'_> as State>::desc())?;
+        // A run that panicked left nothing held for the next one (the lock guards no data).
+        let _run = self.run_lock.lock().unwrap_or_else(|e| e.into_inner());
         let seeds = seeds_per_queue(&self.plan, seeds)?;
         let stream = self.stream()?;
         if self.spec.strategy == atos_codegen::Strategy::Persistent {

@@ -587,6 +587,9 @@ __device__ __forceinline__ u64 ld_relaxed_gpu(const u64* p) {
     asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
     return v;
 }
+__device__ __forceinline__ void st_relaxed_gpu(u64* p, u64 v) {
+    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
+}
 __device__ __forceinline__ bool run_failed() { return ld_relaxed(&fault_control->status.value) != STATUS_OK; }
 
 // A group's walk over a chunk's combined range, in grabs: the owner's or an idle helper's
@@ -611,7 +614,9 @@ __shared__ ShareCursor share_cursor;
 // there. `total` is the same on every thread (balance_scan), so the common case decides alone.
 template <class W, class F, uint32_t BLOCK, uint32_t SLOTS>
 __device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLOTS>* board, const BalanceSlots<F, BLOCK>& s, uint32_t n, u64 total, bool help) {
-    if (board == nullptr || (!help && total < (u64)ATOS_SHARE_MIN_STRIDES * w.size())) return false;
+    // A total at or past SHARE_CLOSED could not be closed (a u64 lanes range may be that long):
+    // such a chunk runs unshared.
+    if (board == nullptr || (!help && (total < (u64)ATOS_SHARE_MIN_STRIDES * w.size() || total >= SHARE_CLOSED))) return false;
     int k = -1;
     if (w.is_leader()) {
         if (help) {
@@ -625,10 +630,13 @@ __device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLO
                     }
                 }
             }
-        } else {
+        } else if (!run_failed()) {
             for (uint32_t i = 0; i < SLOTS; ++i) {
                 if (ld_relaxed_gpu(&board->slot[i].busy) == 0 && atomicCAS(&board->slot[i].busy, 0ull, 1ull) == 0ull) {
                     k = (int)i;
+                    // Acquire the slot as its last owner freed it: our frame stores come after
+                    // the last generation's helpers read theirs.
+                    fence_acq_rel<false>();
                     break;
                 }
             }
@@ -644,12 +652,11 @@ __device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLO
     }
     w.sync();
     if (w.is_leader()) {
-        fence_acq_rel<false>();  // after the slot's last owner freed it
         const u64 gen = ((sl->head >> 40) + 1) & 0xffffffull;
         share_cursor.gen = gen;
         sl->n = n;
         sl->finished = 0;
-        sl->head = gen << 40 | total;
+        st_relaxed_gpu(&sl->head, gen << 40 | total);
         fence_acq_rel<false>();  // frames, n, finished and head before the cursor opens
         atomicExch(&sl->next, gen << 40);
         atomicAdd(&board->posted, 1ull);
@@ -717,8 +724,11 @@ __device__ __forceinline__ bool share_end(const W& w, ShareBoard<F, BLOCK, SLOTS
         if (w.is_leader()) {
             ShareSlot<F, BLOCK>* const sl = &board->slot[c.k];
             const u64 taken = min(atomicExch(&sl->next, c.gen << 40 | SHARE_CLOSED) & SHARE_POS, c.total);
-            while (ld_acquire_gpu(&sl->finished) + c.ran < taken && !run_failed()) __nanosleep(64);
-            sl->head = c.gen << 40;
+            // Every taken grab finishes, failed run or not (a helper stops at its next grab,
+            // and a push in a failed run reports instead of waiting for room): only then may
+            // the slot take another chunk, whose frames a helper still reading would mix in.
+            while (ld_acquire_gpu(&sl->finished) + c.ran < taken) __nanosleep(64);
+            st_relaxed_gpu(&sl->head, c.gen << 40);
             atomicAdd(&board->posted, ~0ull);
             fence_acq_rel<false>();
             atomicExch(&sl->busy, 0ull);
