@@ -9,8 +9,11 @@
 # PART=spread: the feature task spread over every GPU here (peer-to-peer), over SHARED
 # (default 3) devices sharing the GPUs here side by side (peer-to-peer, device d on GPU d mod
 # the GPUs), then over RANKS (default 2) NVSHMEM ranks started by hand (rank r on GPU r mod the
-# GPUs), with mappings and with NVSHMEM calls, each rank comparing every array with the CPU
-# executor's; and `atos bench --timeline` spread over every GPU here (.gpu/atos).
+# GPUs), with mappings (CALLS=0) and, if CALLS lists 1, with NVSHMEM calls, each rank comparing
+# every array with the CPU executor's; and `atos bench --timeline` spread over every GPU here
+# (.gpu/atos). CALLS defaults to 0: under NVSHMEM calls each of the suite's ~20 program builds
+# took about 50 s on a fresh machine (NVRTC to LTO IR, then nvJitLink with NVSHMEM's device
+# library; docs/results/2026-11-28c-x2-h200.md), more than one device call allows with the rest.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR="${ATOS_CACHE_DIR:-/tmp/atos-kernels}"
@@ -37,7 +40,7 @@ if [ "${PART:-suite}" = spread ]; then
   done
   NV=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
   n="${RANKS:-2}"
-  for calls in 0 1; do
+  for calls in ${CALLS:-0}; do
     rv=$(mktemp -d)
     for ((r = 0; r < n; r++)); do
       LD_LIBRARY_PATH="$NV:$LD_LIBRARY_PATH" NVSHMEM_REMOTE_TRANSPORT=none ATOS_NVSHMEM_CALLS=$calls \

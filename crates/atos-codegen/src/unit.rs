@@ -90,7 +90,7 @@ pub struct KernelSpec {
     /// help run its combined range (`atos::share_begin`, docs/runtime.md "Shared ranges").
     /// Default ([`KernelSpec::for_tasks`]): on, except for programs with an idle hook. Measured
     /// on 2 H200s (docs/results/2026-11-28c-x2-h200.md): BFS 2.0-2.3x faster on kron:22 and
-    /// kron:24, colouring 5% faster, but grid:4096² BFS 10-12% slower and spread PageRank
+    /// kron:24, colouring 5% faster in one sample, but grid:4096² BFS 10-12% slower and spread PageRank
     /// re-scan 1.5x slower.
     pub share: bool,
     /// Persistent kernels: a group that found nothing naps this many nanoseconds, doubling

@@ -90,11 +90,24 @@ constexpr bool UNIT_SCOPE = ATOS_SYSTEM_SCOPE != 0;
     } while (0)
 #endif
 
+template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ u64 ld_relaxed(const u64* p) {
     ATOS_ON_REMOTE(p, return remote::nv_fetch(remote::address(const_cast<u64*>(p)), pe_));
     u64 v;
-    asm volatile("ld.relaxed." ATOS_SCOPE ".global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+    ATOS_SCOPED(S, "ld.relaxed.", ".global.u64 %0, [%1];", : "=l"(v) : "l"(p) : "memory");
     return v;
+}
+template <bool S = UNIT_SCOPE>
+__device__ __forceinline__ u64 ld_acquire(const u64* p) {
+    ATOS_ON_REMOTE(p, return remote::nv_fetch(remote::address(const_cast<u64*>(p)), pe_));
+    u64 v;
+    ATOS_SCOPED(S, "ld.acquire.", ".global.u64 %0, [%1];", : "=l"(v) : "l"(p) : "memory");
+    return v;
+}
+template <bool S = UNIT_SCOPE>
+__device__ __forceinline__ void st_relaxed(u64* p, u64 v) {
+    ATOS_ON_REMOTE(p, remote::nv_set(remote::address(p), v, pe_); return);
+    ATOS_SCOPED(S, "st.relaxed.", ".global.u64 [%0], %1;", ::"l"(p), "l"(v) : "memory");
 }
 template <bool S = UNIT_SCOPE>
 __device__ __forceinline__ void st_release(u64* p, u64 v) {

@@ -577,19 +577,6 @@ struct ShareBoard {
     ShareSlot<F, BLOCK> slot[SLOTS];
 };
 
-__device__ __forceinline__ u64 ld_acquire_gpu(const u64* p) {
-    u64 v;
-    asm volatile("ld.acquire.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-__device__ __forceinline__ u64 ld_relaxed_gpu(const u64* p) {
-    u64 v;
-    asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-    return v;
-}
-__device__ __forceinline__ void st_relaxed_gpu(u64* p, u64 v) {
-    asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
 __device__ __forceinline__ bool run_failed() { return ld_relaxed(&fault_control->status.value) != STATUS_OK; }
 
 // A group's walk over a chunk's combined range, in grabs: the owner's or an idle helper's
@@ -620,10 +607,10 @@ __device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLO
     int k = -1;
     if (w.is_leader()) {
         if (help) {
-            if (ld_relaxed_gpu(&board->posted) != 0) {
+            if (ld_relaxed<false>(&board->posted) != 0) {
                 for (uint32_t j = 0; j < SLOTS; ++j) {
                     const uint32_t i = (blockIdx.x + j) % SLOTS;
-                    const u64 h = ld_relaxed_gpu(&board->slot[i].head), c = ld_relaxed_gpu(&board->slot[i].next);
+                    const u64 h = ld_relaxed<false>(&board->slot[i].head), c = ld_relaxed<false>(&board->slot[i].next);
                     if ((h & SHARE_POS) != 0 && (c >> 40) == (h >> 40) && (c & SHARE_POS) < (h & SHARE_POS)) {
                         k = (int)i;
                         break;
@@ -632,7 +619,7 @@ __device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLO
             }
         } else if (!run_failed()) {
             for (uint32_t i = 0; i < SLOTS; ++i) {
-                if (ld_relaxed_gpu(&board->slot[i].busy) == 0 && atomicCAS(&board->slot[i].busy, 0ull, 1ull) == 0ull) {
+                if (ld_relaxed<false>(&board->slot[i].busy) == 0 && atomicCAS(&board->slot[i].busy, 0ull, 1ull) == 0ull) {
                     k = (int)i;
                     // Acquire the slot as its last owner freed it: our frame stores come after
                     // the last generation's helpers read theirs.
@@ -656,7 +643,7 @@ __device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLO
         share_cursor.gen = gen;
         sl->n = n;
         sl->finished = 0;
-        st_relaxed_gpu(&sl->head, gen << 40 | total);
+        st_relaxed<false>(&sl->head, gen << 40 | total);
         fence_acq_rel<false>();  // frames, n, finished and head before the cursor opens
         atomicExch(&sl->next, gen << 40);
         atomicAdd(&board->posted, 1ull);
@@ -681,7 +668,7 @@ __device__ __forceinline__ bool share_next(const W& w, ShareBoard<F, BLOCK, SLOT
             const u64 r = atomicAdd(&sl->next, want);
             if (c.helper) {
                 fence_acq_rel<false>();  // acquire the posting whose cursor the grab took
-                const u64 h = ld_relaxed_gpu(&sl->head);
+                const u64 h = ld_relaxed<false>(&sl->head);
                 if ((r >> 40) == (h >> 40) && (r & SHARE_POS) < (h & SHARE_POS)) {
                     got = r & SHARE_POS;
                     c.total = h & SHARE_POS;
@@ -727,8 +714,8 @@ __device__ __forceinline__ bool share_end(const W& w, ShareBoard<F, BLOCK, SLOTS
             // Every taken grab finishes, failed run or not (a helper stops at its next grab,
             // and a push in a failed run reports instead of waiting for room): only then may
             // the slot take another chunk, whose frames a helper still reading would mix in.
-            while (ld_acquire_gpu(&sl->finished) + c.ran < taken) __nanosleep(64);
-            st_relaxed_gpu(&sl->head, c.gen << 40);
+            while (ld_acquire<false>(&sl->finished) + c.ran < taken) __nanosleep(64);
+            st_relaxed<false>(&sl->head, c.gen << 40);
             atomicAdd(&board->posted, ~0ull);
             fence_acq_rel<false>();
             atomicExch(&sl->busy, 0ull);
