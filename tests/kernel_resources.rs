@@ -19,18 +19,34 @@ const HOPPER: (i32, i32) = (9, 0);
 /// `name worker/fetch: registers, stack frame, spill stores / loads`, for every task of `P` on
 /// one worker kind and fetch, persistent, block 256 (a spread unit when `spread`).
 fn usage_line<P: TaskSet>(name: &str, worker: WorkerKind, fetch: u32, spread: bool) -> String {
+    usage_line_shared::<P>(name, worker, fetch, spread, true)
+}
+
+/// The same, with shared ranges left at the unit's default or turned off (`KernelSpec::share`;
+/// "noshare" in the line).
+fn usage_line_shared<P: TaskSet>(
+    name: &str,
+    worker: WorkerKind,
+    fetch: u32,
+    spread: bool,
+    share: bool,
+) -> String {
     let irs = P::irs();
     let mut spec = KernelSpec::for_tasks(&irs)
         .checked(false)
         .multi_device(spread);
+    if !share {
+        spec.share = false;
+    }
     spec.tasks = vec![TaskSpec { worker, fetch }; irs.len()];
     let source = atos::cuda_source::<P>(&spec).unwrap();
     let kernel = spec.kernel_name(&irs[0].name);
     let u = nvrtc::ptxas_usage(&source, HOPPER, &kernel).unwrap_or_else(|e| panic!("{name}: {e}"));
     format!(
-        "{name} {}/{fetch}{}: {} registers, {} B stack, {} B spill stores, {} B spill loads",
+        "{name} {}/{fetch}{}{}: {} registers, {} B stack, {} B spill stores, {} B spill loads",
         worker.name(),
         if spread { " spread" } else { "" },
+        if share { "" } else { " noshare" },
         u.registers,
         u.stack_frame,
         u.spill_stores,
@@ -61,6 +77,8 @@ fn the_apps_kernels_keep_their_register_allocation() {
         usage_line::<bfs::bfs::Task>("bfs", warp, 4, false),
         usage_line::<bfs::bfs::Task>("bfs", cta, 64, false),
         usage_line::<bfs::bfs::Task>("bfs", cta, 64, true),
+        usage_line_shared::<bfs::bfs::Task>("bfs", cta, 64, false, false),
+        usage_line_shared::<bfs::bfs::Task>("bfs", cta, 64, true, false),
         usage_line::<bfs_priority::visit::Task>("bfs-priority", warp, 4, false),
         usage_line::<bfs_priority::visit::Task>("bfs-priority", cta, 64, false),
         usage_line::<sssp::relax::Task>("sssp", warp, 4, false),

@@ -34,12 +34,15 @@ pub fn bfs(v: u32, s: &BfsState) {
 }
 
 /// A queue large enough for BFS on a graph with `vertices` and `edges` (directed) in either
-/// mode: speculation re-pushes a vertex only when its depth improves, which on real graphs stays
-/// far below one push per edge (a linear queue holds every push; a ring only the vertices
-/// waiting at once, far fewer). A run that needs more fails with the capacity it needs instead
-/// of writing past the end.
+/// mode, in practice: speculation pushes a vertex once per improvement of its depth, so a
+/// linear queue (which holds every push) needs the pushes per vertex times the vertices, and a
+/// ring only the vertices waiting at once (far fewer). No capacity bounds speculation in
+/// general; `vertices + edges + 1` allows `1 + edges / vertices` pushes per vertex, which a
+/// road graph (2 edges per vertex) needs: one thread per task on luxembourg_osm pushed 239,372
+/// items through a linear queue, more than its 239,332 edges (an H200, 2026-11-28). A run that
+/// needs more fails with the capacity it needs instead of writing past the end.
 pub fn default_queue_capacity(vertices: usize, edges: usize) -> u64 {
-    (vertices as u64).max(edges as u64) + 1
+    vertices as u64 + edges as u64 + 1
 }
 
 /// Result of one BFS run: depths per vertex and the run's stats.

@@ -370,6 +370,11 @@ impl KernelSpec {
 /// was 6% slower with batching in the one sample measured.
 pub const SPREAD_DONE_BATCHES: u32 = 16;
 
+/// Shared ranges: a persistent CTA group posts a balanced chunk once it spans this many strides
+/// of the group's threads (`ATOS_SHARE_MIN_STRIDES` in every unit that shares). The host reads
+/// it too: `atos::share_can_post` tells from a graph's degrees whether any chunk can reach it.
+pub const SHARE_MIN_STRIDES: u32 = 16;
+
 /// Far items a thread of a group takes per batch of a priority queue's pass.
 pub const PASS_FETCH: u32 = 4;
 
@@ -457,6 +462,12 @@ pub fn generate_unit(
                 "#define ATOS_DONE_BATCHES {SPREAD_DONE_BATCHES}u  // spread, no idle hook: `done` counted once per {SPREAD_DONE_BATCHES} batches"
             );
         }
+    }
+    if spec.tasks.iter().any(|ts| crate::balance::shares(spec, ts)) {
+        let _ = writeln!(
+            out,
+            "#define ATOS_SHARE_MIN_STRIDES {SHARE_MIN_STRIDES}u  // shared ranges: a chunk of this many strides is posted"
+        );
     }
     out.push_str("#include <atos/prelude.cuh>\n#include <atos/layout.cuh>\n#include <atos/queue.cuh>\n#include <atos/worker.cuh>\n");
     if spec.multi_device {

@@ -21,7 +21,7 @@ pub use elem::{
     AtomicBits, AtomicElem, AtomicNum, Elem, IndexArg, ItemBits, PriorityKey, QueueItem,
 };
 pub use error::RunError;
-pub use gpu::program::{cuda, cuda_source, spec_of};
+pub use gpu::program::{cuda, cuda_source, share_can_post, spec_of};
 pub use gpu::{
     DeviceState, Gpu, GpuError, Gpus, KernelResources, MeshProgram, MeshState, Program,
     ProgramBuilder,

@@ -476,7 +476,8 @@ pub struct RunOpts {
     pub min_blocks: u32,
     /// `--park` as resolved for the app (`None`: an app without a priority queue).
     pub park: Option<bool>,
-    /// `--share` as given (`None`: the program's default).
+    /// `--share` as given, or `Some(false)` where the graph cannot post a chunk
+    /// (`atos::share_can_post`; `None`: the program's default).
     pub share: Option<bool>,
     /// `--grid`: blocks per launch (`None`: occupancy x SMs).
     pub grid: Option<u32>,
@@ -1043,7 +1044,26 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             info.signature.vertices, info.signature.edges, info.signature.max_degree,
         ));
 
+        // Without --share: shared ranges off where no chunk of this graph can be posted (they
+        // only cost spills there), else the program's default. Per fetch, as it is asked.
+        let mut can_post = std::collections::HashMap::new();
         for cfg in &configs {
+            opts.share = args.share.or_else(|| {
+                let can = *can_post.entry(cfg.fetch).or_insert_with(|| {
+                    let degrees = g.offsets.windows(2).map(|w| w[1] - w[0]);
+                    let can = atos::share_can_post(degrees, cfg.fetch, opts.block);
+                    if !can && matches!(device, Device::Gpu(_)) {
+                        ui.note(&format!(
+                            "{spec}: shared ranges off at fetch {}: no {} vertices' edges reach the {} lanes a chunk needs to be shared (--share on to force)",
+                            cfg.fetch,
+                            cfg.fetch.min(opts.block),
+                            atos::codegen::unit::SHARE_MIN_STRIDES * opts.block
+                        ));
+                    }
+                    can
+                });
+                (!can).then_some(false)
+            });
             let mut rec = Record::new(&info, "atos", app.name());
             prepared.annotate(&mut rec);
             opts.placement = None;

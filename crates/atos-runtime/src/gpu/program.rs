@@ -215,7 +215,10 @@ impl<P: TaskSet> ProgramBuilder<P> {
     }
 
     /// Shared ranges: persistent CTA groups let idle groups help with a balanced chunk too
-    /// large for one group (a hub's edges; default on; see docs/runtime.md).
+    /// large for one group (a hub's edges; default on, except for programs with an idle hook;
+    /// see docs/runtime.md). A unit that shares spills more registers even where nothing is
+    /// posted (grid BFS 10% slower on one H200): [`share_can_post`] tells from the lanes
+    /// ranges' lengths (a graph's degrees) whether turning it off costs anything.
     pub fn share(mut self, on: bool) -> Self {
         self.spec.share = on;
         self
@@ -480,5 +483,79 @@ impl<P: TaskSet> Program<P> {
             .ctx()
             .new_stream()
             .map_err(driver_err("creating a stream"))?)
+    }
+}
+
+/// Whether shared ranges can post anything when a task's items have lanes ranges of these
+/// lengths (for a graph task, the vertices' degrees): a persistent CTA group of `block` threads
+/// fetching `fetch` items balances up to `min(fetch, block)` of them at a time and posts the
+/// chunk when it spans [`atos_codegen::unit::SHARE_MIN_STRIDES`] strides of `block`; so some
+/// chunk can be posted exactly when the `min(fetch, block)` longest ranges reach that together.
+/// When they cannot, [`ProgramBuilder::share`]`(false)` gives the same work with fewer spills.
+pub fn share_can_post(lengths: impl IntoIterator<Item = u64>, fetch: u32, block: u32) -> bool {
+    use std::cmp::Reverse;
+    use std::collections::BinaryHeap;
+    let k = fetch.min(block).max(1) as usize;
+    let threshold = u64::from(atos_codegen::unit::SHARE_MIN_STRIDES) * u64::from(block);
+    // The k longest so far (a min-heap) and their sum; stop as soon as it reaches the threshold.
+    let mut longest = BinaryHeap::with_capacity(k + 1);
+    let mut sum = 0u64;
+    for len in lengths {
+        if longest.len() < k {
+            longest.push(Reverse(len));
+            sum += len;
+        } else if let Some(&Reverse(least)) = longest.peek()
+            && len > least
+        {
+            longest.pop();
+            longest.push(Reverse(len));
+            sum = sum - least + len;
+        }
+        if sum >= threshold {
+            return true;
+        }
+    }
+    false
+}
+
+#[cfg(test)]
+mod share_can_post_tests {
+    use super::share_can_post;
+
+    #[test]
+    fn the_longest_ranges_of_one_chunk_must_reach_sixteen_strides() {
+        // 16 strides of 256 threads = 4096 lanes.
+        assert!(
+            share_can_post([4096], 64, 256),
+            "one hub of 16 strides posts"
+        );
+        assert!(!share_can_post([4095], 64, 256));
+        // 64 items of 64 lanes make a chunk of 4096: at fetch 64, not at fetch 63.
+        let deg64 = vec![64u64; 1000];
+        assert!(share_can_post(deg64.iter().copied(), 64, 256));
+        assert!(!share_can_post(deg64.iter().copied(), 63, 256));
+        // A chunk holds at most `block` items, whatever the fetch.
+        let deg8 = vec![8u64; 10_000];
+        assert!(
+            !share_can_post(deg8.iter().copied(), 1024, 256),
+            "256 x 8 < 4096"
+        );
+        // Larger blocks: more items per chunk, and longer strides.
+        assert!(
+            !share_can_post(deg8.iter().copied(), 1024, 1024),
+            "1024 x 8 < 16 x 1024"
+        );
+        let deg16 = vec![16u64; 10_000];
+        assert!(share_can_post(deg16.iter().copied(), 1024, 1024));
+        // The order of the lengths does not matter: the longest are found wherever they are.
+        let mut mixed = vec![4u64; 100_000];
+        mixed[99_999] = 3000;
+        mixed[50_000] = 1100;
+        assert!(
+            share_can_post(mixed.iter().copied(), 2, 256),
+            "3000 + 1100 ≥ 4096"
+        );
+        assert!(!share_can_post(mixed.iter().copied(), 1, 256));
+        assert!(!share_can_post(std::iter::empty(), 64, 256));
     }
 }

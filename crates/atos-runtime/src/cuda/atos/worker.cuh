@@ -546,8 +546,11 @@ __device__ __forceinline__ const F& balance_find(const W& worker, const BalanceS
 #ifndef ATOS_SHARE_SLOTS
 #define ATOS_SHARE_SLOTS 8u
 #endif
+// The posting threshold comes from the generated unit (atos_codegen::SHARE_MIN_STRIDES, which
+// the host also reads to tell whether a graph can post at all); 0 here: a unit that shares and
+// does not set it fails to compile (share_begin's static_assert).
 #ifndef ATOS_SHARE_MIN_STRIDES
-#define ATOS_SHARE_MIN_STRIDES 16u
+#define ATOS_SHARE_MIN_STRIDES 0u
 #endif
 #ifndef ATOS_SHARE_HELP_STRIDES
 #define ATOS_SHARE_HELP_STRIDES 4u
@@ -601,6 +604,7 @@ __shared__ ShareCursor share_cursor;
 // there. `total` is the same on every thread (balance_scan), so the common case decides alone.
 template <class W, class F, uint32_t BLOCK, uint32_t SLOTS>
 __device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLOTS>* board, const BalanceSlots<F, BLOCK>& s, uint32_t n, u64 total, bool help) {
+    static_assert(ATOS_SHARE_MIN_STRIDES > 0 && sizeof(F) > 0, "a unit that shares defines ATOS_SHARE_MIN_STRIDES");
     // A total at or past SHARE_CLOSED could not be closed (a u64 lanes range may be that long):
     // such a chunk runs unshared.
     if (board == nullptr || (!help && (total < (u64)ATOS_SHARE_MIN_STRIDES * w.size() || total >= SHARE_CLOSED))) return false;
