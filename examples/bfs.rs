@@ -118,12 +118,16 @@ fn run(args: Args) -> Result<(), Box<dyn std::error::Error>> {
             let program;
             let exec = match &gpu {
                 Some(gpu) => {
-                    program = Program::new(gpu, bfs_task::Task)
+                    let builder = Program::new(gpu, bfs_task::Task)
                         .worker(worker)
                         .fetch(fetch)
                         .strategy(strategy)
-                        .timeout(Duration::from_secs(60))
-                        .build()?;
+                        .timeout(Duration::from_secs(60));
+                    // Shared ranges only where a chunk of this graph can be posted (a hub's
+                    // edges); elsewhere the unit that shares only spills more.
+                    let degrees = g.offsets.windows(2).map(|w| w[1] - w[0]);
+                    let can_post = atos::share_can_post(degrees, fetch, builder.spec().block_size);
+                    program = builder.share(can_post).build()?;
                     Executor::Gpu(&program)
                 }
                 None => Executor::Cpu(&cpu),

@@ -90,8 +90,9 @@ pub struct KernelSpec {
     /// help run its combined range (`atos::share_begin`, docs/runtime.md "Shared ranges").
     /// Default ([`KernelSpec::for_tasks`]): on, except for programs with an idle hook. Measured
     /// on 2 H200s (docs/results/2026-11-28c-x2-h200.md): BFS 2.0-2.3x faster on kron:22 and
-    /// kron:24, colouring 5% faster in one sample, but grid:4096² BFS 10-12% slower and spread PageRank
-    /// re-scan 1.5x slower.
+    /// kron:24, colouring 5% faster in one sample, but grid:4096² BFS 10-12% slower (more
+    /// spills, where nothing is posted: `atos::share_can_post` tells which graphs can post) and
+    /// spread PageRank re-scan 1.5x slower.
     pub share: bool,
     /// Persistent kernels: a group that found nothing naps this many nanoseconds, doubling
     /// up to 256x while it stays idle (`ATOS_IDLE_NAP_NS` in worker.cuh). Default 32: on an
