@@ -469,6 +469,17 @@ pub struct Config {
     pub queue: QueueMode,
 }
 
+/// `--share` for one configuration: as given; without it, off for persistent CTA groups (the
+/// only ones that share) where the graph's largest degree cannot make a chunk that would be
+/// posted (`atos::share_can_post`: the unit that shares only spills more there), else the
+/// program's default (`None`).
+fn share_for(given: Option<bool>, cfg: &Config, block: u32, max_degree: u64) -> Option<bool> {
+    let shares = cfg.strategy == Strategy::Persistent && cfg.worker == Some(WorkerKind::Cta);
+    given.or_else(|| {
+        (shares && !atos::share_can_post([max_degree], cfg.fetch, block)).then_some(false)
+    })
+}
+
 /// Settings every configuration shares.
 #[derive(Clone)]
 pub struct RunOpts {
@@ -476,8 +487,8 @@ pub struct RunOpts {
     pub min_blocks: u32,
     /// `--park` as resolved for the app (`None`: an app without a priority queue).
     pub park: Option<bool>,
-    /// `--share` as given, or `Some(false)` where the graph cannot post a chunk
-    /// (`atos::share_can_post`; `None`: the program's default).
+    /// `--share` as given, or `Some(false)` for a persistent CTA configuration on a graph that
+    /// cannot post a chunk (`share_for`; `None`: the program's default).
     pub share: Option<bool>,
     /// `--grid`: blocks per launch (`None`: occupancy x SMs).
     pub grid: Option<u32>,
@@ -1044,26 +1055,21 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             info.signature.vertices, info.signature.edges, info.signature.max_degree,
         ));
 
-        // Without --share: shared ranges off where no chunk of this graph can be posted (they
-        // only cost spills there), else the program's default. Per fetch, as it is asked.
-        let mut can_post = std::collections::HashMap::new();
+        let mut noted = std::collections::HashSet::new();
         for cfg in &configs {
-            opts.share = args.share.or_else(|| {
-                let can = *can_post.entry(cfg.fetch).or_insert_with(|| {
-                    let degrees = g.offsets.windows(2).map(|w| w[1] - w[0]);
-                    let can = atos::share_can_post(degrees, cfg.fetch, opts.block);
-                    if !can && matches!(device, Device::Gpu(_)) {
-                        ui.note(&format!(
-                            "{spec}: shared ranges off at fetch {}: no {} vertices' edges reach the {} lanes a chunk needs to be shared (--share on to force)",
-                            cfg.fetch,
-                            cfg.fetch.min(opts.block),
-                            atos::codegen::unit::SHARE_MIN_STRIDES * opts.block
-                        ));
-                    }
-                    can
-                });
-                (!can).then_some(false)
-            });
+            opts.share = share_for(args.share, cfg, opts.block, info.signature.max_degree);
+            if opts.share != args.share
+                && matches!(device, Device::Gpu(_))
+                && noted.insert(cfg.fetch)
+            {
+                ui.note(&format!(
+                    "{spec}: shared ranges off at fetch {}: {} items of the largest degree ({}) make no chunk of the {} lanes one needs to be shared (--share on to force)",
+                    cfg.fetch,
+                    cfg.fetch.min(opts.block),
+                    info.signature.max_degree,
+                    atos::codegen::unit::SHARE_MIN_STRIDES * opts.block
+                ));
+            }
             let mut rec = Record::new(&info, "atos", app.name());
             prepared.annotate(&mut rec);
             opts.placement = None;
@@ -1538,5 +1544,46 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
     lines.extend(rows.into_iter().map(|r| r.to_vec()));
     for l in text_table::lines(&lines, |i| (5..=8).contains(&i)) {
         println!("{l}");
+    }
+}
+
+#[cfg(test)]
+mod share_tests {
+    use super::*;
+
+    fn config(strategy: Strategy, worker: Option<WorkerKind>, fetch: u32) -> Config {
+        Config {
+            devices: 1,
+            spread: false,
+            aggregation: atos::Aggregation::Eager,
+            strategy,
+            worker,
+            fetch,
+            queue: QueueMode::Ring,
+        }
+    }
+
+    #[test]
+    fn sharing_is_turned_off_only_for_cta_groups_on_graphs_that_cannot_post() {
+        let cta = config(Strategy::Persistent, Some(WorkerKind::Cta), 64);
+        // A grid (largest degree 4): 64 x 4 < 16 x 256, so off; a Kronecker hub: the default.
+        assert_eq!(share_for(None, &cta, 256, 4), Some(false));
+        assert_eq!(share_for(None, &cta, 256, 162_552), None);
+        assert_eq!(share_for(None, &cta, 256, 64), None, "64 x 64 = 16 x 256");
+        assert_eq!(share_for(None, &cta, 256, 63), Some(false));
+        // What the user gave always stands.
+        assert_eq!(share_for(Some(true), &cta, 256, 4), Some(true));
+        assert_eq!(share_for(Some(false), &cta, 256, 162_552), Some(false));
+        // Workers and strategies that never share keep the program's default (and the
+        // record's null).
+        for cfg in [
+            config(Strategy::Persistent, Some(WorkerKind::Warp), 64),
+            config(Strategy::Persistent, Some(WorkerKind::Thread), 1),
+            config(Strategy::Discrete, Some(WorkerKind::Cta), 64),
+            config(Strategy::Bsp, Some(WorkerKind::Cta), 64),
+            config(Strategy::Persistent, None, 64),
+        ] {
+            assert_eq!(share_for(None, &cfg, 256, 4), None);
+        }
     }
 }

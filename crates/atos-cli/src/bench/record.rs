@@ -149,8 +149,9 @@ pub struct Record {
     /// their next-band pushes (`--park`). Absent in records written before it existed.
     #[serde(default)]
     pub park: Option<bool>,
-    /// GPU runs: `--share` as given; without it, `false` where no chunk of the graph could be
-    /// posted at this fetch (`atos::share_can_post`: the bench turns sharing off there), absent
+    /// GPU runs: `--share` as given; without it, `false` for a persistent CTA configuration
+    /// where no chunk of the graph could be posted at this fetch (`atos::share_can_post`: the
+    /// bench turns sharing off there), absent
     /// otherwise (the program's default; see docs/runtime.md "Shared ranges"). Absent in
     /// records written before it existed.
     #[serde(default)]

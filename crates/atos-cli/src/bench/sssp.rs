@@ -208,7 +208,7 @@ fn fifo_capacity(g: &atos_graph::Csr) -> u64 {
 /// Served by priority at the default delta or a narrower one, far fewer items are alive at
 /// once: on one H100 the peak was at most 6% of the edge count (kron:22,w=1000 4.7 M of 128 M;
 /// delaunay_n16 27 K of 393 K; every strategy), so each ring gets `V + E + 1` (`bfs::default_queue_capacity`). At FIFO's
-/// 8x, kron:22's three rings held 61 GB of the H100's 80
+/// `8 x max(V, E) + 1`, kron:22's three rings held 61 GB of the H100's 80
 /// (docs/results/2026-11-24h-push-registers-h100.md). Wider bands come closer to FIFO order,
 /// and so does relaxing every stale task: those runs keep FIFO's capacity.
 fn priority_capacity(g: &atos_graph::Csr, wanted: &Wanted) -> u64 {

@@ -546,9 +546,10 @@ __device__ __forceinline__ const F& balance_find(const W& worker, const BalanceS
 #ifndef ATOS_SHARE_SLOTS
 #define ATOS_SHARE_SLOTS 8u
 #endif
-// The posting threshold comes from the generated unit (atos_codegen::SHARE_MIN_STRIDES, which
-// the host also reads to tell whether a graph can post at all); 0 here: a unit that shares and
-// does not set it fails to compile (share_begin's static_assert).
+// The posting threshold comes from the generated unit (atos_codegen::unit::SHARE_MIN_STRIDES,
+// which the host also reads to tell whether a graph can post at all, so it is not a knob to
+// set with -D); 0 here: a unit that shares and does not set it fails to compile
+// (share_begin's static_assert).
 #ifndef ATOS_SHARE_MIN_STRIDES
 #define ATOS_SHARE_MIN_STRIDES 0u
 #endif
