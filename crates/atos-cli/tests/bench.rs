@@ -143,6 +143,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("device_progress", Kind::Array, true),
     ("device_active", Kind::Array, true),
     ("end_tail_ms", Kind::Num, true),
+    ("last_items_ms", Kind::Num, true),
     ("sample_gap_us", Kind::Num, true),
     ("timeout_s", Kind::Num, false),
     ("timestamp", Kind::Int, false),

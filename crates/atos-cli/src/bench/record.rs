@@ -201,6 +201,10 @@ pub struct Record {
     /// its end: how long the devices went on after the last one was taken (finishing it, termination, an idle hook's last sweeps), at most one `sample_gap_us` short.
     #[serde(default)]
     pub end_tail_ms: Option<f64>,
+    /// From `device_progress`: from the first sample at which the devices together had taken
+    /// 99% of the run's items to its end (the run's last items). Absent in older records.
+    #[serde(default)]
+    pub last_items_ms: Option<f64>,
     /// The median gap between two progress samples, in microseconds.
     #[serde(default)]
     pub sample_gap_us: Option<f64>,
@@ -311,6 +315,7 @@ impl Record {
             device_progress: None,
             device_active: None,
             end_tail_ms: None,
+            last_items_ms: None,
             sample_gap_us: None,
             timeout_s: 0.0,
             timestamp: 0,

@@ -199,6 +199,7 @@ fn mesh<P: TaskSet>(
         if let Some(p) = super::traffic::Progress::of(&samples) {
             rec.device_active = Some(p.active);
             rec.end_tail_ms = Some(p.tail_ms);
+            rec.last_items_ms = Some(p.last_items_ms);
             rec.sample_gap_us = Some(p.gap_us);
             rec.device_progress = Some(
                 samples

@@ -64,6 +64,10 @@ pub struct Progress {
     /// devices went on after the run took its last item (finishing the items taken last, the end check
     /// across devices, an idle hook's last sweeps), and at most one sample gap less than it.
     pub tail_ms: f64,
+    /// From the first sample at which the devices together had taken 99% of the run's items to
+    /// the end: the run's last items (on 2 and 4 H200s, 0.6-1.7 ms of a kron BFS run against
+    /// 0.13-0.17 on one GPU, docs/results/2026-11-28d-x4-h200.md), at most one sample gap long.
+    pub last_items_ms: f64,
     /// The median gap between samples, microseconds.
     pub gap_us: f64,
 }
@@ -91,11 +95,16 @@ impl Progress {
             .collect();
         let total = |i: usize| samples.iter().map(|s| s[i].1).sum::<u64>();
         let last = (0..m).find(|&i| total(i) == total(m - 1)).unwrap_or(0);
+        // 99% of the items, in integers: total * 100 >= final * 99.
+        let most = (0..m)
+            .find(|&i| u128::from(total(i)) * 100 >= u128::from(total(m - 1)) * 99)
+            .unwrap_or(0);
         let mut gaps: Vec<f64> = (1..m).map(|i| (t(i) - t(i - 1)) / 1e3).collect();
         gaps.sort_by(f64::total_cmp);
         Some(Progress {
             active,
             tail_ms: (t(m - 1) - t(last)) / 1e6,
+            last_items_ms: (t(m - 1) - t(most)) / 1e6,
             gap_us: gaps[gaps.len() / 2],
         })
     }
@@ -117,6 +126,7 @@ pub fn table(records: &[Record], slug_of: impl Fn(&str) -> String) -> Vec<String
         "per us",
         "delivered",
         "active min",
+        "last 1% ms",
         "end tail ms",
     ];
     let mut rows = vec![header.map(String::from).to_vec()];
@@ -141,6 +151,7 @@ pub fn table(records: &[Record], slug_of: impl Fn(&str) -> String) -> Vec<String
                 .as_ref()
                 .and_then(|a| a.iter().copied().min_by(f64::total_cmp))
                 .map(|a| format!("{a:.2}"))),
+            opt(r.last_items_ms.map(|t| format!("{t:.3}"))),
             opt(r.end_tail_ms.map(|t| format!("{t:.3}"))),
         ]);
     }
@@ -148,7 +159,7 @@ pub fn table(records: &[Record], slug_of: impl Fn(&str) -> String) -> Vec<String
         return Vec::new();
     }
     let mut lines = vec![
-        "between devices: tasks on the busiest device over the mean; items pushed to other devices and their bytes per second over the run; the busiest device's loads, stores and atomics on other devices' elements and their rate; elements delivered from combine copies; with --timeline, the least active device's share of the run spent claiming items and how long the run went on after its last claim"
+        "between devices: tasks on the busiest device over the mean; items pushed to other devices and their bytes per second over the run; the busiest device's loads, stores and atomics on other devices' elements and their rate; elements delivered from combine copies; with --timeline, the least active device's share of the run spent claiming items, how long the run's last 1% of items took to the end, and how long the run went on after its last claim"
             .to_string(),
     ];
     lines.extend(super::text_table::lines(&rows, |i| i >= 3 && i != 4));
@@ -241,7 +252,20 @@ mod tests {
         let p = Progress::of(&[d0.to_vec(), d1.to_vec()]).unwrap();
         assert_eq!(p.active, [0.4, 0.2]);
         assert!((p.tail_ms - 0.06).abs() < 1e-12, "{p:?}");
+        // 99% of 27 items is 26.73: first reached with all 27, at 40 us, as the tail.
+        assert!((p.last_items_ms - 0.06).abs() < 1e-12, "{p:?}");
         assert_eq!(p.gap_us, 10.0);
+        // A trickle: 990 of 1000 items by 10 us, the last at 50 us, the end at 60 us.
+        let trickle = [
+            (0, 0),
+            (10_000, 990),
+            (30_000, 995),
+            (50_000, 1000),
+            (60_000, 1000),
+        ];
+        let p = Progress::of(&[trickle.to_vec()]).unwrap();
+        assert!((p.last_items_ms - 0.05).abs() < 1e-12, "{p:?}");
+        assert!((p.tail_ms - 0.01).abs() < 1e-12, "{p:?}");
         // The last claim seen only at the end: no tail to speak of.
         let late = [(0, 0), (10_000, 5), (20_000, 9)];
         assert_eq!(Progress::of(&[late.to_vec()]).unwrap().tail_ms, 0.0);
