@@ -474,7 +474,12 @@ pub struct Config {
 /// posted (`atos::share_can_post`: the unit that shares only spills more there), else the
 /// program's default (`None`).
 fn share_for(given: Option<bool>, cfg: &Config, block: u32, max_degree: u64) -> Option<bool> {
-    let shares = cfg.strategy == Strategy::Persistent && cfg.worker == Some(WorkerKind::Cta);
+    // Which configurations share is codegen's one rule (`balance::shares`), asked of a unit of
+    // this configuration's worker, fetch, block and strategy.
+    let shares = cfg.worker.is_some_and(|w| {
+        let spec = atos::codegen::KernelSpec::single(w, cfg.fetch, block).strategy(cfg.strategy);
+        atos::codegen::balance::shares(&spec, &spec.tasks[0])
+    });
     given.or_else(|| {
         (shares && !atos::share_can_post([max_degree], cfg.fetch, block)).then_some(false)
     })

@@ -581,6 +581,7 @@ struct ShareBoard {
     ShareSlot<F, BLOCK> slot[SLOTS];
 };
 
+// Whether the run has stopped (a fault, a timeout, an overflow): groups leave their loops.
 __device__ __forceinline__ bool run_failed() { return ld_relaxed(&fault_control->status.value) != STATUS_OK; }
 
 // A group's walk over a chunk's combined range, in grabs: the owner's or an idle helper's
@@ -910,7 +911,7 @@ struct QueueServer {
         uint32_t n = 0;
         // A failed run (overflow, fault) stops within 64 batches of each group even while work
         // is left: a faulted task may keep pushing. One relaxed load per 64 batches.
-        if (g.is_leader() && !((++batches & 63u) == 0 && ld_relaxed(&fault_control->status.value) != STATUS_OK))
+        if (g.is_leader() && !((++batches & 63u) == 0 && run_failed()))
             n = q.ring() ? claim(q, FETCH * subs, base) : reserve(q, FETCH * subs, cur, lim, base);
         n = g.share(n);
         if (n == 0) {
@@ -932,7 +933,7 @@ struct QueueServer {
         u64 base = 0;
         uint32_t n = 0;
         // As `serve`: a failed run stops within 64 batches even while the band has items.
-        if (g.is_leader() && !((++batches & 63u) == 0 && ld_relaxed(&fault_control->status.value) != STATUS_OK))
+        if (g.is_leader() && !((++batches & 63u) == 0 && run_failed()))
             n = claim(next, FETCH * subs, base, open);
         n = g.share(n);
         if (n == 0) return false;
