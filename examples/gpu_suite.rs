@@ -185,6 +185,9 @@ mod features;
 #[path = "../tests/common/tuples.rs"]
 mod tuples;
 
+#[path = "../tests/common/reducing.rs"]
+mod reducing;
+
 #[path = "../tests/common/faults.rs"]
 mod faults;
 
@@ -401,6 +404,41 @@ fn tuple_items(gpu: &Gpu) -> usize {
             } else {
                 println!("  {label}: WRONG: {}", wrong.join("; "));
                 failures += 1;
+            }
+        }
+    }
+    failures
+}
+
+/// The extended balanced shape on the GPU (`tests/common/reducing.rs`): a loop reducing with
+/// every operation and type a batch combines in shared memory, read by a tail that stores and
+/// pushes the next round; each (vertex, round) must store what the items give one by one, on
+/// every strategy, on thread workers (item by item) and on warps and CTAs fetching 4, 8 and 64
+/// (balanced, with ranges from 0 to 3,000 values).
+fn balanced_reductions(gpu: &Gpu) -> usize {
+    println!("\n== balanced batches whose loop reduces, read after it ==");
+    let mut failures = 0;
+    for strategy in Strategy::ALL {
+        for (worker, fetch) in [
+            (WorkerKind::Thread, 8),
+            (WorkerKind::Warp, 4),
+            (WorkerKind::Cta, 8),
+            (WorkerKind::Cta, 64),
+        ] {
+            let p = Program::new(gpu, reducing::fold::Task)
+                .strategy(strategy)
+                .worker(worker)
+                .fetch(fetch)
+                .timeout(Duration::from_secs(60))
+                .build()
+                .unwrap_or_else(|e| panic!("build: {e}"));
+            let label = format!("{}/{}/{fetch}", strategy.name(), worker.name());
+            match reducing::check(5_000, 3, |s, seeds| p.run(s, seeds)) {
+                Ok(_) => println!("  {label}: identical to the reference"),
+                Err(e) => {
+                    println!("  {label}: WRONG: {e}");
+                    failures += 1;
+                }
             }
         }
     }
@@ -1064,13 +1102,16 @@ fn main() {
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if args.dsl_only {
-        failures += device_twins(&gpu) + tuple_items(&gpu) + faults(&gpu, &graphs);
+        failures += device_twins(&gpu)
+            + tuple_items(&gpu)
+            + balanced_reductions(&gpu)
+            + faults(&gpu, &graphs);
         println!("\nSUMMARY: {} failures", failures);
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if !args.bfs_only {
         failures += device_twins(&gpu);
-        failures += tuple_items(&gpu);
+        failures += tuple_items(&gpu) + balanced_reductions(&gpu);
         failures += faults(&gpu, &graphs);
         failures += program_model(&gpu, &args);
         failures += features_and_stress(&gpu, &args, &graphs, &configs, &mut programs);

@@ -222,6 +222,24 @@ fn app_vertex_tasks_are_balanced() {
     assert!(src.contains("relax_batch"), "SSSP's relax is not balanced");
 }
 
+/// The extended balanced shape in an app: k-core's `peel` (statements before its `lanes` loop,
+/// among them an `if` that pushes) runs balanced on a CTA fetching 8, its prefix per item on
+/// the item's thread; it does not share its chunks (only the plain shape does).
+#[test]
+fn app_kcore_balanced_with_statements_before_the_loop() {
+    use atos::apps::kcore;
+    let spec = unchecked::<kcore::peel::Task>()
+        .worker(WorkerKind::Cta)
+        .fetch(8);
+    let src = atos::cuda_source::<kcore::peel::Task>(&spec).unwrap();
+    assert!(src.contains("peel_batch"), "peel is not balanced");
+    assert!(
+        !src.contains("atos_peel_board"),
+        "only the plain shape shares"
+    );
+    insta::assert_snapshot!("app_kcore_cta8", src);
+}
+
 /// Tuple items: the generated struct, a destructured item in the balanced batch (N-Queens on a
 /// warp fetching 4) and a whole item read by index and pushed whole (two queues of one tuple
 /// type: one struct).

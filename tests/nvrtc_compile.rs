@@ -8,9 +8,7 @@ use atos::apps::bfs::bfs;
 use atos::codegen::{KernelSpec, Strategy, WorkerKind};
 use atos::gpu::nvrtc;
 use common::features::features;
-use common::nvrtc_or_skip;
-
-const HOPPER: (i32, i32) = (9, 0);
+use common::{compile_clean, nvrtc_or_skip};
 
 /// Every worker x fetch x block size (persistent, balanced where the task qualifies), then the
 /// windowed entries and the unbalanced batches.
@@ -41,17 +39,6 @@ fn specs() -> Vec<KernelSpec> {
         }
     }
     out
-}
-
-fn compile_clean(source: &str) {
-    let compiled = nvrtc::compile_cubin(source, HOPPER).unwrap_or_else(|e| panic!("{e}"));
-    assert!(
-        compiled.log.is_empty(),
-        "NVRTC warned:\n{}\n{}",
-        compiled.log,
-        nvrtc::numbered(source)
-    );
-    assert!(compiled.cubin.len() > 1000, "suspiciously small CUBIN");
 }
 
 #[test]

@@ -50,6 +50,17 @@
 //! but one register per lane, and the answer is exactly first-fit's. Greedy colourings of the
 //! graphs measured use at most a few hundred colours, so the high-degree vertices scan their
 //! neighbours a handful of times.
+//!
+//! **Why `assign` runs item by item.** Its `lanes` loop sits in the window loop, so a worker
+//! that fetches several vertices colours them one after another, not load-balanced
+//! (`docs/runtime.md`, "Load-balanced batches"). The balanced form was measured and rejected
+//! (`docs/results/2026-11-29-balanced-reductions-h100.md`): one window per task, the items
+//! `(v, base)`, gives the shape a batch can balance (a loop that reduces `taken`, then a tail
+//! that stores and pushes), but the vertices of a batch then choose their colours at once, and
+//! seeded in id order a batch holds neighbours: on grid:4096x4096 and luxembourg_osm they took
+//! 2.7-5.9 colour decisions per vertex against 1.00, and the run 1.3-5x longer. Each extra
+//! window was also a task of its own: kron:22's hubs needed 212-271 BSP levels against 6-8.
+//! Run one after another, a worker's vertices see each other's colours, as in first-fit.
 
 use crate::{AtomicArray, Atomics, Queue, Slice, lanes};
 

@@ -30,6 +30,19 @@ pub fn nvrtc_or_skip() -> bool {
     false
 }
 
+/// Compiles `source` for sm_90 with NVRTC: no warning, a CUBIN of some size.
+pub fn compile_clean(source: &str) {
+    use atos::gpu::nvrtc;
+    let compiled = nvrtc::compile_cubin(source, (9, 0)).unwrap_or_else(|e| panic!("{e}"));
+    assert!(
+        compiled.log.is_empty(),
+        "NVRTC warned:\n{}\n{}",
+        compiled.log,
+        nvrtc::numbered(source)
+    );
+    assert!(compiled.cubin.len() > 1000, "suspiciously small CUBIN");
+}
+
 /// Runs `f` on its own thread and waits at most `secs` seconds for it: `Err` says whether it
 /// hung (still running) or panicked, so a stress loop tells the two apart.
 pub fn within<T: Send + 'static>(
@@ -74,4 +87,5 @@ pub mod atomics;
 pub mod faults;
 pub mod features;
 pub mod programs;
+pub mod reducing;
 pub mod tuples;

@@ -36,35 +36,122 @@ pub const SHARED_FIXED_BYTES: usize = 2 * 1024;
 
 /// The parts of a task body of the balanced shape.
 pub struct BalancedShape<'a> {
-    /// The `let` statements before the loop.
+    /// The statements before the loop: the item's values (`let`s) and, in the extended shape,
+    /// any other statement.
     pub prefix: &'a [Stmt],
     /// The `lanes(lo..hi)` loop statement.
     pub lanes: &'a Stmt,
+    /// The statements after the loop (the extended shape): they read its reductions.
+    pub suffix: &'a [Stmt],
 }
 
-/// The balanced shape of `task`'s body, if it has it (types are checked in [`frame`]).
+impl BalancedShape<'_> {
+    /// The loop's body.
+    pub fn body(&self) -> &[Stmt] {
+        match &self.lanes.kind {
+            StmtKind::For { body, .. } => body,
+            _ => unreachable!("balanced_shape returns a lanes loop"),
+        }
+    }
+
+    /// The plain shape: `let`s, then the loop, which reduces nothing. Only its chunks can be
+    /// shared with other groups (a reduction would have to be combined across them).
+    pub fn is_plain(&self) -> bool {
+        self.suffix.is_empty()
+            && crate::ir::reductions(self.body()).is_empty()
+            && self
+                .prefix
+                .iter()
+                .all(|s| matches!(s.kind, StmtKind::Let { .. }))
+    }
+}
+
+/// Whether `stmts` hold a `lanes` loop or a `return` at any depth: neither may run per item in
+/// a batch's prefix or suffix (a `return` would leave the whole batch).
+fn runs_per_item(stmts: &[Stmt]) -> bool {
+    let mut ok = true;
+    visit_stmts(stmts, &mut |s| {
+        ok &= !matches!(
+            s.kind,
+            StmtKind::Return(_) | StmtKind::For { lanes: true, .. }
+        );
+    });
+    ok
+}
+
+/// The balanced shape of `task`'s body, if it has it: one `lanes` loop at the top level, with
+/// no other `lanes` loop and no `return` before or after it (types are checked in [`frame`]
+/// and [`reduction_slots`]).
 pub fn balanced_shape(task: &FnIr) -> Option<BalancedShape<'_>> {
-    let (last, prefix) = task.body.split_last()?;
-    let StmtKind::For {
-        lanes: true, body, ..
-    } = &last.kind
-    else {
-        return None;
-    };
-    // A reduction's result is read after the loop; a batch that mixes items cannot give one.
-    if !crate::ir::reductions(body).is_empty() {
-        return None;
-    }
-    if !prefix
+    let at = task
+        .body
         .iter()
-        .all(|s| matches!(s.kind, StmtKind::Let { .. }))
-    {
-        return None;
-    }
-    Some(BalancedShape {
+        .position(|s| matches!(s.kind, StmtKind::For { lanes: true, .. }))?;
+    let (prefix, rest) = task.body.split_at(at);
+    let (lanes, suffix) = rest.split_first()?;
+    (runs_per_item(prefix) && runs_per_item(suffix)).then_some(BalancedShape {
         prefix,
-        lanes: last,
+        lanes,
+        suffix,
     })
+}
+
+/// One reduction of a balanced loop: its target's C++ name, the target's type, the operation's
+/// functor and the C++ type of its slot in shared memory.
+struct ReductionSlot {
+    name: String,
+    ty: Scalar,
+    functor: &'static str,
+    slot_ty: &'static str,
+}
+
+/// The loop's reductions as shared-memory slots, or `None` if one cannot be balanced: its
+/// type has no shared-memory atomic for the operation (floats, whose sums would also depend
+/// on the order, and 8- or 16-bit integers), or its target is not a top-level `let` of the
+/// prefix (whose value per item the slot starts from).
+fn reduction_slots(shape: &BalancedShape<'_>, typed: &Typed) -> Option<Vec<ReductionSlot>> {
+    let declared: Vec<&str> = shape
+        .prefix
+        .iter()
+        .filter_map(|s| match &s.kind {
+            StmtKind::Let { init, .. } => Some(typed.binding(init).0),
+            _ => None,
+        })
+        .collect();
+    crate::ir::reductions(shape.body())
+        .into_iter()
+        .map(|(_, op, value)| {
+            let name = typed.target_name(value);
+            let ty = typed.ty(value);
+            let slot_ty = match ty {
+                Scalar::U32 | Scalar::I32 | Scalar::U64 | Scalar::I64 => ty.cuda_name(),
+                Scalar::Bool => "uint32_t",
+                _ => return None,
+            };
+            declared.contains(&name).then(|| ReductionSlot {
+                name: name.to_string(),
+                ty,
+                functor: crate::ops::reduction(op).cuda,
+                slot_ty,
+            })
+        })
+        .collect()
+}
+
+/// The C++ names of the variables `stmts` read or assign.
+fn names_used(stmts: &[Stmt], typed: &Typed) -> Vec<String> {
+    let mut used = Vec::new();
+    visit_exprs(stmts, &mut |e| {
+        if let ExprKind::Var(_) = e.kind {
+            used.push(typed.var_name(e).to_string());
+        }
+    });
+    visit_stmts(stmts, &mut |s| {
+        if let StmtKind::Assign { value, .. } = &s.kind {
+            used.push(typed.target_name(value).to_string());
+        }
+    });
+    used
 }
 
 /// One member of a frame: its C++ name and type.
@@ -73,9 +160,9 @@ struct Member {
     ty: Scalar,
 }
 
-/// The frame of a balanced task: the item and the `let`s the loop body reads, and the loop's
-/// `lo` (named `atos_lo`, always last); `None` when the loop variable is not an unsigned
-/// integer.
+/// The frame of a balanced task: the item and the `let`s the loop body or the suffix reads (a
+/// reduction's target but in its slot), and the loop's `lo` (named `atos_lo`, always last);
+/// `None` when the loop variable is not an unsigned integer.
 fn frame(task: &FnIr, shape: &BalancedShape<'_>, typed: &Typed) -> Option<Vec<Member>> {
     let StmtKind::For { lo, .. } = &shape.lanes.kind else {
         return None;
@@ -84,16 +171,12 @@ fn frame(task: &FnIr, shape: &BalancedShape<'_>, typed: &Typed) -> Option<Vec<Me
     if !matches!(loop_ty, Scalar::U32 | Scalar::U64) {
         return None;
     }
-    // The item and the `let`s the loop body reads.
-    let StmtKind::For { body, .. } = &shape.lanes.kind else {
-        return None;
-    };
-    let mut used = Vec::new();
-    visit_exprs(body, &mut |e| {
-        if let ExprKind::Var(_) = e.kind {
-            used.push(typed.var_name(e).to_string());
-        }
-    });
+    let mut used = names_used(shape.body(), typed);
+    used.extend(names_used(shape.suffix, typed));
+    let targets: Vec<&str> = crate::ir::reductions(shape.body())
+        .into_iter()
+        .map(|(_, _, value)| typed.target_name(value))
+        .collect();
     let mut members: Vec<Member> = task
         .params
         .iter()
@@ -112,7 +195,7 @@ fn frame(task: &FnIr, shape: &BalancedShape<'_>, typed: &Typed) -> Option<Vec<Me
             });
         }
     }
-    members.retain(|m| used.contains(&m.name));
+    members.retain(|m| used.contains(&m.name) && !targets.contains(&m.name.as_str()));
     members.push(Member {
         name: "atos_lo".into(),
         ty: loop_ty,
@@ -139,8 +222,12 @@ pub fn runs_balanced(
     let Some(members) = frame(task, &shape, typed) else {
         return false;
     };
-    // Each member padded to 8 bytes at most, plus the start per thread and the warp sums.
-    let bytes = (members.len() * 8 + 8) * spec.block_size as usize + 32 * 8;
+    let Some(slots) = reduction_slots(&shape, typed) else {
+        return false;
+    };
+    // Each member padded to 8 bytes at most, plus the start per thread and the warp sums, and
+    // a slot per thread for each reduction.
+    let bytes = (members.len() * 8 + 8 + slots.len() * 8) * spec.block_size as usize + 32 * 8;
     if bytes > *budget {
         return false;
     }
@@ -152,6 +239,12 @@ pub fn runs_balanced(
 /// docs/runtime.md "Shared ranges"): persistent CTA groups, when the spec allows it.
 pub fn shares(spec: &KernelSpec, ts: &TaskSpec) -> bool {
     spec.share && spec.strategy == Strategy::Persistent && ts.worker == WorkerKind::Cta
+}
+
+/// Whether `task`, balanced, shares its chunks: [`shares`], and the plain shape
+/// ([`BalancedShape::is_plain`]; a chunk whose loop reduces runs on its own group).
+pub fn task_shares(spec: &KernelSpec, ts: &TaskSpec, task: &FnIr) -> bool {
+    shares(spec, ts) && balanced_shape(task).is_some_and(|s| s.is_plain())
 }
 
 /// The board of a task that [`shares`]: a module global of its device.
@@ -184,6 +277,7 @@ pub(crate) fn emit_batch_fn(
     let block_size = spec.block_size;
     let shape = balanced_shape(task).expect("checked by runs_balanced");
     let members = frame(task, &shape, typed).expect("checked by runs_balanced");
+    let slots = reduction_slots(&shape, typed).expect("checked by runs_balanced");
     let StmtKind::For { lo, hi, body, .. } = &shape.lanes.kind else {
         unreachable!("balanced_shape returns a lanes loop")
     };
@@ -193,7 +287,7 @@ pub(crate) fn emit_batch_fn(
         let _ = writeln!(out, "    {} {};", m.ty.cuda_name(), m.name);
     }
     out.push_str("};\n\n");
-    let share = shares(spec, ts);
+    let share = task_shares(spec, ts, task);
     let board_ty = format!("atos::ShareBoard<{frame_ty}, {block_size}, ATOS_SHARE_SLOTS>");
     if share {
         let _ = writeln!(out, "__device__ {board_ty} {};\n", board_name(task));
@@ -221,9 +315,20 @@ pub(crate) fn emit_batch_fn(
     em.set_sites(fn_index, task.line, spec.checked);
     em.set_inline(inline);
     em.set_per_lane(true);
+    if spec.group() == WorkerKind::Cta {
+        // A fence the suffix ends with, before pushes only, is the group's to settle once after
+        // the batch (as in the task run item by item; `emit::deferred_fence`).
+        em.defer_fence(crate::emit::deferred_fence(&task.body, inline));
+    }
     em.raw(&format!(
         "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"
     ));
+    for (i, r) in slots.iter().enumerate() {
+        em.raw(&format!(
+            "__shared__ {} atos_red{i}[{block_size}];  // `{}` of each item",
+            r.slot_ty, r.name
+        ));
+    }
     if share {
         // No items: an idle group's help, one pass with no frames of its own.
         em.raw("for (uint32_t atos_k = 0; atos_count == 0 ? atos_k == 0 : atos_k * worker.size() < atos_count; ++atos_k) {");
@@ -262,6 +367,13 @@ pub(crate) fn emit_batch_fn(
     let names: Vec<&str> = members.iter().map(|m| m.name.as_str()).collect();
     em.raw(&format!("atos_f = {frame_ty}{{{}}};", names.join(", ")));
     em.raw("atos_len = atos_hi > atos_lo ? (uint64_t)(atos_hi - atos_lo) : 0ull;");
+    for (i, r) in slots.iter().enumerate() {
+        // The value before the loop, which the lanes' shares are combined into.
+        em.raw(&format!(
+            "atos_red{i}[threadIdx.x] = ({}){};",
+            r.slot_ty, r.name
+        ));
+    }
     em.indent_by(-1);
     em.raw("}");
     if share {
@@ -278,23 +390,52 @@ pub(crate) fn emit_batch_fn(
         em.raw("for (uint64_t atos_j = atos_b + worker.rank(); atos_j < atos_e; atos_j += worker.size()) {");
     } else {
         em.raw("const uint64_t atos_total = atos::balance_scan(worker, atos_slots, atos_f, atos_len, atos_n);");
+        if !slots.is_empty() {
+            // Each lane's share of the item it is on (`atos_on`), combined into the item's slot
+            // when the lane moves on to another item and after its last index.
+            em.raw("{");
+            em.indent_by(1);
+            em.raw("uint32_t atos_on = 0xffffffffu;");
+            for r in &slots {
+                em.raw(&format!(
+                    "{t} {} = atos::{}::identity<{t}>();",
+                    r.name,
+                    r.functor,
+                    t = r.ty.cuda_name()
+                ));
+            }
+        }
         em.raw(
             "for (uint64_t atos_j = worker.rank(); atos_j < atos_total; atos_j += worker.size()) {",
         );
     }
     em.indent_by(1);
     em.raw("uint64_t atos_at;");
-    em.raw(&format!(
-        "const {frame_ty}& atos_g = atos::balance_find(worker, atos_slots, atos_j, atos_at, atos_n);"
-    ));
-    for m in &members[..members.len() - 1] {
+    if slots.is_empty() {
         em.raw(&format!(
-            "const {} {} = atos_g.{};",
-            m.ty.cuda_name(),
-            m.name,
-            m.name
+            "const {frame_ty}& atos_g = atos::balance_find(worker, atos_slots, atos_j, atos_at, atos_n);"
+        ));
+    } else {
+        em.raw("const uint32_t atos_item = atos::balance_item(worker, atos_slots, atos_j, atos_at, atos_n);");
+        em.raw("if (atos_item != atos_on) {");
+        em.indent_by(1);
+        emit_combine(&mut em, &slots);
+        em.raw("atos_on = atos_item;");
+        for r in &slots {
+            em.raw(&format!(
+                "{} = atos::{}::identity<{}>();",
+                r.name,
+                r.functor,
+                r.ty.cuda_name()
+            ));
+        }
+        em.indent_by(-1);
+        em.raw("}");
+        em.raw(&format!(
+            "const {frame_ty}& atos_g = atos_slots.frame[threadIdx.x - worker.rank() + atos_item];"
         ));
     }
+    emit_frame_reads(&mut em, &members, &names_used(body, typed), "const ");
     em.raw(&format!(
         "const {loop_ty} {var} = atos_g.atos_lo + ({loop_ty})(atos_j - atos_at);"
     ));
@@ -302,7 +443,35 @@ pub(crate) fn emit_batch_fn(
     em.end_checked_ranges(hoisted);
     em.indent_by(-1);
     em.raw("}");
+    if !slots.is_empty() {
+        emit_combine(&mut em, &slots);
+        em.indent_by(-1);
+        em.raw("}");
+    }
     em.raw("worker.lanes_end();");
+    if !shape.suffix.is_empty() {
+        // The suffix, per item on its own thread: the frame's values and the reductions'.
+        em.raw("if (worker.rank() < atos_n) {");
+        em.indent_by(1);
+        em.raw(&format!(
+            "const {frame_ty}& atos_g = atos_slots.frame[threadIdx.x];"
+        ));
+        let used = names_used(shape.suffix, typed);
+        emit_frame_reads(&mut em, &members, &used, "");
+        for (i, r) in slots.iter().enumerate() {
+            if used.contains(&r.name) {
+                em.raw(&format!(
+                    "{} {} = ({})atos_red{i}[threadIdx.x];",
+                    r.ty.cuda_name(),
+                    r.name,
+                    r.ty.cuda_name()
+                ));
+            }
+        }
+        em.block(shape.suffix);
+        em.indent_by(-1);
+        em.raw("}");
+    }
     if share {
         em.indent_by(-1);
         em.raw("}");
@@ -315,4 +484,34 @@ pub(crate) fn emit_batch_fn(
     }
     out.push_str(&em.finish());
     out.push_str("}\n\n");
+}
+
+/// Declares the frame members (the loop's `lo` aside) that `used` names, read from `atos_g`:
+/// `const` in the loop, plain in the tail (which may assign them).
+fn emit_frame_reads(em: &mut Emitter<'_>, members: &[Member], used: &[String], qualifier: &str) {
+    for m in members[..members.len() - 1]
+        .iter()
+        .filter(|m| used.contains(&m.name))
+    {
+        em.raw(&format!(
+            "{qualifier}{} {} = atos_g.{};",
+            m.ty.cuda_name(),
+            m.name,
+            m.name
+        ));
+    }
+}
+
+/// Combines each reduction's share of item `atos_on` (if the lane has one) into its slot.
+fn emit_combine(em: &mut Emitter<'_>, slots: &[ReductionSlot]) {
+    em.raw("if (atos_on != 0xffffffffu) {");
+    em.indent_by(1);
+    for (i, r) in slots.iter().enumerate() {
+        em.raw(&format!(
+            "atos::shared_combine(atos::{}{{}}, &atos_red{i}[threadIdx.x - worker.rank() + atos_on], ({}){});",
+            r.functor, r.slot_ty, r.name
+        ));
+    }
+    em.indent_by(-1);
+    em.raw("}");
 }

@@ -838,11 +838,26 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
 /// pushes do. What is no longer ordered is the task against the later tasks its worker runs in
 /// the same batch, which no program can rely on (those items could run on any worker).
 /// Colouring's `assign` ends this way: one fence per batch instead of one per vertex. A trailing
-/// fence with nothing after it is deferred too (it orders nothing of the task).
+/// fence with nothing after it is deferred too (it orders nothing of the task). So is one in a
+/// branch of an `if` that ends the body (colouring's `if` found a colour { store; fence; push }),
+/// found the same way in that branch (then `then`, else `else`): all that follows it in the task
+/// is still that branch's pushes.
 pub(crate) fn deferred_fence<'s>(body: &'s [Stmt], inline: &InlineCalls) -> Option<&'s Stmt> {
-    let at = body
+    let top = body
         .iter()
-        .rposition(|s| matches!(s.kind, StmtKind::Fence))?;
+        .rposition(|s| matches!(s.kind, StmtKind::Fence))
+        .and_then(|at| deferred_at(body, at, inline));
+    match (top, body.last().map(|s| &s.kind)) {
+        (Some(f), _) => Some(f),
+        (None, Some(StmtKind::If { then, els, .. })) => deferred_fence(then, inline)
+            .or_else(|| els.as_deref().and_then(|e| deferred_fence(e, inline))),
+        _ => None,
+    }
+}
+
+/// `body[at]`, a fence, if all that follows it in `body` is pushes that read nothing a task
+/// writes ([`deferred_fence`]).
+fn deferred_at<'s>(body: &'s [Stmt], at: usize, inline: &InlineCalls) -> Option<&'s Stmt> {
     let tail = &body[at + 1..];
     let pushes_only = tail
         .iter()

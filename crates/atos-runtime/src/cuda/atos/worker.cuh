@@ -511,8 +511,9 @@ __device__ u64 balance_scan(const CtaWorker&, BalanceSlots<F, BLOCK>& s, const F
 // first `n` entries (the chunk's items) starting at or before j (items of length 0 share their
 // successor's start). `at` receives that item's first index. A binary search over the n entries:
 // none for a chunk of one item.
+// `balance_item` gives that item's position in the chunk, `balance_find` its frame.
 template <class W, class F, uint32_t BLOCK>
-__device__ __forceinline__ const F& balance_find(const W& worker, const BalanceSlots<F, BLOCK>& s, u64 j, u64& at, uint32_t n) {
+__device__ __forceinline__ uint32_t balance_item(const W& worker, const BalanceSlots<F, BLOCK>& s, u64 j, u64& at, uint32_t n) {
     const uint32_t base = threadIdx.x - worker.rank();
     uint32_t lo = 0, hi = n;  // s.start[base + lo] <= j, and j < s.start[base + hi] (the total at hi == n)
     while (hi - lo > 1) {
@@ -521,8 +522,35 @@ __device__ __forceinline__ const F& balance_find(const W& worker, const BalanceS
         else hi = mid;
     }
     at = s.start[base + lo];
-    return s.frame[base + lo];
+    return lo;
 }
+template <class W, class F, uint32_t BLOCK>
+__device__ __forceinline__ const F& balance_find(const W& worker, const BalanceSlots<F, BLOCK>& s, u64 j, u64& at, uint32_t n) {
+    return s.frame[threadIdx.x - worker.rank() + balance_item(worker, s, j, at, n)];
+}
+
+// A balanced batch's reductions (balance.rs, "Reductions and a tail"): a lane folds the indices
+// it runs of one item into a register, and combines that share into the item's slot in shared
+// memory with the operation's atomic when it moves on to another item (or ends). The slot
+// started at the item's value before the loop, and the operations are associative and
+// commutative on these types, so the slot ends at what the item's own lanes loop gives. bool
+// travels as uint32_t (0 or 1). Floats are not here: their sums would depend on the order.
+#define ATOS_SHARED_COMBINE(OP, T, ATOMIC, U) \
+    __device__ __forceinline__ void shared_combine(OP, T* p, T v) { ATOMIC((U*)p, (U)v); }
+#define ATOS_SHARED_COMBINE_TYPES(OP, ATOMIC, I64) \
+    ATOS_SHARED_COMBINE(OP, uint32_t, ATOMIC, unsigned int) \
+    ATOS_SHARED_COMBINE(OP, int32_t, ATOMIC, int) \
+    ATOS_SHARED_COMBINE(OP, uint64_t, ATOMIC, unsigned long long) \
+    ATOS_SHARED_COMBINE(OP, int64_t, ATOMIC, I64)
+// Min and max compare signed 64-bit values as signed; the rest act on bits alike.
+ATOS_SHARED_COMBINE_TYPES(ReduceMin, atomicMin, long long)
+ATOS_SHARED_COMBINE_TYPES(ReduceMax, atomicMax, long long)
+ATOS_SHARED_COMBINE_TYPES(ReduceAdd, atomicAdd, unsigned long long)
+ATOS_SHARED_COMBINE_TYPES(ReduceAnd, atomicAnd, unsigned long long)
+ATOS_SHARED_COMBINE_TYPES(ReduceOr, atomicOr, unsigned long long)
+ATOS_SHARED_COMBINE_TYPES(ReduceXor, atomicXor, unsigned long long)
+#undef ATOS_SHARED_COMBINE_TYPES
+#undef ATOS_SHARED_COMBINE
 
 // ---- shared ranges: a large balanced chunk run by idle groups too ----
 //
