@@ -1500,10 +1500,28 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         "\n== lanes then read: {} tasks per worker kind, a flag set by the last lane ==",
         args.flag_tasks
     );
-    for w in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
-        let p = build(gpu, flag::Task, Some(w), 256, None, Strategy::Persistent);
+    // Fetch 1 runs the task item by item (the loop's barrier, then the leader's read); warps
+    // and CTAs fetching 4 run it balanced (the loop's barrier, then each item's tail on its
+    // own thread).
+    for (w, fetch) in [
+        (WorkerKind::Thread, 4),
+        (WorkerKind::Warp, 1),
+        (WorkerKind::Warp, 4),
+        (WorkerKind::Cta, 1),
+        (WorkerKind::Cta, 4),
+    ] {
+        let p = Program::new(gpu, flag::Task)
+            .worker(w)
+            .fetch(fetch)
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap_or_else(|e| panic!("build: {e}"));
         let misses = flag_run(args.flag_tasks, |s, seeds| p.run(s, seeds));
-        println!("  {}: {misses} misses of {}", w.name(), args.flag_tasks);
+        println!(
+            "  {}/{fetch}: {misses} misses of {}",
+            w.name(),
+            args.flag_tasks
+        );
         if misses != 0 {
             failures += 1;
         }
