@@ -440,6 +440,26 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                     failures += 1;
                 }
             }
+            // A tail after a loop that reduces nothing: persistent CTA groups share the long
+            // chunks, and the tail must see what the helpers' lanes wrote.
+            let p = Program::new(gpu, reducing::mark::Task)
+                .strategy(strategy)
+                .worker(worker)
+                .fetch(fetch)
+                .timeout(Duration::from_secs(60))
+                .build()
+                .unwrap_or_else(|e| panic!("build: {e}"));
+            match reducing::marks_check(20_000, |s, seeds| p.run(s, seeds)) {
+                Ok(0) => println!("  {label}: tail after the loop, 0 misses"),
+                Ok(m) => {
+                    println!("  {label}: tail after the loop: WRONG, {m} misses");
+                    failures += 1;
+                }
+                Err(e) => {
+                    println!("  {label}: tail after the loop: WRONG: {e}");
+                    failures += 1;
+                }
+            }
         }
     }
     failures

@@ -26,6 +26,38 @@ fn the_cpu_executor_gives_the_reference() {
     }
 }
 
+#[test]
+fn a_tail_reads_what_the_loop_wrote_on_the_cpu() {
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        let misses = reducing::marks_check(400, |s, seeds| {
+            CpuExecutor::new()
+                .threads(4)
+                .strategy(strategy)
+                .run(reducing::mark::Task, s, seeds)
+        })
+        .unwrap_or_else(|e| panic!("{strategy:?}: {e}"));
+        assert_eq!(misses, 0, "{strategy:?}");
+    }
+}
+
+/// A persistent CTA unit shares `mark`'s chunks (no reduction) and runs its tail after the
+/// walk, behind a barrier, on the owner only; `fold`'s chunks (reductions) are never shared.
+#[test]
+fn a_tail_runs_after_a_shared_chunk_on_its_owner() {
+    let src =
+        atos::cuda_source::<reducing::mark::Task>(&KernelSpec::single(WorkerKind::Cta, 8, 256))
+            .unwrap();
+    let end = src.find("atos::share_end(").expect("mark shares");
+    let tail = src
+        .find("if (atos_count != 0 && worker.rank() < atos_n) {")
+        .expect("the tail");
+    assert!(end < tail, "the tail comes after the walk");
+    assert!(
+        src[end..tail].contains("worker.lanes_end();"),
+        "a barrier before the tail"
+    );
+}
+
 /// Which specializations run the task balanced, and that none of them shares.
 #[test]
 fn it_runs_balanced_on_warps_and_ctas_fetching_several() {
@@ -61,6 +93,8 @@ fn every_strategy_compiles_with_nvrtc() {
             let mut spec = KernelSpec::single(worker, fetch, 256);
             spec.strategy = strategy;
             let src = atos::cuda_source::<fold::Task>(&spec).unwrap();
+            common::compile_clean(&src);
+            let src = atos::cuda_source::<reducing::mark::Task>(&spec).unwrap();
             common::compile_clean(&src);
         }
     }

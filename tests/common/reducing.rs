@@ -163,3 +163,62 @@ pub fn check(
     }
     Ok(stats)
 }
+
+// ---- a tail after a shared chunk ----
+
+#[atos::state]
+pub struct Marks<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub seen: Atomics<'a, u32>,
+    pub misses: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+/// The lane of the item's last index sets its flag; the tail must see it. A persistent CTA
+/// group shares a chunk of 16 strides or more (an item of [`LONG`] indices) with idle groups,
+/// so that lane is often another group's: the tail runs after `share_end` and its barrier.
+#[atos::task(worker = "cta", fetch = 8)]
+pub fn mark(v: u32, s: &Marks) {
+    let lo = s.offsets[v];
+    let hi = s.offsets[v + 1];
+    for e in lanes(lo..hi) {
+        if e + 1 == hi {
+            s.seen.store(v, 1);
+        }
+    }
+    if hi > lo && s.seen.load(v) == 0 {
+        s.misses.fetch_add(0u32, 1);
+    }
+}
+
+/// The range of every 13th vertex of [`marks_check`]: above the 4,096 indices a 256-thread
+/// group posts.
+pub const LONG: u32 = 20_000;
+
+/// Runs [`mark`] over `n` vertices (every 13th of [`LONG`] indices, the others 0 to 40);
+/// returns the misses, which must be 0, and the vertices whose flag is wrong.
+pub fn marks_check(
+    n: u32,
+    run: impl FnOnce(&Marks, &[u32]) -> Result<Stats, RunError>,
+) -> Result<u32, String> {
+    let mut offsets = vec![0u32];
+    for v in 0..n {
+        let len = if v % 13 == 7 { LONG } else { (v * 31 + 5) % 41 };
+        offsets.push(offsets.last().unwrap() + len);
+    }
+    let seen = AtomicArray::<u32>::filled(n as usize, 0);
+    let misses = AtomicArray::<u32>::filled(1, 0);
+    let state = Marks {
+        offsets: Slice::new(&offsets),
+        seen: seen.view(),
+        misses: misses.view(),
+        work: Queue::with_capacity(u64::from(n) + 1),
+    };
+    let seeds: Vec<u32> = (0..n).collect();
+    run(&state, &seeds).map_err(|e| e.to_string())?;
+    let seen = seen.to_vec();
+    if let Some(v) = (0..n as usize).find(|&v| (seen[v] == 1) != (offsets[v + 1] > offsets[v])) {
+        return Err(format!("vertex {v}: flag {}", seen[v]));
+    }
+    Ok(misses.to_vec()[0])
+}

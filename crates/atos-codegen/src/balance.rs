@@ -54,15 +54,20 @@ impl BalancedShape<'_> {
         }
     }
 
-    /// The plain shape: `let`s, then the loop, which reduces nothing. Only its chunks can be
-    /// shared with other groups (a reduction would have to be combined across them).
+    /// The plain shape: `let`s, then the loop, which reduces nothing.
     pub fn is_plain(&self) -> bool {
         self.suffix.is_empty()
-            && crate::ir::reductions(self.body()).is_empty()
+            && !self.reduces()
             && self
                 .prefix
                 .iter()
                 .all(|s| matches!(s.kind, StmtKind::Let { .. }))
+    }
+
+    /// Whether the loop reduces: such a chunk is not shared with other groups (its
+    /// reductions would have to be combined across them).
+    pub fn reduces(&self) -> bool {
+        !crate::ir::reductions(self.body()).is_empty()
     }
 }
 
@@ -241,10 +246,11 @@ pub fn shares(spec: &KernelSpec, ts: &TaskSpec) -> bool {
     spec.share && spec.strategy == Strategy::Persistent && ts.worker == WorkerKind::Cta
 }
 
-/// Whether `task`, balanced, shares its chunks: [`shares`], and the plain shape
-/// ([`BalancedShape::is_plain`]; a chunk whose loop reduces runs on its own group).
+/// Whether `task`, balanced, shares its chunks: [`shares`], and a loop that reduces nothing
+/// ([`BalancedShape::reduces`]; a chunk whose loop reduces runs on its own group). Statements
+/// before the loop and a tail are fine: the owner runs them, the tail once the helpers are done.
 pub fn task_shares(spec: &KernelSpec, ts: &TaskSpec, task: &FnIr) -> bool {
-    shares(spec, ts) && balanced_shape(task).is_some_and(|s| s.is_plain())
+    shares(spec, ts) && balanced_shape(task).is_some_and(|s| !s.reduces())
 }
 
 /// The board of a task that [`shares`]: a module global of its device.
@@ -449,9 +455,22 @@ pub(crate) fn emit_batch_fn(
         em.raw("}");
     }
     em.raw("worker.lanes_end();");
+    if share {
+        em.indent_by(-1);
+        em.raw("}");
+        em.raw(&format!("if (atos_walk && !atos::share_end(worker, atos_board, [&]() {{ {OUT}.flush(worker); }})) return false;"));
+    }
     if !shape.suffix.is_empty() {
-        // The suffix, per item on its own thread: the frame's values and the reductions'.
-        em.raw("if (worker.rank() < atos_n) {");
+        // The suffix, per item on its own thread: the frame's values and the reductions'. A
+        // group that shared its chunk runs it once the helpers are done (`share_end`; its
+        // barrier brings what they wrote to every thread), a helper not at all.
+        let mine = if share {
+            em.raw("worker.lanes_end();");
+            "atos_count != 0 && worker.rank() < atos_n"
+        } else {
+            "worker.rank() < atos_n"
+        };
+        em.raw(&format!("if ({mine}) {{"));
         em.indent_by(1);
         em.raw(&format!(
             "const {frame_ty}& atos_g = atos_slots.frame[threadIdx.x];"
@@ -471,11 +490,6 @@ pub(crate) fn emit_batch_fn(
         em.block(shape.suffix);
         em.indent_by(-1);
         em.raw("}");
-    }
-    if share {
-        em.indent_by(-1);
-        em.raw("}");
-        em.raw(&format!("if (atos_walk && !atos::share_end(worker, atos_board, [&]() {{ {OUT}.flush(worker); }})) return false;"));
     }
     em.indent_by(-1);
     em.raw("}");
