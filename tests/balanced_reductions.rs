@@ -10,6 +10,32 @@ use atos::codegen::{KernelSpec, Strategy};
 use atos::{CpuExecutor, WorkerKind};
 use common::reducing::{self, fold};
 
+/// A `mut` item the prefix assigns (the balanced batch declares it mutable, not `const`).
+mod halving {
+    use atos::prelude::*;
+
+    #[atos::state]
+    pub struct Halves<'a> {
+        pub offsets: Slice<'a, u32>,
+        pub vals: Slice<'a, i32>,
+        pub out: Atomics<'a, i64>,
+        pub work: Queue<'a, u32>,
+    }
+
+    /// Adds the values of vertex `v / 2` into its total: each vertex gets its sum twice.
+    #[atos::task(worker = "cta", fetch = 8)]
+    pub fn halve(mut v: u32, s: &Halves) {
+        v /= 2;
+        let lo = s.offsets[v];
+        let hi = s.offsets[v + 1];
+        let mut total = 0i64;
+        for e in lanes(lo..hi) {
+            total += s.vals[e] as i64;
+        }
+        s.out.fetch_add(v, total);
+    }
+}
+
 #[test]
 fn the_cpu_executor_gives_the_reference() {
     for strategy in [Strategy::Persistent, Strategy::Bsp] {
@@ -56,6 +82,57 @@ fn a_tail_runs_after_a_shared_chunk_on_its_owner() {
         src[end..tail].contains("worker.lanes_end();"),
         "a barrier before the tail"
     );
+}
+
+#[test]
+fn a_mut_item_assigned_before_the_loop() {
+    let (offsets, vals) = reducing::input(300);
+    let out = atos::AtomicArray::<i64>::filled(300, 0);
+    let state = halving::Halves {
+        offsets: atos::Slice::new(&offsets),
+        vals: atos::Slice::new(&vals),
+        out: out.view(),
+        work: atos::Queue::with_capacity(301),
+    };
+    let seeds: Vec<u32> = (0..300).collect();
+    CpuExecutor::new()
+        .threads(4)
+        .run(halving::halve::Task, &state, &seeds)
+        .unwrap();
+    let out = out.to_vec();
+    for v in 0..300usize {
+        let sum: i64 = vals[offsets[v] as usize..offsets[v + 1] as usize]
+            .iter()
+            .map(|&x| x as i64)
+            .sum();
+        assert_eq!(out[v], if v < 150 { 2 * sum } else { 0 }, "vertex {v}");
+    }
+    let src =
+        atos::cuda_source::<halving::halve::Task>(&KernelSpec::single(WorkerKind::Cta, 8, 256))
+            .unwrap();
+    assert!(src.contains("halve_batch"), "halve is balanced");
+    assert!(
+        src.contains("uint32_t v = atos_held[atos_k];")
+            && !src.contains("const uint32_t v = atos_held")
+    );
+    if common::nvrtc_or_skip() {
+        common::compile_clean(&src);
+    }
+}
+
+/// A batch whose prefix pushes opens with a barrier: the prefix runs before the chunk's scan,
+/// and a CTA group's kept batch starts without one (worker.cuh, `CtaWorker::BLOCK_BARRIER`).
+#[test]
+fn a_prefix_that_pushes_opens_the_batch_with_a_barrier() {
+    let barrier = "worker.sync();  // before the prefix's pushes";
+    let spec = KernelSpec::single(WorkerKind::Cta, 8, 256);
+    let peel = atos::cuda_source::<atos::apps::kcore::peel::Task>(&spec).unwrap();
+    assert!(
+        peel.contains(barrier),
+        "k-core's peel pushes before its loop"
+    );
+    let fold = atos::cuda_source::<fold::Task>(&spec).unwrap();
+    assert!(!fold.contains(barrier), "fold's prefix pushes nothing");
 }
 
 /// Which specializations run the task balanced, and that none of them shares.

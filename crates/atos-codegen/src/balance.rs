@@ -143,6 +143,30 @@ fn reduction_slots(shape: &BalancedShape<'_>, typed: &Typed) -> Option<Vec<Reduc
         .collect()
 }
 
+/// The C++ names of the variables `stmts` assign.
+fn names_assigned(stmts: &[Stmt], typed: &Typed) -> Vec<String> {
+    let mut out = Vec::new();
+    visit_stmts(stmts, &mut |s| {
+        if let StmtKind::Assign { value, .. } = &s.kind {
+            out.push(typed.target_name(value).to_string());
+        }
+    });
+    out
+}
+
+/// Whether `stmts` may push: a push, or a call of a function taking the state (which may).
+fn prefix_may_push(stmts: &[Stmt]) -> bool {
+    let mut found = false;
+    visit_stmts(stmts, &mut |s| {
+        found |= matches!(s.kind, StmtKind::Push { .. });
+    });
+    visit_exprs(stmts, &mut |e| {
+        found |= matches!(&e.kind, ExprKind::Call { args, .. }
+            if args.iter().any(|a| matches!(a.kind, ExprKind::StateRef)));
+    });
+    found
+}
+
 /// The C++ names of the variables `stmts` read or assign.
 fn names_used(stmts: &[Stmt], typed: &Typed) -> Vec<String> {
     let mut used = Vec::new();
@@ -329,6 +353,12 @@ pub(crate) fn emit_batch_fn(
     em.raw(&format!(
         "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"
     ));
+    if prefix_may_push(shape.prefix) {
+        // The prefix pushes before the chunk's scan, the barrier a CTA batch otherwise opens
+        // with: every thread must be past the server's last flush (whose empty-stage return
+        // reads the stage's count) first (worker.cuh, CtaWorker::BLOCK_BARRIER).
+        em.raw("worker.sync();  // before the prefix's pushes");
+    }
     for (i, r) in slots.iter().enumerate() {
         em.raw(&format!(
             "__shared__ {} atos_red{i}[{block_size}];  // `{}` of each item",
@@ -349,14 +379,28 @@ pub(crate) fn emit_batch_fn(
     em.raw("uint64_t atos_len = 0;");
     em.raw("if (worker.rank() < atos_n) {");
     em.indent_by(1);
+    // The item's parts are `const` unless the prefix assigns one (a `mut` parameter).
+    let assigned = names_assigned(shape.prefix, typed);
+    let qualifier = |name: &str| {
+        if assigned.iter().any(|a| a == name) {
+            ""
+        } else {
+            "const "
+        }
+    };
     match item_parts(task, typed, "atos_held[atos_k]") {
         Some(parts) => {
             for (name, ty, value) in parts {
-                em.raw(&format!("const {} {name} = {value};", ty.cuda_name()));
+                em.raw(&format!(
+                    "{}{} {name} = {value};",
+                    qualifier(&name),
+                    ty.cuda_name()
+                ));
             }
         }
         None => em.raw(&format!(
-            "const {} {} = atos_held[atos_k];",
+            "{}{} {} = atos_held[atos_k];",
+            qualifier(&typed.params()[0]),
             task.params[0].ty.cuda_name(),
             typed.params()[0]
         )),

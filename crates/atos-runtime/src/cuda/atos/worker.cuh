@@ -91,7 +91,9 @@ struct WarpWorker {
 
 struct CtaWorker {
     unsigned long long* slot;  // shared broadcast slot: a scalar, or an item of up to 16 bytes
-    // Its batches open with one: an item's `take`, or a balanced batch's scan.
+    // Its batches open with one before any push: an item's `take`, or a balanced batch's scan
+    // (a balanced batch whose statements before the scan may push opens with `worker.sync()`:
+    // balance.rs, emit_batch_fn).
     static constexpr bool BLOCK_BARRIER = true;
 
     static __device__ CtaWorker make() {
@@ -898,7 +900,8 @@ struct QueueServer {
             own = true;
             // Every thread is past the flush (whose empty-stage return reads the stage's count)
             // before any pushes again from the kept items. A CTA worker's batch opens with a
-            // barrier of its own (its take, or the balanced batch's scan); thread and warp
+            // barrier of its own before its first push (its take, the balanced batch's scan, or
+            // the barrier a balanced batch whose prefix pushes starts with); thread and warp
             // workers of a CTA group do not.
             if constexpr (!W::BLOCK_BARRIER) g.sync();
             n = kept;
