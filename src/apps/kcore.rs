@@ -71,6 +71,11 @@ pub struct KcoreState<'a> {
 
 /// Peels `v` at level `k` if it is still present and has at most `k` neighbours left; queues
 /// it again at the next level if it has more.
+///
+/// Statements, then one `lanes` loop over the neighbours: a warp or CTA worker fetching several
+/// vertices runs them load-balanced, and persistent CTA groups share a hub's edges with idle
+/// groups (`docs/runtime.md`, "Load-balanced batches": 1.3-2.1x on one H100 at CTA fetch 8,
+/// kron:22 1.43x at fetch 64).
 #[atos::task(worker = "warp", fetch = 1)]
 pub fn peel((v, k): (u32, u32), s: &KcoreState) {
     let d = s.degree.load(v);
