@@ -120,8 +120,38 @@ fn a_mut_item_assigned_before_the_loop() {
     }
 }
 
-/// A batch whose prefix pushes opens with a barrier: the prefix runs before the chunk's scan,
-/// and a CTA group's kept batch starts without one (worker.cuh, `CtaWorker::BLOCK_BARRIER`).
+/// A loop bound computed by a device function that pushes (it runs before the chunk's scan too).
+mod bound_pushes {
+    use atos::prelude::*;
+
+    #[atos::state]
+    pub struct Bounds<'a> {
+        pub offsets: Slice<'a, u32>,
+        pub hits: Atomics<'a, u32>,
+        pub work: Queue<'a, u32>,
+    }
+
+    /// The end of `v`'s range; an even `v` below 100 also queues `v + 1`.
+    #[atos::device]
+    pub fn end_of(s: &Bounds, v: u32) -> u32 {
+        if v % 2 == 0 && v < 100 {
+            s.work.push(v + 1);
+        }
+        s.offsets[v + 1]
+    }
+
+    #[atos::task(worker = "cta", fetch = 8)]
+    pub fn visit(v: u32, s: &Bounds) {
+        let lo = s.offsets[v];
+        for e in lanes(lo..end_of(s, v)) {
+            s.hits.fetch_add(e, 1);
+        }
+    }
+}
+
+/// A batch that may push before the chunk's scan (in its prefix, or in its loop's bounds)
+/// opens with a barrier: a CTA group's kept batch starts without one (worker.cuh,
+/// `CtaWorker::BLOCK_BARRIER`), and such a push could race the last flush.
 #[test]
 fn a_prefix_that_pushes_opens_the_batch_with_a_barrier() {
     let barrier = "worker.sync();  // before the prefix's pushes";
@@ -133,6 +163,12 @@ fn a_prefix_that_pushes_opens_the_batch_with_a_barrier() {
     );
     let fold = atos::cuda_source::<fold::Task>(&spec).unwrap();
     assert!(!fold.contains(barrier), "fold's prefix pushes nothing");
+    let visit = atos::cuda_source::<bound_pushes::visit::Task>(&spec).unwrap();
+    assert!(visit.contains("visit_batch"), "visit is balanced");
+    assert!(visit.contains(barrier), "visit's loop bound pushes");
+    if common::nvrtc_or_skip() {
+        common::compile_clean(&visit);
+    }
 }
 
 /// Which specializations run the task balanced, and that none of them shares.

@@ -154,16 +154,30 @@ fn names_assigned(stmts: &[Stmt], typed: &Typed) -> Vec<String> {
     out
 }
 
-/// Whether `stmts` may push: a push, or a call of a function taking the state (which may).
-fn prefix_may_push(stmts: &[Stmt]) -> bool {
+/// Whether what a batch runs per item before the chunk's scan may push: the prefix and the
+/// loop's bounds (`lo..hi`), through a push or a call of a function taking the state (which
+/// may).
+fn prefix_may_push(shape: &BalancedShape<'_>) -> bool {
+    let StmtKind::For { lo, hi, .. } = &shape.lanes.kind else {
+        unreachable!("balanced_shape returns a lanes loop")
+    };
+    let bounds: Vec<Stmt> = [lo, hi]
+        .into_iter()
+        .map(|e| Stmt {
+            line: shape.lanes.line,
+            kind: StmtKind::Expr(e.clone()),
+        })
+        .collect();
     let mut found = false;
-    visit_stmts(stmts, &mut |s| {
+    visit_stmts(shape.prefix, &mut |s| {
         found |= matches!(s.kind, StmtKind::Push { .. });
     });
-    visit_exprs(stmts, &mut |e| {
-        found |= matches!(&e.kind, ExprKind::Call { args, .. }
-            if args.iter().any(|a| matches!(a.kind, ExprKind::StateRef)));
-    });
+    for stmts in [shape.prefix, &bounds[..]] {
+        visit_exprs(stmts, &mut |e| {
+            found |= matches!(&e.kind, ExprKind::Call { args, .. }
+                if args.iter().any(|a| matches!(a.kind, ExprKind::StateRef)));
+        });
+    }
     found
 }
 
@@ -353,8 +367,8 @@ pub(crate) fn emit_batch_fn(
     em.raw(&format!(
         "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"
     ));
-    if prefix_may_push(shape.prefix) {
-        // The prefix pushes before the chunk's scan, the barrier a CTA batch otherwise opens
+    if prefix_may_push(&shape) {
+        // The prefix (or the loop's bounds) may push before the chunk's scan, the barrier a CTA batch otherwise opens
         // with: every thread must be past the server's last flush (whose empty-stage return
         // reads the stage's count) first (worker.cuh, CtaWorker::BLOCK_BARRIER).
         em.raw("worker.sync();  // before the prefix's pushes");

@@ -736,8 +736,7 @@ __device__ __forceinline__ bool share_next(const W& w, ShareBoard<F, BLOCK, SLOT
 }
 
 // After the walk. The owner closes the cursor (what was taken by then is all that runs), waits
-// for the helpers' part of it (a failed run stops waiting: its groups are leaving) and frees
-// the slot. A helper flushes its grabs' pushes (`flush`: reserved before they count) and counts
+// for the helpers' part of it (every grab taken, failed run or not: below) and frees the slot. A helper flushes its grabs' pushes (`flush`: reserved before they count) and counts
 // them finished. Whether the walk ran anything (the owner's: always; a helper's that found its
 // slot taken up: nothing).
 template <class W, class F, uint32_t BLOCK, uint32_t SLOTS, class Flush>
