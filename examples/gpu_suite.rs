@@ -526,6 +526,9 @@ fn spread_features(devices: Option<usize>) -> usize {
     let aggregations = [
         atos::Aggregation::Eager,
         atos::Aggregation::batched(64, Duration::from_micros(20)).unwrap(),
+        atos::Aggregation::batched(64, Duration::from_micros(20))
+            .unwrap()
+            .forward_when_idle(true),
     ];
     let mut failures = 0;
     // Devices sharing a GPU: a grid by hand larger than each one's share of the SMs is refused
@@ -793,6 +796,9 @@ fn tight_rings(gpus: &atos::Gpus) -> usize {
             for aggregation in [
                 atos::Aggregation::Eager,
                 atos::Aggregation::batched(16, Duration::from_micros(5)).unwrap(),
+                atos::Aggregation::batched(16, Duration::from_micros(5))
+                    .unwrap()
+                    .forward_when_idle(true),
             ] {
                 let mut program = Program::new(gpus.gpu(0), bfs_task::Task)
                     .worker(w)

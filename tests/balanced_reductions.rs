@@ -150,11 +150,13 @@ mod bound_pushes {
 }
 
 /// A batch that may push before the chunk's scan (in its prefix, or in its loop's bounds)
-/// opens with a barrier: a CTA group's kept batch starts without one (worker.cuh,
-/// `CtaWorker::BLOCK_BARRIER`), and such a push could race the last flush.
+/// is marked `atos::pushes_first`, so its server opens each kept batch with a barrier: a CTA
+/// group's kept batch otherwise starts without one (worker.cuh, `CtaWorker::BLOCK_BARRIER`),
+/// and such a push could race the last flush. Batches taken from a queue need none of their
+/// own (the take's barrier comes first), so the batch function has none.
 #[test]
 fn a_prefix_that_pushes_opens_the_batch_with_a_barrier() {
-    let barrier = "worker.sync();  // before the prefix's pushes";
+    let barrier = "atos::pushes_first([&]";
     let spec = KernelSpec::single(WorkerKind::Cta, 8, 256);
     let peel = atos::cuda_source::<atos::apps::kcore::peel::Task>(&spec).unwrap();
     assert!(
@@ -166,6 +168,9 @@ fn a_prefix_that_pushes_opens_the_batch_with_a_barrier() {
     let visit = atos::cuda_source::<bound_pushes::visit::Task>(&spec).unwrap();
     assert!(visit.contains("visit_batch"), "visit is balanced");
     assert!(visit.contains(barrier), "visit's loop bound pushes");
+    for src in [&peel, &visit] {
+        assert!(!src.contains("worker.sync();  // before the prefix's pushes"));
+    }
     if common::nvrtc_or_skip() {
         common::compile_clean(&visit);
     }

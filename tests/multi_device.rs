@@ -413,7 +413,12 @@ fn aggregated_runs_match_the_reference() {
         let g = atos_graph::load(spec).unwrap();
         let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
         for devices in [2, 3, 4] {
-            for agg in [batched(1, 0), batched(64, 5), batched(6000, 200)] {
+            for agg in [
+                batched(1, 0),
+                batched(64, 5),
+                batched(6000, 200),
+                batched(6000, 200_000).forward_when_idle(true),
+            ] {
                 let cpu = CpuExecutor::new()
                     .threads(3)
                     .aggregation(agg)
@@ -496,6 +501,27 @@ fn outbox_items_wait_for_the_wait_time() {
     assert_eq!(r.stats.devices.iter().map(|d| d.sent).sum::<u64>(), 5);
     assert!(
         r.stats.time >= Duration::from_millis(60),
+        "{:?}",
+        r.stats.time
+    );
+}
+
+/// Forwarding when idle (`BATCH:WAIT_US:idle`): the same path, the same 30 ms wait, but a
+/// device with nothing else to do forwards its outbox at once, so the five hops do not wait
+/// (the run above takes at least 60 ms).
+#[test]
+fn idle_devices_forward_at_once() {
+    let g = atos_graph::load("grid:1x6").unwrap();
+    let owners: Vec<u8> = (0..6).map(|v| (v % 2) as u8).collect();
+    let cpu = CpuExecutor::new()
+        .threads(2)
+        .aggregation(batched(8, 30_000).forward_when_idle(true))
+        .placement(Placement::from_owners(owners, 2).unwrap());
+    let r = bfs_on(&g, &cpu);
+    assert_eq!(r.depths, atos_graph::reference::bfs::bfs_depths(&g, 0));
+    assert_eq!(r.stats.devices.iter().map(|d| d.sent).sum::<u64>(), 5);
+    assert!(
+        r.stats.time < Duration::from_millis(30),
         "{:?}",
         r.stats.time
     );
@@ -592,7 +618,7 @@ fn stress_bfs(rounds: u64, depths: fn(&CpuExecutor, &Csr, u32) -> Vec<u32>) {
         let (g, pl, threads) = stress_round(&graphs, round);
         let source = (round * 37 % g.num_vertices() as u64) as u32;
         let agg = if round % 3 == 2 {
-            batched(1 + (round % 50) as u32, round % 3)
+            batched(1 + (round % 50) as u32, round % 3).forward_when_idle(round % 2 == 1)
         } else {
             Aggregation::Eager
         };

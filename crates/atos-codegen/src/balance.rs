@@ -291,6 +291,15 @@ pub fn task_shares(spec: &KernelSpec, ts: &TaskSpec, task: &FnIr) -> bool {
     shares(spec, ts) && balanced_shape(task).is_some_and(|s| !s.reduces())
 }
 
+/// Whether `task`, balanced, may push before its batch's first barrier (the prefix, or a call
+/// in the loop's bounds): its server then opens every kept batch with a barrier
+/// (`atos::pushes_first` in worker.cuh), since a CTA group's kept batch otherwise starts
+/// without one and such a push could race the last flush's read of the stage's count. Batches
+/// taken from a queue already start after one.
+pub fn batch_pushes_first(task: &FnIr) -> bool {
+    balanced_shape(task).is_some_and(|s| prefix_may_push(&s))
+}
+
 /// The board of a task that [`shares`]: a module global of its device.
 pub fn board_name(task: &FnIr) -> String {
     format!("atos_{}_board", sanitize(&task.name))
@@ -367,12 +376,9 @@ pub(crate) fn emit_batch_fn(
     em.raw(&format!(
         "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"
     ));
-    if prefix_may_push(&shape) {
-        // The prefix (or the loop's bounds) may push before the chunk's scan, the barrier a CTA batch otherwise opens
-        // with: every thread must be past the server's last flush (whose empty-stage return
-        // reads the stage's count) first (worker.cuh, CtaWorker::BLOCK_BARRIER).
-        em.raw("worker.sync();  // before the prefix's pushes");
-    }
+    // A prefix (or loop bounds) that may push runs before the chunk's scan, the barrier a CTA
+    // batch otherwise opens with: the server puts one before each kept batch instead
+    // (`batch_pushes_first`; a batch taken from a queue starts after one).
     for (i, r) in slots.iter().enumerate() {
         em.raw(&format!(
             "__shared__ {} atos_red{i}[{block_size}];  // `{}` of each item",

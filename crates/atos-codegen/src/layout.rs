@@ -157,6 +157,11 @@ pub mod mesh {
             "aggregated remote pushes: or once this many ns have passed since its last forward",
         ),
         (
+            "forward_idle",
+            1,
+            "aggregated remote pushes: 1: or at once, by a group whose pass over the queues found nothing else to do",
+        ),
+        (
             "bounds",
             MAX_DEVICES + 1,
             "KIND_RANGES: device d holds [bounds[d], bounds[d + 1])",
@@ -179,7 +184,8 @@ pub mod mesh {
     pub const COUNTERS: usize = 8;
     pub const BATCH: usize = 9;
     pub const WAIT_NS: usize = 10;
-    pub const BOUNDS: usize = 11;
+    pub const FORWARD_IDLE: usize = 11;
+    pub const BOUNDS: usize = 12;
     pub const SWEEPS: usize = BOUNDS + MAX_DEVICES + 1;
     /// Words of the struct.
     pub const WORDS: usize = SWEEPS + MAX_DEVICES;
@@ -191,8 +197,20 @@ pub mod mesh {
         let mut at = 0;
         let mut i = 0;
         let starts = [
-            DEVICE, DEVICES, KIND, LEN, OWNER, LOCAL, RINGS, RING_COUNT, COUNTERS, BATCH, WAIT_NS,
-            BOUNDS, SWEEPS,
+            DEVICE,
+            DEVICES,
+            KIND,
+            LEN,
+            OWNER,
+            LOCAL,
+            RINGS,
+            RING_COUNT,
+            COUNTERS,
+            BATCH,
+            WAIT_NS,
+            FORWARD_IDLE,
+            BOUNDS,
+            SWEEPS,
         ];
         while i < FIELDS.len() {
             assert!(starts[i] == at, "word indices follow FIELDS");

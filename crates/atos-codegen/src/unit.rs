@@ -5,8 +5,8 @@ use std::collections::HashMap;
 use std::fmt::Write;
 
 use crate::balance::{
-    SHARED_FIXED_BYTES, SHARED_LIMIT_BYTES, batch_fn_name, board_name, emit_batch_fn,
-    runs_balanced, shares, task_shares,
+    SHARED_FIXED_BYTES, SHARED_LIMIT_BYTES, batch_fn_name, batch_pushes_first, board_name,
+    emit_batch_fn, runs_balanced, shares, task_shares,
 };
 use crate::emit::{Emitter, InlineCalls, OUT, STATE_FN_DIRECT, STATE_FN_UNIFORM};
 use crate::error::CodegenError;
@@ -1017,7 +1017,7 @@ fn emit_kernel(
         match &planned.source {
             Source::Queue { field, queue } => {
                 let held = held_per_thread(spec, ts);
-                let batch = if balanced[i] && task_shares(spec, ts, task) {
+                let mut batch = if balanced[i] && task_shares(spec, ts, task) {
                     // Returns whether it ran anything; with no items, its server's idle group
                     // helps with a chunk another posted (docs/runtime.md "Shared ranges").
                     format!(
@@ -1035,6 +1035,9 @@ fn emit_kernel(
                         "atos::each_item(worker{i}, [&]({item} item) {{ {name}(item, state, worker{i}, out); }})"
                     )
                 };
+                if balanced[i] && batch_pushes_first(task) {
+                    batch = format!("atos::pushes_first({batch})");
+                }
                 let fd = &state.fields[*field];
                 let name = sanitize(&fd.name);
                 let prio = fd.kind.key().is_some();

@@ -173,7 +173,8 @@ pub struct BenchArgs {
     /// Spread runs: how pushes to another device travel, comma-separated, each a
     /// configuration: `eager` (straight into the owner's receive ring) or `BATCH:WAIT_US`
     /// (through a local outbox per destination, forwarded at BATCH items or WAIT_US
-    /// microseconds after its last forward) [default: eager].
+    /// microseconds after its last forward), or `BATCH:WAIT_US:idle` (the same, and at once
+    /// by a group with nothing else to do) [default: eager].
     #[arg(long, value_delimiter = ',', value_parser = parse_aggregation)]
     aggregation: Vec<atos::Aggregation>,
     /// Spread runs on the GPU: `p2p` (this process drives every GPU, peer-to-peer) or

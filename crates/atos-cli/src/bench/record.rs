@@ -165,7 +165,7 @@ pub struct Record {
     pub devices: Option<usize>,
     /// Spread runs: the partition (`vertices`, `edges`, `random:SEED`).
     pub partition: Option<String>,
-    /// Spread runs: how pushes to another device travel (`eager`, or `BATCH:WAIT_US`).
+    /// Spread runs: how pushes to another device travel (`eager`, `BATCH:WAIT_US` or `BATCH:WAIT_US:idle`).
     pub aggregation: Option<String>,
     /// Spread runs: items pushed from one device to another in the last run.
     pub remote_items: Option<u64>,

@@ -508,13 +508,26 @@ impl CpuRoute {
     }
 
     /// `ForwardServer` of mesh.cuh for device `d`: forwards each of its outboxes that holds
-    /// `batch` items, or whose last forward is `wait` old, to the peer's receive ring, up to
-    /// `most` items each. The items are pushed to the peer before the outbox counts them done.
-    /// Whether any moved.
-    pub(crate) fn forward(&self, d: usize, most: u64, batch: &mut Vec<ItemBits>) -> bool {
-        let Aggregation::Batched { batch: size, wait } = self.aggregation else {
+    /// `batch` items, or whose last forward is `wait` old, or any that holds items when the
+    /// aggregation forwards when idle and `others` (whether the pass served work before) is
+    /// false, to the peer's receive ring, up to `most` items each. The items are pushed to
+    /// the peer before the outbox counts them done. Whether any moved.
+    pub(crate) fn forward(
+        &self,
+        d: usize,
+        most: u64,
+        batch: &mut Vec<ItemBits>,
+        others: bool,
+    ) -> bool {
+        let Aggregation::Batched {
+            batch: size,
+            wait,
+            idle,
+        } = self.aggregation
+        else {
             return false;
         };
+        let at_once = idle && !others;
         let mut moved = false;
         for (p, outbox) in self.outbox[d].iter().enumerate() {
             let Some(outbox) = outbox else { continue };
@@ -527,7 +540,7 @@ impl CpuRoute {
             let now = u64::try_from(self.epoch.elapsed().as_nanos()).unwrap_or(u64::MAX - 1) + 1;
             let stamp = outbox.c(qc::STAMP).load(Relaxed);
             let waited = now > stamp && u128::from(now - stamp) >= wait.as_nanos();
-            if avail < i64::from(size) && !waited {
+            if !at_once && avail < i64::from(size) && !waited {
                 continue;
             }
             let n = outbox.claim(most, batch);

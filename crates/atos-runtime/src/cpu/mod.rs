@@ -931,11 +931,13 @@ impl CpuRun<'_> {
             for &d in &mine {
                 mesh::set_device(d);
                 let rings = &self.devices[d];
-                worked |= self.serve_round::<P>(state, &rings.local, &mut batch, claim);
-                worked |= self.serve_round::<P>(state, &rings.recv, &mut batch, claim);
+                // `here`: this device's pass found work (a forward when idle asks it).
+                let mut here = self.serve_round::<P>(state, &rings.local, &mut batch, claim);
+                here |= self.serve_round::<P>(state, &rings.recv, &mut batch, claim);
                 for r in rings.routes {
-                    worked |= r.forward(d, FORWARD_MOST, &mut batch);
+                    here |= r.forward(d, FORWARD_MOST, &mut batch, here);
                 }
+                worked |= here;
             }
             if let Some(&d) = mine.first() {
                 mesh::set_device(d); // the idle hook's pushes route from here

@@ -1149,7 +1149,7 @@ impl<'s> MeshState<'s> {
                     + word_offset(dc::IDLE_CURSOR) as u64;
                 m[mesh::SWEEPS + p] = kernel_at.of(cursor, p);
             }
-            (m[mesh::BATCH], m[mesh::WAIT_NS]) = aggregation.words();
+            (m[mesh::BATCH], m[mesh::WAIT_NS], m[mesh::FORWARD_IDLE]) = aggregation.words();
             match (placement.bounds(), placement.owner_map()) {
                 (Some(bounds), _) => {
                     m[mesh::KIND] = mesh::KIND_RANGES;

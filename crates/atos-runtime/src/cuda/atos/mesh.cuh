@@ -444,7 +444,10 @@ __device__ __forceinline__ u64 clock_ns() {
 // Aggregated runs: moves batches of this device's outboxes of one queue to their owners'
 // receive rings. An outbox is forwarded once it holds `batch` items (at most the queue's
 // capacity: the host refuses more), or once `wait_ns` have passed since its last forward (so
-// the last items of a run always leave; an outbox never forwarded counts as waited). A
+// the last items of a run always leave; an outbox never forwarded counts as waited), or, when
+// the run forwards when idle (`forward_idle`), at once if the group's pass over the queues
+// found nothing else to do: at a run's end most groups are idle, and a chain of corrections
+// crossing devices would otherwise wait out `wait_ns` at every hop. A
 // forward is one claim from the outbox (up to K items per thread of the group), one
 // reservation and one publication in the peer's ring, with the items written over the link by
 // the whole group;
@@ -456,17 +459,19 @@ struct ForwardServer {
     const QueueRef<T, true>* peers;
     Control* ctl;
 
+    // `others`: whether an earlier server of the group's pass found work (run_persistent).
     template <class G, class Out>
-    __device__ bool serve(const G& g, Out&) const {
+    __device__ bool serve(const G& g, Out&, bool others = true) const {
         if (mesh_view.batch == 0) return false;
+        const bool now = !others && mesh_view.forward_idle != 0;
         bool worked = false;
         for (uint32_t p = 0; p < (uint32_t)mesh_view.devices; ++p)
-            if (p != (uint32_t)mesh_view.device && forward(g, outbox[p], peers[p])) worked = true;
+            if (p != (uint32_t)mesh_view.device && forward(g, outbox[p], peers[p], now)) worked = true;
         return worked;
     }
 
     template <class G>
-    __device__ bool forward(const G& g, const QueueRef<T>& from, const QueueRef<T, true>& to) const {
+    __device__ bool forward(const G& g, const QueueRef<T>& from, const QueueRef<T, true>& to, bool at_once) const {
         QueueCounters* c = from.counters;
         u64 base = 0;
         uint32_t n = 0;
@@ -478,7 +483,7 @@ struct ForwardServer {
                 // not waited; an outbox never forwarded (stamp 0) has.
                 const u64 stamp = ld_relaxed(&c->stamp.value);
                 const bool waited = now > stamp && now - stamp >= (u64)mesh_view.wait_ns;
-                if ((u64)avail >= (u64)mesh_view.batch || waited) {
+                if (at_once || (u64)avail >= (u64)mesh_view.batch || waited) {
                     n = claim(from, K * g.size(), base);
                     if (n) store_volatile(&c->stamp.value, now);
                 }
@@ -518,6 +523,13 @@ struct ForwardServer {
         return true;
     }
 };
+
+// A ForwardServer's turn in run_persistent's pass (worker.cuh's serve_in_pass): told whether
+// the servers before it found work.
+template <uint32_t K, class T, class G, class Out>
+__device__ __forceinline__ bool serve_in_pass(const ForwardServer<K, T>& s, const G& g, Out& out, bool others) {
+    return s.serve(g, out, others);
+}
 
 template <uint32_t K, class T>
 __device__ ForwardServer<K, T> forward_server(const QueueRef<T>* outbox, const QueueRef<T, true>* peers, Control* ctl) {

@@ -781,6 +781,18 @@ __device__ __forceinline__ bool share_end(const W& w, ShareBoard<F, BLOCK, SLOTS
 struct NoKeep {};
 template <class A, class B> struct same_type { static constexpr bool value = false; };
 template <class A> struct same_type<A, A> { static constexpr bool value = true; };
+
+// A batch function that may push before its first barrier (a balanced batch whose prefix or
+// loop bounds push: atos-codegen's `batch_pushes_first`). Its server opens each kept batch
+// with a barrier (run_from), as it does for workers without one of their own; batches taken
+// from a queue start after the take's barrier anyway.
+template <class F> struct PushesFirst {
+    F f;
+    template <class... A> __device__ __forceinline__ auto operator()(A&&... a) const -> decltype(f(a...)) { return f(a...); }
+};
+template <class F> __device__ PushesFirst<F> pushes_first(F f) { return PushesFirst<F>{f}; }
+template <class F> struct pushes_first_t { static constexpr bool value = false; };
+template <class F> struct pushes_first_t<PushesFirst<F>> { static constexpr bool value = true; };
 template <class A> __device__ A&& declval_of();
 
 template <uint32_t FETCH, uint32_t K, class W, class T, class Batch, class Keep = NoKeep, bool S = false>
@@ -899,10 +911,10 @@ struct QueueServer {
             own = true;
             // Every thread is past the flush (whose empty-stage return reads the stage's count)
             // before any pushes again from the kept items. A CTA worker's batch opens with a
-            // barrier of its own before its first push (its take, the balanced batch's scan, or
-            // the barrier a balanced batch whose prefix pushes starts with); thread and warp
-            // workers of a CTA group do not.
-            if constexpr (!W::BLOCK_BARRIER) g.sync();
+            // barrier of its own before its first push (its take, or the balanced batch's
+            // scan), unless its prefix may push first (`PushesFirst`); thread and warp workers
+            // of a CTA group have none.
+            if constexpr (!W::BLOCK_BARRIER || pushes_first_t<Batch>::value) g.sync();
             n = kept;
             count = lo < n ? min(FETCH, n - lo) : 0u;
         }
@@ -1190,6 +1202,12 @@ __device__ IdleServer<FETCH, W, I, Body, Deliver> idle_server(u64 range, W& work
     return IdleServer<FETCH, W, I, Body, Deliver>{worker, body, range, deliver};
 }
 
+// One server's turn in run_persistent's pass; `others`: whether a server before it found work
+// in this pass (mesh.cuh's overload for ForwardServer reads it, found at instantiation).
+template <class S, class G, class Out> __device__ __forceinline__ bool serve_in_pass(S& s, const G& g, Out& out, bool) {
+    return s.serve(g, out);
+}
+
 // The persistent driver: every group loops serving each queue in turn; when none had work it
 // checks for the end of the run (quiescence, or the idle hook's proof) and otherwise runs a
 // window of the idle hook, or naps.
@@ -1198,7 +1216,7 @@ __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queu
     uint32_t nap = 0;
     while (true) {
         bool worked = false;
-        ((worked = servers.serve(g, out) || worked), ...);
+        ((worked = serve_in_pass(servers, g, out, worked) || worked), ...);
         if (worked) {
             nap = 0;
             continue;
