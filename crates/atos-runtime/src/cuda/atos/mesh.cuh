@@ -43,6 +43,17 @@ __device__ __forceinline__ void set_mesh(const Mesh* m) {
     __syncthreads();
 }
 
+// This device's counters (DeviceCounters), in its global memory: said so, the compiler emits
+// global atomics on them rather than generic ones that test for a shared address first (the
+// address is read from shared memory, `mesh_view`).
+__device__ __forceinline__ DeviceCounters* own_counters() {
+    DeviceCounters* const c = reinterpret_cast<DeviceCounters*>(mesh_view.counters);
+#if !ATOS_REMOTE_CALLS
+    __builtin_assume(__isGlobal(c));
+#endif
+    return c;
+}
+
 // Whether index i is in this device's own range (a ranges placement; false for an owner map).
 __device__ __forceinline__ bool in_own_range(u64 i) { return i - own_lo < own_span; }
 
@@ -56,7 +67,7 @@ __device__ __forceinline__ void count_access(uint32_t o) {
 __device__ __forceinline__ void count_remote_ops() {
     __syncthreads();
     if (threadIdx.x == 0 && remote_ops_block != 0)
-        atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->remote_ops.value, remote_ops_block);
+        atomicAdd(&own_counters()->remote_ops.value, remote_ops_block);
 }
 
 // The device that owns index i (device 0 for an index at or past the placed range).
@@ -65,6 +76,7 @@ __device__ __forceinline__ uint32_t owner_of(u64 i) {
     if (i >= mesh_view.len) return 0;
     if (mesh_view.kind == MESH_RANGES) {
         uint32_t o = 0;
+#pragma unroll 1
         for (uint32_t d = 1; d < (uint32_t)mesh_view.devices; ++d) o += i >= mesh_view.bounds[d] ? 1u : 0u;
         return o;
     }
@@ -240,7 +252,7 @@ template <class T> __device__ bool deliver_combined(const Spread<T>& a, u64 i) {
 // batch whose items were pushed during it, which the sweep's push count sees (close_sweep); and
 // deliveries before it opened come before its reads.
 template <class G, class D> __device__ void drain_combined(const G& g, uint32_t items, const D& deliver) {
-    DeviceCounters* own = reinterpret_cast<DeviceCounters*>(mesh_view.counters);
+    DeviceCounters* own = own_counters();
     u64 lo = 0, n = 0, len = 0;
     if (g.is_leader()) {
         len = ld_relaxed(&own->deliver_len.value);
@@ -261,7 +273,7 @@ template <class G, class D> __device__ void drain_combined(const G& g, uint32_t 
 // At the kernel's end (every group of the device has left the loop, and the run is over on
 // every device): delivers whatever the device's copies still hold, by every thread of the grid.
 template <class D> __device__ void deliver_rest(const D& deliver) {
-    DeviceCounters* own = reinterpret_cast<DeviceCounters*>(mesh_view.counters);
+    DeviceCounters* own = own_counters();
     const u64 total = own->deliver_len.value;
     const u64 stride = (u64)gridDim.x * blockDim.x;
     u64 moved = 0;
@@ -377,7 +389,7 @@ struct RemoteStage {
         __syncthreads();
         if (d < (uint32_t)mesh_view.devices && count[d] != 0 && ok[d]) publish(rings[d], base[d], count[d]);
         if (threadIdx.x == 0) {
-            atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->sent.value, (u64)n);
+            atomicAdd(&own_counters()->sent.value, (u64)n);
             *staged = 0;
         }
         __syncthreads();
@@ -417,7 +429,7 @@ struct RoutedPusher {
         if (eager) push_lanes(peers[o], item, ctl, same);
         else push_lanes(outbox[o], item, ctl, same);
         if ((threadIdx.x & 31u) == (uint32_t)(__ffs(same) - 1))
-            atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->sent.value, (u64)__popc(same));
+            atomicAdd(&own_counters()->sent.value, (u64)__popc(same));
     }
     // Whether this device owns `item` (an inline task's push runs it here at once).
     __device__ bool owns(T item) const { return owner_of(route_key(item)) == (uint32_t)mesh_view.device; }
@@ -581,7 +593,7 @@ struct MeshQueues {
     __device__ u64 sweep_total(u64 range) const { return range + (u64)mesh_view.devices * own()->deliver_len.value; }
     // The `delivered` stat: elements a window of this device's sweep delivered.
     __device__ void count_delivered(uint32_t n) const {
-        atomicAdd(&reinterpret_cast<DeviceCounters*>(mesh_view.counters)->delivered.value, (u64)n);
+        atomicAdd(&own_counters()->delivered.value, (u64)n);
     }
     __device__ SweepParts sweep_parts(u64 lo, u64 n) const {
         const u64 first = own()->sweep_lo.value;
@@ -604,7 +616,7 @@ struct MeshQueues {
         const uint32_t per = (uint32_t)(mesh_view.ring_count / mesh_view.devices);
         const uint32_t lo = (uint32_t)mesh_view.device * per;
         if (done(lo, lo + per) != pushed(lo, lo + per)) return false;
-        u64* over = &reinterpret_cast<DeviceCounters*>(mesh_view.counters)->over.value;
+        u64* over = &own_counters()->over.value;
         if (blockIdx.x != 0 || threadIdx.x != 0) return ld_relaxed(over) != 0;
         if (!quiescent_sums(*this, nullptr)) return false;
         st_release(over, 1ull);

@@ -29,7 +29,7 @@
 #if ATOS_REMOTE_CALLS
 #define ATOS_ATOMIC(op) ::atos::remote::op
 #else
-#define ATOS_ATOMIC(op) op##_system
+#define ATOS_ATOMIC(op) ::atos::global_sys::op
 #endif
 #else
 #define ATOS_SCOPE "gpu"
@@ -362,6 +362,33 @@ __device__ __forceinline__ void fence_seq_cst() {
     nvshmem_quiet();  // this thread's calls to other ranks complete before what follows
 #endif
 }
+
+#if ATOS_SYSTEM_SCOPE && !ATOS_REMOTE_CALLS
+// System-scope atomics on memory that is global: every ATOS_ATOMIC site acts on the program's
+// state, a ring's counters or a control block, in this device's memory or a peer's (mapped
+// into the global space), never on shared or local memory. Told so, the compiler emits the
+// global forms (ATOMG, REDG) where a pointer it read from a table (a peer's ring, a spread
+// field's part) left it a generic atomic plus, at every site, a test for a shared address and
+// a compare-and-swap loop on shared memory: 61 such fallbacks in BFS's spread unit.
+namespace global_sys {
+#define ATOS_GLOBAL_SYS(op)                                                                   \
+    template <class P, class... A>                                                         \
+    __device__ __forceinline__ auto op(P* p, A... a) -> decltype(::op##_system(p, a...)) { \
+        __builtin_assume(__isGlobal(p));                                                   \
+        return ::op##_system(p, a...);                                                     \
+    }
+ATOS_GLOBAL_SYS(atomicAdd)
+ATOS_GLOBAL_SYS(atomicSub)
+ATOS_GLOBAL_SYS(atomicMin)
+ATOS_GLOBAL_SYS(atomicMax)
+ATOS_GLOBAL_SYS(atomicAnd)
+ATOS_GLOBAL_SYS(atomicOr)
+ATOS_GLOBAL_SYS(atomicXor)
+ATOS_GLOBAL_SYS(atomicExch)
+ATOS_GLOBAL_SYS(atomicCAS)
+#undef ATOS_GLOBAL_SYS
+}  // namespace global_sys
+#endif
 
 #define ATOS_U64(p) ((unsigned long long*)(p))
 __device__ __forceinline__ uint32_t atomic_fetch_add(uint32_t* p, uint32_t v) { return ATOS_ATOMIC(atomicAdd)(p, v); }
