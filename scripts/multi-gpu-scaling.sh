@@ -18,7 +18,10 @@
 # (docs/results/2026-11-28-x4-h200.md), which set the step limits below (grid:8192x8192 BFS on
 # three device counts needed more than 40 s, most of it uploads and the reference). On
 # 2026-11-28d (docs/results/2026-11-28d-x4-h200.md) 4096:50 was the best kron:24 BFS on 4 GPUs
-# (1.53x), so it is timed beside 1024:20, and the timeline samples it.
+# (1.53x), so it is timed beside 1024:20, and the timeline samples it. On 2026-11-29 `:idle`
+# forwarding landed (a group with nothing else to do forwards its outboxes at once; on 4 devices
+# sharing one H100 it halved kron:22's last 1%, docs/results/2026-11-29b-idle-forward-h100.md):
+# 4096:50:idle is timed and sampled beside 4096:50.
 set -uo pipefail
 DEVS="${DEVS:-1,2}"; KRON="${KRON:-24}"; GRID="${GRID:-8192}"
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64 NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR=/tmp/atos-kernels
@@ -42,7 +45,7 @@ K=/tmp/kron$KRON.acsr; G=/tmp/grid$GRID.acsr
 "$atos" graph convert "kron:$KRON" "$K" > "$out/convert.txt" 2>&1 &
 "$atos" graph convert "grid:${GRID}x$GRID" "$G" >> "$out/convert.txt" 2>&1; wait
 echo "graphs t=$(( $(date +%s) - t0 ))" >> "$log"
-b bfs-kron 150 --app bfs --graph "$K" --devices "$DEVS" --partition edges --aggregation eager,1024:20,4096:50 --worker cta --fetch 64
+b bfs-kron 150 --app bfs --graph "$K" --devices "$DEVS" --partition edges --aggregation eager,1024:20,4096:50,4096:50:idle --worker cta --fetch 64
 b pr-kron 180 --app pagerank-rescan --graph "$K" --devices "$DEVS" --partition edges --worker cta --fetch 8
 # PageRank's remote traffic on 4 GPUs was its combine copies' deliveries (233 M of 235 M
 # accesses per device on kron:24): fewer drains per task combine more per delivery but deliver
@@ -60,7 +63,7 @@ b pr-grid 150 --app pagerank-rescan --graph "$G" --devices "$DEVS" --partition v
 # host sampling each device's items taken): each device's active share and the tail after the
 # last item taken (`active min`, `end tail ms` in report.txt). Apart from the steps above, so
 # that a timeout of the sampling run (its other failures only leave a note) costs no timing.
-b timeline-kron-bfs 90 --app bfs --graph "$K" --devices "${DEVS##*,}" --partition edges --aggregation 1024:20,4096:50 --worker cta --fetch 64 --timeline
+b timeline-kron-bfs 90 --app bfs --graph "$K" --devices "${DEVS##*,}" --partition edges --aggregation 4096:50,4096:50:idle,1024:20:idle --worker cta --fetch 64 --timeline
 b timeline-kron-pagerank 90 --app pagerank-rescan --graph "$K" --devices "${DEVS##*,}" --partition edges --worker cta --fetch 8 --timeline
 b timeline-grid-bfs 90 --app bfs --graph "$G" --devices "${DEVS##*,}" --partition vertices --worker cta --fetch 64 --timeline
 # NVSHMEM: one spread count per bench run (its ranks are processes).
