@@ -506,22 +506,23 @@ fn outbox_items_wait_for_the_wait_time() {
     );
 }
 
-/// Forwarding when idle (`BATCH:WAIT_US:idle`): the same path, the same 30 ms wait, but a
+/// Forwarding when idle (`BATCH:WAIT_US:idle`): the same path with a 200 ms wait, but a
 /// device with nothing else to do forwards its outbox at once, so the five hops do not wait
-/// (the run above takes at least 60 ms).
+/// (without `:idle` the run would take at least 400 ms, as the test above shows at 30 ms; the
+/// bound is one wait, loose enough for a loaded machine).
 #[test]
 fn idle_devices_forward_at_once() {
     let g = atos_graph::load("grid:1x6").unwrap();
     let owners: Vec<u8> = (0..6).map(|v| (v % 2) as u8).collect();
     let cpu = CpuExecutor::new()
         .threads(2)
-        .aggregation(batched(8, 30_000).forward_when_idle(true))
+        .aggregation(batched(8, 200_000).forward_when_idle(true))
         .placement(Placement::from_owners(owners, 2).unwrap());
     let r = bfs_on(&g, &cpu);
     assert_eq!(r.depths, atos_graph::reference::bfs::bfs_depths(&g, 0));
     assert_eq!(r.stats.devices.iter().map(|d| d.sent).sum::<u64>(), 5);
     assert!(
-        r.stats.time < Duration::from_millis(30),
+        r.stats.time < Duration::from_millis(200),
         "{:?}",
         r.stats.time
     );

@@ -471,9 +471,12 @@ struct ForwardServer {
     const QueueRef<T, true>* peers;
     Control* ctl;
 
-    // `others`: whether an earlier server of the group's pass found work (run_persistent).
+    // `others`: whether an earlier server of the group's pass found work (run_persistent, through
+    // serve_in_pass below). No default: were the generic serve_in_pass ever chosen for a
+    // ForwardServer (a non-const server, which binds better to its `S&`), its two-argument call
+    // would not compile, rather than never forwarding when idle.
     template <class G, class Out>
-    __device__ bool serve(const G& g, Out&, bool others = true) const {
+    __device__ bool serve(const G& g, Out&, bool others) const {
         if (mesh_view.batch == 0) return false;
         const bool now = !others && mesh_view.forward_idle != 0;
         bool worked = false;
