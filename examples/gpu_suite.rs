@@ -638,6 +638,73 @@ fn spread_features(devices: Option<usize>) -> usize {
         + tight_rings(&gpus)
         + remote_counts(&gpus)
         + raise_offers(&gpus)
+        + idle_forwarding(&gpus)
+}
+
+/// Forwarding when idle (`BATCH:WAIT_US:idle`) on the GPU, as `idle_devices_forward_at_once`
+/// checks it on the CPU executor: BFS on a path whose vertices alternate between the devices
+/// (every hop a remote push), aggregated with a batch that never fills and a 100 ms wait. Each
+/// device forwards three times, and its second and third forwards each wait out the 100 ms
+/// since its previous one, so without `:idle` the run takes at least two waits (the control:
+/// it shows the check can fail); with it, a device that has nothing else to do forwards at
+/// once, and the run must take less than one wait. Depths exact in both. Returns the failures.
+fn idle_forwarding(gpus: &atos::Gpus) -> usize {
+    let devices = gpus.len();
+    println!("\n== forwarding when idle: a path across {devices} devices, 100 ms wait ==");
+    if devices < 2 {
+        println!("  one device: nothing is forwarded, nothing to check");
+        return 0;
+    }
+    let n = 3 * devices as u32 + 1;
+    let g = atos_graph::load(&format!("grid:1x{n}")).unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let want = atos_graph::reference::bfs::bfs_depths(&g, 0);
+    let owners: Vec<u8> = (0..n).map(|v| (v as usize % devices) as u8).collect();
+    let placement = atos::Placement::from_owners(owners, devices).unwrap();
+    let wait = Duration::from_millis(100);
+    let mut failures = 0;
+    for (w, fetch) in [(WorkerKind::Cta, 8), (WorkerKind::Warp, 4)] {
+        let mut program = Program::new(gpus.gpu(0), bfs_task::Task)
+            .worker(w)
+            .fetch(fetch)
+            .timeout(Duration::from_secs(20))
+            .build_mesh(gpus)
+            .unwrap_or_else(|e| panic!("{e}"));
+        for idle in [false, true] {
+            let aggregation = atos::Aggregation::batched(64, wait)
+                .unwrap()
+                .forward_when_idle(idle);
+            program.set_aggregation(aggregation);
+            let depth = bfs::initial_depths(g.num_vertices(), 0);
+            let state = bfs::state(&offsets, &g.cols, &depth, 64, QueueMode::Ring);
+            let name = format!("{}/{fetch} {aggregation}", w.name());
+            match program.run(&state, &[0], &placement) {
+                Ok(st) if depth.to_vec() == want => {
+                    let ok = if idle {
+                        st.time < wait
+                    } else {
+                        st.time >= 2 * wait
+                    };
+                    failures += usize::from(!ok);
+                    println!(
+                        "  {name}: {}exact, {:.1} ms ({})",
+                        if ok { "" } else { "FAIL " },
+                        st.time.as_secs_f64() * 1e3,
+                        if idle {
+                            "must be under one wait"
+                        } else {
+                            "control: at least two waits"
+                        }
+                    );
+                }
+                r => {
+                    failures += 1;
+                    println!("  {name}: FAIL {:?}", r.map(|s| s.to_string()));
+                }
+            }
+        }
+    }
+    failures
 }
 
 /// Offers upward (`offer_raise`): `programs::MaxLabelTasks` spread over the devices, every
