@@ -110,8 +110,9 @@ words!(
 );
 
 /// Where a program spread over several devices finds its placement and every device's rings
-/// (`atos::Mesh`, one per device, in that device's memory; the kernel copies it into shared
-/// memory at entry). Unlike the counter blocks it is packed: 8-byte words, no padding.
+/// (`atos::Mesh`, one per device, in that device's memory; its host copies it into the
+/// device's module, the `__constant__` `atos_mesh` of mesh.cuh, before each launch). Unlike
+/// the counter blocks it is packed: 8-byte words, no padding.
 pub mod mesh {
     /// Most devices a program spreads over.
     pub const MAX_DEVICES: usize = 8;
@@ -162,6 +163,16 @@ pub mod mesh {
             "aggregated remote pushes: 1: or at once, by a group whose pass over the queues found nothing else to do",
         ),
         (
+            "own_lo",
+            1,
+            "KIND_RANGES: the first index of this device's range (bounds[device]); KIND_MAP: 0",
+        ),
+        (
+            "own_span",
+            1,
+            "KIND_RANGES: indices in this device's range (an index i is its own when i - own_lo < own_span); KIND_MAP: 0, every index takes the general path",
+        ),
+        (
             "bounds",
             MAX_DEVICES + 1,
             "KIND_RANGES: device d holds [bounds[d], bounds[d + 1])",
@@ -185,7 +196,9 @@ pub mod mesh {
     pub const BATCH: usize = 9;
     pub const WAIT_NS: usize = 10;
     pub const FORWARD_IDLE: usize = 11;
-    pub const BOUNDS: usize = 12;
+    pub const OWN_LO: usize = 12;
+    pub const OWN_SPAN: usize = 13;
+    pub const BOUNDS: usize = 14;
     pub const SWEEPS: usize = BOUNDS + MAX_DEVICES + 1;
     /// Words of the struct.
     pub const WORDS: usize = SWEEPS + MAX_DEVICES;
@@ -209,6 +222,8 @@ pub mod mesh {
             BATCH,
             WAIT_NS,
             FORWARD_IDLE,
+            OWN_LO,
+            OWN_SPAN,
             BOUNDS,
             SWEEPS,
         ];

@@ -674,13 +674,13 @@ fn ring_pusher_type(
     }
 }
 
-/// Static shared memory a spread unit adds to the fixed allocations: the `Mesh` copy, the
-/// remote-access count and, per queue, the remote stage flush's per-destination count, base
-/// and flag (`atos::RemoteStage::flush`, compiled once for the receive rings and once for
-/// the outboxes).
+/// Static shared memory a spread unit adds to the fixed allocations: the remote-access count
+/// and, per queue, the remote stage flush's per-destination count, base and flag
+/// (`atos::RemoteStage::flush`, compiled once for the receive rings and once for the
+/// outboxes). The `Mesh` is in constant memory.
 fn spread_fixed_bytes(state: &StateDesc) -> usize {
-    use crate::layout::mesh::{MAX_DEVICES, WORDS};
-    WORDS * 8 + 8 + state.queues().count() * 2 * MAX_DEVICES * (4 + 8 + 4)
+    use crate::layout::mesh::MAX_DEVICES;
+    8 + state.queues().count() * 2 * MAX_DEVICES * (4 + 8 + 4)
 }
 
 /// A CTA group's stage for the items of queue `id` that other devices own (spread units).
@@ -938,10 +938,10 @@ fn emit_kernel(
 ) {
     let group = spec.group();
     let queues: Vec<&FieldDesc> = state.queues().collect();
+    // A spread unit's `Mesh` is no parameter: its host copies it into the module's constant
+    // memory (`atos_mesh`, mesh.cuh) before each launch.
     let window_param = if spec.strategy.windowed() {
         ", const atos::Window window"
-    } else if spec.multi_device {
-        ", const atos::Mesh* mesh"
     } else {
         ""
     };
@@ -976,7 +976,7 @@ fn emit_kernel(
     );
     out.push_str("    atos::set_fault_control(ctl);\n");
     if spec.multi_device {
-        out.push_str("    atos::set_mesh(mesh);\n");
+        out.push_str("    atos::start_mesh();\n");
     }
     let _ = writeln!(
         out,

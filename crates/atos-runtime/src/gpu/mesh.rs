@@ -388,6 +388,31 @@ pub(crate) fn load_everywhere(
         .collect()
 }
 
+/// The C name of a spread unit's `Mesh` in constant memory (mesh.cuh).
+const MESH_SYMBOL: &str = "atos_mesh";
+
+/// The device address of the `atos_mesh` constant in the module of `f` (a spread unit's
+/// kernel), checked to be one `Mesh`.
+fn mesh_symbol(f: &CudaFunction) -> Result<sys::CUdeviceptr, GpuError> {
+    let mut module: sys::CUmodule = std::ptr::null_mut();
+    // SAFETY: `f` is a function of a module loaded by this program and alive with it; the call
+    // only writes the module's handle.
+    unsafe { sys::cuFuncGetModule(&mut module, f.cu_function()) }
+        .result()
+        .map_err(driver_err("finding the kernel's module"))?;
+    let name = std::ffi::CString::new(MESH_SYMBOL).expect("no NUL in the name");
+    // SAFETY: `module` is the live module just found.
+    let (at, bytes) = unsafe { result::module::get_global(module, name) }
+        .map_err(driver_err("finding the unit's `atos_mesh` constant"))?;
+    if bytes != mesh::WORDS * 8 {
+        return Err(GpuError::Mesh(format!(
+            "the unit's `{MESH_SYMBOL}` holds {bytes} bytes where a Mesh is {}: the device headers and this runtime disagree on its layout",
+            mesh::WORDS * 8
+        )));
+    }
+    Ok(at)
+}
+
 impl<P: TaskSet> Drop for MeshProgram<P> {
     /// Under NVSHMEM calls, each module leaves NVSHMEM before it is unloaded (see
     /// `nvshmem::finalize_module`).
@@ -593,21 +618,35 @@ impl<P: TaskSet> MeshProgram<P> {
                     .map_err(driver_err("creating an event"))
             };
             let (start, stop) = (event()?, event()?);
+            // This device's Mesh into its module's `atos_mesh`, ordered before the launch.
+            let symbol = mesh_symbol(&self.functions[k])?;
+            // SAFETY: both are live device allocations of `mesh::WORDS` words (the symbol's
+            // size checked by mesh_symbol, the Mesh uploaded with `dev`), on this device.
+            unsafe {
+                result::memcpy_dtod_async(
+                    symbol,
+                    part.mesh,
+                    mesh::WORDS * 8,
+                    part.stream.cu_stream(),
+                )
+            }
+            .map_err(driver_err(
+                "copying the Mesh into the unit's constant memory",
+            ))?;
             offsets.push(u64::try_from(t0.elapsed().as_nanos()).unwrap_or(u64::MAX));
             start
                 .record(&part.stream)
                 .map_err(driver_err("recording the start event"))?;
             let mut arg = part.packed.clone();
             let mut control = dev.control_in_kernels;
-            let mut mesh_at = part.mesh;
             let mut params = [
                 arg.as_mut_ptr() as *mut c_void,
                 (&mut control) as *mut u64 as *mut c_void,
-                (&mut mesh_at) as *mut u64 as *mut c_void,
             ];
             // SAFETY: the kernel takes the by-value state struct (its size asserted against
-            // this packing by the generated unit), device 0's control block and this device's
-            // Mesh; every address in them is a live allocation owned by `dev`, reachable from
+            // this packing by the generated unit) and device 0's control block (this device's
+            // Mesh is in its module's constant memory, copied above); every address in them
+            // and in the Mesh is a live allocation owned by `dev`, reachable from
             // this device (its own, or a peer's: peer access enabled by `Gpus::new`, NVSHMEM's
             // mapping, or under NVSHMEM calls a tagged address its unit calls NVSHMEM with).
             unsafe {
@@ -1156,6 +1195,8 @@ impl<'s> MeshState<'s> {
                     for (k, b) in bounds.iter().enumerate() {
                         m[mesh::BOUNDS + k] = *b;
                     }
+                    m[mesh::OWN_LO] = bounds[d];
+                    m[mesh::OWN_SPAN] = bounds[d + 1] - bounds[d];
                 }
                 (None, Some((owner, local))) => {
                     m[mesh::KIND] = mesh::KIND_MAP;

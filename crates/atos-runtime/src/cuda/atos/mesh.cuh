@@ -12,54 +12,48 @@
 // owns the item (its first part, as an index) and to the owner's receive ring otherwise.
 #pragma once
 
+// The run's placement and ring table: this device's `Mesh`, which its host copies into this
+// module's constant memory before each launch (MeshProgram::launch_all; each device loads its
+// own module, so each reads its own). Its words are then operands of the instructions that use
+// them (the constant bank), never loads: the own-range test of every element access and push
+// costs a subtraction and a comparison, where a copy in shared memory cost two shared loads
+// after every atomic (a memory clobber) and kept 232 bytes of shared memory per block.
+extern "C" {
+__constant__ atos::Mesh atos_mesh;
+}
+
 namespace atos {
 
-// The run's placement and ring table, copied into shared memory by every block at entry.
-__shared__ Mesh mesh_view;
 // This block's accesses to `Atomics` elements in another device's memory (the device's
 // `remote_ops` stat): one shared-memory add per access, which costs little next to the access.
 __shared__ u64 remote_ops_block;
-// A ranges placement: this device's own range [own_lo, own_lo + own_span), so that an index of
-// its own (a grid's every index but its edges, most of a kron part's) is recognized with one
-// subtraction and one comparison, and placed with the subtraction alone. Span 0 (an owner
-// map, or an empty range): every index takes the general path. Nsight Compute on kron:18 BFS
-// (4 blocks, one H200) counted 21% more instructions in the spread unit on one device than in
-// the plain one before this (docs/results/2026-11-28b-x2-h200.md).
-__shared__ u64 own_lo;
-__shared__ u64 own_span;
 
-__device__ __forceinline__ void set_mesh(const Mesh* m) {
-    constexpr uint32_t words = sizeof(Mesh) / 8;
-    for (uint32_t i = threadIdx.x; i < words; i += blockDim.x)
-        reinterpret_cast<u64*>(&mesh_view)[i] = reinterpret_cast<const u64*>(m)[i];
-    __syncthreads();
-    if (threadIdx.x == 0) {
-        remote_ops_block = 0;
-        const uint32_t d = (uint32_t)mesh_view.device;
-        const bool ranges = mesh_view.kind == MESH_RANGES;
-        own_lo = ranges ? mesh_view.bounds[d] : 0;
-        own_span = ranges ? mesh_view.bounds[d + 1] - mesh_view.bounds[d] : 0;
-    }
+// Called by every thread at kernel entry.
+__device__ __forceinline__ void start_mesh() {
+    if (threadIdx.x == 0) remote_ops_block = 0;
     __syncthreads();
 }
 
 // This device's counters (DeviceCounters), in its global memory: said so, the compiler emits
 // global atomics on them rather than generic ones that test for a shared address first (the
-// address is read from shared memory, `mesh_view`).
+// address is read from shared memory, `atos_mesh`).
 __device__ __forceinline__ DeviceCounters* own_counters() {
-    DeviceCounters* const c = reinterpret_cast<DeviceCounters*>(mesh_view.counters);
+    DeviceCounters* const c = reinterpret_cast<DeviceCounters*>(atos_mesh.counters);
 #if !ATOS_REMOTE_CALLS
     __builtin_assume(__isGlobal(c));
 #endif
     return c;
 }
 
-// Whether index i is in this device's own range (a ranges placement; false for an owner map).
-__device__ __forceinline__ bool in_own_range(u64 i) { return i - own_lo < own_span; }
+// Whether index i is in this device's own range [own_lo, own_lo + own_span) of a ranges
+// placement (a grid's every index but its edges, most of a kron part's): recognized with one
+// subtraction and one comparison, and placed with the subtraction alone. Span 0 (an owner map,
+// or an empty range): every index takes the general path.
+__device__ __forceinline__ bool in_own_range(u64 i) { return i - atos_mesh.own_lo < atos_mesh.own_span; }
 
 // Counts an access to an element whose home is device o.
 __device__ __forceinline__ void count_access(uint32_t o) {
-    if (o != (uint32_t)mesh_view.device) atomicAdd(&remote_ops_block, 1ull);
+    if (o != (uint32_t)atos_mesh.device) atomicAdd(&remote_ops_block, 1ull);
 }
 
 // Called by every thread of the block when the kernel ends: adds the block's count to the
@@ -72,22 +66,22 @@ __device__ __forceinline__ void count_remote_ops() {
 
 // The device that owns index i (device 0 for an index at or past the placed range).
 __device__ __forceinline__ uint32_t owner_of(u64 i) {
-    if (in_own_range(i)) return (uint32_t)mesh_view.device;
-    if (i >= mesh_view.len) return 0;
-    if (mesh_view.kind == MESH_RANGES) {
+    if (in_own_range(i)) return (uint32_t)atos_mesh.device;
+    if (i >= atos_mesh.len) return 0;
+    if (atos_mesh.kind == MESH_RANGES) {
         uint32_t o = 0;
 #pragma unroll 1
-        for (uint32_t d = 1; d < (uint32_t)mesh_view.devices; ++d) o += i >= mesh_view.bounds[d] ? 1u : 0u;
+        for (uint32_t d = 1; d < (uint32_t)atos_mesh.devices; ++d) o += i >= atos_mesh.bounds[d] ? 1u : 0u;
         return o;
     }
-    return reinterpret_cast<const uint8_t*>(mesh_view.owner)[i];
+    return reinterpret_cast<const uint8_t*>(atos_mesh.owner)[i];
 }
 
 // Index i's position on its owner o.
 __device__ __forceinline__ u64 local_of(u64 i, uint32_t o) {
-    if (o == (uint32_t)mesh_view.device && own_span != 0) return i - own_lo;
-    if (mesh_view.kind == MESH_RANGES) return i - mesh_view.bounds[o];
-    return reinterpret_cast<const uint32_t*>(mesh_view.local)[i];
+    if (o == (uint32_t)atos_mesh.device && atos_mesh.own_span != 0) return i - atos_mesh.own_lo;
+    if (atos_mesh.kind == MESH_RANGES) return i - atos_mesh.bounds[o];
+    return reinterpret_cast<const uint32_t*>(atos_mesh.local)[i];
 }
 
 // An `Atomics` field: `s.f[i]` is element i wherever it lives (indices are checked against the
@@ -112,8 +106,8 @@ struct Spread {
             return &reinterpret_cast<T*>(t->part[0])[i];
         }
         if (in_own_range(i)) {
-            o = (uint32_t)mesh_view.device;
-            return &reinterpret_cast<T*>(t->part[o])[i - own_lo];
+            o = (uint32_t)atos_mesh.device;
+            return &reinterpret_cast<T*>(t->part[o])[i - atos_mesh.own_lo];
         }
         o = owner_of(i);
         return &reinterpret_cast<T*>(t->part[o])[local_of(i, o)];
@@ -178,8 +172,9 @@ template <class T> __device__ __forceinline__ void filter_store(T* p, T v) {
 template <class T> __device__ bool atomic_lower(const Spread<T>& a, u64 i, T v) {
     uint32_t o;
     T* const home = a.locate(i, o);
-    T* const copy = reinterpret_cast<T*>(a.t->filter);
-    if (copy == nullptr || o == (uint32_t)mesh_view.device) {
+    // An element of this device's first (no filter to read), then the filter copy's address.
+    T* const copy = o == (uint32_t)atos_mesh.device ? nullptr : reinterpret_cast<T*>(a.t->filter);
+    if (copy == nullptr) {
         count_access(o);
         return atomic_lower(home, 0, v);
     }
@@ -194,8 +189,9 @@ template <class T> __device__ bool atomic_lower(const Spread<T>& a, u64 i, T v) 
 template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) {
     uint32_t o;
     T* const home = a.locate(i, o);
-    T* const copy = reinterpret_cast<T*>(a.t->filter);
-    if (copy == nullptr || o == (uint32_t)mesh_view.device) {
+    // An element of this device's first (no filter to read), then the filter copy's address.
+    T* const copy = o == (uint32_t)atos_mesh.device ? nullptr : reinterpret_cast<T*>(a.t->filter);
+    if (copy == nullptr) {
         count_access(o);
         return atomic_raise(home, 0, v);
     }
@@ -220,10 +216,11 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
 // no task reads the field any more.
 template <class T> __device__ __forceinline__ void atomic_accumulate(const Spread<T>& a, u64 i, T v) {
     const uint32_t o = a.home_of(i);
-    T* const copy = reinterpret_cast<T*>(a.t->combine);
+    // The combine copy's address only for another device's element.
+    T* const copy = o == (uint32_t)atos_mesh.device ? nullptr : reinterpret_cast<T*>(a.t->combine);
     // One add either way (one call site keeps the task's registers down); the element's
     // address only when the add goes to it (an owner map's position is a load).
-    const bool combined = copy != nullptr && o != (uint32_t)mesh_view.device;
+    const bool combined = copy != nullptr;
     if (!combined) count_access(o);
     atomic_reduce_add(combined ? copy + i : a.at(i, o), v);
 }
@@ -372,7 +369,7 @@ struct RemoteStage {
         }
         __syncthreads();
         const uint32_t d = threadIdx.x;
-        if (d < (uint32_t)mesh_view.devices && count[d] != 0) {
+        if (d < (uint32_t)atos_mesh.devices && count[d] != 0) {
             base[d] = ATOS_ATOMIC(atomicAdd)(&rings[d].counters->end_alloc.value, (u64)count[d]);
             ok[d] = make_room(rings[d], base[d], count[d], ctl);
         }
@@ -387,7 +384,7 @@ struct RemoteStage {
         }
         if (stored) fence_release<Q::sys>();  // the slot stores come before the publications
         __syncthreads();
-        if (d < (uint32_t)mesh_view.devices && count[d] != 0 && ok[d]) publish(rings[d], base[d], count[d]);
+        if (d < (uint32_t)atos_mesh.devices && count[d] != 0 && ok[d]) publish(rings[d], base[d], count[d]);
         if (threadIdx.x == 0) {
             atomicAdd(&own_counters()->sent.value, (u64)n);
             *staged = 0;
@@ -398,7 +395,7 @@ struct RemoteStage {
 
 // A queue field's push channel: items this device owns go to `local` (staged or warp-aggregated
 // as on one GPU), the others to their owner: staged per CTA (Stage, above) or aggregated per
-// destination among the warp's converged lanes. Eager (mesh_view.batch == 0), they go straight
+// destination among the warp's converged lanes. Eager (atos_mesh.batch == 0), they go straight
 // into the owner's receive ring over the peer mapping; aggregated, into this device's outbox
 // for the owner (a local ring), which a ForwardServer moves to the owner in batches.
 template <class T, class Local, class Stage = NoRemoteStage>
@@ -413,7 +410,7 @@ struct RoutedPusher {
     __device__ void push_fenced(T item) const { put<true>(item); }
     template <bool FENCED> __device__ void put(T item) const {
         const uint32_t o = owner_of(route_key(item));
-        if (o == (uint32_t)mesh_view.device) {
+        if (o == (uint32_t)atos_mesh.device) {
             if (FENCED) local.push_fenced(item);
             else local.push(item);
             return;
@@ -424,7 +421,7 @@ struct RoutedPusher {
         if (FENCED && !ATOS_REMOTE_CALLS) fence_seq_cst();  // with calls, `owe` fenced already
         // Keyed by the target ring (as push_warp): lanes of two routed queues never share a
         // reservation, even where the compiler shares this code between them.
-        const bool eager = mesh_view.batch == 0;
+        const bool eager = atos_mesh.batch == 0;
         const uint32_t same = converged_lanes(eager ? (unsigned long long)peers[o].counters : (unsigned long long)outbox[o].counters);
         if (eager) push_lanes(peers[o], item, ctl, same);
         else push_lanes(outbox[o], item, ctl, same);
@@ -432,11 +429,11 @@ struct RoutedPusher {
             atomicAdd(&own_counters()->sent.value, (u64)__popc(same));
     }
     // Whether this device owns `item` (an inline task's push runs it here at once).
-    __device__ bool owns(T item) const { return owner_of(route_key(item)) == (uint32_t)mesh_view.device; }
+    __device__ bool owns(T item) const { return owner_of(route_key(item)) == (uint32_t)atos_mesh.device; }
     template <class G> __device__ void flush(const G& g) const {
         local.flush(g);
         if constexpr (Stage::on) {
-            if (mesh_view.batch == 0) stage.flush(peers, ctl);
+            if (atos_mesh.batch == 0) stage.flush(peers, ctl);
             else stage.flush(outbox, ctl);
         }
     }
@@ -477,11 +474,11 @@ struct ForwardServer {
     // would not compile, rather than never forwarding when idle.
     template <class G, class Out>
     __device__ bool serve(const G& g, Out&, bool others) const {
-        if (mesh_view.batch == 0) return false;
-        const bool now = !others && mesh_view.forward_idle != 0;
+        if (atos_mesh.batch == 0) return false;
+        const bool now = !others && atos_mesh.forward_idle != 0;
         bool worked = false;
-        for (uint32_t p = 0; p < (uint32_t)mesh_view.devices; ++p)
-            if (p != (uint32_t)mesh_view.device && forward(g, outbox[p], peers[p], now)) worked = true;
+        for (uint32_t p = 0; p < (uint32_t)atos_mesh.devices; ++p)
+            if (p != (uint32_t)atos_mesh.device && forward(g, outbox[p], peers[p], now)) worked = true;
         return worked;
     }
 
@@ -497,8 +494,8 @@ struct ForwardServer {
                 // A stamp at or after `now` (another group's forward since our clock read) has
                 // not waited; an outbox never forwarded (stamp 0) has.
                 const u64 stamp = ld_relaxed(&c->stamp.value);
-                const bool waited = now > stamp && now - stamp >= (u64)mesh_view.wait_ns;
-                if (at_once || (u64)avail >= (u64)mesh_view.batch || waited) {
+                const bool waited = now > stamp && now - stamp >= (u64)atos_mesh.wait_ns;
+                if (at_once || (u64)avail >= (u64)atos_mesh.batch || waited) {
                     n = claim(from, K * g.size(), base);
                     if (n) store_volatile(&c->stamp.value, now);
                 }
@@ -555,13 +552,13 @@ __device__ ForwardServer<K, T> forward_server(const QueueRef<T>* outbox, const Q
 // table is device-major, `ring_count / devices` rings each.
 struct MeshQueues {
     __device__ static u64 pushed(uint32_t lo, uint32_t hi) {
-        QueueCounters* const* c = reinterpret_cast<QueueCounters* const*>(mesh_view.rings);
+        QueueCounters* const* c = reinterpret_cast<QueueCounters* const*>(atos_mesh.rings);
         u64 alloc = 0;
         for (uint32_t i = lo; i < hi; ++i) alloc += ld_relaxed(&c[i]->end_alloc.value) + ld_relaxed(&c[i]->kept.value);
         return alloc;
     }
     __device__ static u64 done(uint32_t lo, uint32_t hi) {
-        QueueCounters* const* c = reinterpret_cast<QueueCounters* const*>(mesh_view.rings);
+        QueueCounters* const* c = reinterpret_cast<QueueCounters* const*>(atos_mesh.rings);
         u64 done = 0;
         for (uint32_t i = lo; i < hi; ++i) done += ld_relaxed(&c[i]->done.value);
         return done;
@@ -582,18 +579,18 @@ struct MeshQueues {
     // start of its sweep lets the other devices' hooks, later in their own sweeps, usually read
     // them in this sweep rather than the next (nothing between devices orders it; measured
     // neutral on PageRank, docs/results/2026-11-24c-h100-call1.md).
-    __device__ static const DeviceCounters* own() { return reinterpret_cast<const DeviceCounters*>(mesh_view.counters); }
+    __device__ static const DeviceCounters* own() { return reinterpret_cast<const DeviceCounters*>(atos_mesh.counters); }
     // The window's first position comes back as the share's first index plus the position
     // (the index itself when nothing accumulates), which `sweep_parts` splits.
     __device__ u64 grab_window(Control*, u64, u64 want, u64& lo) const {
         const u64 first = own()->sweep_lo.value;
         const u64 size = own()->sweep_hi.value - first + own()->deliver_len.value;
         u64 pos = 0;
-        const u64 got = grab_from(reinterpret_cast<u64*>(mesh_view.sweeps[mesh_view.device]), size, want, pos);
+        const u64 got = grab_from(reinterpret_cast<u64*>(atos_mesh.sweeps[atos_mesh.device]), size, want, pos);
         lo = first + pos;
         return got;
     }
-    __device__ u64 sweep_total(u64 range) const { return range + (u64)mesh_view.devices * own()->deliver_len.value; }
+    __device__ u64 sweep_total(u64 range) const { return range + (u64)atos_mesh.devices * own()->deliver_len.value; }
     // The `delivered` stat: elements a window of this device's sweep delivered.
     __device__ void count_delivered(uint32_t n) const {
         atomicAdd(&own_counters()->delivered.value, (u64)n);
@@ -603,10 +600,10 @@ struct MeshQueues {
         return split_sweep(lo - first, n, own()->deliver_len.value, first);
     }
     __device__ void open_sweep(Control*) const {
-        for (uint32_t d = 0; d < (uint32_t)mesh_view.devices; ++d) next_sweep(reinterpret_cast<u64*>(mesh_view.sweeps[d]));
+        for (uint32_t d = 0; d < (uint32_t)atos_mesh.devices; ++d) next_sweep(reinterpret_cast<u64*>(atos_mesh.sweeps[d]));
     }
-    __device__ u64 pushed() const { return pushed(0, (uint32_t)mesh_view.ring_count); }
-    __device__ u64 done() const { return done(0, (uint32_t)mesh_view.ring_count); }
+    __device__ u64 pushed() const { return pushed(0, (uint32_t)atos_mesh.ring_count); }
+    __device__ u64 done() const { return done(0, (uint32_t)atos_mesh.ring_count); }
     // A cheap first look at this device's own rings (in its own memory): work left here means
     // the run is not over, without reading the peers' counters over the links. "Not over" is
     // always a safe answer; only the full two-pass check can end the run. One group per device
@@ -616,8 +613,8 @@ struct MeshQueues {
     // every ring is done), so the poller's answer holds for them too.
     __device__ bool quiescent(u64* pushed_out) const {
         if (pushed_out) return quiescent_sums(*this, pushed_out);
-        const uint32_t per = (uint32_t)(mesh_view.ring_count / mesh_view.devices);
-        const uint32_t lo = (uint32_t)mesh_view.device * per;
+        const uint32_t per = (uint32_t)(atos_mesh.ring_count / atos_mesh.devices);
+        const uint32_t lo = (uint32_t)atos_mesh.device * per;
         if (done(lo, lo + per) != pushed(lo, lo + per)) return false;
         u64* over = &own_counters()->over.value;
         if (blockIdx.x != 0 || threadIdx.x != 0) return ld_relaxed(over) != 0;
