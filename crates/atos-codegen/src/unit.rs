@@ -140,6 +140,14 @@ pub const MIN_BLOCKS: u32 = 0;
 /// ms runs) (docs/results/2026-11-24h-push-registers-h100.md, calls 4 and 6).
 pub const PRIORITY_THREADS_PER_SM: u32 = 1280;
 
+/// Threads per SM a spread persistent unit that combines adds (`Plan::combines`: PageRank's
+/// re-scan form) is compiled for when no `min_blocks` is given: 6 blocks of 256, at most 40
+/// registers. ptxas gave PageRank's spread unit 40 registers by itself until its `Mesh` moved
+/// to constant memory, and 48 (5 blocks) after; on one H100 the 48-register unit ran kron:22
+/// 2-4% slower, and `--min-blocks 6` as before
+/// (docs/results/2026-12-06-spread-profile-h100.md, calls 2 and 3).
+pub const SPREAD_COMBINE_THREADS_PER_SM: u32 = 1536;
+
 impl KernelSpec {
     /// The tasks' own attribute values, 256 threads per block, persistent.
     pub fn for_tasks(tasks: &[&FnIr]) -> KernelSpec {
@@ -214,11 +222,13 @@ impl KernelSpec {
     }
 
     /// The `__launch_bounds__` blocks per SM of this spec's unit, for a program with a
-    /// priority queue or not: [`min_blocks`](KernelSpec::min_blocks) if given; else, for a
-    /// one-GPU persistent unit with a priority queue, [`PRIORITY_THREADS_PER_SM`] over the
-    /// block size (at least 1); else, for a unit that shares chunks (`balance::shares`), 2048
-    /// threads per SM on one GPU and [`PRIORITY_THREADS_PER_SM`] spread; else none (0).
-    pub fn launch_min_blocks(&self, has_priority_queue: bool) -> u32 {
+    /// priority queue or not, and that combines adds (`Plan::combines`) or not:
+    /// [`min_blocks`](KernelSpec::min_blocks) if given; else, for a one-GPU persistent unit
+    /// with a priority queue, [`PRIORITY_THREADS_PER_SM`] over the block size (at least 1);
+    /// else, for a spread persistent unit that combines, [`SPREAD_COMBINE_THREADS_PER_SM`];
+    /// else, for a unit that shares chunks (`balance::shares`), 2048 threads per SM on one GPU
+    /// and [`PRIORITY_THREADS_PER_SM`] spread; else none (0).
+    pub fn launch_min_blocks(&self, has_priority_queue: bool, combines: bool) -> u32 {
         if self.min_blocks != 0 {
             self.min_blocks
         } else if has_priority_queue && self.strategy == Strategy::Persistent && !self.multi_device
@@ -226,6 +236,8 @@ impl KernelSpec {
             // At most 32: no SM of sm_90 holds more blocks (only 256 threads a block was
             // measured).
             (PRIORITY_THREADS_PER_SM / self.block_size).clamp(1, 32)
+        } else if combines && self.multi_device && self.strategy == Strategy::Persistent {
+            (SPREAD_COMBINE_THREADS_PER_SM / self.block_size).clamp(1, 32)
         } else if self.tasks.iter().any(|t| shares(self, t)) {
             // Units that share chunks (`balance::shares`): left alone, ptxas gave the spread
             // BFS and PageRank units 80 registers and colouring's 125 (3 and 2 blocks of 256
@@ -945,7 +957,8 @@ fn emit_kernel(
     } else {
         ""
     };
-    let bounds = match spec.launch_min_blocks(!plan.priority.is_empty()) {
+    let bounds = match spec.launch_min_blocks(!plan.priority.is_empty(), !plan.combines.is_empty())
+    {
         0 => spec.block_size.to_string(),
         // Under NVSHMEM calls (ATOS_REMOTE_CALLS), nvJitLink's LTO leaves the persistent
         // loop's functions out of line, compiled with no register bound, and a kernel bound
@@ -1400,22 +1413,32 @@ mod tests {
     use super::*;
 
     /// A given `min_blocks` wins; else one-GPU persistent units with a priority queue get a
-    /// target, in whole blocks of their size, at least 1 and at most 32; else units that share
-    /// chunks (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
+    /// target, in whole blocks of their size, at least 1 and at most 32; else spread
+    /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
+    /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
     #[test]
     fn launch_min_blocks_targets_priority_and_sharing_units_only() {
         let sharing = KernelSpec::single(WorkerKind::Cta, 64, 256);
         assert!(shares(&sharing, &sharing.tasks[0]));
-        assert_eq!(sharing.launch_min_blocks(false), 8);
-        assert_eq!(sharing.launch_min_blocks(true), 5);
+        assert_eq!(sharing.launch_min_blocks(false, false), 8);
+        assert_eq!(sharing.launch_min_blocks(true, false), 5);
         assert_eq!(
-            sharing.clone().multi_device(true).launch_min_blocks(false),
+            sharing
+                .clone()
+                .multi_device(true)
+                .launch_min_blocks(false, false),
             5
         );
-        assert_eq!(sharing.clone().min_blocks(3).launch_min_blocks(false), 3);
+        assert_eq!(
+            sharing
+                .clone()
+                .min_blocks(3)
+                .launch_min_blocks(false, false),
+            3
+        );
         let warp = KernelSpec::single(WorkerKind::Warp, 64, 256);
         assert!(!shares(&warp, &warp.tasks[0]));
-        assert_eq!(warp.launch_min_blocks(false), 0);
+        assert_eq!(warp.launch_min_blocks(false, false), 0);
         let mut discrete = sharing.clone();
         discrete.strategy = Strategy::Discrete;
         assert!(!shares(&discrete, &discrete.tasks[0]));
@@ -1423,19 +1446,50 @@ mod tests {
             share: false,
             ..KernelSpec::single(WorkerKind::Cta, 64, 256)
         };
-        assert_eq!(spec.launch_min_blocks(true), 5);
-        assert_eq!(spec.launch_min_blocks(false), 0);
-        assert_eq!(spec.clone().min_blocks(3).launch_min_blocks(true), 3);
-        assert_eq!(spec.clone().min_blocks(3).launch_min_blocks(false), 3);
-        assert_eq!(spec.clone().multi_device(true).launch_min_blocks(true), 0);
+        assert_eq!(spec.launch_min_blocks(true, false), 5);
+        assert_eq!(spec.launch_min_blocks(false, false), 0);
+        assert_eq!(spec.clone().min_blocks(3).launch_min_blocks(true, false), 3);
+        assert_eq!(
+            spec.clone().min_blocks(3).launch_min_blocks(false, false),
+            3
+        );
+        assert_eq!(
+            spec.clone()
+                .multi_device(true)
+                .launch_min_blocks(true, false),
+            0
+        );
+        // A spread persistent unit that combines adds: 6 blocks of 256; not on one GPU, nor
+        // windowed, nor over a given bound.
+        assert_eq!(
+            spec.clone()
+                .multi_device(true)
+                .launch_min_blocks(false, true),
+            6
+        );
+        assert_eq!(
+            spec.clone()
+                .multi_device(true)
+                .block(128)
+                .launch_min_blocks(false, true),
+            12
+        );
+        assert_eq!(spec.launch_min_blocks(false, true), 0);
+        assert_eq!(
+            spec.clone()
+                .multi_device(true)
+                .min_blocks(4)
+                .launch_min_blocks(false, true),
+            4
+        );
         for strategy in [Strategy::Discrete, Strategy::Bsp] {
             let mut s = spec.clone();
             s.strategy = strategy;
-            assert_eq!(s.launch_min_blocks(true), 0);
+            assert_eq!(s.launch_min_blocks(true, false), 0);
         }
         for (block, blocks) in [(32, 32), (64, 20), (128, 10), (512, 2), (1024, 1)] {
             let s = KernelSpec::single(WorkerKind::Warp, 4, block);
-            assert_eq!(s.launch_min_blocks(true), blocks, "block {block}");
+            assert_eq!(s.launch_min_blocks(true, false), blocks, "block {block}");
             assert!(blocks * block <= 2048);
         }
     }
