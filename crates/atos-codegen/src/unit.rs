@@ -237,6 +237,8 @@ impl KernelSpec {
             // measured).
             (PRIORITY_THREADS_PER_SM / self.block_size).clamp(1, 32)
         } else if combines && self.multi_device && self.strategy == Strategy::Persistent {
+            // Before the sharing bound below: a combining spread unit that also shares takes
+            // this one (measured on PageRank's re-scan unit, which does not share).
             (SPREAD_COMBINE_THREADS_PER_SM / self.block_size).clamp(1, 32)
         } else if self.tasks.iter().any(|t| shares(self, t)) {
             // Units that share chunks (`balance::shares`): left alone, ptxas gave the spread
@@ -1475,6 +1477,9 @@ mod tests {
             12
         );
         assert_eq!(spec.launch_min_blocks(false, true), 0);
+        let mut windowed = spec.clone().multi_device(true);
+        windowed.strategy = Strategy::Discrete;
+        assert_eq!(windowed.launch_min_blocks(false, true), 0);
         assert_eq!(
             spec.clone()
                 .multi_device(true)

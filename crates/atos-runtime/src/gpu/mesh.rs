@@ -331,6 +331,9 @@ pub struct MeshProgram<P: TaskSet> {
     pub(crate) plan: Plan,
     pub(crate) source: String,
     pub(crate) functions: Vec<CudaFunction>,
+    /// Per loaded function: the device address of its module's `atos_mesh` constant
+    /// ([`mesh_symbol`]), where each launch copies its device's `Mesh`.
+    pub(crate) mesh_symbols: Vec<sys::CUdeviceptr>,
     /// Blocks per device (occupancy x SMs of device 0, or the user's grid).
     pub(crate) grid: u32,
     pub(crate) timeout: Option<Duration>,
@@ -391,9 +394,15 @@ pub(crate) fn load_everywhere(
 /// The C name of a spread unit's `Mesh` in constant memory (mesh.cuh).
 const MESH_SYMBOL: &str = "atos_mesh";
 
-/// The device address of the `atos_mesh` constant in the module of `f` (a spread unit's
-/// kernel), checked to be one `Mesh`.
-fn mesh_symbol(f: &CudaFunction) -> Result<sys::CUdeviceptr, GpuError> {
+/// The device address of the `atos_mesh` constant in the module of `functions[k]` (a spread
+/// unit's kernel, loaded on the k-th GPU this process drives), checked to be one `Mesh`.
+pub(crate) fn mesh_symbol(
+    gpus: &Gpus,
+    functions: &[CudaFunction],
+    k: usize,
+) -> Result<sys::CUdeviceptr, GpuError> {
+    bind(gpus, k)?;
+    let f = &functions[k];
     let mut module: sys::CUmodule = std::ptr::null_mut();
     // SAFETY: `f` is a function of a module loaded by this program and alive with it; the call
     // only writes the module's handle.
@@ -619,12 +628,11 @@ impl<P: TaskSet> MeshProgram<P> {
             };
             let (start, stop) = (event()?, event()?);
             // This device's Mesh into its module's `atos_mesh`, ordered before the launch.
-            let symbol = mesh_symbol(&self.functions[k])?;
             // SAFETY: both are live device allocations of `mesh::WORDS` words (the symbol's
             // size checked by mesh_symbol, the Mesh uploaded with `dev`), on this device.
             unsafe {
                 result::memcpy_dtod_async(
-                    symbol,
+                    self.mesh_symbols[k],
                     part.mesh,
                     mesh::WORDS * 8,
                     part.stream.cu_stream(),

@@ -302,8 +302,12 @@ impl<P: TaskSet> ProgramBuilder<P> {
         let source = self.source()?;
         let kernel = self.spec.kernel_name(&irs[0].name);
         let functions = super::mesh::load_everywhere(gpus, &source, &kernel)?;
-        let resident = match blocks_per_sm(&functions[0], self.spec.block_size) {
-            Ok(per_sm) => per_sm.max(1) * gpus.gpu(0).sm_count(),
+        let found = (0..functions.len())
+            .map(|k| super::mesh::mesh_symbol(gpus, &functions, k))
+            .collect::<Result<Vec<_>, _>>()
+            .and_then(|symbols| Ok((symbols, blocks_per_sm(&functions[0], self.spec.block_size)?)));
+        let (mesh_symbols, resident) = match found {
+            Ok((symbols, per_sm)) => (symbols, per_sm.max(1) * gpus.gpu(0).sm_count()),
             Err(e) => {
                 // No MeshProgram owns the modules yet: take them out of NVSHMEM here.
                 super::mesh::finalize_modules(gpus, &functions);
@@ -330,6 +334,7 @@ impl<P: TaskSet> ProgramBuilder<P> {
             plan,
             source,
             functions,
+            mesh_symbols,
             grid,
             timeout: self.timeout,
             fault_functions: fault_functions(

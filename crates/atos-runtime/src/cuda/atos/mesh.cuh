@@ -36,7 +36,7 @@ __device__ __forceinline__ void start_mesh() {
 
 // This device's counters (DeviceCounters), in its global memory: said so, the compiler emits
 // global atomics on them rather than generic ones that test for a shared address first (the
-// address is read from shared memory, `atos_mesh`).
+// address is a word of `atos_mesh`, in constant memory).
 __device__ __forceinline__ DeviceCounters* own_counters() {
     DeviceCounters* const c = reinterpret_cast<DeviceCounters*>(atos_mesh.counters);
 #if !ATOS_REMOTE_CALLS
