@@ -554,8 +554,11 @@ pub fn max_label_run(
     let offsets = g.offsets_u32().unwrap();
     let n = g.num_vertices();
     let label = AtomicArray::<u32>::from_vec((0..n as u32).collect());
-    // Every vertex is seeded and may be queued again each time its label rises.
-    let cap = 4 * (n as u64 + g.num_edges() as u64);
+    // Every vertex is seeded and may be queued again each time its label rises: no small
+    // bound holds. 4 x (n + m) overflowed `offer` on grid:48x48 (50,978 alive against 45,312)
+    // with 2 NVSHMEM ranks time-slicing one GPU, where a rank's offers wait while the other is
+    // descheduled (docs/results/2026-12-06-spread-profile-h100.md, call 5); 16x leaves room.
+    let cap = 16 * (n as u64 + g.num_edges() as u64);
     let state = MaxLabel {
         offsets: Slice::new(&offsets),
         cols: Slice::new(&g.cols),
