@@ -468,10 +468,8 @@ struct ForwardServer {
     const QueueRef<T, true>* peers;
     Control* ctl;
 
-    // `others`: whether an earlier server of the group's pass found work (run_persistent, through
-    // serve_in_pass below). No default: were the generic serve_in_pass ever chosen for a
-    // ForwardServer (a non-const server, which binds better to its `S&`), its two-argument call
-    // would not compile, rather than never forwarding when idle.
+    // `others`: whether an earlier server of the group's pass found work (run_persistent gives
+    // every server this flag; this one alone reads it).
     template <class G, class Out>
     __device__ bool serve(const G& g, Out&, bool others) const {
         if (atos_mesh.batch == 0) return false;
@@ -535,13 +533,6 @@ struct ForwardServer {
         return true;
     }
 };
-
-// A ForwardServer's turn in run_persistent's pass (worker.cuh's serve_in_pass): told whether
-// the servers before it found work.
-template <uint32_t K, class T, class G, class Out>
-__device__ __forceinline__ bool serve_in_pass(const ForwardServer<K, T>& s, const G& g, Out& out, bool others) {
-    return s.serve(g, out, others);
-}
 
 template <uint32_t K, class T>
 __device__ ForwardServer<K, T> forward_server(const QueueRef<T>* outbox, const QueueRef<T, true>* peers, Control* ctl) {

@@ -945,9 +945,10 @@ struct QueueServer {
 
     // Persistent: one batch, if the queue has any items (or, `HELPS`, a help walk). Inlined:
     // called out of line, as nvJitLink's LTO left it in spread units under NVSHMEM calls, it
-    // was compiled at 255 registers for a kernel bound to 48 (a link error).
+    // was compiled at 255 registers for a kernel bound to 48 (a link error). `others` (whether
+    // a server before this one found work in the pass, run_persistent) is not needed here.
     template <class G, class Out>
-    __device__ __forceinline__ bool serve(const G& g, Out& out) {
+    __device__ __forceinline__ bool serve(const G& g, Out& out, bool /* others */) {
         const uint32_t subs = g.size() / worker.size();
         u64 base = 0;
         uint32_t n = 0;
@@ -1049,11 +1050,11 @@ struct PriorityServer {
     // compute-sanitizer: local reads at address 0 in `serve_parked`; 2026-11-25).
     const PK* park;
     template <class G, class Out>
-    __device__ bool serve(const G& g, Out& out) {
+    __device__ bool serve(const G& g, Out& out, bool others) {
         if constexpr (PK::on) {
             if (near.serve_parked(g, out, q.next, q.pc, *park)) return true;
         }
-        if (near.serve(g, out)) return true;
+        if (near.serve(g, out, others)) return true;
         if (near.serve_open(g, out, q.next, &q.pc->open.value)) return true;
         if (far.serve_pass(g, out, &q.pc->pass_end.value)) return true;
         bool advanced = false;
@@ -1071,7 +1072,7 @@ __device__ PriorityServer<KS, Near, Far, PK> priority_server(const PriorityRef<K
 // The server of a queue no task of the program pops (windowed launches pick servers by queue
 // index; nothing is ever launched for it).
 struct NoServer {
-    template <class G, class Out> __device__ bool serve(const G&, Out&) { return false; }
+    template <class G, class Out> __device__ bool serve(const G&, Out&, bool) { return false; }
     template <class G, class Out> __device__ void serve_window(const G&, Out&, u64) {}
 };
 
@@ -1202,21 +1203,17 @@ __device__ IdleServer<FETCH, W, I, Body, Deliver> idle_server(u64 range, W& work
     return IdleServer<FETCH, W, I, Body, Deliver>{worker, body, range, deliver};
 }
 
-// One server's turn in run_persistent's pass; `others`: whether a server before it found work
-// in this pass (mesh.cuh's overload for ForwardServer reads it, found at instantiation).
-template <class S, class G, class Out> __device__ __forceinline__ bool serve_in_pass(S& s, const G& g, Out& out, bool) {
-    return s.serve(g, out);
-}
-
 // The persistent driver: every group loops serving each queue in turn; when none had work it
 // checks for the end of the run (quiescence, or the idle hook's proof) and otherwise runs a
-// window of the idle hook, or naps.
+// window of the idle hook, or naps. Each server's `serve(g, out, others)` is told whether a
+// server before it found work in this pass (mesh.cuh's ForwardServer forwards at once when
+// none did and the run forwards when idle; the others ignore it).
 template <class G, class Out, class Q, class Idle, class... Servers>
 __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queues, Idle& idle, Servers&... servers) {
     uint32_t nap = 0;
     while (true) {
         bool worked = false;
-        ((worked = serve_in_pass(servers, g, out, worked) || worked), ...);
+        ((worked = servers.serve(g, out, worked) || worked), ...);
         if (worked) {
             nap = 0;
             continue;
