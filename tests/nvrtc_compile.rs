@@ -345,3 +345,35 @@ fn deferred_fences_compile_with_priority_queues_mixed_workers_and_spread() {
         compile_clean(&src);
     }
 }
+
+/// The host finds a spread unit's `Mesh` by name (`layout::mesh::CUDA_CONSTANT`) in each
+/// device's module and copies the device's `Mesh` into it before each launch: mesh.cuh
+/// declares the constant under that name, and a compiled spread unit keeps the symbol. (Its
+/// size is layout.cuh's `static_assert` on `Mesh`.)
+#[test]
+fn spread_units_keep_the_mesh_constant_the_host_looks_up() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    let name = atos::codegen::layout::mesh::CUDA_CONSTANT;
+    let (_, mesh_cuh) = atos::headers::device_headers()
+        .iter()
+        .find(|(n, _)| n.ends_with("mesh.cuh"))
+        .expect("mesh.cuh among the device headers");
+    assert!(
+        mesh_cuh.contains(&format!("__constant__ atos::Mesh {name};")),
+        "mesh.cuh no longer declares the constant `{name}` the host looks up"
+    );
+    let source = atos::cuda_source::<bfs::Task>(
+        &KernelSpec::single(WorkerKind::Cta, 64, 256).multi_device(true),
+    )
+    .unwrap();
+    let cubin = nvrtc::compile_cubin_with(&source, (9, 0), None)
+        .unwrap()
+        .cubin;
+    let symbol = format!("{name}\0");
+    assert!(
+        cubin.windows(symbol.len()).any(|w| w == symbol.as_bytes()),
+        "the compiled spread unit has no symbol `{name}`"
+    );
+}

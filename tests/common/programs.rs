@@ -557,7 +557,8 @@ pub fn max_label_run(
     // Every vertex is seeded and may be queued again each time its label rises: no small
     // bound holds. 4 x (n + m) overflowed `offer` on grid:48x48 (50,978 alive against 45,312)
     // with 2 NVSHMEM ranks time-slicing one GPU, where a rank's offers wait while the other is
-    // descheduled (docs/results/2026-12-06-spread-profile-h100.md, call 5); 16x leaves room.
+    // descheduled (docs/results/2026-12-06-spread-profile-h100.md, call 5). 16x is not a
+    // bound either, and has not run under NVSHMEM yet.
     let cap = 16 * (n as u64 + g.num_edges() as u64);
     let state = MaxLabel {
         offsets: Slice::new(&offsets),

@@ -206,6 +206,10 @@ pub mod mesh {
     pub const KIND_MAP: u64 = 1;
     /// The C++ struct name.
     pub const CUDA_STRUCT: &str = "Mesh";
+    /// The C name of a spread unit's `__constant__` copy of its device's `Mesh` (mesh.cuh
+    /// declares it; the host looks it up by this name in each device's module and fills it
+    /// before each launch). `tests/nvrtc_compile.rs` checks the header and a compiled unit.
+    pub const CUDA_CONSTANT: &str = "atos_mesh";
     const _: () = {
         let mut at = 0;
         let mut i = 0;

@@ -392,7 +392,7 @@ pub(crate) fn load_everywhere(
 }
 
 /// The C name of a spread unit's `Mesh` in constant memory (mesh.cuh).
-const MESH_SYMBOL: &str = "atos_mesh";
+const MESH_SYMBOL: &str = mesh::CUDA_CONSTANT;
 
 /// The device address of the `atos_mesh` constant in the module of `functions[k]` (a spread
 /// unit's kernel, loaded on the k-th GPU this process drives), checked to be one `Mesh`.
@@ -1204,7 +1204,7 @@ impl<'s> MeshState<'s> {
                         m[mesh::BOUNDS + k] = *b;
                     }
                     m[mesh::OWN_LO] = bounds[d];
-                    m[mesh::OWN_SPAN] = bounds[d + 1] - bounds[d];
+                    m[mesh::OWN_SPAN] = placement.count(d);
                 }
                 (None, Some((owner, local))) => {
                     m[mesh::KIND] = mesh::KIND_MAP;

@@ -14,10 +14,13 @@
 
 // The run's placement and ring table: this device's `Mesh`, which its host copies into this
 // module's constant memory before each launch (MeshProgram::launch_all; each device loads its
-// own module, so each reads its own). Its words are then operands of the instructions that use
-// them (the constant bank), never loads: the own-range test of every element access and push
-// costs a subtraction and a comparison, where a copy in shared memory cost two shared loads
-// after every atomic (a memory clobber) and kept 232 bytes of shared memory per block.
+// own module, so each reads its own). A word read at a fixed place is then an operand of the
+// instruction that uses it (the constant bank), not a load; an indexed one (`bounds[d]`,
+// `sweeps[d]`) is a constant-cache load. So the own-range test of every element access and push
+// is a subtraction and a comparison, where the copy in shared memory this replaces was read
+// again after every atomic (an asm memory clobber; seen as LDS in the spread BFS unit's SASS)
+// and took 232 bytes of shared memory per block. The host finds it by this name
+// (`layout::mesh::CUDA_CONSTANT`, checked by tests/nvrtc_compile.rs).
 extern "C" {
 __constant__ atos::Mesh atos_mesh;
 }
