@@ -14,6 +14,8 @@
 # (.gpu/atos). CALLS defaults to 0: under NVSHMEM calls each of the suite's ~20 program builds
 # took about 50 s on a fresh machine (NVRTC to LTO IR, then nvJitLink with NVSHMEM's device
 # library; docs/results/2026-11-28c-x2-h200.md), more than one device call allows with the rest.
+# With NVSHMEM's calls out of line (remote.cuh) a spread unit links 2.5-3x faster
+# (docs/results/2026-12-06b-nvshmem-calls-h100.md); the whole suite under calls was not timed.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR="${ATOS_CACHE_DIR:-/tmp/atos-kernels}"

@@ -659,7 +659,8 @@ pub fn device_link(install: &Install, source: &str, arch: (i32, i32)) -> Result<
 }
 
 /// [`device_link`] through the kernel cache (`ATOS_CACHE_DIR`, as NVRTC's CUBINs): the device
-/// link takes tens of seconds per spread unit. The key adds NVSHMEM's options, nvJitLink's
+/// link of a spread unit for NVSHMEM calls takes tens of seconds (`docs/runtime.md`, "NVSHMEM's
+/// calls are called, not inlined"). The key adds NVSHMEM's options, nvJitLink's
 /// ([`nvrtc::link_options`]) and version, and the device library (path and size) to what an
 /// NVRTC CUBIN's key holds.
 fn cached_device_link(

@@ -359,7 +359,7 @@ template <class T> __device__ __forceinline__ void atomic_store(T* p, T v) { sto
 __device__ __forceinline__ void fence_seq_cst() {
     asm volatile("fence.sc." ATOS_SCOPE ";" ::: "memory");
 #if ATOS_REMOTE_CALLS
-    nvshmem_quiet();  // this thread's calls to other ranks complete before what follows
+    remote::quiet();  // this thread's calls to other ranks complete before what follows
 #endif
 }
 

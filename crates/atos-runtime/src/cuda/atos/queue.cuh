@@ -79,7 +79,7 @@ constexpr bool UNIT_SCOPE = ATOS_SYSTEM_SCOPE != 0;
 #define ATOS_REMOTE_QUIET(S) \
     do {                     \
         (void)(S);           \
-        nvshmem_quiet();     \
+        remote::quiet();     \
     } while (0)
 #else
 #define ATOS_ON_REMOTE(p, call) \
