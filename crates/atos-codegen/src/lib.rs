@@ -26,6 +26,6 @@ pub use plan::{
     queue_rings,
 };
 pub use unit::{
-    CHECKED_BY_DEFAULT, KernelSpec, MAX_FETCH, MIN_BLOCKS, PRIORITY_THREADS_PER_SM, Strategy,
-    TaskSpec, field_size, generate_unit, state_size,
+    BoundTraits, CHECKED_BY_DEFAULT, KernelSpec, MAX_FETCH, MIN_BLOCKS, PRIORITY_THREADS_PER_SM,
+    Strategy, TaskSpec, field_size, generate_unit, state_size,
 };

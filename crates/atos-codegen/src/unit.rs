@@ -130,6 +130,26 @@ pub const IDLE_NAP_NS: u32 = 32;
 /// The default [`KernelSpec::min_blocks`]: atos's choice ([`KernelSpec::launch_min_blocks`]).
 pub const MIN_BLOCKS: u32 = 0;
 
+/// What a program's plan says that decides its unit's register bound when none is given
+/// ([`KernelSpec::launch_min_blocks`]): each bound is a per-kind measurement.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct BoundTraits {
+    /// Some queue of the program is a priority queue (`Plan::priority`).
+    pub priority_queue: bool,
+    /// The program combines adds to other devices' elements (`Plan::combines`).
+    pub combines: bool,
+}
+
+impl BoundTraits {
+    /// The traits of the program `plan` describes.
+    pub fn of(plan: &Plan) -> BoundTraits {
+        BoundTraits {
+            priority_queue: !plan.priority.is_empty(),
+            combines: !plan.combines.is_empty(),
+        }
+    }
+}
+
 /// Threads per SM a one-GPU persistent unit with a priority queue is compiled for when no
 /// `min_blocks` is given, in whole blocks (1280 over the block size, rounded down, 1 to 32):
 /// 5 blocks of 256, at most 48 registers a thread (65536 / 1280 in ptxas's steps of 8). Left
@@ -221,22 +241,24 @@ impl KernelSpec {
         self
     }
 
-    /// The `__launch_bounds__` blocks per SM of this spec's unit, for a program with a
-    /// priority queue or not, and that combines adds (`Plan::combines`) or not:
+    /// The `__launch_bounds__` blocks per SM of this spec's unit, for a program of `traits`
+    /// (whether it has a priority queue, whether it combines adds):
     /// [`min_blocks`](KernelSpec::min_blocks) if given; else, for a one-GPU persistent unit
     /// with a priority queue, [`PRIORITY_THREADS_PER_SM`] over the block size (at least 1);
     /// else, for a spread persistent unit that combines, [`SPREAD_COMBINE_THREADS_PER_SM`];
     /// else, for a unit that shares chunks (`balance::shares`), 2048 threads per SM on one GPU
     /// and [`PRIORITY_THREADS_PER_SM`] spread; else none (0).
-    pub fn launch_min_blocks(&self, has_priority_queue: bool, combines: bool) -> u32 {
+    pub fn launch_min_blocks(&self, traits: BoundTraits) -> u32 {
         if self.min_blocks != 0 {
             self.min_blocks
-        } else if has_priority_queue && self.strategy == Strategy::Persistent && !self.multi_device
+        } else if traits.priority_queue
+            && self.strategy == Strategy::Persistent
+            && !self.multi_device
         {
             // At most 32: no SM of sm_90 holds more blocks (only 256 threads a block was
             // measured).
             (PRIORITY_THREADS_PER_SM / self.block_size).clamp(1, 32)
-        } else if combines && self.multi_device && self.strategy == Strategy::Persistent {
+        } else if traits.combines && self.multi_device && self.strategy == Strategy::Persistent {
             // Before the sharing bound below: a combining spread unit that also shares takes
             // this one (measured on PageRank's re-scan unit, which does not share).
             (SPREAD_COMBINE_THREADS_PER_SM / self.block_size).clamp(1, 32)
@@ -959,8 +981,7 @@ fn emit_kernel(
     } else {
         ""
     };
-    let bounds = match spec.launch_min_blocks(!plan.priority.is_empty(), !plan.combines.is_empty())
-    {
+    let bounds = match spec.launch_min_blocks(BoundTraits::of(plan)) {
         0 => spec.block_size.to_string(),
         // Under NVSHMEM calls (ATOS_REMOTE_CALLS), nvJitLink's LTO leaves the persistent
         // loop's functions out of line, compiled with no register bound, and a kernel bound
@@ -1418,29 +1439,33 @@ mod tests {
     /// target, in whole blocks of their size, at least 1 and at most 32; else spread
     /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
     /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
+    const PLAIN: BoundTraits = BoundTraits {
+        priority_queue: false,
+        combines: false,
+    };
+    const PRIORITY: BoundTraits = BoundTraits {
+        priority_queue: true,
+        combines: false,
+    };
+    const COMBINES: BoundTraits = BoundTraits {
+        priority_queue: false,
+        combines: true,
+    };
+
     #[test]
     fn launch_min_blocks_targets_priority_and_sharing_units_only() {
         let sharing = KernelSpec::single(WorkerKind::Cta, 64, 256);
         assert!(shares(&sharing, &sharing.tasks[0]));
-        assert_eq!(sharing.launch_min_blocks(false, false), 8);
-        assert_eq!(sharing.launch_min_blocks(true, false), 5);
+        assert_eq!(sharing.launch_min_blocks(PLAIN), 8);
+        assert_eq!(sharing.launch_min_blocks(PRIORITY), 5);
         assert_eq!(
-            sharing
-                .clone()
-                .multi_device(true)
-                .launch_min_blocks(false, false),
+            sharing.clone().multi_device(true).launch_min_blocks(PLAIN),
             5
         );
-        assert_eq!(
-            sharing
-                .clone()
-                .min_blocks(3)
-                .launch_min_blocks(false, false),
-            3
-        );
+        assert_eq!(sharing.clone().min_blocks(3).launch_min_blocks(PLAIN), 3);
         let warp = KernelSpec::single(WorkerKind::Warp, 64, 256);
         assert!(!shares(&warp, &warp.tasks[0]));
-        assert_eq!(warp.launch_min_blocks(false, false), 0);
+        assert_eq!(warp.launch_min_blocks(PLAIN), 0);
         let mut discrete = sharing.clone();
         discrete.strategy = Strategy::Discrete;
         assert!(!shares(&discrete, &discrete.tasks[0]));
@@ -1448,53 +1473,46 @@ mod tests {
             share: false,
             ..KernelSpec::single(WorkerKind::Cta, 64, 256)
         };
-        assert_eq!(spec.launch_min_blocks(true, false), 5);
-        assert_eq!(spec.launch_min_blocks(false, false), 0);
-        assert_eq!(spec.clone().min_blocks(3).launch_min_blocks(true, false), 3);
+        assert_eq!(spec.launch_min_blocks(PRIORITY), 5);
+        assert_eq!(spec.launch_min_blocks(PLAIN), 0);
+        assert_eq!(spec.clone().min_blocks(3).launch_min_blocks(PRIORITY), 3);
+        assert_eq!(spec.clone().min_blocks(3).launch_min_blocks(PLAIN), 3);
         assert_eq!(
-            spec.clone().min_blocks(3).launch_min_blocks(false, false),
-            3
-        );
-        assert_eq!(
-            spec.clone()
-                .multi_device(true)
-                .launch_min_blocks(true, false),
+            spec.clone().multi_device(true).launch_min_blocks(PRIORITY),
             0
         );
         // A spread persistent unit that combines adds: 6 blocks of 256; not on one GPU, nor
         // windowed, nor over a given bound.
         assert_eq!(
-            spec.clone()
-                .multi_device(true)
-                .launch_min_blocks(false, true),
+            spec.clone().multi_device(true).launch_min_blocks(COMBINES),
             6
         );
         assert_eq!(
             spec.clone()
                 .multi_device(true)
                 .block(128)
-                .launch_min_blocks(false, true),
+                .launch_min_blocks(COMBINES),
             12
         );
-        assert_eq!(spec.launch_min_blocks(false, true), 0);
+        assert_eq!(spec.launch_min_blocks(COMBINES), 0);
         let mut windowed = spec.clone().multi_device(true);
         windowed.strategy = Strategy::Discrete;
-        assert_eq!(windowed.launch_min_blocks(false, true), 0);
+        assert_eq!(windowed.launch_min_blocks(COMBINES), 0);
         assert_eq!(
             spec.clone()
                 .multi_device(true)
                 .min_blocks(4)
-                .launch_min_blocks(false, true),
+                .launch_min_blocks(COMBINES),
             4
         );
         for strategy in [Strategy::Discrete, Strategy::Bsp] {
             let mut s = spec.clone();
             s.strategy = strategy;
-            assert_eq!(s.launch_min_blocks(true, false), 0);
+            assert_eq!(s.launch_min_blocks(PRIORITY), 0);
         }
         for (block, blocks) in [(32, 32), (64, 20), (128, 10), (512, 2), (1024, 1)] {
             let s = KernelSpec::single(WorkerKind::Warp, 4, block);
-            assert_eq!(s.launch_min_blocks(true, false), blocks, "block {block}");
+            assert_eq!(s.launch_min_blocks(PRIORITY), blocks, "block {block}");
             assert!(blocks * block <= 2048);
         }
     }
