@@ -973,6 +973,28 @@ fn counter_bytes(queues: usize, per_queue: usize) -> usize {
 }
 
 /// Where a device's DeviceCounters start in its counter buffer (after its rings' blocks).
+/// Device `d`'s placement words of its `Mesh` (all but a map's two tables, which the caller
+/// allocates into `OWNER` and `LOCAL`): the device, the count, the length, the kind, and for
+/// ranges the bounds and the own range that `mesh.cuh`'s `in_own_range` tests every index
+/// against (`i - own_lo < own_span`, wrapping: one subtraction and one comparison). A map's
+/// own range stays empty (span 0), so every index takes `owner_of`'s general path.
+fn placement_words(m: &mut [u64], placement: &Placement, d: usize) {
+    m[mesh::DEVICE] = d as u64;
+    m[mesh::DEVICES] = placement.devices() as u64;
+    m[mesh::LEN] = placement.len();
+    match placement.bounds() {
+        Some(bounds) => {
+            m[mesh::KIND] = mesh::KIND_RANGES;
+            for (k, b) in bounds.iter().enumerate() {
+                m[mesh::BOUNDS + k] = *b;
+            }
+            m[mesh::OWN_LO] = bounds[d];
+            m[mesh::OWN_SPAN] = placement.count(d);
+        }
+        None => m[mesh::KIND] = mesh::KIND_MAP,
+    }
+}
+
 fn device_counters_offset(queues: usize, per_queue: usize) -> u64 {
     (per_queue * queues * qc::BYTES) as u64
 }
@@ -1184,9 +1206,7 @@ impl<'s> MeshState<'s> {
             );
             let rings_table = arena.alloc(all_rings.len() * 8, Some(&words_bytes(&all_rings)))?;
             let mut m = vec![0u64; mesh::WORDS];
-            m[mesh::DEVICE] = d as u64;
-            m[mesh::DEVICES] = devices as u64;
-            m[mesh::LEN] = placement.len();
+            placement_words(&mut m, placement, d);
             m[mesh::RINGS] = rings_table;
             m[mesh::RING_COUNT] = all_rings.len() as u64;
             m[mesh::COUNTERS] = counters[d] + device_counters_offset(n_queues, per_queue);
@@ -1197,22 +1217,10 @@ impl<'s> MeshState<'s> {
                 m[mesh::SWEEPS + p] = kernel_at.of(cursor, p);
             }
             (m[mesh::BATCH], m[mesh::WAIT_NS], m[mesh::FORWARD_IDLE]) = aggregation.words();
-            match (placement.bounds(), placement.owner_map()) {
-                (Some(bounds), _) => {
-                    m[mesh::KIND] = mesh::KIND_RANGES;
-                    for (k, b) in bounds.iter().enumerate() {
-                        m[mesh::BOUNDS + k] = *b;
-                    }
-                    m[mesh::OWN_LO] = bounds[d];
-                    m[mesh::OWN_SPAN] = placement.count(d);
-                }
-                (None, Some((owner, local))) => {
-                    m[mesh::KIND] = mesh::KIND_MAP;
-                    m[mesh::OWNER] = arena.alloc(owner.len(), Some(owner))?;
-                    let local: Vec<u8> = local.iter().flat_map(|x| x.to_le_bytes()).collect();
-                    m[mesh::LOCAL] = arena.alloc(local.len(), Some(&local))?;
-                }
-                (None, None) => unreachable!("a placement is ranges or a map"),
+            if let Some((owner, local)) = placement.owner_map() {
+                m[mesh::OWNER] = arena.alloc(owner.len(), Some(owner))?;
+                let local: Vec<u8> = local.iter().flat_map(|x| x.to_le_bytes()).collect();
+                m[mesh::LOCAL] = arena.alloc(local.len(), Some(&local))?;
             }
             let mesh_at = arena.alloc(m.len() * 8, Some(&words_bytes(&m)))?;
             parts.push((packed, mesh_at));
@@ -1657,6 +1665,65 @@ fn bind(gpus: &Gpus, k: usize) -> Result<(), GpuError> {
 #[cfg(test)]
 mod tests {
     use super::KernelAddresses;
+    use crate::placement::Placement;
+    use atos_codegen::layout::mesh;
+
+    /// mesh.cuh's `owner_of` and `local_of` for a ranges placement, read from a `Mesh`'s words
+    /// as the device reads them: the own range first (`in_own_range`, a wrapping subtraction
+    /// and a comparison), then device 0 past the placed indices, then the bounds.
+    fn device_place(m: &[u64], i: u64) -> (usize, u64) {
+        let (lo, span) = (m[mesh::OWN_LO], m[mesh::OWN_SPAN]);
+        if i.wrapping_sub(lo) < span {
+            return (m[mesh::DEVICE] as usize, i - lo);
+        }
+        if i >= m[mesh::LEN] {
+            return (0, 0);
+        }
+        let o = (1..m[mesh::DEVICES] as usize)
+            .filter(|&d| i >= m[mesh::BOUNDS + d])
+            .count();
+        (o, i - m[mesh::BOUNDS + o])
+    }
+
+    /// Each device's own-range words (`own_lo`, `own_span`, filled by the host) place every
+    /// index as the placement does, from every device's point of view: uneven ranges, empty
+    /// ones (first, middle, last), one device, eight, and indices past the placed ones (device
+    /// 0, as on the CPU). A map leaves the own range empty.
+    #[test]
+    fn own_range_words_place_every_index_as_the_placement_does() {
+        let placements = [
+            Placement::even(10, 1).unwrap(),
+            Placement::even(10, 3).unwrap(),
+            Placement::even(1000, 8).unwrap(),
+            Placement::ranges(vec![0, 0, 7, 12]).unwrap(),
+            Placement::ranges(vec![0, 5, 5, 9]).unwrap(),
+            Placement::ranges(vec![0, 4, 9, 9]).unwrap(),
+            Placement::ranges(vec![0, 0]).unwrap(),
+        ];
+        for p in &placements {
+            for d in 0..p.devices() {
+                let mut m = vec![0u64; mesh::WORDS];
+                super::placement_words(&mut m, p, d);
+                assert_eq!(m[mesh::KIND], mesh::KIND_RANGES);
+                assert_eq!(m[mesh::OWN_SPAN], p.count(d), "{p:?} device {d}");
+                for i in 0..p.len() + 3 {
+                    let want = if i < p.len() {
+                        (p.owner(i), p.local(i))
+                    } else {
+                        (0, 0)
+                    };
+                    assert_eq!(device_place(&m, i), want, "{p:?}: index {i} on device {d}");
+                }
+            }
+        }
+        let map = Placement::from_owners(vec![1, 0, 1, 1], 2).unwrap();
+        let mut m = vec![0u64; mesh::WORDS];
+        super::placement_words(&mut m, &map, 1);
+        assert_eq!(
+            (m[mesh::KIND], m[mesh::OWN_SPAN], m[mesh::DEVICE]),
+            (mesh::KIND_MAP, 0, 1)
+        );
+    }
 
     /// Devices sharing a GPU split its SMs by the most devices one GPU holds (`Gpus::shared`
     /// puts device k on GPU k mod G).
