@@ -11,11 +11,11 @@
 # the GPUs), then over RANKS (default 2) NVSHMEM ranks started by hand (rank r on GPU r mod the
 # GPUs), with mappings (CALLS=0) and, if CALLS lists 1, with NVSHMEM calls, each rank comparing
 # every array with the CPU executor's; and `atos bench --timeline` spread over every GPU here
-# (.gpu/atos). CALLS defaults to 0: under NVSHMEM calls each of the suite's ~20 program builds
-# took about 50 s on a fresh machine (NVRTC to LTO IR, then nvJitLink with NVSHMEM's device
-# library; docs/results/2026-11-28c-x2-h200.md), more than one device call allows with the rest.
-# With NVSHMEM's calls out of line (remote.cuh) a spread unit links 2.5-3x faster
-# (docs/results/2026-12-06b-nvshmem-calls-h100.md); the whole suite under calls was not timed.
+# (.gpu/atos). CALLS defaults to "0 1". Under NVSHMEM calls each of the suite's ~20 program
+# builds took about 50 s on a fresh machine once (NVRTC to LTO IR, then nvJitLink with NVSHMEM's
+# device library; docs/results/2026-11-28c-x2-h200.md); with NVSHMEM's calls out of line
+# (remote.cuh) 2 ranks ran the whole suite under calls in 206 s on one H100
+# (docs/results/2026-12-06b-nvshmem-calls-h100.md), and PART=spread fits one device call.
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR="${ATOS_CACHE_DIR:-/tmp/atos-kernels}"
@@ -42,7 +42,7 @@ if [ "${PART:-suite}" = spread ]; then
   done
   NV=/opt/torch/.venv/lib/python3.12/site-packages/nvidia/nvshmem/lib
   n="${RANKS:-2}"
-  for calls in ${CALLS:-0}; do
+  for calls in ${CALLS:-0 1}; do
     rv=$(mktemp -d)
     for ((r = 0; r < n; r++)); do
       LD_LIBRARY_PATH="$NV:$LD_LIBRARY_PATH" NVSHMEM_REMOTE_TRANSPORT=none ATOS_NVSHMEM_CALLS=$calls \
