@@ -160,6 +160,9 @@ fn mesh<P: TaskSet>(
     program.set_drain(opts.drain);
     rec.unit = unit_short(program.unit_id());
     note_resources(rec, program.resources());
+    let (compile, origin) = program.compile_time();
+    rec.compile_ms = Some(ms(compile));
+    rec.compile_origin = Some(format!("{origin:?}"));
     rec.combining = atos::program::accumulates::<P>().then(|| program.combining());
     rec.combine_drain = (rec.combining == Some(true)).then_some(opts.drain);
     let dev = program

@@ -349,15 +349,26 @@ pub struct MeshProgram<P: TaskSet> {
     pub(crate) sample_every: Option<Duration>,
     /// Held for a run: each module's globals (shared ranges' boards) serve one run at a time.
     pub(crate) run_lock: std::sync::Mutex<()>,
+    /// Time `build_mesh` spent getting the CUBIN, and where it came from ([`Loaded`]).
+    pub(crate) compile_time: Duration,
+    pub(crate) compile_origin: nvrtc::CacheHit,
     pub(crate) _tasks: PhantomData<P>,
 }
 
+/// A spread unit loaded on every GPU this process drives ([`load_everywhere`]).
+pub(crate) struct Loaded {
+    /// The kernel, one per GPU.
+    pub functions: Vec<CudaFunction>,
+    /// Time spent getting the CUBIN(s): NVRTC, or NVRTC and the device link under NVSHMEM
+    /// calls, or a cache's lookup (loading into the modules included).
+    pub compile_time: Duration,
+    /// Where the CUBIN came from (under NVSHMEM calls, `Compiled` if any GPU's was linked).
+    pub origin: nvrtc::CacheHit,
+}
+
 /// Compiles (cached) the unit of `spec` and loads it on every GPU; the grid is per device.
-pub(crate) fn load_everywhere(
-    gpus: &Gpus,
-    source: &str,
-    kernel: &str,
-) -> Result<Vec<CudaFunction>, GpuError> {
+pub(crate) fn load_everywhere(gpus: &Gpus, source: &str, kernel: &str) -> Result<Loaded, GpuError> {
+    let start = Instant::now();
     let arch = gpus.gpu(0).arch();
     if let Some(g) = gpus.gpus.iter().find(|g| g.arch() != arch) {
         return Err(GpuError::Mesh(format!(
@@ -370,14 +381,32 @@ pub(crate) fn load_everywhere(
         )));
     }
     if let Some(world) = gpus.world().filter(|w| w.remote_calls()) {
-        return gpus
-            .gpus
-            .iter()
-            .map(|g| super::nvshmem::load_remote_calls(world, g, source, kernel))
-            .collect();
+        let mut functions = Vec::with_capacity(gpus.gpus.len());
+        let mut origin = nvrtc::CacheHit::Disk;
+        for g in &gpus.gpus {
+            match super::nvshmem::load_remote_calls(world, g, source, kernel) {
+                Ok((f, hit)) => {
+                    if hit == nvrtc::CacheHit::Compiled {
+                        origin = hit;
+                    }
+                    functions.push(f);
+                }
+                Err(e) => {
+                    // The modules loaded so far went through NVSHMEM: take them out first.
+                    finalize_modules(gpus, &functions);
+                    return Err(e);
+                }
+            }
+        }
+        return Ok(Loaded {
+            functions,
+            compile_time: start.elapsed(),
+            origin,
+        });
     }
     let compiled = nvrtc::compile_cubin(source, arch)?;
-    gpus.gpus
+    let functions = gpus
+        .gpus
         .iter()
         .map(|g| {
             let module = g
@@ -388,7 +417,12 @@ pub(crate) fn load_everywhere(
                 .load_function(kernel)
                 .map_err(driver_err("finding the kernel"))
         })
-        .collect()
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Loaded {
+        functions,
+        compile_time: compiled.compile_time,
+        origin: compiled.origin,
+    })
 }
 
 /// The C name of a spread unit's `Mesh` in constant memory (mesh.cuh).
@@ -464,6 +498,12 @@ impl<P: TaskSet> MeshProgram<P> {
     /// The compiled unit's identity ([`nvrtc::unit_id`]: its kernel-cache key).
     pub fn unit_id(&self) -> Result<String, GpuError> {
         nvrtc::unit_id(&self.source, self.gpus.gpu(0).arch())
+    }
+
+    /// Time `build_mesh` spent getting the CUBIN (NVRTC, and under NVSHMEM calls the device
+    /// link with NVSHMEM's library; or a cache lookup), and where it came from.
+    pub fn compile_time(&self) -> (Duration, nvrtc::CacheHit) {
+        (self.compile_time, self.compile_origin)
     }
 
     /// Registers, local and shared memory of the kernel as loaded on the first GPU, and its

@@ -448,7 +448,7 @@ impl World {
         let function = {
             let mut f = self.fetcher.lock().unwrap_or_else(|p| p.into_inner());
             if f.is_none() {
-                let function = load_linked(self, gpu, FETCH_SOURCE, "atos_fetch")?;
+                let (function, _) = load_linked(self, gpu, FETCH_SOURCE, "atos_fetch")?;
                 *f = Some((function, gpu.ctx().clone()));
             }
             f.as_ref().expect("loaded above").0.clone()
@@ -667,10 +667,13 @@ fn cached_device_link(
     install: &Install,
     source: &str,
     arch: (i32, i32),
-) -> Result<Vec<u8>, GpuError> {
+) -> Result<(Vec<u8>, nvrtc::CacheHit), GpuError> {
     use super::kernel_cache;
     let Some(dir) = kernel_cache::cache_dir() else {
-        return device_link(install, source, arch);
+        return Ok((
+            device_link(install, source, arch)?,
+            nvrtc::CacheHit::Compiled,
+        ));
     };
     let mut options = nvrtc::options(arch);
     options.extend(install.nvrtc_options());
@@ -694,7 +697,7 @@ fn cached_device_link(
         nvrtc::nvrtc_version()?,
     );
     if let Some(entry) = kernel_cache::load(&dir, &key) {
-        return Ok(entry.cubin);
+        return Ok((entry.cubin, nvrtc::CacheHit::Disk));
     }
     let cubin = device_link(install, source, arch)?;
     let entry = kernel_cache::Entry {
@@ -703,7 +706,7 @@ fn cached_device_link(
     };
     // A cache that cannot be written only costs the next run a link.
     let _ = kernel_cache::store(&dir, &key, &entry);
-    Ok(entry.cubin)
+    Ok((entry.cubin, nvrtc::CacheHit::Compiled))
 }
 
 /// Takes `function`'s module out of NVSHMEM (`nvshmemx_cumodule_finalize`) before it is
@@ -732,27 +735,27 @@ pub(crate) fn finalize_module(world: &World, function: &cudarc::driver::CudaFunc
 
 /// Compiles `source` (a spread unit) for NVSHMEM calls: `ATOS_REMOTE_CALLS 1` before it, NVRTC
 /// to LTO IR with NVSHMEM's headers, nvJitLink with its device library, loaded on `gpu` with
-/// `nvshmemx_cumodule_init`. Returns the kernel `kernel`. The linked CUBIN is cached with the
-/// kernels ([`cached_device_link`]).
+/// `nvshmemx_cumodule_init`. Returns the kernel `kernel`, and where its CUBIN came from: the
+/// linked CUBIN is cached with the kernels ([`cached_device_link`]).
 pub(crate) fn load_remote_calls(
     world: &World,
     gpu: &Gpu,
     source: &str,
     kernel: &str,
-) -> Result<cudarc::driver::CudaFunction, GpuError> {
+) -> Result<(cudarc::driver::CudaFunction, nvrtc::CacheHit), GpuError> {
     load_linked(world, gpu, &remote_calls_source(source), kernel)
 }
 
 /// Device-links `source` (cached), loads it on `gpu` and sets up NVSHMEM in its module; returns
-/// its kernel `kernel`. The module must leave NVSHMEM before it is unloaded
-/// ([`finalize_module`]).
+/// its kernel `kernel`, and whether the CUBIN came from the cache (`Disk`) or a link
+/// (`Compiled`). The module must leave NVSHMEM before it is unloaded ([`finalize_module`]).
 fn load_linked(
     world: &World,
     gpu: &Gpu,
     source: &str,
     kernel: &str,
-) -> Result<cudarc::driver::CudaFunction, GpuError> {
-    let cubin = cached_device_link(&world.install, source, gpu.arch())?;
+) -> Result<(cudarc::driver::CudaFunction, nvrtc::CacheHit), GpuError> {
+    let (cubin, origin) = cached_device_link(&world.install, source, gpu.arch())?;
     gpu.ctx()
         .bind_to_thread()
         .map_err(driver_err("binding a context"))?;
@@ -770,7 +773,7 @@ fn load_linked(
         .map_err(driver_err("finding the kernel's module"))?;
     // SAFETY: a live module of the current context; NVSHMEM is initialized.
     unsafe { world.host.cumodule_init(raw as *mut c_void) }?;
-    Ok(function)
+    Ok((function, origin))
 }
 
 /// Where units for NVSHMEM calls keep an address's rank (+ 1): bits 56-63. The one definition:

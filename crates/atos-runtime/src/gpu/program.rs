@@ -301,7 +301,11 @@ impl<P: TaskSet> ProgramBuilder<P> {
         let (plan, irs) = plan_of::<P>()?;
         let source = self.source()?;
         let kernel = self.spec.kernel_name(&irs[0].name);
-        let functions = super::mesh::load_everywhere(gpus, &source, &kernel)?;
+        let super::mesh::Loaded {
+            functions,
+            compile_time,
+            origin,
+        } = super::mesh::load_everywhere(gpus, &source, &kernel)?;
         let found = (0..functions.len())
             .map(|k| super::mesh::mesh_symbol(gpus, &functions, k))
             .collect::<Result<Vec<_>, _>>()
@@ -348,6 +352,8 @@ impl<P: TaskSet> ProgramBuilder<P> {
             drain: crate::aggregation::COMBINE_DRAIN,
             sample_every: self.sample_every,
             run_lock: std::sync::Mutex::new(()),
+            compile_time,
+            compile_origin: origin,
             _tasks: PhantomData,
         })
     }
