@@ -20,7 +20,7 @@ pub fn every_atomic_source(system: bool) -> (String, usize) {
     for (i, ty) in Scalar::ALL.iter().enumerate() {
         let t = ty.cuda_name();
         src.push_str(&format!(
-            "extern \"C\" __global__ void every_atomic_{i}({t}* p, const atos::SpreadParts* parts, {t} a, {t} b, {t}* out) {{\n"
+            "extern \"C\" __global__ void every_atomic_{i}({t}* p, const atos::SpreadParts parts, {t} a, {t} b, {t}* out) {{\n"
         ));
         if system && atos::codegen::ops::Receivers::Num.take(*ty) {
             src.push_str(&format!("    atos::Spread<{t}> spread{{parts}};\n"));

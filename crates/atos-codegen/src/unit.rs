@@ -907,7 +907,7 @@ fn emit_deliver_fn(out: &mut String, state: &StateDesc, combines: &[String]) {
         let n = sanitize(name);
         let _ = writeln!(
             out,
-            "    if (state.{n}.t->combine != 0) {{\n        if (p < state.{n}_len) return atos::deliver_combined(state.{n}, p);\n        p -= state.{n}_len;\n    }}"
+            "    if (state.{n}.t.combine != 0) {{\n        if (p < state.{n}_len) return atos::deliver_combined(state.{n}, p);\n        p -= state.{n}_len;\n    }}"
         );
     }
     out.push_str("    return false;\n}\n\n");
@@ -1330,11 +1330,19 @@ fn emit_state_struct(out: &mut String, state: &StateDesc, multi_device: bool) {
     );
 }
 
-/// Bytes a multi-device unit's state struct adds after the fields: per queue field, its receive
-/// ring (a `QueueRef`), the address of the table of every device's receive ring, and the
-/// address of the table of this device's outboxes (aggregated runs; by destination).
+/// Bytes a multi-device unit's state struct adds to the one-GPU layout: per `Atomics` field, its
+/// parts table by value (`atos::SpreadParts`, `layout::spread_parts`) where one GPU has a
+/// pointer; after the fields, per queue field, its receive ring (a `QueueRef`), the address of
+/// the table of every device's receive ring, and the address of the table of this device's
+/// outboxes (aggregated runs; by destination).
 pub fn mesh_state_extra(state: &StateDesc) -> usize {
-    state.queues().count() * (field_size(FieldKind::Queue) + 16)
+    let atomics = state
+        .fields
+        .iter()
+        .filter(|f| f.kind == FieldKind::Atomics)
+        .count();
+    atomics * (crate::layout::spread_parts::WORDS * 8 - 8)
+        + state.queues().count() * (field_size(FieldKind::Queue) + 16)
 }
 
 /// Items each thread of a group carries in one forward of an outbox (aggregated spread runs):

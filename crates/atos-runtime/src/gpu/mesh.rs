@@ -619,8 +619,8 @@ impl<P: TaskSet> MeshProgram<P> {
         // goes into its counters.
         let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
         check_spread_rings(&self.plan, &dev.rings, dev.aggregation)?;
-        dev.reset(&seeds, &self.plan, (self.combining, self.drain), range)?;
-        let (ms, wall, progress) = self.launch_all(dev)?;
+        let args = dev.reset(&seeds, &self.plan, (self.combining, self.drain), range)?;
+        let (ms, wall, progress) = self.launch_all(dev, args)?;
         dev.record_times(&ms)?;
         let mut stats = dev.stats(self, &seeds, wall)?;
         match progress {
@@ -646,6 +646,7 @@ impl<P: TaskSet> MeshProgram<P> {
     fn launch_all(
         &self,
         dev: &MeshState<'_>,
+        args: Vec<Vec<u8>>,
     ) -> Result<
         (
             Vec<f64>,
@@ -659,7 +660,7 @@ impl<P: TaskSet> MeshProgram<P> {
         // Per device: host nanoseconds from `t0` to just before its start event is recorded,
         // so that a sample's host time and a device's event time share an origin.
         let mut offsets: Vec<u64> = Vec::new();
-        for (k, part) in dev.parts.iter().enumerate() {
+        for (k, (part, mut arg)) in dev.parts.iter().zip(args).enumerate() {
             bind(&self.gpus, k)?;
             let ctx = self.gpus.gpu(k).ctx();
             let event = || {
@@ -685,7 +686,6 @@ impl<P: TaskSet> MeshProgram<P> {
             start
                 .record(&part.stream)
                 .map_err(driver_err("recording the start event"))?;
-            let mut arg = part.packed.clone();
             let mut control = dev.control_in_kernels;
             let mut params = [
                 arg.as_mut_ptr() as *mut c_void,
@@ -855,8 +855,9 @@ struct SpreadField<'s> {
     spread: bool,
     /// Per device holding a part: (live, pristine, bytes).
     parts: Vec<(u64, u64, usize)>,
-    /// Per device: the address of its `SpreadParts` table of this field.
-    tables: Vec<u64>,
+    /// Where its `SpreadParts` table (`atos::Spread`, by value) starts in each device's packed
+    /// state, the kernel's argument: `reset` writes the run's filter and combine words there.
+    packed_at: usize,
     /// Per device, when the uploading program gives the field a filter copy (`Plan::filters`):
     /// (live copy, pristine copy) of every element, `host`'s whole size each.
     filters: Vec<(u64, u64)>,
@@ -1137,7 +1138,7 @@ impl<'s> MeshState<'s> {
                     host: *a,
                     spread,
                     parts,
-                    tables: Vec::new(),
+                    packed_at: 0,
                     filters,
                     combines,
                 });
@@ -1195,9 +1196,8 @@ impl<'s> MeshState<'s> {
                         for (k, p) in f.parts.iter().enumerate() {
                             table[spread_parts::PART + k] = kernel_at.of(p.0, k);
                         }
-                        let at = arena.alloc(table.len() * 8, Some(&words_bytes(&table)))?;
-                        f.tables.push(at);
-                        packed.extend_from_slice(&at.to_le_bytes());
+                        f.packed_at = packed.len();
+                        packed.extend_from_slice(&words_bytes(&table));
                         packed.extend_from_slice(&(a.len() as u64).to_le_bytes());
                     }
                     FieldRef::Queue(_) => {
@@ -1351,14 +1351,16 @@ impl<'s> MeshState<'s> {
     /// and word for the running program's `combines` (0 likewise: `accumulate` then adds at
     /// the home at once), the counters (with the combine copies' length, `deliver_len`), the
     /// control block (by device 0's driver), and the seeds (on their owners' local rings).
-    /// Under NVSHMEM a barrier follows: no rank starts before every rank has reset.
+    /// Under NVSHMEM a barrier follows: no rank starts before every rank has reset. Returns the
+    /// run's kernel argument for each device this process drives: its packed state with each
+    /// field's filter and combine words.
     fn reset(
         &self,
         seeds: &[Vec<ItemBits>],
         plan: &Plan,
         (combine, drain): (bool, u32),
         idle_range: u64,
-    ) -> Result<(), RunError> {
+    ) -> Result<Vec<Vec<u8>>, RunError> {
         let combining =
             |f: &SpreadField| combine && !f.combines.is_empty() && plan.combines.contains(&f.name);
         // The same on every device: each holds a copy of every combined field.
@@ -1380,10 +1382,12 @@ impl<'s> MeshState<'s> {
             .zip(seeds)
             .map(|(f, s)| seeds_by_owner(s, &self.placement, f.elem.parts()[0]))
             .collect();
+        let mut args = Vec::with_capacity(self.parts.len());
         for (k, part) in self.parts.iter().enumerate() {
             let d = part.device;
             self.bind(k)?;
             let s = part.stream.cu_stream();
+            let mut arg = part.packed.clone();
             for f in &self.atomics {
                 if let Some(&(live, pristine, bytes)) = f.parts.get(d)
                     && bytes > 0
@@ -1413,18 +1417,15 @@ impl<'s> MeshState<'s> {
                     }
                     _ => 0,
                 };
-                const _: () = assert!(spread_parts::COMBINE == spread_parts::FILTER + 1);
-                let words = [word, combine];
-                // SAFETY: the table holds `spread_parts::WORDS` words.
-                unsafe {
-                    copy_in_and_wait(
-                        f.tables[k] + (spread_parts::FILTER * 8) as u64,
-                        &words_bytes(&words),
-                        &part.stream,
-                        "resetting the state",
-                    )
-                }?;
+                for (word_at, value) in [
+                    (spread_parts::FILTER, word),
+                    (spread_parts::COMBINE, combine),
+                ] {
+                    let at = f.packed_at + word_at * 8;
+                    arg[at..at + 8].copy_from_slice(&value.to_le_bytes());
+                }
             }
+            args.push(arg);
             let mut block = Vec::new();
             for (q, f) in queues.iter().enumerate() {
                 let mine = &split[q][d];
@@ -1480,7 +1481,7 @@ impl<'s> MeshState<'s> {
         if let Some(world) = self.gpus.world() {
             world.barrier("the barrier before a run");
         }
-        Ok(())
+        Ok(args)
     }
 
     /// Records each driven device's kernel time (ns) in its DeviceCounters, where every rank

@@ -88,15 +88,18 @@ __device__ __forceinline__ u64 local_of(u64 i, uint32_t o) {
 }
 
 // An `Atomics` field: `s.f[i]` is element i wherever it lives (indices are checked against the
-// field's length before this is called).
+// field's length before this is called). Its parts table is held by value in the state, the
+// kernel's parameter: its words are constant-bank operands, where a table in global memory was
+// loaded again after every atomic (an asm memory clobber). The host fills each device's
+// filter and combine words at each launch, for the running program.
 template <class T>
 struct Spread {
-    const SpreadParts* t;
+    SpreadParts t;
     // The device element i lives on (this device's own range first: `owner_of`).
-    __device__ __forceinline__ uint32_t home_of(u64 i) const { return t->spread ? owner_of(i) : 0u; }
+    __device__ __forceinline__ uint32_t home_of(u64 i) const { return t.spread ? owner_of(i) : 0u; }
     // Element i's address on its home o (`home_of`).
     __device__ __forceinline__ T* at(u64 i, uint32_t o) const {
-        return t->spread ? &reinterpret_cast<T*>(t->part[o])[local_of(i, o)] : &reinterpret_cast<T*>(t->part[0])[i];
+        return t.spread ? &reinterpret_cast<T*>(t.part[o])[local_of(i, o)] : &reinterpret_cast<T*>(t.part[0])[i];
     }
     // Element i's address, and in `o` the device it lives on: this device's own range first
     // (`in_own_range`: one subtraction places it), then the placement's general answer. Used
@@ -104,16 +107,16 @@ struct Spread {
     // BFS: 27.3 ms against 28.1 with `home_of` + `at` here, docs/results/2026-11-28c-x2-h200.md);
     // `deliver_combined` takes `home_of` and `at` instead.
     __device__ __forceinline__ T* locate(u64 i, uint32_t& o) const {
-        if (!t->spread) {
+        if (!t.spread) {
             o = 0;
-            return &reinterpret_cast<T*>(t->part[0])[i];
+            return &reinterpret_cast<T*>(t.part[0])[i];
         }
         if (in_own_range(i)) {
             o = (uint32_t)atos_mesh.device;
-            return &reinterpret_cast<T*>(t->part[o])[i - atos_mesh.own_lo];
+            return &reinterpret_cast<T*>(t.part[o])[i - atos_mesh.own_lo];
         }
         o = owner_of(i);
-        return &reinterpret_cast<T*>(t->part[o])[local_of(i, o)];
+        return &reinterpret_cast<T*>(t.part[o])[local_of(i, o)];
     }
     // The element, counted as a remote access when it lives on another device.
     __device__ __forceinline__ T& operator[](u64 i) const {
@@ -176,7 +179,7 @@ template <class T> __device__ bool atomic_lower(const Spread<T>& a, u64 i, T v) 
     uint32_t o;
     T* const home = a.locate(i, o);
     // An element of this device's first (no filter to read), then the filter copy's address.
-    T* const copy = o == (uint32_t)atos_mesh.device ? nullptr : reinterpret_cast<T*>(a.t->filter);
+    T* const copy = o == (uint32_t)atos_mesh.device ? nullptr : reinterpret_cast<T*>(a.t.filter);
     if (copy == nullptr) {
         count_access(o);
         return atomic_lower(home, 0, v);
@@ -193,7 +196,7 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
     uint32_t o;
     T* const home = a.locate(i, o);
     // An element of this device's first (no filter to read), then the filter copy's address.
-    T* const copy = o == (uint32_t)atos_mesh.device ? nullptr : reinterpret_cast<T*>(a.t->filter);
+    T* const copy = o == (uint32_t)atos_mesh.device ? nullptr : reinterpret_cast<T*>(a.t.filter);
     if (copy == nullptr) {
         count_access(o);
         return atomic_raise(home, 0, v);
@@ -220,7 +223,7 @@ template <class T> __device__ bool atomic_raise(const Spread<T>& a, u64 i, T v) 
 template <class T> __device__ __forceinline__ void atomic_accumulate(const Spread<T>& a, u64 i, T v) {
     const uint32_t o = a.home_of(i);
     // The combine copy's address only for another device's element.
-    T* const copy = o == (uint32_t)atos_mesh.device ? nullptr : reinterpret_cast<T*>(a.t->combine);
+    T* const copy = o == (uint32_t)atos_mesh.device ? nullptr : reinterpret_cast<T*>(a.t.combine);
     // One add either way (one call site keeps the task's registers down); the element's
     // address only when the add goes to it (an owner map's position is a load).
     const bool combined = copy != nullptr;
@@ -230,7 +233,7 @@ template <class T> __device__ __forceinline__ void atomic_accumulate(const Sprea
 // Moves element i of this device's combine copy to its home; whether it held anything. A copy
 // starts at +0 and only takes adds, so it never holds -0: "nothing" is == 0 (a NaN is moved).
 template <class T> __device__ bool deliver_combined(const Spread<T>& a, u64 i) {
-    T* const copy = reinterpret_cast<T*>(a.t->combine);
+    T* const copy = reinterpret_cast<T*>(a.t.combine);
     if (load_volatile(copy + i) == T(0)) return false;
     const T v = atomic_swap(copy + i, T(0));
     if (v == T(0)) return false;
@@ -303,8 +306,8 @@ template <class T> __device__ __forceinline__ u64 route_key(const T& t) { return
 // is sent: the owner's guard reports it.
 template <class T, class I> __device__ bool offer_lower(const Spread<T>& a, u64 len, I i, T v) {
     const u64 k = route_key(i);
-    T* const copy = reinterpret_cast<T*>(a.t->filter);
-    if (copy == nullptr || !a.t->spread || k >= len) return true;
+    T* const copy = reinterpret_cast<T*>(a.t.filter);
+    if (copy == nullptr || !a.t.spread || k >= len) return true;
     const T seen = filter_load(copy + k);
     if (seen <= v) return false;
     filter_store(copy + k, v);
@@ -312,8 +315,8 @@ template <class T, class I> __device__ bool offer_lower(const Spread<T>& a, u64 
 }
 template <class T, class I> __device__ bool offer_raise(const Spread<T>& a, u64 len, I i, T v) {
     const u64 k = route_key(i);
-    T* const copy = reinterpret_cast<T*>(a.t->filter);
-    if (copy == nullptr || !a.t->spread || k >= len) return true;
+    T* const copy = reinterpret_cast<T*>(a.t.filter);
+    if (copy == nullptr || !a.t.spread || k >= len) return true;
     const T seen = filter_load(copy + k);
     if (seen >= v) return false;
     filter_store(copy + k, v);
