@@ -15,7 +15,8 @@
 # builds took about 50 s on a fresh machine once (NVRTC to LTO IR, then nvJitLink with NVSHMEM's
 # device library; docs/results/2026-11-28c-x2-h200.md); with NVSHMEM's calls out of line
 # (remote.cuh) 2 ranks ran the whole suite under calls in 206 s on one H100
-# (docs/results/2026-12-06b-nvshmem-calls-h100.md), and PART=spread fits one device call.
+# (docs/results/2026-12-06b-nvshmem-calls-h100.md): PART=spread should fit one device call
+# (about 80 s with calls off and 2 shared devices, then 206 s with calls; not yet run whole).
 set -uo pipefail
 export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export NCCL_NVLS_ENABLE=0 NVSHMEM_DISABLE_NVLS=1 ATOS_CACHE_DIR="${ATOS_CACHE_DIR:-/tmp/atos-kernels}"

@@ -110,9 +110,11 @@ pub struct KernelSpec {
     /// default; the same unit serves any number of devices.
     pub multi_device: bool,
     /// The second `__launch_bounds__` argument: blocks per SM the register budget must leave
-    /// room for. 0 (the default, [`MIN_BLOCKS`]) leaves it to atos: none given, except that a
-    /// one-GPU persistent unit with a priority queue targets [`PRIORITY_THREADS_PER_SM`]
-    /// ([`KernelSpec::launch_min_blocks`]). With the thread count alone, ptxas 13.0 held the
+    /// room for. 0 (the default, [`MIN_BLOCKS`]) leaves it to atos: a per-kind bound for
+    /// one-GPU persistent units with a priority queue ([`PRIORITY_THREADS_PER_SM`]), spread
+    /// persistent units that combine adds ([`SPREAD_COMBINE_THREADS_PER_SM`]) and units that
+    /// share chunks, none for the others ([`KernelSpec::launch_min_blocks`] says which wins).
+    /// With the thread count alone, ptxas 13.0 held the
     /// BFS, PageRank and colouring kernels we inspected to 32 registers, spilling inside the
     /// task loop; any value here lets it allocate by need up to
     /// `65536 / (block_size x min_blocks)`.
@@ -1443,10 +1445,6 @@ pub(crate) fn order_device_fns(tasks: &[&FnIr], all: &[FnIr]) -> Result<Vec<FnIr
 mod tests {
     use super::*;
 
-    /// A given `min_blocks` wins; else one-GPU persistent units with a priority queue get a
-    /// target, in whole blocks of their size, at least 1 and at most 32; else spread
-    /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
-    /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
     const PLAIN: BoundTraits = BoundTraits {
         priority_queue: false,
         combines: false,
@@ -1460,6 +1458,10 @@ mod tests {
         combines: true,
     };
 
+    /// A given `min_blocks` wins; else one-GPU persistent units with a priority queue get a
+    /// target, in whole blocks of their size, at least 1 and at most 32; else spread
+    /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
+    /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
     #[test]
     fn launch_min_blocks_targets_priority_and_sharing_units_only() {
         let sharing = KernelSpec::single(WorkerKind::Cta, 64, 256);

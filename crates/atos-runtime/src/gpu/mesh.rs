@@ -1013,7 +1013,6 @@ fn counter_bytes(queues: usize, per_queue: usize) -> usize {
     device_counters_offset(queues, per_queue) as usize + dc::BYTES
 }
 
-/// Where a device's DeviceCounters start in its counter buffer (after its rings' blocks).
 /// Device `d`'s placement words of its `Mesh` (all but a map's two tables, which the caller
 /// allocates into `OWNER` and `LOCAL`): the device, the count, the length, the kind, and for
 /// ranges the bounds and the own range that `mesh.cuh`'s `in_own_range` tests every index
@@ -1036,6 +1035,7 @@ fn placement_words(m: &mut [u64], placement: &Placement, d: usize) {
     }
 }
 
+/// Where a device's DeviceCounters start in its counter buffer (after its rings' blocks).
 fn device_counters_offset(queues: usize, per_queue: usize) -> u64 {
     (per_queue * queues * qc::BYTES) as u64
 }
@@ -1718,7 +1718,8 @@ mod tests {
             return (m[mesh::DEVICE] as usize, i - lo);
         }
         if i >= m[mesh::LEN] {
-            return (0, 0);
+            // owner_of: device 0; local_of on device 0 of a ranges placement: i - bounds[0].
+            return (0, i - m[mesh::BOUNDS]);
         }
         let o = (1..m[mesh::DEVICES] as usize)
             .filter(|&d| i >= m[mesh::BOUNDS + d])
@@ -1748,11 +1749,7 @@ mod tests {
                 assert_eq!(m[mesh::KIND], mesh::KIND_RANGES);
                 assert_eq!(m[mesh::OWN_SPAN], p.count(d), "{p:?} device {d}");
                 for i in 0..p.len() + 3 {
-                    let want = if i < p.len() {
-                        (p.owner(i), p.local(i))
-                    } else {
-                        (0, 0)
-                    };
+                    let want = (p.owner(i), p.local(i));
                     assert_eq!(device_place(&m, i), want, "{p:?}: index {i} on device {d}");
                 }
             }
