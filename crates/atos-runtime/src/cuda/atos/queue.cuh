@@ -323,16 +323,20 @@ __device__ __forceinline__ void push_warp(const QueueRef<T, S>& q, T item, Contr
     push_lanes(q, item, ctl, converged_lanes((unsigned long long)q.counters));
 }
 
-// `end`, advanced if the writers below it have all finished.
+// `end`, advanced if the writers below it have all finished: published_end_from with `e` and
+// `alloc` the ring's `end` and `end_alloc`, read in that order; published_end reads them.
+template <class T, bool S>
+__device__ __forceinline__ u64 published_end_from(const QueueRef<T, S>& q, u64 e, u64 alloc) {
+    if (alloc <= e) return e;
+    QueueCounters* c = q.counters;
+    try_advance<S>(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr);
+    return ld_relaxed(&c->end.value);
+}
 template <class T, bool S>
 __device__ __forceinline__ u64 published_end(const QueueRef<T, S>& q) {
     QueueCounters* c = q.counters;
-    u64 e = ld_relaxed(&c->end.value);
-    if (ld_relaxed(&c->end_alloc.value) > e) {
-        try_advance<S>(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr);
-        e = ld_relaxed(&c->end.value);
-    }
-    return e;
+    const u64 e = ld_relaxed(&c->end.value);
+    return published_end_from(q, e, ld_relaxed(&c->end_alloc.value));
 }
 
 // Takes up to `max_n` from a signed count of claimable items (a ring's `avail`, a priority
@@ -605,8 +609,13 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
 // (`open_parked`), and each group runs its parked items once it sees another epoch. A group that
 // parks after the exchange counts in the next epoch: the next advance opens its items (late,
 // never lost, as a next-ring push past `next_end`).
-__device__ __forceinline__ bool band_settled(const QueueCounters* n, u64 near_done, u64 next_open, u64 next_done, u64 slack) {
-    return ld_relaxed(&n->end_alloc.value) + ld_relaxed(&n->kept.value) - near_done + (next_open - next_done) <= slack;
+//
+// The words each step reads are loaded together: relaxed loads, unordered with one another, so
+// a group of them costs one trip to L2, where a load per check (short-circuited) made the path a
+// chain of dependent loads. Priority BFS (one advance per depth) 7-11% faster on an H100, about
+// 1 us less per advance (docs/results/2026-12-06b-nvshmem-calls-h100.md, call 6).
+__device__ __forceinline__ bool band_settled(u64 near_alloc, u64 near_kept, u64 near_done, u64 next_open, u64 next_done, u64 slack) {
+    return near_alloc + near_kept - near_done + (next_open - next_done) <= slack;
 }
 
 __device__ __forceinline__ u64 parked_count(u64 word) { return word & ((1ull << PARK_EPOCH_SHIFT) - 1); }
@@ -617,40 +626,55 @@ __device__ bool advance_priority(const PriorityRef<KS>& p) {
     QueueCounters* n = p.near.counters;
     QueueCounters* x = p.next.counters;
     QueueCounters* f = p.far.counters;
+    // Whether to try: the pass handed out, something waiting past the open parts, the lock
+    // free (one load each, at once), then the band settled (its counters: `done` first).
     const u64 open_end = ld_relaxed(&pc->pass_end.value);
     const u64 next_open = ld_relaxed(&pc->next_end.value);
-    const u64 slack = ld_relaxed(&pc->slack.value);
-    if (ld_relaxed(&f->window_next.value) < open_end) return false;  // the pass is still handed out
-    if (ld_relaxed(&f->end_alloc.value) <= open_end && ld_relaxed(&x->end_alloc.value) <= next_open &&
-        parked_count(ld_relaxed(&pc->parked.value)) == 0)
+    const u64 handed = ld_relaxed(&f->window_next.value);
+    const u64 far_waits = ld_relaxed(&f->end_alloc.value), next_waits = ld_relaxed(&x->end_alloc.value);
+    const u64 parked_seen = ld_relaxed(&pc->parked.value);
+    const u64 locked = ld_relaxed(&pc->lock.value);
+    if (handed < open_end) return false;  // the pass is still handed out
+    if (far_waits <= open_end && next_waits <= next_open && parked_count(parked_seen) == 0)
         return false;  // nothing waits past the open parts
-    if (ld_relaxed(&pc->lock.value) != 0) return false;
-    if (!band_settled(n, ld_relaxed(&n->done.value), next_open + ld_relaxed(&pc->open_parked.value), ld_relaxed(&x->done.value), slack))
-        return false;
+    if (locked != 0) return false;
+    const u64 slack = ld_relaxed(&pc->slack.value);
+    {
+        const u64 near_done = ld_relaxed(&n->done.value), next_done = ld_relaxed(&x->done.value);
+        const u64 opened = ld_relaxed(&pc->open_parked.value);
+        const u64 alloc = ld_relaxed(&n->end_alloc.value), kept = ld_relaxed(&n->kept.value);
+        if (!band_settled(alloc, kept, near_done, next_open + opened, next_done, slack)) return false;
+    }
     if (ATOS_ATOMIC(atomicCAS)(&pc->lock.value, 0ull, 1ull) != 0ull) return false;
     fence_acq_rel();
     bool advanced = false;
     const u64 near_done = ld_relaxed(&n->done.value), next_done = ld_relaxed(&x->done.value),
               far_done = ld_relaxed(&f->done.value);
     fence_acq_rel();
-    // Under the lock: only its holders move these.
+    // Under the lock: only its holders move these (and `parked`'s epoch). Every word the rest
+    // reads, at once; the threshold's words are read even when it does not advance.
     const u64 open_parked = ld_relaxed(&pc->open_parked.value);
-    const bool quiet = band_settled(n, near_done, ld_relaxed(&pc->next_end.value) + open_parked, next_done, slack) &&
-                       far_done == ld_relaxed(&f->window_next.value) && ld_relaxed(&pc->pass_end.value) == open_end &&
-                       ld_relaxed(&pc->next_end.value) == next_open;
+    const u64 near_alloc = ld_relaxed(&n->end_alloc.value), near_kept = ld_relaxed(&n->kept.value);
+    const u64 handed_now = ld_relaxed(&f->window_next.value);
+    const u64 pass_end = ld_relaxed(&pc->pass_end.value), next_end = ld_relaxed(&pc->next_end.value);
+    const u64 far_end = ld_relaxed(&f->end.value), far_alloc = ld_relaxed(&f->end_alloc.value);
+    const u64 next_pub = ld_relaxed(&x->end.value), next_alloc = ld_relaxed(&x->end_alloc.value);
+    const u64 word = ld_relaxed(&pc->parked.value);
+    const u64 t = ld_relaxed(&pc->threshold.value), u = ld_relaxed(&pc->band_end.value);
+    const u64 delta = ld_relaxed(&pc->delta.value), advances = ld_relaxed(&pc->advances.value);
+    const bool quiet = band_settled(near_alloc, near_kept, near_done, next_end + open_parked, next_done, slack) &&
+                       far_done == handed_now && pass_end == open_end && next_end == next_open;
     if (quiet) {
-        const u64 hi = published_end(p.far), next_hi = published_end(p.next);
-        const u64 word = ld_relaxed(&pc->parked.value);
+        const u64 hi = published_end_from(p.far, far_end, far_alloc);
+        const u64 next_hi = published_end_from(p.next, next_pub, next_alloc);
         const bool next_held = next_hi > next_open || parked_count(word) != 0;
         if (hi > open_end || next_held) {
-            const u64 t = ld_relaxed(&pc->threshold.value), u = ld_relaxed(&pc->band_end.value);
-            const u64 delta = ld_relaxed(&pc->delta.value);
             const u64 m = ATOS_ATOMIC(atomicExch)(&pc->pass_min.value, EVERY_KEY);
             u64 t2, u2;
             advance_band<typename KS::Key>(t, u, delta, m, next_held, t2, u2);
             store_volatile(&pc->band_end.value, u2);
             store_volatile(&pc->threshold.value, t2);
-            store_volatile(&pc->advances.value, ld_relaxed(&pc->advances.value) + 1);
+            store_volatile(&pc->advances.value, advances + 1);
             fence_acq_rel();  // acquire the items below both ends; release them and the threshold
             // The epoch's parked items open with the ring's, after the new threshold: their
             // groups' pushes see the new band. Only the lock's holder moves the epoch (mod 2^24:
