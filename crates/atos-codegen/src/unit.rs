@@ -433,6 +433,53 @@ pub fn state_size(state: &StateDesc) -> usize {
     state.fields.iter().map(|f| field_size(f.kind)).sum()
 }
 
+/// The most bytes a kernel's parameters may hold (CUDA 12.1 and later, Volta and later GPUs;
+/// atos needs a CUDA 13 driver). The state is passed by value, so it must fit with the
+/// kernel's other parameters ([`PARAMS_BESIDE_STATE`]).
+pub const KERNEL_PARAM_LIMIT: usize = 32_764;
+
+/// Bytes reserved for a kernel's parameters besides the state: the control block's address
+/// and a windowed launch's `atos::Window` (five 8-byte words), with room to spare.
+pub const PARAMS_BESIDE_STATE: usize = 128;
+
+/// Refuses a state whose by-value struct would not fit in a kernel's parameters
+/// ([`KERNEL_PARAM_LIMIT`]), saying what each field takes: otherwise the launch would fail
+/// with the driver's bare error.
+pub fn check_state_size(state: &StateDesc, multi_device: bool) -> Result<(), CodegenError> {
+    let size = state_size(state)
+        + if multi_device {
+            mesh_state_extra(state)
+        } else {
+            0
+        };
+    if size + PARAMS_BESIDE_STATE <= KERNEL_PARAM_LIMIT {
+        return Ok(());
+    }
+    let atomics = if multi_device {
+        field_size(FieldKind::Atomics) + crate::layout::spread_parts::WORDS * 8 - 8
+    } else {
+        field_size(FieldKind::Atomics)
+    };
+    Err(CodegenError::Program(format!(
+        "state `{}` packs to {size} bytes{}, and a kernel's parameters hold at most {} besides {} for its other parameters: give it fewer fields (a `Slice` takes {} bytes, an `Atomics` field {atomics}, a `Queue` {}{}), or gather arrays of one type into one field",
+        state.name,
+        if multi_device {
+            " spread over devices"
+        } else {
+            ""
+        },
+        KERNEL_PARAM_LIMIT - PARAMS_BESIDE_STATE,
+        PARAMS_BESIDE_STATE,
+        field_size(FieldKind::Slice),
+        field_size(FieldKind::Queue),
+        if multi_device {
+            format!(" and {} more spread", field_size(FieldKind::Queue) + 16)
+        } else {
+            String::new()
+        },
+    )))
+}
+
 /// Generates the translation unit for the program `tasks` specialized by `spec`.
 ///
 /// `device_fns` must contain every device function the tasks call, directly or not.
@@ -449,6 +496,7 @@ pub fn generate_unit(
     if spec.multi_device {
         check_spread(spec.strategy, state)?;
     }
+    check_state_size(state, spec.multi_device)?;
 
     let sigs: HashMap<String, Signature> = device_fns
         .iter()
@@ -1462,6 +1510,43 @@ mod tests {
     /// target, in whole blocks of their size, at least 1 and at most 32; else spread
     /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
     /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
+    fn many_fields(kind: FieldKind, n: usize) -> StateDesc {
+        StateDesc {
+            name: "Big".into(),
+            fields: (0..n)
+                .map(|i| FieldDesc {
+                    name: format!("f{i}"),
+                    kind,
+                    elem: ElemTy::Scalar(Scalar::U32),
+                })
+                .collect(),
+        }
+    }
+
+    /// A state must fit in a kernel's parameters with room for the others: the limit is
+    /// reached at the byte, and a spread program's `Atomics` fields (their parts table by
+    /// value) reach it six times sooner than one GPU's.
+    #[test]
+    fn states_too_large_for_a_kernels_parameters_are_refused() {
+        let fit = (KERNEL_PARAM_LIMIT - PARAMS_BESIDE_STATE) / 16;
+        assert!(check_state_size(&many_fields(FieldKind::Atomics, fit), false).is_ok());
+        let err = check_state_size(&many_fields(FieldKind::Atomics, fit + 1), false)
+            .unwrap_err()
+            .to_string();
+        assert!(
+            err.contains(&format!("packs to {} bytes", (fit + 1) * 16))
+                && err.contains("fewer fields"),
+            "{err}"
+        );
+        let spread = many_fields(FieldKind::Atomics, fit / 6 + 1);
+        assert!(check_state_size(&spread, false).is_ok());
+        let err = check_state_size(&spread, true).unwrap_err().to_string();
+        assert!(
+            err.contains("spread over devices") && err.contains("an `Atomics` field 96"),
+            "{err}"
+        );
+    }
+
     #[test]
     fn launch_min_blocks_targets_priority_and_sharing_units_only() {
         let sharing = KernelSpec::single(WorkerKind::Cta, 64, 256);
