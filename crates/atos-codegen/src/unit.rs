@@ -443,8 +443,8 @@ pub const KERNEL_PARAM_LIMIT: usize = 32_764;
 pub const PARAMS_BESIDE_STATE: usize = 128;
 
 /// Refuses a state whose by-value struct would not fit in a kernel's parameters
-/// ([`KERNEL_PARAM_LIMIT`]), saying what each field takes: otherwise the launch would fail
-/// with the driver's bare error.
+/// ([`KERNEL_PARAM_LIMIT`]), saying what each field takes: otherwise NVRTC refuses the unit
+/// with ptxas's "Formal parameter space overflowed", which names no field.
 pub fn check_state_size(state: &StateDesc, multi_device: bool) -> Result<(), CodegenError> {
     let size = state_size(state)
         + if multi_device {
@@ -1506,10 +1506,6 @@ mod tests {
         combines: true,
     };
 
-    /// A given `min_blocks` wins; else one-GPU persistent units with a priority queue get a
-    /// target, in whole blocks of their size, at least 1 and at most 32; else spread
-    /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
-    /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
     fn many_fields(kind: FieldKind, n: usize) -> StateDesc {
         StateDesc {
             name: "Big".into(),
@@ -1547,6 +1543,10 @@ mod tests {
         );
     }
 
+    /// A given `min_blocks` wins; else one-GPU persistent units with a priority queue get a
+    /// target, in whole blocks of their size, at least 1 and at most 32; else spread
+    /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
+    /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
     #[test]
     fn launch_min_blocks_targets_priority_and_sharing_units_only() {
         let sharing = KernelSpec::single(WorkerKind::Cta, 64, 256);

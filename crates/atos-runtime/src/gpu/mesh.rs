@@ -1035,6 +1035,18 @@ fn placement_words(m: &mut [u64], placement: &Placement, d: usize) {
     }
 }
 
+/// Writes a run's filter and combine words into the parts table (`atos::SpreadParts`) that
+/// starts at byte `at` of a device's packed state, its kernel argument.
+fn set_run_words(arg: &mut [u8], at: usize, filter: u64, combine: u64) {
+    for (word, value) in [
+        (spread_parts::FILTER, filter),
+        (spread_parts::COMBINE, combine),
+    ] {
+        let w = at + word * 8;
+        arg[w..w + 8].copy_from_slice(&value.to_le_bytes());
+    }
+}
+
 /// Where a device's DeviceCounters start in its counter buffer (after its rings' blocks).
 fn device_counters_offset(queues: usize, per_queue: usize) -> u64 {
     (per_queue * queues * qc::BYTES) as u64
@@ -1196,6 +1208,8 @@ impl<'s> MeshState<'s> {
                         for (k, p) in f.parts.iter().enumerate() {
                             table[spread_parts::PART + k] = kernel_at.of(p.0, k);
                         }
+                        // The same place in every device's packing (one layout).
+                        debug_assert!(d == local[0] || f.packed_at == packed.len());
                         f.packed_at = packed.len();
                         packed.extend_from_slice(&words_bytes(&table));
                         packed.extend_from_slice(&(a.len() as u64).to_le_bytes());
@@ -1240,9 +1254,12 @@ impl<'s> MeshState<'s> {
                 packed.extend_from_slice(&table.to_le_bytes());
                 packed.extend_from_slice(&outbox_table.to_le_bytes());
             }
-            debug_assert_eq!(
+            // The kernel copies sizeof(State) bytes from the argument: a shorter packing would
+            // hand it bytes past the buffer. Checked in every build (once per device and upload).
+            assert_eq!(
                 packed.len(),
-                atos_codegen::state_size(&desc) + atos_codegen::unit::mesh_state_extra(&desc)
+                atos_codegen::state_size(&desc) + atos_codegen::unit::mesh_state_extra(&desc),
+                "the packed spread state and the unit's state struct differ in size"
             );
             let rings_table = arena.alloc(all_rings.len() * 8, Some(&words_bytes(&all_rings)))?;
             let mut m = vec![0u64; mesh::WORDS];
@@ -1417,13 +1434,7 @@ impl<'s> MeshState<'s> {
                     }
                     _ => 0,
                 };
-                for (word_at, value) in [
-                    (spread_parts::FILTER, word),
-                    (spread_parts::COMBINE, combine),
-                ] {
-                    let at = f.packed_at + word_at * 8;
-                    arg[at..at + 8].copy_from_slice(&value.to_le_bytes());
-                }
+                set_run_words(&mut arg, f.packed_at, word, combine);
             }
             args.push(arg);
             let mut block = Vec::new();
@@ -1725,6 +1736,42 @@ mod tests {
             .filter(|&d| i >= m[mesh::BOUNDS + d])
             .count();
         (o, i - m[mesh::BOUNDS + o])
+    }
+
+    /// A run's filter and combine words land on the parts table's `filter` and `combine`
+    /// members (`layout::spread_parts`), whatever the table's place in the argument, and touch
+    /// nothing else.
+    #[test]
+    fn run_words_land_on_the_tables_filter_and_combine() {
+        use atos_codegen::layout::spread_parts;
+        for at in [0usize, 16, 96] {
+            let mut arg = vec![0xaau8; at + spread_parts::WORDS * 8 + 8];
+            super::set_run_words(&mut arg, at, 0x1111, 0x2222);
+            let words: Vec<u64> = arg[at..at + spread_parts::WORDS * 8]
+                .chunks_exact(8)
+                .map(|c| u64::from_le_bytes(c.try_into().unwrap()))
+                .collect();
+            for (k, w) in words.iter().enumerate() {
+                let want = match k {
+                    k if k == spread_parts::FILTER => 0x1111,
+                    k if k == spread_parts::COMBINE => 0x2222,
+                    _ => 0xaaaa_aaaa_aaaa_aaaa,
+                };
+                assert_eq!(*w, want, "word {k} of a table at byte {at}");
+            }
+            assert!(
+                arg[..at]
+                    .iter()
+                    .chain(&arg[at + spread_parts::WORDS * 8..])
+                    .all(|&b| b == 0xaa)
+            );
+            let names: Vec<&str> = spread_parts::FIELDS.iter().map(|f| f.0).collect();
+            assert_eq!(
+                names[2..],
+                ["filter", "combine"],
+                "the members the words are for"
+            );
+        }
     }
 
     /// Each device's own-range words (`own_lo`, `own_span`, filled by the host) place every
