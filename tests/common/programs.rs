@@ -558,7 +558,8 @@ pub fn max_label_run(
     // bound holds. 4 x (n + m) overflowed `offer` on grid:48x48 (50,978 alive against 45,312)
     // with 2 NVSHMEM ranks time-slicing one GPU, where a rank's offers wait while the other is
     // descheduled (docs/results/2026-12-06-spread-profile-h100.md, call 5). 16x is not a
-    // bound either, and has not run under NVSHMEM yet.
+    // bound either; it passed under NVSHMEM on the same setting since
+    // (docs/results/2026-12-06b-nvshmem-calls-h100.md, calls 1 and 5).
     let cap = 16 * (n as u64 + g.num_edges() as u64);
     let state = MaxLabel {
         offsets: Slice::new(&offsets),

@@ -243,9 +243,8 @@ pub mod mesh {
 /// Where an `Atomics` field of a program spread over several devices lives
 /// (`atos::SpreadParts`, held by value in each device's kernel argument): spread over the
 /// devices by the placement (element i on its owner, at its local position), or whole on
-/// device 0; and the device's
-/// filter copy of a field the plan gives one (`Plan::filters`), and its combine copy of a field
-/// the program accumulates into (`Plan::combines`).
+/// device 0; and the device's filter copy of a field the plan gives one (`Plan::filters`), and
+/// its combine copy of a field the program accumulates into (`Plan::combines`).
 pub mod spread_parts {
     use super::mesh::MAX_DEVICES;
     /// (member, words, meaning), in order: the one description of the struct.

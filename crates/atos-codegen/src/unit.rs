@@ -438,9 +438,9 @@ pub fn state_size(state: &StateDesc) -> usize {
 /// kernel's other parameters ([`PARAMS_BESIDE_STATE`]).
 pub const KERNEL_PARAM_LIMIT: usize = 32_764;
 
-/// Bytes reserved for a kernel's parameters besides the state: the control block's address
-/// and a windowed launch's `atos::Window` (five 8-byte words), with room to spare.
-pub const PARAMS_BESIDE_STATE: usize = 128;
+/// Bytes of a kernel's parameters besides the state: the control block's address and, for a
+/// windowed launch, its `atos::Window` (`layout::window`).
+pub const PARAMS_BESIDE_STATE: usize = 8 + crate::layout::window::BYTES;
 
 /// Refuses a state whose by-value struct would not fit in a kernel's parameters
 /// ([`KERNEL_PARAM_LIMIT`]), saying what each field takes: otherwise NVRTC refuses the unit
@@ -455,11 +455,14 @@ pub fn check_state_size(state: &StateDesc, multi_device: bool) -> Result<(), Cod
     if size + PARAMS_BESIDE_STATE <= KERNEL_PARAM_LIMIT {
         return Ok(());
     }
-    let atomics = if multi_device {
-        field_size(FieldKind::Atomics) + crate::layout::spread_parts::WORDS * 8 - 8
-    } else {
-        field_size(FieldKind::Atomics)
+    let spread = |kind| {
+        if multi_device {
+            spread_field_extra(kind)
+        } else {
+            0
+        }
     };
+    let atomics = field_size(FieldKind::Atomics) + spread(FieldKind::Atomics);
     Err(CodegenError::Program(format!(
         "state `{}` packs to {size} bytes{}, and a kernel's parameters hold at most {} besides {} for its other parameters: give it fewer fields (a `Slice` takes {} bytes, an `Atomics` field {atomics}, a `Queue` {}{}), or gather arrays of one type into one field",
         state.name,
@@ -473,7 +476,7 @@ pub fn check_state_size(state: &StateDesc, multi_device: bool) -> Result<(), Cod
         field_size(FieldKind::Slice),
         field_size(FieldKind::Queue),
         if multi_device {
-            format!(" and {} more spread", field_size(FieldKind::Queue) + 16)
+            format!(" and {} more spread", spread(FieldKind::Queue))
         } else {
             String::new()
         },
@@ -1386,13 +1389,21 @@ fn emit_state_struct(out: &mut String, state: &StateDesc, multi_device: bool) {
 /// the table of every device's receive ring, and the address of the table of this device's
 /// outboxes (aggregated runs; by destination).
 pub fn mesh_state_extra(state: &StateDesc) -> usize {
-    let atomics = state
+    state
         .fields
         .iter()
-        .filter(|f| f.kind == FieldKind::Atomics)
-        .count();
-    atomics * (crate::layout::spread_parts::WORDS * 8 - 8)
-        + state.queues().count() * (field_size(FieldKind::Queue) + 16)
+        .map(|f| spread_field_extra(f.kind))
+        .sum()
+}
+
+/// What one field adds to a spread unit's state ([`mesh_state_extra`]): an `Atomics` field's
+/// parts table in place of its pointer; a queue's receive ring and two table addresses.
+fn spread_field_extra(kind: FieldKind) -> usize {
+    match kind {
+        FieldKind::Atomics => crate::layout::spread_parts::WORDS * 8 - 8,
+        kind if kind.is_queue() => field_size(FieldKind::Queue) + 16,
+        _ => 0,
+    }
 }
 
 /// Items each thread of a group carries in one forward of an outbox (aggregated spread runs):

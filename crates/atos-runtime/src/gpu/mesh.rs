@@ -359,8 +359,9 @@ pub struct MeshProgram<P: TaskSet> {
 pub(crate) struct Loaded {
     /// The kernel, one per GPU.
     pub functions: Vec<CudaFunction>,
-    /// Time spent getting the CUBIN(s): NVRTC, or NVRTC and the device link under NVSHMEM
-    /// calls, or a cache's lookup (loading into the modules included).
+    /// Time spent getting the CUBIN(s): NVRTC or a cache's lookup, as `Program::compile_time`;
+    /// under NVSHMEM calls, the device link (or its cache lookup) with loading the modules and
+    /// setting NVSHMEM up in them included (milliseconds next to a link).
     pub compile_time: Duration,
     /// Where the CUBIN came from (under NVSHMEM calls, `Compiled` if any GPU's was linked).
     pub origin: nvrtc::CacheHit,

@@ -146,7 +146,8 @@ impl<P: TaskSet> ProgramBuilder<P> {
     /// Blocks per SM the register budget leaves room for, the second `__launch_bounds__`
     /// argument (0, the default: atos's choice, a per-kind bound for units with a priority
     /// queue, spread units that combine adds and units that share chunks, none for the others;
-    /// see [`KernelSpec::min_blocks`] and [`KernelSpec::launch_min_blocks`]). [`Program::resources`] says what the kernel got.
+    /// see [`KernelSpec::min_blocks`] and [`KernelSpec::launch_min_blocks`]).
+    /// [`Program::resources`] says what the kernel got.
     pub fn min_blocks(mut self, blocks: u32) -> Self {
         self.spec.min_blocks = blocks;
         self

@@ -616,8 +616,9 @@ __device__ uint32_t take_pass(const QueueRef<T, S>& q, uint32_t want, const u64*
 // read after the far ring's `published_end` (and the fence its try_advance may take); now they
 // are read with the far ring's. A task still pushing during the advance (slack, or an idle
 // hook) may then have its far item opened by this advance while its next-ring item waits for
-// the following one: late, never lost, as above. Priority BFS (one advance per depth) 7-11% faster on an H100, about
-// 1 us less per advance (docs/results/2026-12-06b-nvshmem-calls-h100.md, call 6).
+// the following one: late, never lost, as above. Priority BFS (one advance per depth) ran
+// 7-11% faster on an H100, about 1 us less per advance
+// (docs/results/2026-12-06b-nvshmem-calls-h100.md, call 6).
 __device__ __forceinline__ bool band_settled(u64 near_alloc, u64 near_kept, u64 near_done, u64 next_open, u64 next_done, u64 slack) {
     return near_alloc + near_kept - near_done + (next_open - next_done) <= slack;
 }
