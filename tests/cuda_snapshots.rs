@@ -289,6 +289,33 @@ fn checked_cuda() {
         plain.contains(&format!("{div}ull")),
         "division is checked in both modes"
     );
+    // Unchecked, the two `lanes` loops that only read (modes 8 and 9) run as bodies 4 strides a
+    // trip, mode 9's index checked without a branch and reported after the loop; checked, their
+    // arithmetic faults, so they stay plain loops.
+    let quiet = site(0, offset("quiet"), Fault::IndexOutOfBounds);
+    assert!(plain.contains(&format!(
+        "index_quiet((v + ((uint32_t)(e_1 & 1u))), s.vals_len, {quiet}ull, atos_lanes"
+    )));
+    assert_eq!(
+        plain.matches("_body(").count(),
+        2 * 5,
+        "two loops, each body run 5 times"
+    );
+    assert_eq!(plain.matches("atos::index_quiet(").count(), 1);
+    assert!(!checked.contains("index_quiet") && !checked.contains("_body("));
+}
+
+/// A `lanes` loop that pushes or runs an atomic other than `load` keeps the plain loop (the
+/// faults of its effects are reported where they happen): BFS's relaxations, PageRank's adds.
+#[test]
+fn loops_with_effects_stay_plain() {
+    use atos::apps::{bfs::bfs, pagerank};
+    for src in [
+        atos::cuda_source::<bfs::Task>(&unchecked::<bfs::Task>()).unwrap(),
+        atos::cuda_source::<pagerank::Tasks>(&unchecked::<pagerank::Tasks>()).unwrap(),
+    ] {
+        assert!(src.contains("for (") && !src.contains("index_quiet") && !src.contains("_body("));
+    }
 }
 
 /// A priority queue (SSSP): the keys struct, a state field of three rings, a channel choosing

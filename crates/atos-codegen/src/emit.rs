@@ -88,6 +88,9 @@ pub(crate) struct Emitter<'a> {
     /// compared by address; once emitted, the pushes after it are `push_fenced`.
     deferred_fence: Option<*const Stmt>,
     fence_owed: bool,
+    /// Inside a `lanes` loop that only reads ([`reads_only`]): the C++ name of the variable
+    /// that keeps the first index fault's site, reported after the loop (`atos::index_quiet`).
+    quiet_faults: Option<String>,
 }
 
 impl<'a> Emitter<'a> {
@@ -109,6 +112,7 @@ impl<'a> Emitter<'a> {
             checked_ranges: Vec::new(),
             deferred_fence: None,
             fence_owed: false,
+            quiet_faults: None,
         }
     }
 
@@ -165,10 +169,11 @@ impl<'a> Emitter<'a> {
             return i;
         }
         let (st, f) = (self.state(), sanitize(field));
-        format!(
-            "atos::index({i}, {st}.{f}_len, {})",
-            self.site(Fault::IndexOutOfBounds)
-        )
+        let site = self.site(Fault::IndexOutOfBounds);
+        match &self.quiet_faults {
+            Some(q) => format!("atos::index_quiet({i}, {st}.{f}_len, {site}, {q})"),
+            None => format!("atos::index({i}, {st}.{f}_len, {site})"),
+        }
     }
 
     pub fn finish(self) -> String {
@@ -445,7 +450,14 @@ impl<'a> Emitter<'a> {
                 } else {
                     (end, 0)
                 };
-                let header = if *lanes {
+                // A loop that only reads runs its body 4 times per trip, with branch-free index
+                // checks, so each lane has 4 iterations' loads in flight ([`reads_only`]).
+                let quiet =
+                    (*lanes && !self.checked && reads_only(body)).then(|| self.temp("lanes"));
+                let header = if let Some(q) = &quiet {
+                    self.line(&format!("atos::Site {q}_fault = 0;"), 0);
+                    format!("auto {q}_body = [&](const {ty} {var}) {{")
+                } else if *lanes {
                     format!(
                         "for ({ty} {var} = {start} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"
                     )
@@ -476,14 +488,46 @@ impl<'a> Emitter<'a> {
                 }
                 let was = self.in_lanes;
                 self.in_lanes |= *lanes;
+                let outer_quiet = std::mem::replace(
+                    &mut self.quiet_faults,
+                    quiet.as_ref().map(|q| format!("{q}_fault")),
+                );
                 if *lanes {
                     self.nested(body);
                 } else {
                     self.loop_body(body);
                 }
+                self.quiet_faults = outer_quiet;
                 self.in_lanes = was;
                 self.end_checked_ranges(hoisted);
-                self.line("}", 0);
+                if let Some(q) = &quiet {
+                    // Whole trips of 4 strides while they fit below the end, then one at a time.
+                    let at = format!("{q}_at");
+                    self.line("};", 0);
+                    self.line(&format!("{ty} {at} = {start} + ({ty})worker.rank();"), 0);
+                    self.line(
+                        &format!(
+                            "for (const {ty} atos_n = ({ty})worker.size(); {at} < {end} && {end} - {at} > 3 * atos_n; {at} += 4 * atos_n) {{"
+                        ),
+                        0,
+                    );
+                    self.line(
+                        &format!(
+                            "    {q}_body({at}); {q}_body({at} + atos_n); {q}_body({at} + 2 * atos_n); {q}_body({at} + 3 * atos_n);"
+                        ),
+                        0,
+                    );
+                    self.line("}", 0);
+                    self.line(
+                        &format!(
+                            "for (; {at} < {end}; {at} += ({ty})worker.size()) {q}_body({at});"
+                        ),
+                        0,
+                    );
+                    self.line(&format!("if ({q}_fault != 0) atos::fault({q}_fault);"), 0);
+                } else {
+                    self.line("}", 0);
+                }
                 for ((name, _, functor), before) in reductions.iter().zip(&saved) {
                     self.line(
                         &format!(
@@ -867,6 +911,42 @@ fn deferred_at<'s>(body: &'s [Stmt], at: usize, inline: &InlineCalls) -> Option<
         reads |= matches!(e.kind, ExprKind::Atomic { .. } | ExprKind::Call { .. })
     });
     (pushes_only && !reads).then_some(&body[at])
+}
+
+/// Whether a `lanes` loop's body only reads: lets, assignments, `if`s and reductions, over
+/// expressions that push, store, call and divide nothing (an `Atomics` field only `load`s).
+/// Such a loop has no effect but its locals, so an index past a length can be reported after
+/// its last iteration instead of at once (the lane reads element 0 meanwhile, as after any
+/// index fault, and `atos::index_quiet` keeps the first site). Its body, then free of branches
+/// to a fault call, becomes a lambda that each trip runs for 4 strides while 4 fit below the
+/// end, then for one at a time: the 4 bodies are one block of straight code, so ptxas issues
+/// their loads together where the plain loop waited for each in turn (an unroll pragma kept an
+/// exit test between the copies, which stopped that). Colouring's `assign` reads a hub's
+/// 100 K+ neighbours this way, two dependent loads per edge. Division and remainder fault in
+/// every build, so a body with either keeps the plain loop; so does a checked build
+/// (`Emitter::set_sites`), whose arithmetic faults, and a body with `continue`.
+fn reads_only(body: &[Stmt]) -> bool {
+    let mut ok = true;
+    crate::ir::visit_stmts(body, &mut |s| {
+        ok &= matches!(
+            s.kind,
+            StmtKind::Let { .. }
+                | StmtKind::Assign { .. }
+                | StmtKind::Expr(_)
+                | StmtKind::Block(_)
+                | StmtKind::If { .. }
+                | StmtKind::Reduce { .. }
+        );
+    });
+    crate::ir::visit_exprs(body, &mut |e| {
+        ok &= match &e.kind {
+            ExprKind::Atomic { op, .. } => op == "load",
+            ExprKind::Binary(op, ..) => !matches!(op, BinOp::Div | BinOp::Rem),
+            ExprKind::Call { .. } | ExprKind::StateRef | ExprKind::Tuple(_) => false,
+            _ => true,
+        };
+    });
+    ok
 }
 
 /// Whether `body` writes memory from uniform code on the leader alone: a `store`, or a call of a

@@ -104,6 +104,17 @@ template <class I> __device__ __forceinline__ uint64_t index(I i, uint64_t len, 
     return 0;
 }
 
+// A checked index in a `lanes` loop that only reads (atos-codegen emit.rs, `reads_only`): past
+// the length it reads element 0, as `index` does, and keeps the first such site in `pending`,
+// which the loop reports after its last iteration. No branch, so the unrolled loop keeps its
+// iterations' loads in flight together; the loop has no effects, so the later report changes
+// nothing but when the run learns of the fault.
+template <class I> __device__ __forceinline__ uint64_t index_quiet(I i, uint64_t len, Site site, Site& pending) {
+    const bool ok = (uint64_t)i < len;
+    pending = ok || pending != 0 ? pending : site;
+    return ok ? (uint64_t)i : 0;
+}
+
 // A lanes loop's leading `let x = s.f[e];` over `lo..hi`, checked once (emit.rs,
 // hoist_index_checks): past the length it faults as the first index past it would, and the
 // loop ends at the length, so no lane reads outside the array.
