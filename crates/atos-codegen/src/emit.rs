@@ -537,8 +537,16 @@ impl<'a> Emitter<'a> {
                     );
                 }
                 if *lanes {
-                    // Every lane's effects are visible to the uniform code after the loop.
-                    self.line("worker.lanes_end();", 0);
+                    // Every lane's effects are visible to the uniform code after the loop (a
+                    // CTA's reduction ends with a barrier that already orders them).
+                    self.line(
+                        if reductions.is_empty() {
+                            "worker.lanes_end();"
+                        } else {
+                            "worker.lanes_end_after_reduce();"
+                        },
+                        0,
+                    );
                     if self.is_uniform_context() {
                         self.leader_unsynced = false;
                     }

@@ -60,6 +60,7 @@ struct ThreadWorker {
     template <class F> __device__ void leader_only(F f) const { f(); }
     __device__ void sync() const {}
     __device__ void lanes_end() const {}
+    __device__ void lanes_end_after_reduce() const {}
     template <class Op, class V> __device__ V reduce(V v) const { return v; }
     // Item t of this worker's batch: held by lane t % size() in slot t / size().
     template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const { return held[t]; }
@@ -84,20 +85,22 @@ struct WarpWorker {
     template <class Op, class V> __device__ V reduce(V v) const { return warp_reduce<Op>(v); }
     // __syncwarp orders memory among the warp's threads.
     __device__ void lanes_end() const { __syncwarp(); }
+    // The reduction's shuffles order no memory: the loop still ends with __syncwarp.
+    __device__ void lanes_end_after_reduce() const { __syncwarp(); }
     template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const {
         return shfl_item(0xffffffffu, held[t / 32u], t & 31u);
     }
 };
 
 struct CtaWorker {
-    unsigned long long* slot;  // shared broadcast slot: a scalar, or an item of up to 16 bytes
-    // Its batches open with one before any push: an item's `take`, or a balanced batch's scan
+    unsigned long long* slot;  // shared broadcast slot: a scalar
+    // Its batches open with one before any push: a chunk's in `each`, or a balanced batch's scan
     // (a balanced batch whose statements before the scan may push opens with `worker.sync()`:
     // balance.rs, emit_batch_fn).
     static constexpr bool BLOCK_BARRIER = true;
 
     static __device__ CtaWorker make() {
-        __shared__ unsigned long long slot[2];
+        __shared__ unsigned long long slot[1];
         CtaWorker w;
         w.slot = slot;
         return w;
@@ -137,13 +140,26 @@ struct CtaWorker {
     }
     // __syncthreads orders global and shared memory among the block's threads.
     __device__ void lanes_end() const { __syncthreads(); }
-    template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const {
-        static_assert(sizeof(T) <= 2 * sizeof(unsigned long long), "items are at most 16 bytes");
-        if (threadIdx.x == t % blockDim.x) *reinterpret_cast<T*>(slot) = held[t / blockDim.x];
-        __syncthreads();
-        T r = *reinterpret_cast<const T*>(slot);
-        __syncthreads();
-        return r;
+    // After a `lanes` loop that reduced: `reduce` ended with a barrier of the block after every
+    // thread's iterations, which orders their memory as lanes_end would.
+    __device__ void lanes_end_after_reduce() const {}
+    // Runs `f` on each item of the batch in turn, the whole block on each: the items go to
+    // shared memory EACH_CHUNK at a time, one barrier before a chunk runs and one after (before
+    // the next chunk overwrites it), where broadcasting each item would take two per item.
+    static constexpr uint32_t EACH_CHUNK = 64;
+    template <class T, uint32_t K, class F> __device__ void each(const T (&held)[K], uint32_t count, const F& f) const {
+        __shared__ T chunk[EACH_CHUNK];
+        for (uint32_t c = 0; c < count; c += EACH_CHUNK) {
+            const uint32_t n = count - c < EACH_CHUNK ? count - c : EACH_CHUNK;
+#pragma unroll
+            for (uint32_t k = 0; k < K; ++k) {
+                const uint32_t t = threadIdx.x + k * blockDim.x;
+                if (t >= c && t < c + n) chunk[t - c] = held[k];
+            }
+            __syncthreads();
+            for (uint32_t t = 0; t < n; ++t) f(chunk[t]);
+            __syncthreads();
+        }
     }
 };
 
@@ -422,14 +438,19 @@ __device__ SplitBatch<KS, P> split_batch(const PriorityRef<KS>& q, const P& out)
 // ---- batches: how a worker runs the items it holds ----
 
 // Item t of a worker's batch is held by lane t % size() in slot t / size(). The plain way runs
-// the items one after another, each by the whole worker.
+// the items one after another, each by the whole worker (a CTA through shared memory, a chunk
+// of items per two barriers: CtaWorker::each).
 template <class W, class F>
 struct EachItem {
     const W& worker;
     F f;
     template <class T, uint32_t K>
     __device__ void operator()(const T (&held)[K], uint32_t count) const {
-        for (uint32_t t = 0; t < count; ++t) f(worker.take(held, t));
+        if constexpr (W::BLOCK_BARRIER) {
+            worker.each(held, count, f);
+        } else {
+            for (uint32_t t = 0; t < count; ++t) f(worker.take(held, t));
+        }
     }
 };
 template <class W, class F>
