@@ -1610,12 +1610,20 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
             .build()
             .unwrap_or_else(|e| panic!("build: {e}"));
         let misses = flag_run(args.flag_tasks, |s, seeds| p.run(s, seeds));
+        // With a reduction in the loop (a CTA's reduction ends with the barrier instead).
+        let r = Program::new(gpu, flag_reduced::Task)
+            .worker(w)
+            .fetch(fetch)
+            .timeout(Duration::from_secs(10))
+            .build()
+            .unwrap_or_else(|e| panic!("build: {e}"));
+        let reduced = flag_run(args.flag_tasks, |s, seeds| r.run(s, seeds));
         println!(
-            "  {}/{fetch}: {misses} misses of {}",
+            "  {}/{fetch}: {misses} misses of {}; with a reduction: {reduced}",
             w.name(),
             args.flag_tasks
         );
-        if misses != 0 {
+        if misses != 0 || reduced != 0 {
             failures += 1;
         }
     }

@@ -1,10 +1,12 @@
 //! Speculative greedy colouring on the CPU executor (`apps::coloring`), asynchronous
 //! (persistent) and bulk-synchronous: a proper colouring of every vertex, on generated graphs,
-//! a real one, self-loops and a vertex of high degree; colour count against CPU greedy.
+//! a real one, self-loops and a vertex of high degree; colour count against CPU greedy; the
+//! vertices above a degree coloured by `assign_big`.
 
 mod common;
 
-use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED};
+use atos::Stats;
+use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED, split};
 use atos::prelude::*;
 use atos_graph::Csr;
 use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
@@ -12,9 +14,8 @@ use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_c
 /// Colours `g` on `threads` CPU workers under `strategy`; returns (colours, assign tasks per
 /// vertex, levels).
 fn color(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64, f64, u64) {
-    let n = g.num_vertices();
     let offsets = g.offsets_u32().unwrap();
-    let arrays = ColoringArrays::new(n);
+    let arrays = ColoringArrays::new(g.num_vertices());
     let state = arrays.state(&offsets, &g.cols);
     let stats = CpuExecutor::new()
         .threads(threads)
@@ -25,16 +26,66 @@ fn color(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64, f64, 
             &Seeds::new().add(coloring::assign::Task, &arrays.seeds),
         )
         .unwrap();
+    checked(name, g, strategy, &arrays, &stats)
+}
+
+/// The same with `coloring::split`: the vertices of degree above `big` coloured by
+/// `assign_big`.
+fn color_split(
+    name: &str,
+    g: &Csr,
+    strategy: Strategy,
+    threads: usize,
+    big: u32,
+) -> (u64, f64, u64) {
+    let offsets = g.offsets_u32().unwrap();
+    let arrays = ColoringArrays::new(g.num_vertices());
+    let state = arrays.state_split(&offsets, &g.cols, big);
+    let (small, large) = coloring::split_seeds(&offsets, big);
+    let stats = CpuExecutor::new()
+        .threads(threads)
+        .strategy(strategy)
+        .run_seeds(
+            split::Tasks::default(),
+            &state,
+            &Seeds::new()
+                .add(split::assign::Task, &small)
+                .add(split::assign_big::Task, &large),
+        )
+        .unwrap();
+    let above = offsets.windows(2).filter(|w| w[1] - w[0] > big).count() as u64;
+    assert_eq!(
+        large.len() as u64 + small.len() as u64,
+        g.num_vertices() as u64
+    );
+    assert_eq!(large.len() as u64, above, "{name}");
+    let big_tasks = stats.queue("work_big").unwrap().popped;
+    assert!(
+        big_tasks >= above && (above > 0 || big_tasks == 0),
+        "{name}"
+    );
+    checked(name, g, strategy, &arrays, &stats)
+}
+
+/// A proper colouring, each colour task checked once, nothing left pending; (colours, colour
+/// tasks per vertex, levels).
+fn checked(
+    name: &str,
+    g: &Csr,
+    strategy: Strategy,
+    arrays: &ColoringArrays,
+    stats: &Stats,
+) -> (u64, f64, u64) {
     let colors = arrays.color.to_vec();
     let used = validate_coloring(g, &colors).unwrap_or_else(|e| panic!("{name} {strategy:?}: {e}"));
-    let assigns = stats.queue("work").unwrap().popped;
-    // Every assign is checked once.
-    assert_eq!(stats.queue("check").unwrap().popped, assigns, "{name}");
+    let popped = |q: &str| stats.queue(q).map_or(0, |q| q.popped);
+    let assigns = popped("work") + popped("work_big");
+    assert_eq!(popped("check"), assigns, "{name}");
     assert!(
         arrays.pending.to_vec().iter().all(|&p| p == 0),
         "{name}: a vertex left pending"
     );
-    (used, assigns as f64 / n as f64, stats.levels)
+    (used, assigns as f64 / g.num_vertices() as f64, stats.levels)
 }
 
 #[test]
@@ -60,6 +111,17 @@ fn coloring_is_proper_on_every_strategy() {
                     // Colour and check levels alternate; the last check level re-queues nobody.
                     assert_eq!(levels % 2, 0, "{spec}: {levels} levels");
                 }
+            }
+        }
+        // Split at degree 8: the hubs (and most of a kron graph) are coloured by `assign_big`.
+        for strategy in [Strategy::Persistent, Strategy::Bsp] {
+            let (used, _, levels) = color_split(spec, &g, strategy, 4, 8);
+            assert!(
+                used <= 2 * greedy + 2,
+                "{spec} split: {used} colours vs greedy {greedy}"
+            );
+            if strategy == Strategy::Bsp {
+                assert_eq!(levels % 2, 0, "{spec} split: {levels} levels");
             }
         }
         // One worker in seed order is exactly first-fit greedy in id order: same colours.

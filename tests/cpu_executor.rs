@@ -106,7 +106,8 @@ fn every_feature_computes_what_the_rust_says() {
                 + 1000
                 + 110_000
                 // dropped per-lane adds and subs: 2i for lanes 0..4
-                + 12,
+                + 12
+                + run.read_loops(v),
             "sums[{v}]"
         );
         assert_eq!(

@@ -164,6 +164,21 @@ fn features_cuda_per_worker() {
     }
 }
 
+/// The feature task's loop that only reads runs its body 4 strides a trip on every worker, both
+/// its indices checked in the loop without a branch; its `u8` loop counts in 32 bits (a CTA's
+/// stride of 256 is 0 as a u8); checked, the loop stays plain.
+#[test]
+fn feature_loops_take_their_forms() {
+    for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+        let src = atos::cuda_source::<features::Task>(&spec(worker, 2)).unwrap();
+        assert_eq!(src.matches("atos::index_quiet(").count(), 2, "{worker:?}");
+        assert_eq!(src.matches("_body(").count(), 5, "{worker:?}");
+        assert!(src.contains("atos_at21 < (uint32_t)atos_end19; atos_at21 += worker.size())"));
+        let checked = atos::cuda_source::<features::Task>(&spec(worker, 2).checked(true)).unwrap();
+        assert!(!checked.contains("index_quiet") && !checked.contains("_body("));
+    }
+}
+
 /// Multi-task programs: the kernel that serves two queues (colour + conflict check, a warp
 /// task and a CTA task in CTA groups) and the one with an idle hook.
 #[test]

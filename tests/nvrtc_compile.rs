@@ -97,6 +97,7 @@ fn multi_task_programs_compile_for_every_worker_kind() {
         }
     }
     check::<flag::Task>();
+    check::<flag_reduced::Task>();
     check::<(relax::Task, promote::Task)>();
     check::<(color::Task, check::Task)>();
     check::<(spread::Task, rescan::Task)>();
@@ -110,6 +111,7 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::pagerank::Tasks>();
     check::<atos::apps::pagerank_bsp::Tasks>();
     check::<atos::apps::coloring::Tasks>();
+    check::<atos::apps::coloring::split::Tasks>();
     check::<atos::apps::sssp::relax::Task>();
     check::<atos::apps::bfs_priority::visit::Task>();
     check::<atos::apps::sssp::float::relax::Task>();

@@ -19,6 +19,10 @@ fn uniform_code_after_lanes_sees_every_lane() {
     for threads in [1, 4] {
         let misses = flag_run(20_000, |s, seeds| cpu(threads).run(flag::Task, s, seeds));
         assert_eq!(misses, 0);
+        let misses = flag_run(20_000, |s, seeds| {
+            cpu(threads).run(flag_reduced::Task, s, seeds)
+        });
+        assert_eq!(misses, 0);
     }
 }
 

@@ -36,6 +36,13 @@
 //! rejected: the hubs, adjacent to each other, were then coloured all at once, conflicted, and
 //! async cta/64 took 51 ms (cta/8 27.6 ms, BSP 35 ms).
 //!
+//! **Hubs on CTAs, the rest on warps ([`split`]).** One worker kind for every vertex fits no
+//! Kronecker graph: a CTA per vertex of degree 10 leaves 246 of its threads idle behind
+//! barriers, and a warp per hub reads 162,552 neighbours 32 at a time. [`split`]'s program
+//! colours the vertices of degree above a bound with `assign_big` (a CTA each), the others with
+//! `assign` (any worker, fetching several), and checks every vertex on load-balanced CTAs.
+//! The tasks share their bodies (one macro each), so the two programs compute the same.
+//!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
 //! level: Algorithm 5's colour / detect-conflicts / re-colour loop with a barrier between.
@@ -67,68 +74,177 @@ use crate::{AtomicArray, Atomics, Queue, Slice, lanes};
 /// The colour of a vertex not coloured yet.
 pub const UNCOLORED: u32 = u32::MAX;
 
-#[atos::state]
-pub struct ColoringState<'a> {
-    pub offsets: Slice<'a, u32>,
-    pub cols: Slice<'a, u32>,
-    pub color: Atomics<'a, u32>,
-    /// 1 while the vertex waits in `work`.
-    pub pending: Atomics<'a, u32>,
-    pub work: Queue<'a, u32>,
-    pub check: Queue<'a, u32>,
+/// Defines a colouring state named `$name`: the graph, the colours, the pending flags and the
+/// colour and check queues, then `$extra` fields. One list for [`ColoringState`] and
+/// [`split::SplitColoringState`].
+macro_rules! coloring_state {
+    ($(#[$attr:meta])* $name:ident { $($extra:tt)* }) => {
+        $(#[$attr])*
+        #[atos::state]
+        pub struct $name<'a> {
+            pub offsets: Slice<'a, u32>,
+            pub cols: Slice<'a, u32>,
+            pub color: Atomics<'a, u32>,
+            /// 1 while the vertex waits to be coloured.
+            pub pending: Atomics<'a, u32>,
+            pub work: Queue<'a, u32>,
+            pub check: Queue<'a, u32>,
+            $($extra)*
+        }
+    };
 }
 
-/// Colours `v` first-fit against its neighbours' current colours, then queues its check.
-#[atos::task(queue = "work", worker = "warp", fetch = 1)]
-pub fn assign(v: u32, s: &ColoringState) {
-    s.pending.store(v, 0);
-    let lo = s.offsets[v];
-    let hi = s.offsets[v + 1];
-    let mut base = 0u32;
-    loop {
-        // Bit i: some neighbour holds colour base + i.
-        let mut taken = 0u64;
-        for e in lanes(lo..hi) {
-            let u = s.cols[e];
-            let c = s.color.load(u);
-            if u != v && c >= base && c - base < 64 {
-                taken |= 1u64 << (c - base);
+coloring_state!(
+    /// The colouring of one worker kind per task.
+    ColoringState {}
+);
+
+/// Defines a colour task named `$name` over the state `$state`: first fit against the
+/// neighbours' current colours, then the vertex's check. One body for this program's `assign`
+/// and [`split`]'s `assign` and `assign_big`.
+macro_rules! colour_task {
+    ($state:ident, $(#[$attr:meta])* $name:ident) => {
+        $(#[$attr])*
+        pub fn $name(v: u32, s: &$state) {
+            s.pending.store(v, 0);
+            let lo = s.offsets[v];
+            let hi = s.offsets[v + 1];
+            let mut base = 0u32;
+            loop {
+                // Bit i: some neighbour holds colour base + i.
+                let mut taken = 0u64;
+                for e in lanes(lo..hi) {
+                    let u = s.cols[e];
+                    let c = s.color.load(u);
+                    if u != v && c >= base && c - base < 64 {
+                        taken |= 1u64 << (c - base);
+                    }
+                }
+                if taken != u64::MAX {
+                    s.color.store(v, base + (!taken).trailing_zeros());
+                    break;
+                }
+                base += 64;
             }
+            // The colour is stored before this task's check (and any neighbour's) reads
+            // colours: see the module doc, "Why it ends properly coloured".
+            atos::fence();
+            s.check.push(v);
         }
-        if taken != u64::MAX {
-            s.color.store(v, base + (!taken).trailing_zeros());
-            break;
-        }
-        base += 64;
-    }
-    // The colour is stored before this task's check (and any neighbour's) reads colours: see
-    // the module doc, "Why it ends properly coloured".
-    atos::fence();
-    s.check.push(v);
+    };
 }
 
-/// Re-queues the losing endpoint of every edge at `v` whose ends share a colour: the smaller
-/// degree, or of equal degrees the larger id.
-#[atos::task(queue = "check", worker = "warp", fetch = 1)]
-pub fn check(v: u32, s: &ColoringState) {
-    let c = s.color.load(v);
-    let lo = s.offsets[v];
-    let hi = s.offsets[v + 1];
-    for e in lanes(lo..hi) {
-        let u = s.cols[e];
-        if u != v && s.color.load(u) == c {
-            let du = s.offsets[u + 1] - s.offsets[u];
-            let u_loses = du < hi - lo || (du == hi - lo && u > v);
-            let loser = if u_loses { u } else { v };
-            if s.pending.swap(loser, 1) == 0 {
-                s.work.push(loser);
+/// Defines a check task named `$name` over the state `$state`: re-queues the losing endpoint
+/// of every edge at `v` whose ends share a colour (the smaller degree, or of equal degrees the
+/// larger id) through the `requeue` device function of the module it is defined in. One body
+/// for this program's `check` and [`split`]'s.
+macro_rules! check_task {
+    ($state:ident, $(#[$attr:meta])* $name:ident) => {
+        $(#[$attr])*
+        pub fn $name(v: u32, s: &$state) {
+            let c = s.color.load(v);
+            let lo = s.offsets[v];
+            let hi = s.offsets[v + 1];
+            for e in lanes(lo..hi) {
+                let u = s.cols[e];
+                if u != v && s.color.load(u) == c {
+                    let du = s.offsets[u + 1] - s.offsets[u];
+                    let u_loses = du < hi - lo || (du == hi - lo && u > v);
+                    let loser = if u_loses { u } else { v };
+                    if s.pending.swap(loser, 1) == 0 {
+                        requeue(s, loser, if u_loses { du } else { hi - lo });
+                    }
+                }
             }
         }
-    }
+    };
 }
+
+/// Queues `v` (of degree `_degree`) to be coloured again.
+#[atos::device]
+fn requeue(s: &ColoringState, v: u32, _degree: u32) {
+    s.work.push(v);
+}
+
+colour_task!(
+    ColoringState,
+    /// Colours `v` first-fit against its neighbours' current colours, then queues its check.
+    #[atos::task(queue = "work", worker = "warp", fetch = 1)]
+    assign
+);
+
+check_task!(
+    ColoringState,
+    /// Re-queues the losing endpoint of every edge at `v` whose ends share a colour: the
+    /// smaller degree, or of equal degrees the larger id.
+    #[atos::task(queue = "check", worker = "warp", fetch = 1)]
+    check
+);
 
 /// The program: assign and check.
 pub type Tasks = (assign::Task, check::Task);
+
+/// The same colouring with the vertices of degree above a bound coloured by their own task,
+/// `assign_big`, on its own queue, so that a program can run the many vertices of low degree
+/// on warps or threads (fetching several each) and the hubs on CTAs. Checks stay one task:
+/// `check` is load-balanced on CTAs, which spread a hub's edges over idle groups as well. A
+/// separate program (not `assign_big` added to [`Tasks`]), because its third queue costs a
+/// program that splits nothing: every idle round of a persistent group polls it, and kron:22
+/// at CTA fetch 64 ran 10% slower with it (docs/results/2026-12-06c-read-loops-h100.md, call 6).
+pub mod split {
+    use crate::{Atomics, Queue, Slice, lanes};
+
+    coloring_state!(
+        /// [`super::ColoringState`] and the split's queue and bound.
+        SplitColoringState {
+            /// The vertices of degree above `big`, for `assign_big`.
+            pub work_big: Queue<'a, u32>,
+            /// The degree above which `assign_big` colours a vertex.
+            pub big: u32,
+        }
+    );
+
+    /// Queues `v`, of degree `degree`, to be coloured again by the task of its side.
+    #[atos::device]
+    fn requeue(s: &SplitColoringState, v: u32, degree: u32) {
+        if degree > s.big {
+            s.work_big.push(v);
+        } else {
+            s.work.push(v);
+        }
+    }
+
+    colour_task!(
+        SplitColoringState,
+        /// Colours a vertex of degree up to `big` (the module's `assign`, on its queue).
+        #[atos::task(queue = "work", worker = "warp", fetch = 8)]
+        assign
+    );
+
+    colour_task!(
+        SplitColoringState,
+        /// Colours a vertex of degree above `big`, on a CTA.
+        #[atos::task(queue = "work_big", worker = "cta", fetch = 1)]
+        assign_big
+    );
+
+    check_task!(
+        SplitColoringState,
+        /// Checks a vertex of either side; routes a loser by its degree.
+        #[atos::task(queue = "check", worker = "cta", fetch = 64)]
+        check
+    );
+
+    /// The program: colour (up to degree `big`, and above it) and check.
+    pub type Tasks = (assign::Task, check::Task, assign_big::Task);
+}
+
+/// Every vertex in id order, split at degree `big`: `(up to big, above big)`, the seeds of
+/// `assign` and `assign_big`.
+pub fn split_seeds(offsets: &[u32], big: u32) -> (Vec<u32>, Vec<u32>) {
+    (0..offsets.len().saturating_sub(1) as u32)
+        .partition(|&v| offsets[v as usize + 1] - offsets[v as usize] <= big)
+}
 
 /// Host arrays of a run: colours (all [`UNCOLORED`]), flags, every vertex seeded.
 pub struct ColoringArrays {
@@ -170,6 +286,29 @@ impl ColoringArrays {
             // overflow is a RunError naming the queue and the capacity needed.
             work: Queue::with_capacity(n + 1),
             check: Queue::with_capacity(2 * n + 1),
+        }
+    }
+
+    /// The state of [`split`]'s program, the vertices of degree above `big` coloured by
+    /// `assign_big` (seed them with [`split_seeds`]).
+    pub fn state_split<'a>(
+        &'a self,
+        offsets: &'a [u32],
+        cols: &'a [u32],
+        big: u32,
+    ) -> split::SplitColoringState<'a> {
+        let plain = self.state(offsets, cols);
+        let above = offsets.windows(2).filter(|w| w[1] - w[0] > big).count() as u64;
+        split::SplitColoringState {
+            offsets: plain.offsets,
+            cols: plain.cols,
+            color: plain.color,
+            pending: plain.pending,
+            // As in `state`; the two colour queues hold each side's vertices once.
+            work: Queue::with_capacity(self.color.len() as u64 - above + 1),
+            check: plain.check,
+            work_big: Queue::with_capacity(above + 1),
+            big,
         }
     }
 }

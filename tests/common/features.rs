@@ -46,6 +46,22 @@ pub struct FeatureRun {
 
 impl FeatureRun {
     /// The weights the GPU comparisons use (97 values in -100..=110, signs mixed).
+    /// What the feature task's loop that only reads and its `u8` loop add to `sums[v]`, in
+    /// plain Rust (tests/cpu_executor.rs; gpu_suite, which includes this file, compares with
+    /// the CPU executor instead).
+    #[allow(dead_code)]
+    pub fn read_loops(&self, v: u32) -> i64 {
+        let (mut mix, mut quarter) = (0u64, 0.0f32);
+        for j in v % 7..v % 7 + v % 13 {
+            let w = self.weights[(j & 3) as usize];
+            let c = self.codes[(((w + 100) as u32 + j) & 31) as usize];
+            mix += (w + 100) as u64 * (c as u64 + 1);
+            quarter += j as f32 * 0.25;
+        }
+        let bytes: u32 = (0..(v % 5) as usize).map(|b| self.codes[b] as u32).sum();
+        mix as i64 + quarter as i64 * 3 + bytes as i64
+    }
+
     pub fn mixed_weights() -> Vec<i32> {
         (0..97).map(|i| (i * 37 % 211) - 100).collect()
     }
@@ -318,6 +334,25 @@ pub fn features(v: u32, s: &Features) {
         v,
         facts + parity as i64 + half as i64 + (nearest.min(1e6) * 10.0) as i64 + walks(v) as i64,
     );
+    // A loop that only reads: unchecked, it runs 4 strides a trip with branch-free index checks
+    // (docs/dsl.md, "Loops that only read"). Its lengths (0 to 12, from starts 0 to 6) leave
+    // every remainder of 4 on threads; neither index is the loop variable itself, so both are
+    // checked in the loop. Quarters sum exactly in any order.
+    let mut mix = 0u64;
+    let mut quarter = 0.0f32;
+    for j in lanes(v % 7..v % 7 + v % 13) {
+        let w = s.weights[j & 3];
+        let c = s.codes[((w + 100) as u32 + j) & 31];
+        mix += (w + 100) as u64 * (c as u64 + 1);
+        quarter += j as f32 * 0.25;
+    }
+    // A `u8` index: a CTA's stride of 256 is 0 as a u8, so the loop counts in 32 bits.
+    let mut bytes = 0u32;
+    for b in lanes(0u8..(v % 5) as u8) {
+        bytes += s.codes[b as u32] as u32;
+    }
+    s.sums
+        .fetch_add(v, mix as i64 + quarter as i64 * 3 + bytes as i64);
     // Every read-modify-write with its previous value used, on the element task `v` owns:
     // each answer is known from the one before, and the sum of the differences is 0.
     let r0 = s.reduced.fetch_add(v, 1);

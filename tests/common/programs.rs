@@ -28,6 +28,22 @@ pub fn flag(v: u32, s: &FlagState) {
     }
 }
 
+/// [`flag`] with a reduction in the loop: on a CTA the reduction's own barrier, not a
+/// `lanes_end`, is what orders the lanes' stores before the uniform code after the loop.
+#[atos::task(worker = "cta")]
+pub fn flag_reduced(v: u32, s: &FlagState) {
+    let mut count = 0u32;
+    for i in lanes(0..256u32) {
+        if i == 255 {
+            s.seen.store(v, 1);
+        }
+        count += 1;
+    }
+    if s.seen.load(v) == 0 || count != 256 {
+        s.misses.fetch_add(0u32, 1);
+    }
+}
+
 /// Runs `tasks` flag tasks; returns the misses.
 pub fn flag_run(
     tasks: u32,

@@ -31,7 +31,8 @@ use crate::unit::{KernelSpec, Strategy, TaskSpec, held_per_thread, item_parts, w
 pub const SHARED_LIMIT_BYTES: usize = 48 * 1024;
 
 /// Shared memory kept for the kernel's small fixed allocations (broadcast slots, a push
-/// flush's base and flag, a scan's warp sums).
+/// flush's base and flag, a scan's warp sums, reductions' warp parts). The chunk CTA groups run
+/// items from is counted apart (`unit::EACH_CHUNK_BYTES`).
 pub const SHARED_FIXED_BYTES: usize = 2 * 1024;
 
 /// The parts of a task body of the balanced shape.

@@ -402,8 +402,8 @@ impl<'a> Emitter<'a> {
                 step,
                 ..
             } => {
-                let (var, ty) = self.typed.binding(lo);
-                let (var, ty) = (var.to_string(), ty.cuda_name());
+                let (var, scalar) = self.typed.binding(lo);
+                let (var, ty) = (var.to_string(), scalar.cuda_name());
                 let lo_v = self.expr(lo);
                 let hi_v = self.expr(hi);
                 let start = self.temp("start");
@@ -452,11 +452,23 @@ impl<'a> Emitter<'a> {
                 };
                 // A loop that only reads runs its body 4 times per trip, with branch-free index
                 // checks, so each lane has 4 iterations' loads in flight ([`reads_only`]).
-                let quiet =
-                    (*lanes && !self.checked && reads_only(body)).then(|| self.temp("lanes"));
+                // Unsigned 32- and 64-bit indices only: the trip test subtracts them.
+                let quiet = (*lanes
+                    && !self.checked
+                    && matches!(scalar, Scalar::U32 | Scalar::U64)
+                    && reads_only(body))
+                .then(|| self.temp("lanes"));
                 let header = if let Some(q) = &quiet {
                     self.line(&format!("atos::Site {q}_fault = 0;"), 0);
                     format!("auto {q}_body = [&](const {ty} {var}) {{")
+                } else if *lanes && scalar.is_narrow() {
+                    // Counted in 32 bits: a narrow index would wrap at the stride (a CTA of 256
+                    // threads strides 0 as a u8) and never reach the end.
+                    let at = self.temp("at");
+                    first = Some(format!("const {ty} {var} = ({ty}){at};"));
+                    format!(
+                        "for (uint32_t {at} = (uint32_t){start} + worker.rank(); {at} < (uint32_t){end}; {at} += worker.size()) {{"
+                    )
                 } else if *lanes {
                     format!(
                         "for ({ty} {var} = {start} + ({ty})worker.rank(); {var} < {end}; {var} += ({ty})worker.size()) {{"
@@ -881,8 +893,8 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
 }
 
 /// A task's fence that a CTA group may leave to the end of its batch: the last top-level
-/// `atos::fence()` of the body, when all that follows it is pushes whose items read nothing a
-/// task writes (no `Atomics` operation, no call; `Slice` reads are of data no task changes) to
+/// `atos::fence()` of the body, when all that follows it is pushes (or `if`s whose branches only
+/// push) whose items and conditions read nothing a task writes (no `Atomics` operation, no call; `Slice` reads are of data no task changes) to
 /// queues whose items stay queued (no inline task). After the fence the task only pushes, and an
 /// item is seen by anyone only once the group keeps or publishes it, which it does after one
 /// fence for the whole batch (`atos::FenceDebt`; a push that cannot wait for the batch fences
@@ -907,13 +919,11 @@ pub(crate) fn deferred_fence<'s>(body: &'s [Stmt], inline: &InlineCalls) -> Opti
     }
 }
 
-/// `body[at]`, a fence, if all that follows it in `body` is pushes that read nothing a task
-/// writes ([`deferred_fence`]).
+/// `body[at]`, a fence, if all that follows it in `body` is pushes (possibly in `if`s) that read
+/// nothing a task writes ([`deferred_fence`]).
 fn deferred_at<'s>(body: &'s [Stmt], at: usize, inline: &InlineCalls) -> Option<&'s Stmt> {
     let tail = &body[at + 1..];
-    let pushes_only = tail
-        .iter()
-        .all(|s| matches!(&s.kind, StmtKind::Push { field, .. } if inline.callee(field).is_none()));
+    let pushes_only = only_pushes(tail, inline);
     let mut reads = false;
     crate::ir::visit_exprs(tail, &mut |e| {
         reads |= matches!(e.kind, ExprKind::Atomic { .. } | ExprKind::Call { .. })
@@ -955,6 +965,18 @@ fn reads_only(body: &[Stmt]) -> bool {
         };
     });
     ok
+}
+
+/// Whether `stmts` only push to queues whose items stay queued, directly or in the branches of
+/// `if`s (colouring's `assign` picks its check queue by the vertex's degree).
+fn only_pushes(stmts: &[Stmt], inline: &InlineCalls) -> bool {
+    stmts.iter().all(|s| match &s.kind {
+        StmtKind::Push { field, .. } => inline.callee(field).is_none(),
+        StmtKind::If { then, els, .. } => {
+            only_pushes(then, inline) && els.as_deref().is_none_or(|e| only_pushes(e, inline))
+        }
+        _ => false,
+    })
 }
 
 /// Whether `body` writes memory from uniform code on the leader alone: a `store`, or a call of a

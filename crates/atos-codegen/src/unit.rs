@@ -414,6 +414,12 @@ pub const SPREAD_DONE_BATCHES: u32 = 16;
 /// it too: `atos::share_can_post` tells from a graph's degrees whether any chunk can reach it.
 pub const SHARE_MIN_STRIDES: u32 = 16;
 
+/// Shared memory a CTA group copies the items of a batch into before it runs them one after
+/// another (`CtaWorker::each` in worker.cuh: one chunk of this many bytes per barrier pair), in
+/// every unit with a CTA task (`ATOS_EACH_CHUNK_BYTES`) and counted in the static shared memory
+/// budget ([`crate::balance::SHARED_LIMIT_BYTES`]). 1 KiB: 256 `u32` items or 64 of 16 bytes.
+pub const EACH_CHUNK_BYTES: u32 = 1024;
+
 /// Far items a thread of a group takes per batch of a priority queue's pass.
 pub const PASS_FETCH: u32 = 4;
 
@@ -553,6 +559,12 @@ pub fn generate_unit(
             );
         }
     }
+    if spec.tasks.iter().any(|ts| ts.worker == WorkerKind::Cta) {
+        let _ = writeln!(
+            out,
+            "#define ATOS_EACH_CHUNK_BYTES {EACH_CHUNK_BYTES}u  // CTA batches run item by item: shared bytes for their items"
+        );
+    }
     if spec.tasks.iter().any(|ts| crate::balance::shares(spec, ts)) {
         let _ = writeln!(
             out,
@@ -637,7 +649,12 @@ pub fn generate_unit(
         spread_fixed_bytes(state)
     } else {
         0
-    } + park_bytes(spec, &plan, state);
+    } + park_bytes(spec, &plan, state)
+        + if spec.tasks.iter().any(|ts| ts.worker == WorkerKind::Cta) {
+            EACH_CHUNK_BYTES as usize
+        } else {
+            0
+        };
     let mut budget = SHARED_LIMIT_BYTES.saturating_sub(stages + SHARED_FIXED_BYTES);
     for (fn_index, ((task, ts), planned)) in
         tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate()

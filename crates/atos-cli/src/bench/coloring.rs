@@ -3,8 +3,9 @@
 //! run checked to be a proper colouring of every vertex, its colour count recorded beside CPU
 //! first-fit's.
 
-use atos::apps::coloring::{self, ColoringArrays, UNCOLORED};
-use atos::{Gpu, Seeds, Stats};
+use atos::apps::coloring::{self, ColoringArrays, UNCOLORED, split};
+use atos::codegen::WorkerKind;
+use atos::{Gpu, ProgramBuilder, Seeds, Stats};
 use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
 
 use super::record::Record;
@@ -16,23 +17,59 @@ pub struct ColoringInput {
     pub offsets: Vec<u32>,
     /// Colours of CPU first-fit greedy in vertex order.
     pub greedy_colors: u64,
+    /// `--split-degree`: vertices above it are coloured by `split::assign_big` on CTAs.
+    pub split: Option<u32>,
+    /// With a split, every vertex in id order, up to the split's degree and above it.
+    small: Vec<u32>,
+    large: Vec<u32>,
 }
 
 impl ColoringInput {
-    pub fn new(g: &atos_graph::Csr) -> Result<ColoringInput, String> {
+    pub fn new(g: &atos_graph::Csr, split: Option<u32>) -> Result<ColoringInput, String> {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
         let greedy = greedy_coloring(g, ColoringOrder::Natural);
         let greedy_colors = validate_coloring(g, &greedy).map_err(|e| e.to_string())?;
+        let (small, large) = match split {
+            Some(big) => coloring::split_seeds(&offsets, big),
+            None => (Vec::new(), Vec::new()),
+        };
         Ok(ColoringInput {
             offsets,
             greedy_colors,
+            split,
+            small,
+            large,
         })
     }
 }
 
-/// Both tasks take the configuration's worker kind and fetch.
-pub fn gpu_skip_reason(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> Option<String> {
-    runner::skip_reason(&runner::builder(gpu, coloring::Tasks::default(), cfg, opts))
+/// `check`'s fetch under a split: CTA batches of 64 vertices, balanced.
+const SPLIT_CHECK_FETCH: u32 = 64;
+
+/// Without a split, the program [`coloring::Tasks`], every task on the configuration's worker
+/// kind and fetch.
+fn plain(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<coloring::Tasks> {
+    runner::builder(gpu, coloring::Tasks::default(), cfg, opts)
+}
+
+/// With one, [`split::Tasks`]: `assign` on the configuration's worker kind and fetch, `check`
+/// on CTAs fetching 64 (balanced) and `assign_big` on CTAs fetching 1 (its attributes).
+fn split_program(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<split::Tasks> {
+    runner::builder_for(gpu, split::Tasks::default(), split::assign::Task, cfg, opts)
+        .worker_for(split::check::Task, WorkerKind::Cta)
+        .fetch_for(split::check::Task, SPLIT_CHECK_FETCH)
+}
+
+pub fn gpu_skip_reason(
+    gpu: &Gpu,
+    input: &ColoringInput,
+    cfg: &Config,
+    opts: &RunOpts,
+) -> Option<String> {
+    match input.split {
+        None => runner::skip_reason(&plain(gpu, cfg, opts)),
+        Some(_) => runner::skip_reason(&split_program(gpu, cfg, opts)),
+    }
 }
 
 /// One configuration on the GPU (`gpu` set) or the CPU executor.
@@ -46,7 +83,6 @@ pub fn run(
 ) -> Result<(), Fail> {
     let n = g.num_vertices();
     let a = ColoringArrays::new(n);
-    let state = a.state(&input.offsets, &g.cols);
     let colors = std::cell::Cell::new(0u64);
     let verify = |label: &str| {
         let mut c = a.color.to_vec();
@@ -60,17 +96,41 @@ pub fn run(
     };
     let reset = || a.reset();
     // Colour tasks per vertex (checks are one per colour task).
-    let workload = |s: &Stats| s.queue("work").map_or(0, |q| q.popped) as f64 / n.max(1) as f64;
-    let app = AppRun {
-        state: &state,
-        seeds: Seeds::new().add(coloring::assign::Task, &a.seeds),
-        verify: &verify,
-        reset: &reset,
-        workload: &workload,
+    let popped = |s: &Stats, q: &str| s.queue(q).map_or(0, |q| q.popped);
+    let workload = |s: &Stats| (popped(s, "work") + popped(s, "work_big")) as f64 / n.max(1) as f64;
+    let result = match input.split {
+        None => {
+            let state = a.state(&input.offsets, &g.cols);
+            let app = AppRun {
+                state: &state,
+                seeds: Seeds::new().add(coloring::assign::Task, &a.seeds),
+                verify: &verify,
+                reset: &reset,
+                workload: &workload,
+            };
+            runner::run(gpu, &|gpu| plain(gpu, cfg, opts), &app, cfg, opts, rec)
+        }
+        Some(big) => {
+            let state = a.state_split(&input.offsets, &g.cols, big);
+            let app = AppRun {
+                state: &state,
+                seeds: Seeds::new()
+                    .add(split::assign::Task, &input.small)
+                    .add(split::assign_big::Task, &input.large),
+                verify: &verify,
+                reset: &reset,
+                workload: &workload,
+            };
+            runner::run(
+                gpu,
+                &|gpu| split_program(gpu, cfg, opts),
+                &app,
+                cfg,
+                opts,
+                rec,
+            )
+        }
     };
-    let build = |gpu: &Gpu| runner::builder(gpu, coloring::Tasks::default(), cfg, opts);
-    let result = runner::run(gpu, &build, &app, cfg, opts, rec);
-
     if result.is_ok() {
         rec.colors = Some(colors.get());
     }

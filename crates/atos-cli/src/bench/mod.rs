@@ -97,6 +97,13 @@ pub struct BenchArgs {
     /// [default: `atos::apps::kcore::DEFAULT_WINDOW`].
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     kcore_window: Option<u32>,
+    /// coloring: colour the vertices of degree above D on CTA workers (`assign_big`, fetch 1)
+    /// and check every vertex on CTA workers fetching 64 (balanced, hubs shared), while
+    /// `--worker`/`--fetch` set the worker of `assign`, which colours the others
+    /// (`atos::apps::coloring::ColoringArrays::state_split`) [default: no split; every task takes
+    /// `--worker`/`--fetch`].
+    #[arg(long, value_name = "D")]
+    split_degree: Option<u32>,
     /// sssp and sssp-priority: whether a task whose vertex has since got a shorter distance
     /// relaxes nothing (`on`), relaxes with the shorter one (`off`), or relaxes nothing only
     /// when its vertex has more than D out-edges (`above:D`) [default: sssp off, sssp-priority
@@ -293,7 +300,9 @@ impl App {
                 .map(|p| Prepared::PageRank(pagerank::Form::Rescan, p)),
             App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
-            App::Coloring => coloring::ColoringInput::new(g).map(Prepared::Coloring),
+            App::Coloring => {
+                coloring::ColoringInput::new(g, args.split_degree).map(Prepared::Coloring)
+            }
             App::Sssp => {
                 let wanted = sssp::Wanted {
                     order: sssp::WantedOrder::Fifo,
@@ -397,7 +406,10 @@ impl Prepared {
                 rec.epsilon = p.epsilon.to_string().parse().ok();
                 rec.rank_bound = Some(p.bound());
             }
-            Prepared::Coloring(c) => rec.greedy_colors = Some(c.greedy_colors),
+            Prepared::Coloring(c) => {
+                rec.greedy_colors = Some(c.greedy_colors);
+                rec.split_degree = c.split;
+            }
             Prepared::Kcore(k) => {
                 rec.max_core = Some(k.max_core());
                 rec.kcore_window = Some(k.window());
@@ -436,7 +448,7 @@ impl Prepared {
             Prepared::BfsPriority(..) => bfs::gpu_skip_reason_priority(gpu, cfg, opts),
             Prepared::Sssp(p) => p.gpu_skip_reason(gpu, cfg, opts),
             Prepared::PageRank(form, _) => pagerank::gpu_skip_reason(*form, gpu, cfg, opts),
-            Prepared::Coloring(_) => coloring::gpu_skip_reason(gpu, cfg, opts),
+            Prepared::Coloring(c) => coloring::gpu_skip_reason(gpu, c, cfg, opts),
             Prepared::Kcore(_) => kcore::gpu_skip_reason(gpu, cfg, opts),
         }
     }
@@ -769,6 +781,11 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
             "--kcore-window",
             args.kcore_window.is_some(),
             &[App::Kcore][..],
+        ),
+        (
+            "--split-degree",
+            args.split_degree.is_some(),
+            &[App::Coloring][..],
         ),
         (
             "--park",

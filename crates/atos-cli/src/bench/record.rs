@@ -156,6 +156,10 @@ pub struct Record {
     /// records written before it existed.
     #[serde(default)]
     pub share: Option<bool>,
+    /// Colouring: the degree above which `assign_big` coloured a vertex on a CTA
+    /// (`--split-degree`; absent: no split).
+    #[serde(default)]
+    pub split_degree: Option<u32>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).
     pub max_core: Option<u32>,
     /// k-core: how many levels ahead vertices were queued (`--kcore-window`, clamped to
@@ -302,6 +306,7 @@ impl Record {
             share: None,
             max_core: None,
             kcore_window: None,
+            split_degree: None,
             devices: None,
             partition: None,
             aggregation: None,

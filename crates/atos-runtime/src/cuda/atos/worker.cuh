@@ -22,13 +22,15 @@
 #define ATOS_IDLE_FENCE 0
 #endif
 
+
 namespace atos {
 
 // Outside `lanes(..)` loops a task body is uniform across its worker: side effects on shared
 // state (atomics, stores, pushes) run once, on the leader, and their results are broadcast,
 // so a warp or CTA worker computes exactly what the CPU executor's single thread does.
-// Every `lanes(..)` loop ends with lanes_end(): a barrier of the worker with the memory
-// ordering that makes each lane's effects visible to the uniform code after the loop.
+// Every `lanes(..)` loop ends with a barrier of the worker with the memory ordering that makes
+// each lane's effects visible to the uniform code after the loop: lanes_end(), or after a loop
+// that reduces, the reduction's own (lanes_end_after_reduce() adds none on a CTA).
 
 // The run's control block, for faults raised anywhere in generated code (prelude.cuh,
 // atos-codegen faults.rs): one pointer per block, set by the kernel entry.
@@ -144,13 +146,18 @@ struct CtaWorker {
     // thread's iterations, which orders their memory as lanes_end would.
     __device__ void lanes_end_after_reduce() const {}
     // Runs `f` on each item of the batch in turn, the whole block on each: the items go to
-    // shared memory EACH_CHUNK at a time, one barrier before a chunk runs and one after (before
-    // the next chunk overwrites it), where broadcasting each item would take two per item.
-    static constexpr uint32_t EACH_CHUNK = 64;
+    // shared memory a chunk at a time (ATOS_EACH_CHUNK_BYTES, which the generator writes into
+    // every unit with a CTA task and counts in its static shared memory: atos_codegen's
+    // unit::EACH_CHUNK_BYTES), one barrier before a chunk runs and one after (before the next
+    // chunk, of this batch or a later one, overwrites it), where broadcasting each item would
+    // take two barriers per item. One chunk serves every task of the unit: a group runs one
+    // batch at a time.
     template <class T, uint32_t K, class F> __device__ void each(const T (&held)[K], uint32_t count, const F& f) const {
-        __shared__ T chunk[EACH_CHUNK];
-        for (uint32_t c = 0; c < count; c += EACH_CHUNK) {
-            const uint32_t n = count - c < EACH_CHUNK ? count - c : EACH_CHUNK;
+        static_assert(sizeof(T) <= 16 && alignof(T) <= 8, "items are at most 16 bytes");
+        constexpr uint32_t CHUNK = ATOS_EACH_CHUNK_BYTES / sizeof(T);
+        T* chunk = reinterpret_cast<T*>(each_chunk<0>());
+        for (uint32_t c = 0; c < count; c += CHUNK) {
+            const uint32_t n = count - c < CHUNK ? count - c : CHUNK;
 #pragma unroll
             for (uint32_t k = 0; k < K; ++k) {
                 const uint32_t t = threadIdx.x + k * blockDim.x;
@@ -160,6 +167,13 @@ struct CtaWorker {
             for (uint32_t t = 0; t < n; ++t) f(chunk[t]);
             __syncthreads();
         }
+    }
+
+  private:
+    // One chunk per kernel (a template, so that a unit with no CTA task needs no size).
+    template <int N> static __device__ unsigned long long* each_chunk() {
+        __shared__ unsigned long long words[ATOS_EACH_CHUNK_BYTES / sizeof(unsigned long long)];
+        return words;
     }
 };
 
@@ -932,9 +946,9 @@ struct QueueServer {
             own = true;
             // Every thread is past the flush (whose empty-stage return reads the stage's count)
             // before any pushes again from the kept items. A CTA worker's batch opens with a
-            // barrier of its own before its first push (its take, or the balanced batch's
-            // scan), unless its prefix may push first (`PushesFirst`); thread and warp workers
-            // of a CTA group have none.
+            // barrier of its own before its first push (the first chunk's in `each`, or the
+            // balanced batch's scan), unless its prefix may push first (`PushesFirst`); thread
+            // and warp workers of a CTA group have none.
             if constexpr (!W::BLOCK_BARRIER || pushes_first_t<Batch>::value) g.sync();
             n = kept;
             count = lo < n ? min(FETCH, n - lo) : 0u;
