@@ -893,8 +893,8 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
 }
 
 /// A task's fence that a CTA group may leave to the end of its batch: the last top-level
-/// `atos::fence()` of the body, when all that follows it is pushes (or `if`s whose branches only
-/// push) whose items and conditions read nothing a task writes (no `Atomics` operation, no call; `Slice` reads are of data no task changes) to
+/// `atos::fence()` of the body, when all that follows it is pushes whose items read nothing a
+/// task writes (no `Atomics` operation, no call; `Slice` reads are of data no task changes) to
 /// queues whose items stay queued (no inline task). After the fence the task only pushes, and an
 /// item is seen by anyone only once the group keeps or publishes it, which it does after one
 /// fence for the whole batch (`atos::FenceDebt`; a push that cannot wait for the batch fences
@@ -919,11 +919,13 @@ pub(crate) fn deferred_fence<'s>(body: &'s [Stmt], inline: &InlineCalls) -> Opti
     }
 }
 
-/// `body[at]`, a fence, if all that follows it in `body` is pushes (possibly in `if`s) that read
-/// nothing a task writes ([`deferred_fence`]).
+/// `body[at]`, a fence, if all that follows it in `body` is pushes that read nothing a task
+/// writes ([`deferred_fence`]).
 fn deferred_at<'s>(body: &'s [Stmt], at: usize, inline: &InlineCalls) -> Option<&'s Stmt> {
     let tail = &body[at + 1..];
-    let pushes_only = only_pushes(tail, inline);
+    let pushes_only = tail
+        .iter()
+        .all(|s| matches!(&s.kind, StmtKind::Push { field, .. } if inline.callee(field).is_none()));
     let mut reads = false;
     crate::ir::visit_exprs(tail, &mut |e| {
         reads |= matches!(e.kind, ExprKind::Atomic { .. } | ExprKind::Call { .. })
@@ -965,18 +967,6 @@ fn reads_only(body: &[Stmt]) -> bool {
         };
     });
     ok
-}
-
-/// Whether `stmts` only push to queues whose items stay queued, directly or in the branches of
-/// `if`s (colouring's `assign` picks its check queue by the vertex's degree).
-fn only_pushes(stmts: &[Stmt], inline: &InlineCalls) -> bool {
-    stmts.iter().all(|s| match &s.kind {
-        StmtKind::Push { field, .. } => inline.callee(field).is_none(),
-        StmtKind::If { then, els, .. } => {
-            only_pushes(then, inline) && els.as_deref().is_none_or(|e| only_pushes(e, inline))
-        }
-        _ => false,
-    })
 }
 
 /// Whether `body` writes memory from uniform code on the leader alone: a `store`, or a call of a
