@@ -16,6 +16,7 @@
 #   seconds cut to what is left, skipped (logged `skip TAG`) with fewer than DEVICE_MIN_LEFT
 #   (default 10) left; its output and `rc=` line go to the log;
 # - `finish`: archives $w into $out/NAME.tgz and copies the log into $out.
+# Summarize the records after `finish` with `python3 scripts/records-summary.py "$w"`.
 #
 # Written 2026-12-06 from the prelude every recorded call script of docs/results/ repeated
 # (those stay as they ran).

@@ -1,0 +1,40 @@
+#!/usr/bin/env python3
+"""Summarizes the bench records a device call wrote (scripts/device-lib.sh: $w/<bin>.jsonl).
+
+    python3 scripts/records-summary.py DIR [BIN ...]     (default BINs: atos_prev atos)
+
+Prints every record that is not verified and `ok` (NOT OK ...), then one line per configuration
+and build: graph, strategy, worker/fetch, the options that set it apart (split degree, min
+blocks, devices), the build, and each run's (median ms, tasks per vertex, colours or depth),
+in record order. Written 2026-12-06 from the summary every device script of that day repeated
+(the recorded scripts under docs/results stay as they ran).
+"""
+import collections
+import json
+import sys
+
+
+def main() -> None:
+    if len(sys.argv) < 2:
+        sys.exit(__doc__)
+    folder, bins = sys.argv[1], sys.argv[2:] or ["atos_prev", "atos"]
+    rows = collections.defaultdict(list)
+    for b in bins:
+        try:
+            lines = open(f"{folder}/{b}.jsonl").read().splitlines()
+        except FileNotFoundError:
+            continue
+        for line in lines:
+            r = json.loads(line)
+            if not (r.get("verified") and r.get("status") == "ok"):
+                print("NOT OK", b, r.get("app"), r.get("graph"), r.get("status"))
+            extra = [f"{k}={r[k]}" for k in ("split_degree", "min_blocks", "devices") if r.get(k)]
+            key = (r["app"], r["graph"].split("/")[-1], r["strategy"], f'{r["worker"]}/{r["fetch"]}', " ".join(extra), b)
+            work = r.get("workload_ratio")
+            rows[key].append((round(r["median_ms"], 3), round(work, 3) if work else None, r.get("colors") or r.get("max_depth")))
+    for key, runs in sorted(rows.items(), key=str):
+        print(*[k for k in key if k], runs)
+
+
+if __name__ == "__main__":
+    main()
