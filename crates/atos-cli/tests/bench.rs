@@ -130,6 +130,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("share", Kind::Bool, true),
     ("max_core", Kind::Int, true),
     ("kcore_window", Kind::Int, true),
+    ("split_degree", Kind::Int, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
     ("aggregation", Kind::Str, true),
@@ -957,6 +958,52 @@ fn pagerank_and_coloring_are_verified_per_app() {
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
+/// Colouring split at a degree (`coloring::split`) on the CPU executor, both forms: verified
+/// records naming the split, and the corrupt hook failing them.
+#[test]
+fn coloring_split_is_verified() {
+    let dir = temp_dir("coloring-split");
+    let out = dir.join("split.jsonl");
+    let args = [
+        "bench",
+        "--device",
+        "cpu",
+        "--app",
+        "coloring",
+        "--graph",
+        "kron:9",
+        "--graph",
+        "grid:12x12",
+        "--strategy",
+        "persistent,bsp",
+        "--split-degree",
+        "8",
+        "--runs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ];
+    let o = atos(&args);
+    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    let recs = records(&out);
+    assert_eq!(recs.len(), 4);
+    for r in &recs {
+        check_schema(r);
+        assert_eq!(r["status"], "ok", "{r}");
+        assert_eq!(r["split_degree"], 8, "{r}");
+        assert!(r["workload_ratio"].as_f64().unwrap() >= 1.0, "{r}");
+        let (c, g) = (
+            r["colors"].as_u64().unwrap(),
+            r["greedy_colors"].as_u64().unwrap(),
+        );
+        assert!(c >= 2 && c <= 2 * g, "{r}");
+    }
+    let o = atos_env(&args[..args.len() - 2], &[("ATOS_BENCH_CORRUPT", "1")]);
+    assert_ne!(o.code, Some(0), "the hook must fail every configuration");
+    assert!(o.stderr.contains("has no colour"), "{}", o.stderr);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 /// SSSP on the CPU executor, asynchronous and Bellman-Ford by levels: verified records with
 /// the workload against reached vertices, and the corrupt hook failing every configuration (an
 /// unweighted graph is refused in `bad_input_is_refused_clearly`).
@@ -1154,6 +1201,11 @@ fn priority_apps_are_verified_and_record_their_delta() {
         ),
         ("kcore", &["--advance-slack", "4"], "--advance-slack is for"),
         ("bfs", &["--kcore-window", "4"], "--kcore-window is for"),
+        (
+            "pagerank",
+            &["--split-degree", "8"],
+            "--split-degree is for",
+        ),
         ("bfs", &["--prune-stale", "on"], "--prune-stale is for"),
         ("sssp", &["--prune-stale", "yes"], "use on, off or above:D"),
         ("pagerank", &["--park", "on"], "--park is for"),
