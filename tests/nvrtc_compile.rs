@@ -152,6 +152,7 @@ fn multi_device_programs_compile_for_every_worker_kind() {
     check::<bfs::Task>();
     check::<atos::apps::pagerank::Tasks>();
     check::<atos::apps::coloring::Tasks>();
+    check::<atos::apps::coloring::split::Tasks>();
     check::<(relax::Task, promote::Task)>();
     check::<common::tuples::place::Task>();
     // An inline task: run at the push when this device owns the item, routed otherwise; its

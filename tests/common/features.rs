@@ -45,9 +45,8 @@ pub struct FeatureRun {
 }
 
 impl FeatureRun {
-    /// The weights the GPU comparisons use (97 values in -100..=110, signs mixed).
-    /// What the feature task's loop that only reads and its `u8` loop add to `sums[v]`, in
-    /// plain Rust (tests/cpu_executor.rs; gpu_suite, which includes this file, compares with
+    /// What the feature task's loop that only reads and its `u8` and `u16` loops add to
+    /// `sums[v]`, in plain Rust (tests/cpu_executor.rs; gpu_suite, which includes this file, compares with
     /// the CPU executor instead).
     #[allow(dead_code)]
     pub fn read_loops(&self, v: u32) -> i64 {
@@ -58,10 +57,14 @@ impl FeatureRun {
             mix += (w + 100) as u64 * (c as u64 + 1);
             quarter += j as f32 * 0.25;
         }
-        let bytes: u32 = (0..(v % 5) as usize).map(|b| self.codes[b] as u32).sum();
-        mix as i64 + quarter as i64 * 3 + bytes as i64
+        let bytes: u32 = (0..(v % 5) * 60)
+            .map(|b| self.codes[(b & 31) as usize] as u32)
+            .sum();
+        let halves: u32 = (0..(v % 3) * 300).map(|h| h & 7).sum();
+        mix as i64 + quarter as i64 * 3 + bytes as i64 + halves as i64
     }
 
+    /// The weights the GPU comparisons use (97 values in -100..=110, signs mixed).
     pub fn mixed_weights() -> Vec<i32> {
         (0..97).map(|i| (i * 37 % 211) - 100).collect()
     }
@@ -346,13 +349,20 @@ pub fn features(v: u32, s: &Features) {
         mix += (w + 100) as u64 * (c as u64 + 1);
         quarter += j as f32 * 0.25;
     }
-    // A `u8` index: a CTA's stride of 256 is 0 as a u8, so the loop counts in 32 bits.
+    // `u8` and `u16` indices count in 32 bits: a CTA's stride of 256 is 0 as a u8, and a warp's
+    // 32 from 224 wraps a u8 back below the end (up to 239 here).
     let mut bytes = 0u32;
-    for b in lanes(0u8..(v % 5) as u8) {
-        bytes += s.codes[b as u32] as u32;
+    for b in lanes(0u8..(v % 5) as u8 * 60) {
+        bytes += s.codes[(b & 31) as u32] as u32;
     }
-    s.sums
-        .fetch_add(v, mix as i64 + quarter as i64 * 3 + bytes as i64);
+    let mut halves = 0u32;
+    for h in lanes(0u16..(v % 3) as u16 * 300) {
+        halves += (h & 7) as u32;
+    }
+    s.sums.fetch_add(
+        v,
+        mix as i64 + quarter as i64 * 3 + bytes as i64 + halves as i64,
+    );
     // Every read-modify-write with its previous value used, on the element task `v` owns:
     // each answer is known from the one before, and the sum of the differences is 0.
     let r0 = s.reduced.fetch_add(v, 1);

@@ -44,7 +44,7 @@ impl ColoringInput {
 }
 
 /// `check`'s fetch under a split: CTA batches of 64 vertices, balanced.
-const SPLIT_CHECK_FETCH: u32 = 64;
+pub const SPLIT_CHECK_FETCH: u32 = 64;
 
 /// Without a split, the program [`coloring::Tasks`], every task on the configuration's worker
 /// kind and fetch.
@@ -131,6 +131,7 @@ pub fn run(
             )
         }
     };
+    rec.split_degree = input.split;
     if result.is_ok() {
         rec.colors = Some(colors.get());
     }

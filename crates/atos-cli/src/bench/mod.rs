@@ -406,10 +406,7 @@ impl Prepared {
                 rec.epsilon = p.epsilon.to_string().parse().ok();
                 rec.rank_bound = Some(p.bound());
             }
-            Prepared::Coloring(c) => {
-                rec.greedy_colors = Some(c.greedy_colors);
-                rec.split_degree = c.split;
-            }
+            Prepared::Coloring(c) => rec.greedy_colors = Some(c.greedy_colors),
             Prepared::Kcore(k) => {
                 rec.max_core = Some(k.max_core());
                 rec.kcore_window = Some(k.window());
@@ -486,16 +483,24 @@ pub struct Config {
 /// only ones that share) where the graph's largest degree cannot make a chunk that would be
 /// posted (`atos::share_can_post`: the unit that shares only spills more there), else the
 /// program's default (`None`).
-fn share_for(given: Option<bool>, cfg: &Config, block: u32, max_degree: u64) -> Option<bool> {
+///
+/// `(worker, fetch)` is the task that could share: the configuration's, except under a colouring
+/// split, whose `check` runs on CTAs fetching [`coloring::SPLIT_CHECK_FETCH`] whatever
+/// `--worker`/`--fetch` give `assign`.
+fn share_for(
+    given: Option<bool>,
+    (worker, fetch): (Option<WorkerKind>, u32),
+    strategy: Strategy,
+    block: u32,
+    max_degree: u64,
+) -> Option<bool> {
     // Which configurations share is codegen's one rule (`balance::shares`), asked of a unit of
-    // this configuration's worker, fetch, block and strategy.
-    let shares = cfg.worker.is_some_and(|w| {
-        let spec = atos::codegen::KernelSpec::single(w, cfg.fetch, block).strategy(cfg.strategy);
+    // this worker, fetch, block and strategy.
+    let shares = worker.is_some_and(|w| {
+        let spec = atos::codegen::KernelSpec::single(w, fetch, block).strategy(strategy);
         atos::codegen::balance::shares(&spec, &spec.tasks[0])
     });
-    given.or_else(|| {
-        (shares && !atos::share_can_post([max_degree], cfg.fetch, block)).then_some(false)
-    })
+    given.or_else(|| (shares && !atos::share_can_post([max_degree], fetch, block)).then_some(false))
 }
 
 /// Settings every configuration shares.
@@ -1080,15 +1085,25 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
 
         let mut noted = std::collections::HashSet::new();
         for cfg in &configs {
-            opts.share = share_for(args.share, cfg, opts.block, info.signature.max_degree);
+            let sharer = match args.split_degree {
+                Some(_) => (Some(WorkerKind::Cta), coloring::SPLIT_CHECK_FETCH),
+                None => (cfg.worker, cfg.fetch),
+            };
+            opts.share = share_for(
+                args.share,
+                sharer,
+                cfg.strategy,
+                opts.block,
+                info.signature.max_degree,
+            );
             if opts.share != args.share
                 && matches!(device, Device::Gpu(_))
-                && noted.insert(cfg.fetch)
+                && noted.insert(sharer.1)
             {
                 ui.note(&format!(
                     "{spec}: shared ranges off at fetch {}: {} items of the largest degree ({}) make no chunk of the {} lanes one needs to be shared (--share on to force)",
-                    cfg.fetch,
-                    cfg.fetch.min(opts.block),
+                    sharer.1,
+                    sharer.1.min(opts.block),
                     info.signature.max_degree,
                     atos::codegen::unit::SHARE_MIN_STRIDES * opts.block
                 ));
@@ -1444,12 +1459,15 @@ fn truncate(s: &str, max: usize) -> String {
 
 /// The app's measure of the answer: PageRank's L1 distance (to power iteration for atos
 /// rows, to the original's own CPU code for original rows), colouring's colour count (and CPU
-/// greedy's); `-` for BFS (depths are right or the row failed).
+/// greedy's, and the split's degree); `-` for BFS (depths are right or the row failed).
 fn answer(r: &Record) -> String {
     if let Some(c) = r.colors {
+        let split = r
+            .split_degree
+            .map_or(String::new(), |d| format!(", split {d}"));
         return match r.greedy_colors {
-            Some(g) => format!("{c} colours (greedy {g})"),
-            None => format!("{c} colours"),
+            Some(g) => format!("{c} colours (greedy {g}{split})"),
+            None => format!("{c} colours{split}"),
         };
     }
     match (r.rank_l1, r.rank_bound) {
@@ -1588,25 +1606,26 @@ mod share_tests {
 
     #[test]
     fn sharing_is_turned_off_only_for_cta_groups_on_graphs_that_cannot_post() {
-        let cta = config(Strategy::Persistent, Some(WorkerKind::Cta), 64);
+        let p = Strategy::Persistent;
+        let cta = (Some(WorkerKind::Cta), 64);
         // A grid (largest degree 4): 64 x 4 < 16 x 256, so off; a Kronecker hub: the default.
-        assert_eq!(share_for(None, &cta, 256, 4), Some(false));
-        assert_eq!(share_for(None, &cta, 256, 162_552), None);
-        assert_eq!(share_for(None, &cta, 256, 64), None, "64 x 64 = 16 x 256");
-        assert_eq!(share_for(None, &cta, 256, 63), Some(false));
+        assert_eq!(share_for(None, cta, p, 256, 4), Some(false));
+        assert_eq!(share_for(None, cta, p, 256, 162_552), None);
+        assert_eq!(share_for(None, cta, p, 256, 64), None, "64 x 64 = 16 x 256");
+        assert_eq!(share_for(None, cta, p, 256, 63), Some(false));
         // What the user gave always stands.
-        assert_eq!(share_for(Some(true), &cta, 256, 4), Some(true));
-        assert_eq!(share_for(Some(false), &cta, 256, 162_552), Some(false));
+        assert_eq!(share_for(Some(true), cta, p, 256, 4), Some(true));
+        assert_eq!(share_for(Some(false), cta, p, 256, 162_552), Some(false));
         // Workers and strategies that never share keep the program's default (and the
         // record's null).
-        for cfg in [
-            config(Strategy::Persistent, Some(WorkerKind::Warp), 64),
-            config(Strategy::Persistent, Some(WorkerKind::Thread), 1),
-            config(Strategy::Discrete, Some(WorkerKind::Cta), 64),
-            config(Strategy::Bsp, Some(WorkerKind::Cta), 64),
-            config(Strategy::Persistent, None, 64),
+        for (worker, strategy) in [
+            ((Some(WorkerKind::Warp), 64), p),
+            ((Some(WorkerKind::Thread), 1), p),
+            (cta, Strategy::Discrete),
+            (cta, Strategy::Bsp),
+            ((None, 64), p),
         ] {
-            assert_eq!(share_for(None, &cfg, 256, 4), None);
+            assert_eq!(share_for(None, worker, strategy, 256, 4), None);
         }
     }
 }

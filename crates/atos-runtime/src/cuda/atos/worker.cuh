@@ -21,6 +21,9 @@
 #ifndef ATOS_IDLE_FENCE
 #define ATOS_IDLE_FENCE 0
 #endif
+#ifndef ATOS_EACH_CHUNK_BYTES
+#define ATOS_EACH_CHUNK_BYTES 0u  // a unit with a CTA task defines it (CtaWorker::each)
+#endif
 
 
 namespace atos {
@@ -153,6 +156,7 @@ struct CtaWorker {
     // take two barriers per item. One chunk serves every task of the unit: a group runs one
     // batch at a time.
     template <class T, uint32_t K, class F> __device__ void each(const T (&held)[K], uint32_t count, const F& f) const {
+        static_assert(ATOS_EACH_CHUNK_BYTES >= 16, "a unit with a CTA task defines ATOS_EACH_CHUNK_BYTES");
         static_assert(sizeof(T) <= 16 && alignof(T) <= 8, "items are at most 16 bytes");
         constexpr uint32_t CHUNK = ATOS_EACH_CHUNK_BYTES / sizeof(T);
         T* chunk = reinterpret_cast<T*>(each_chunk<0>());
@@ -172,7 +176,7 @@ struct CtaWorker {
   private:
     // One chunk per kernel (a template, so that a unit with no CTA task needs no size).
     template <int N> static __device__ unsigned long long* each_chunk() {
-        __shared__ unsigned long long words[ATOS_EACH_CHUNK_BYTES / sizeof(unsigned long long)];
+        __shared__ unsigned long long words[ATOS_EACH_CHUNK_BYTES / sizeof(unsigned long long) + (ATOS_EACH_CHUNK_BYTES == 0)];
         return words;
     }
 };
