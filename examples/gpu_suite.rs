@@ -465,6 +465,60 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
     failures
 }
 
+/// The colouring app split at a degree (`apps::coloring::split`): hubs on CTAs, the rest on
+/// each worker kind, persistent and BSP, on a Kronecker graph; every colouring proper and
+/// complete, the vertices above the split coloured by `assign_big`. Returns the failures.
+fn coloring_split(gpu: &Gpu) -> usize {
+    use atos::Seeds;
+    use atos::apps::coloring::{self, ColoringArrays, split};
+    println!("\n== colouring split at degree 16 (kron:14): hubs on CTAs ==");
+    let g = atos_graph::load("kron:14").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let (small, large) = coloring::split_seeds(&offsets, 16);
+    let mut failures = 0;
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        for (w, fetch) in [
+            (WorkerKind::Thread, 64),
+            (WorkerKind::Warp, 8),
+            (WorkerKind::Cta, 8),
+        ] {
+            let p = Program::new(gpu, split::Tasks::default())
+                .strategy(strategy)
+                .worker_for(split::assign::Task, w)
+                .fetch_for(split::assign::Task, fetch)
+                .timeout(Duration::from_secs(10))
+                .build()
+                .unwrap_or_else(|e| panic!("build: {e}"));
+            let arrays = ColoringArrays::new(g.num_vertices());
+            let state = arrays.state_split(&offsets, &g.cols, 16);
+            let seeds = Seeds::new()
+                .add(split::assign::Task, &small)
+                .add(split::assign_big::Task, &large);
+            let verdict = match p.run_seeds(&state, &seeds) {
+                Ok(st) => {
+                    let big = st.queue("work_big").map_or(0, |q| q.popped);
+                    match atos_graph::reference::coloring::validate_coloring(
+                        &g,
+                        &arrays.color.to_vec(),
+                    ) {
+                        Ok(k) if big >= large.len() as u64 => {
+                            format!("{k} colours, {big} hub colourings")
+                        }
+                        Ok(_) => format!("WRONG: {big} hub colourings for {} hubs", large.len()),
+                        Err(e) => format!("WRONG: {e}"),
+                    }
+                }
+                Err(e) => format!("WRONG: {e}"),
+            };
+            if verdict.starts_with("WRONG") {
+                failures += 1;
+            }
+            println!("  {strategy:?} {}/{fetch}: {verdict}", w.name());
+        }
+    }
+    failures
+}
+
 /// Runs the feature task over a 20 000-task binary tree; returns every array it writes, as bits.
 fn features_run(
     program: Option<&Program<features::features::Task>>,
@@ -1203,6 +1257,7 @@ fn main() {
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if !args.bfs_only {
+        failures += coloring_split(&gpu);
         failures += device_twins(&gpu);
         failures += tuple_items(&gpu) + balanced_reductions(&gpu);
         failures += faults(&gpu, &graphs);
