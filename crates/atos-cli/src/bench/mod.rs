@@ -1592,18 +1592,6 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
 mod share_tests {
     use super::*;
 
-    fn config(strategy: Strategy, worker: Option<WorkerKind>, fetch: u32) -> Config {
-        Config {
-            devices: 1,
-            spread: false,
-            aggregation: atos::Aggregation::Eager,
-            strategy,
-            worker,
-            fetch,
-            queue: QueueMode::Ring,
-        }
-    }
-
     #[test]
     fn sharing_is_turned_off_only_for_cta_groups_on_graphs_that_cannot_post() {
         let p = Strategy::Persistent;
