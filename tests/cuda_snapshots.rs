@@ -499,3 +499,82 @@ fn persistent_cta_units_share_large_chunks() {
     assert!(atos::spec_of::<bfs::Task>().share);
     assert!(!atos::spec_of::<pagerank::Tasks>().share);
 }
+
+/// One task, one `lanes` loop per form: only the loop whose body only reads, over `u32`
+/// indices, takes the 4-stride form (`emit.rs`, `reads_only`); a division, a remainder, a call,
+/// `continue`, a store, an atomic other than `load`, an inner loop or `i32` indices keep the
+/// plain loop.
+mod loop_forms {
+    use atos::prelude::*;
+
+    #[atos::state]
+    pub struct LoopForms<'a> {
+        pub vals: Slice<'a, u32>,
+        pub out: Atomics<'a, u32>,
+        pub work: Queue<'a, u32>,
+    }
+
+    #[atos::device]
+    fn twice(x: u32) -> u32 {
+        x * 2
+    }
+
+    #[atos::task(worker = "warp")]
+    pub fn forms(v: u32, s: &LoopForms) {
+        let mut a = 0u32;
+        for i in lanes(0..v) {
+            a += s.vals[i & 7];
+        }
+        let mut b = 0u32;
+        for i in lanes(0..v) {
+            b += s.vals[i & 7] / 3;
+        }
+        let mut c = 0u32;
+        for i in lanes(0..v) {
+            c += s.vals[i % 8];
+        }
+        let mut d = 0u32;
+        for i in lanes(0..v) {
+            d += twice(s.vals[i & 7]);
+        }
+        let mut e = 0u32;
+        for i in lanes(0..v) {
+            if i == 3 {
+                continue;
+            }
+            e += s.vals[i & 7];
+        }
+        for i in lanes(0..v) {
+            s.out.store(i & 7, 1);
+        }
+        let mut f = 0u32;
+        for i in lanes(0..v) {
+            f += s.out.fetch_add(i & 7, 0);
+        }
+        let mut g = 0u32;
+        for i in lanes(0..v) {
+            for j in 0..2u32 {
+                g += s.vals[(i + j) & 7];
+            }
+        }
+        let mut h = 0u32;
+        for i in lanes(0..v as i32) {
+            h += s.vals[(i & 7) as u32];
+        }
+        s.out.store(v & 7, a + b + c + d + e + f + g + h);
+    }
+}
+
+#[test]
+fn only_loops_that_only_read_take_the_four_stride_form() {
+    for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+        let src = atos::cuda_source::<loop_forms::forms::Task>(&spec(worker, 1)).unwrap();
+        assert_eq!(
+            src.matches("_body(").count(),
+            5,
+            "{worker:?}: one loop, 5 calls"
+        );
+        assert_eq!(src.matches("atos::index_quiet(").count(), 1, "{worker:?}");
+        common::compile_clean(&src);
+    }
+}
