@@ -304,8 +304,10 @@ impl ColoringArrays {
             cols: plain.cols,
             color: plain.color,
             pending: plain.pending,
-            // As in `state`; the two colour queues hold each side's vertices once.
-            work: Queue::with_capacity(self.color.len() as u64 - above + 1),
+            // As in `state`: a vertex waits at most once in `work` or `work_big`. `work` has
+            // room for every vertex, so a program seeded with every vertex there (not by
+            // `split_seeds`) still runs; its hubs are then coloured once by `assign`.
+            work: plain.work,
             check: plain.check,
             work_big: Queue::with_capacity(above + 1),
             big,

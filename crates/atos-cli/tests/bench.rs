@@ -876,19 +876,21 @@ exit 1
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// PageRank (all three forms) and colouring on the CPU executor: verified records with the app's
-/// measures, and the corrupt hook failing each app.
+/// PageRank (all three forms) and colouring (one program, and split at a degree:
+/// `coloring::split`) on the CPU executor: verified records with the app's measures, and the
+/// corrupt hook failing each app.
 #[test]
 fn pagerank_and_coloring_are_verified_per_app() {
     let dir = temp_dir("apps");
-    for (app, strategies) in [
-        ("pagerank", "persistent,bsp"),
-        ("pagerank-rescan", "persistent"),
-        ("pagerank-bsp", "bsp"),
-        ("coloring", "persistent,bsp"),
+    for (app, strategies, split) in [
+        ("pagerank", "persistent,bsp", None),
+        ("pagerank-rescan", "persistent", None),
+        ("pagerank-bsp", "bsp", None),
+        ("coloring", "persistent,bsp", None),
+        ("coloring", "persistent,bsp", Some("8")),
     ] {
-        let out = dir.join(format!("{app}.jsonl"));
-        let args = [
+        let out = dir.join(format!("{app}-{}.jsonl", split.unwrap_or("plain")));
+        let mut args = vec![
             "bench",
             "--device",
             "cpu",
@@ -906,9 +908,12 @@ fn pagerank_and_coloring_are_verified_per_app() {
             "0.001",
             "--runs",
             "2",
-            "--out",
-            out.to_str().unwrap(),
         ];
+        if let Some(d) = split {
+            args.extend(["--split-degree", d]);
+        }
+        let corrupt = args.clone();
+        args.extend(["--out", out.to_str().unwrap()]);
         let o = atos(&args);
         assert_eq!(o.code, Some(0), "{app}: {}\n{}", o.stdout, o.stderr);
         let recs = records(&out);
@@ -922,6 +927,11 @@ fn pagerank_and_coloring_are_verified_per_app() {
             }
             assert_eq!(r["status"], "ok", "{r}");
             assert!(r["workload_ratio"].as_f64().unwrap() >= 1.0, "{r}");
+            // A run records its split (tests/coloring.rs checks that `assign_big` runs).
+            match split {
+                Some(d) => assert_eq!(r["split_degree"].to_string(), d, "{r}"),
+                None => assert!(r["split_degree"].is_null(), "{r}"),
+            }
             if app == "coloring" {
                 let (c, g) = (
                     r["colors"].as_u64().unwrap(),
@@ -942,7 +952,7 @@ fn pagerank_and_coloring_are_verified_per_app() {
             }
         }
         assert_eq!(recs.len(), 2 * 2 * strategies.split(',').count(), "{app}");
-        let o = atos_env(&args[..args.len() - 2], &[("ATOS_BENCH_CORRUPT", "1")]);
+        let o = atos_env(&corrupt, &[("ATOS_BENCH_CORRUPT", "1")]);
         assert_ne!(
             o.code,
             Some(0),
@@ -955,52 +965,6 @@ fn pagerank_and_coloring_are_verified_per_app() {
         };
         assert!(o.stderr.contains(want), "{app}: {}", o.stderr);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
-}
-
-/// Colouring split at a degree (`coloring::split`) on the CPU executor, both forms: verified
-/// records naming the split, and the corrupt hook failing them.
-#[test]
-fn coloring_split_is_verified() {
-    let dir = temp_dir("coloring-split");
-    let out = dir.join("split.jsonl");
-    let args = [
-        "bench",
-        "--device",
-        "cpu",
-        "--app",
-        "coloring",
-        "--graph",
-        "kron:9",
-        "--graph",
-        "grid:12x12",
-        "--strategy",
-        "persistent,bsp",
-        "--split-degree",
-        "8",
-        "--runs",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ];
-    let o = atos(&args);
-    assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
-    let recs = records(&out);
-    assert_eq!(recs.len(), 4);
-    for r in &recs {
-        check_schema(r);
-        assert_eq!(r["status"], "ok", "{r}");
-        assert_eq!(r["split_degree"], 8, "{r}");
-        assert!(r["workload_ratio"].as_f64().unwrap() >= 1.0, "{r}");
-        let (c, g) = (
-            r["colors"].as_u64().unwrap(),
-            r["greedy_colors"].as_u64().unwrap(),
-        );
-        assert!(c >= 2 && c <= 2 * g, "{r}");
-    }
-    let o = atos_env(&args[..args.len() - 2], &[("ATOS_BENCH_CORRUPT", "1")]);
-    assert_ne!(o.code, Some(0), "the hook must fail every configuration");
-    assert!(o.stderr.contains("has no colour"), "{}", o.stderr);
     std::fs::remove_dir_all(&dir).unwrap();
 }
 

@@ -420,6 +420,17 @@ pub const SHARE_MIN_STRIDES: u32 = 16;
 /// budget ([`crate::balance::SHARED_LIMIT_BYTES`]). 1 KiB: 256 `u32` items or 64 of 16 bytes.
 pub const EACH_CHUNK_BYTES: u32 = 1024;
 
+/// The shared bytes `CtaWorker::each` takes in a unit of `spec`: [`EACH_CHUNK_BYTES`] when a
+/// task runs on CTAs (reserved whether or not its batches end up load-balanced, which is
+/// decided against the budget this is part of), else none.
+fn each_chunk_bytes(spec: &KernelSpec) -> usize {
+    if spec.tasks.iter().any(|ts| ts.worker == WorkerKind::Cta) {
+        EACH_CHUNK_BYTES as usize
+    } else {
+        0
+    }
+}
+
 /// Far items a thread of a group takes per batch of a priority queue's pass.
 pub const PASS_FETCH: u32 = 4;
 
@@ -559,7 +570,7 @@ pub fn generate_unit(
             );
         }
     }
-    if spec.tasks.iter().any(|ts| ts.worker == WorkerKind::Cta) {
+    if each_chunk_bytes(spec) > 0 {
         let _ = writeln!(
             out,
             "#define ATOS_EACH_CHUNK_BYTES {EACH_CHUNK_BYTES}u  // CTA batches run item by item: shared bytes for their items"
@@ -650,11 +661,7 @@ pub fn generate_unit(
     } else {
         0
     } + park_bytes(spec, &plan, state)
-        + if spec.tasks.iter().any(|ts| ts.worker == WorkerKind::Cta) {
-            EACH_CHUNK_BYTES as usize
-        } else {
-            0
-        };
+        + each_chunk_bytes(spec);
     let mut budget = SHARED_LIMIT_BYTES.saturating_sub(stages + SHARED_FIXED_BYTES);
     for (fn_index, ((task, ts), planned)) in
         tasks.iter().zip(&spec.tasks).zip(&plan.tasks).enumerate()

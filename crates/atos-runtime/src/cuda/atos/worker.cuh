@@ -25,7 +25,6 @@
 #define ATOS_EACH_CHUNK_BYTES 0u  // a unit with a CTA task defines it (CtaWorker::each)
 #endif
 
-
 namespace atos {
 
 // Outside `lanes(..)` loops a task body is uniform across its worker: side effects on shared
@@ -67,8 +66,11 @@ struct ThreadWorker {
     __device__ void lanes_end() const {}
     __device__ void lanes_end_after_reduce() const {}
     template <class Op, class V> __device__ V reduce(V v) const { return v; }
-    // Item t of this worker's batch: held by lane t % size() in slot t / size().
-    template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const { return held[t]; }
+    // Runs `f` on each item of the batch in turn (item t of a batch is held by lane t % size()
+    // in slot t / size(): here all in this thread).
+    template <class T, uint32_t K, class F> __device__ void each(const T (&held)[K], uint32_t count, const F& f) const {
+        for (uint32_t t = 0; t < count; ++t) f(held[t]);
+    }
 };
 
 struct WarpWorker {
@@ -92,8 +94,10 @@ struct WarpWorker {
     __device__ void lanes_end() const { __syncwarp(); }
     // The reduction's shuffles order no memory: the loop still ends with __syncwarp.
     __device__ void lanes_end_after_reduce() const { __syncwarp(); }
-    template <class T, uint32_t K> __device__ T take(const T (&held)[K], uint32_t t) const {
-        return shfl_item(0xffffffffu, held[t / 32u], t & 31u);
+    // Runs `f` on each item of the batch in turn, the whole warp on each, shuffled from the
+    // lane that holds it.
+    template <class T, uint32_t K, class F> __device__ void each(const T (&held)[K], uint32_t count, const F& f) const {
+        for (uint32_t t = 0; t < count; ++t) f(shfl_item(0xffffffffu, held[t / 32u], t & 31u));
     }
 };
 
@@ -456,19 +460,15 @@ __device__ SplitBatch<KS, P> split_batch(const PriorityRef<KS>& q, const P& out)
 // ---- batches: how a worker runs the items it holds ----
 
 // Item t of a worker's batch is held by lane t % size() in slot t / size(). The plain way runs
-// the items one after another, each by the whole worker (a CTA through shared memory, a chunk
-// of items per two barriers: CtaWorker::each).
+// the items one after another, each by the whole worker: the worker's `each` (a CTA through
+// shared memory, a chunk of items per two barriers).
 template <class W, class F>
 struct EachItem {
     const W& worker;
     F f;
     template <class T, uint32_t K>
     __device__ void operator()(const T (&held)[K], uint32_t count) const {
-        if constexpr (W::BLOCK_BARRIER) {
-            worker.each(held, count, f);
-        } else {
-            for (uint32_t t = 0; t < count; ++t) f(worker.take(held, t));
-        }
+        worker.each(held, count, f);
     }
 };
 template <class W, class F>
