@@ -35,6 +35,10 @@ struct Args {
     /// Only the DSL checks: tuple items and faults (checked mode), then exit.
     #[arg(long)]
     dsl_only: bool,
+    /// Only the colouring app's checks (split, and thread workers with held pushes, this many
+    /// runs each), then exit.
+    #[arg(long)]
+    coloring_only: Option<usize>,
     /// Only the priority-queue overflow checks (band-by-band programs), then exit.
     #[arg(long)]
     priority_only: bool,
@@ -514,6 +518,66 @@ fn coloring_split(gpu: &Gpu) -> usize {
                 failures += 1;
             }
             println!("  {strategy:?} {}/{fetch}: {verdict}", w.name());
+        }
+    }
+    failures
+}
+
+/// The plain colouring program on thread workers: each thread holds its batch's `check`
+/// pushes and fences once for them (`atos::HeldPusher`, `ThreadFenceDebt`) instead of once per
+/// vertex. The proof that no conflict survives needs that fence between a vertex's colour and
+/// its check's reads, so `runs` runs of each strategy and fetch colour a Kronecker graph and a
+/// grid (seeded in id order: neighbours share batches) and every colouring must be proper and
+/// complete. Returns the failures.
+fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
+    use atos::apps::coloring::{self, ColoringArrays};
+    println!("\n== colouring on thread workers (held check pushes): {runs} runs each ==");
+    let mut failures = 0;
+    for spec in ["kron:14", "grid:256x256"] {
+        let g = atos_graph::load(spec).unwrap();
+        let offsets = g.offsets_u32().unwrap();
+        let all: Vec<u32> = (0..g.num_vertices() as u32).collect();
+        for strategy in [Strategy::Persistent, Strategy::Discrete, Strategy::Bsp] {
+            for fetch in [1, 8, 64] {
+                let p = Program::new(gpu, coloring::Tasks::default())
+                    .strategy(strategy)
+                    .worker(WorkerKind::Thread)
+                    .fetch(fetch)
+                    .timeout(Duration::from_secs(10))
+                    .build()
+                    .unwrap_or_else(|e| panic!("build: {e}"));
+                let arrays = ColoringArrays::new(g.num_vertices());
+                let (mut wrong, mut recolours, mut colours) = (0, 0u64, 0);
+                for _ in 0..runs {
+                    arrays.reset();
+                    let state = arrays.state(&offsets, &g.cols);
+                    match p.run(&state, &all) {
+                        Ok(st) => {
+                            recolours +=
+                                st.queue("work").map_or(0, |q| q.popped) - g.num_vertices() as u64;
+                            match atos_graph::reference::coloring::validate_coloring(
+                                &g,
+                                &arrays.color.to_vec(),
+                            ) {
+                                Ok(k) => colours = colours.max(k),
+                                Err(e) => {
+                                    wrong += 1;
+                                    println!("  WRONG {spec} {strategy:?} thread/{fetch}: {e}");
+                                }
+                            }
+                        }
+                        Err(e) => {
+                            wrong += 1;
+                            println!("  WRONG {spec} {strategy:?} thread/{fetch}: {e}");
+                        }
+                    }
+                }
+                failures += wrong;
+                println!(
+                    "  {spec} {strategy:?} thread/{fetch}: {} of {runs} proper, at most {colours} colours, {recolours} recolourings",
+                    runs - wrong
+                );
+            }
         }
     }
     failures
@@ -1248,6 +1312,11 @@ fn main() {
         println!("\nSUMMARY: {} failures", failures);
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
+    if let Some(runs) = args.coloring_only {
+        failures += coloring_split(&gpu) + coloring_thread(&gpu, runs);
+        println!("\nSUMMARY: {} failures", failures);
+        std::process::exit(if failures == 0 { 0 } else { 1 });
+    }
     if args.dsl_only {
         failures += device_twins(&gpu)
             + tuple_items(&gpu)
@@ -1258,6 +1327,7 @@ fn main() {
     }
     if !args.bfs_only {
         failures += coloring_split(&gpu);
+        failures += coloring_thread(&gpu, 10);
         failures += device_twins(&gpu);
         failures += tuple_items(&gpu) + balanced_reductions(&gpu);
         failures += faults(&gpu, &graphs);

@@ -222,6 +222,12 @@ fn apps_cuda() {
     insta::assert_snapshot!("app_pagerank_bsp", src);
     let src = atos::cuda_source::<coloring::Tasks>(&unchecked::<coloring::Tasks>()).unwrap();
     insta::assert_snapshot!("app_coloring", src);
+    // On thread workers each thread holds its batch's check pushes and fences once for them.
+    let thread = unchecked::<coloring::Tasks>()
+        .worker(WorkerKind::Thread)
+        .fetch(64);
+    let src = atos::cuda_source::<coloring::Tasks>(&thread).unwrap();
+    insta::assert_snapshot!("app_coloring_thread", src);
 }
 
 /// Both PageRank vertex tasks and SSSP's relax keep the balanced shape: a CTA worker fetching 64 vertices lays

@@ -347,6 +347,47 @@ fn deferred_fences_compile_with_priority_queues_mixed_workers_and_spread() {
         );
         compile_clean(&src);
     }
+    // Persistent thread groups hold their fenced pushes (`atos::HeldPusher`) and owe their own
+    // fence (`atos::ThreadFenceDebt`): colouring on one device and spread, and the priority
+    // queue's three rings. Discrete and bulk-synchronous thread groups fence per task.
+    for (strategy, multi) in [
+        (Strategy::Persistent, false),
+        (Strategy::Persistent, true),
+        (Strategy::Discrete, false),
+        (Strategy::Bsp, false),
+    ] {
+        let mut spec = atos::spec_of::<coloring::Tasks>()
+            .worker(WorkerKind::Thread)
+            .fetch(64)
+            .multi_device(multi)
+            .checked(false);
+        spec.strategy = strategy;
+        let src = atos::cuda_source::<coloring::Tasks>(&spec).unwrap();
+        let held = src.contains("atos_out.check.push_fenced(v)")
+            && src.contains("atos::HeldPusher<uint32_t, 8>")
+            && src.contains("atos::ThreadFenceDebt debt;");
+        let fenced = src.contains("atos::fence_seq_cst(); });")
+            && src.contains("atos_out.check.push(v)")
+            && !src.contains("HeldPusher");
+        assert!(
+            if strategy == Strategy::Persistent {
+                held
+            } else {
+                fenced
+            },
+            "{strategy:?}: {src}"
+        );
+        compile_clean(&src);
+    }
+    let spec = KernelSpec::single(WorkerKind::Thread, 4, 256).checked(false);
+    let src = atos::cuda_source::<hop::Task>(&spec).unwrap();
+    assert!(
+        src.contains("push_fenced")
+            && src.contains("atos::HeldPusher")
+            && src.contains("atos::ThreadFenceDebt"),
+        "{src}"
+    );
+    compile_clean(&src);
 }
 
 /// The host finds a spread unit's `Mesh` by name (`layout::mesh::CUDA_CONSTANT`) in each

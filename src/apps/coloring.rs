@@ -24,8 +24,10 @@
 //! contradiction, so no conflict remains. A vertex that loses is re-coloured against the
 //! current colours of its neighbours, and the first vertex of any conflict in the tie rule's
 //! order keeps its colour, so conflicts cannot cycle forever. Only the push follows the fence,
-//! so a CTA group fences once per batch, before it keeps or publishes the batch's check items
-//! (docs/dsl.md, "A fence followed only by pushes"); thread and warp groups fence per task.
+//! so a CTA group fences once per batch, before it keeps or publishes the batch's check items,
+//! and so does each thread of a persistent thread-worker unit, which holds its check items until
+//! then (docs/dsl.md, "A fence followed only by pushes"); warp groups, and discrete and
+//! bulk-synchronous thread groups, fence per task.
 //!
 //! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times
 //! (below), so re-colouring a hub costs up to a million reads (kron:22: degree 162,552, colour

@@ -692,7 +692,7 @@ pub fn generate_unit(
                 }
                 None => typed.params()[0].clone(),
             };
-            if group == WorkerKind::Cta {
+            if defers_group(spec) {
                 em.defer_fence(crate::emit::deferred_fence(&task.body, &inline));
             }
             em.block(&task.body);
@@ -770,10 +770,13 @@ pub(crate) fn worker_type(kind: WorkerKind) -> &'static str {
 
 /// The push channel type of the ring `id` (a runtime queue index) holding `elem`s: CTA groups
 /// stage their pushes.
+/// The channel of one ring: staged in shared memory for CTA groups, held per thread for thread
+/// groups whose tasks defer a fence (`held`, [`defers_group`]), pushed at once otherwise.
 fn ring_pusher_type(
     spec: &KernelSpec,
     state: &StateDesc,
     group: WorkerKind,
+    held: bool,
     id: usize,
     elem: &ElemTy,
 ) -> String {
@@ -783,6 +786,7 @@ fn ring_pusher_type(
             "atos::StagedPusher<{t}, {}, {id}>",
             spec.cta_stage_capacity(state)
         ),
+        WorkerKind::Thread if held => format!("atos::HeldPusher<{t}, {THREAD_HOLD}>"),
         _ => format!("atos::DirectPusher<{t}>"),
     }
 }
@@ -858,11 +862,12 @@ fn pusher_type(
     spec: &KernelSpec,
     state: &StateDesc,
     group: WorkerKind,
+    held: bool,
     id: usize,
     f: &FieldDesc,
     park: Option<u32>,
 ) -> String {
-    let near = ring_pusher_type(spec, state, group, id, &f.elem);
+    let near = ring_pusher_type(spec, state, group, held, id, &f.elem);
     if spec.multi_device {
         let t = f.elem.cuda_name();
         return match group {
@@ -877,8 +882,8 @@ fn pusher_type(
         Some(far) => format!(
             "atos::PriorityPusher<{}, {near}, {}, {}{}>",
             keys_struct_name(f),
-            ring_pusher_type(spec, state, group, id + 1, &far),
-            ring_pusher_type(spec, state, group, id + 2, &f.elem),
+            ring_pusher_type(spec, state, group, held, id + 1, &far),
+            ring_pusher_type(spec, state, group, held, id + 2, &f.elem),
             park_type(f, id, park)
                 .map(|t| format!(", {t}"))
                 .unwrap_or_default()
@@ -900,7 +905,7 @@ fn pusher_init(
     let ring = |id: usize, elem: &ElemTy, at: &str| match group {
         WorkerKind::Cta => format!(
             "{}::make(state.{at}, ctl)",
-            ring_pusher_type(spec, state, group, id, elem)
+            ring_pusher_type(spec, state, group, false, id, elem)
         ),
         _ => format!("{{state.{at}, ctl}}"),
     };
@@ -961,13 +966,44 @@ fn emit_key_structs(out: &mut String, state: &StateDesc) {
     }
 }
 
-/// Whether a task of the unit leaves its fence to the CTA group's batch end
-/// ([`crate::emit::deferred_fence`]); `atos_Out` then carries the group's `FenceDebt`.
+/// Whether a task of the unit leaves its fence to the group's batch end
+/// ([`crate::emit::deferred_fence`]); `atos_Out` then carries the group's debt (`FenceDebt`, or a
+/// thread group's `ThreadFenceDebt`).
 fn defers_fence(tasks: &[&FnIr], spec: &KernelSpec, inline: &InlineCalls) -> bool {
-    spec.group() == WorkerKind::Cta
+    defers_group(spec)
         && tasks
             .iter()
             .any(|t| crate::emit::deferred_fence(&t.body, inline).is_some())
+}
+
+/// Whether the unit's groups settle a deferred fence once per batch: CTA groups (their staged
+/// pushes wait for the batch end anyway), and persistent thread groups (each thread holds its
+/// fenced pushes, `atos::HeldPusher`, up to [`THREAD_HOLD`]). On one H100, held pushes took
+/// persistent colouring on thread workers from 10.2 to 8.3 ms on grid:4096x4096 and 8-25% off on
+/// luxembourg_osm and delaunay_n16, but made the discrete and bulk-synchronous forms up to 13%
+/// slower on those two: without a fence per vertex its colour becomes visible later, more
+/// neighbours colour against stale colours (4% more recolourings on delaunay_n16), and each
+/// further level is a launch (`docs/results/2026-12-06d-gather-loops-h100.md`, calls 3 and 4).
+/// A warp group's pushes are its leader's and go out at once; its tasks fence as written.
+fn defers_group(spec: &KernelSpec) -> bool {
+    match spec.group() {
+        WorkerKind::Cta => true,
+        WorkerKind::Thread => spec.strategy == Strategy::Persistent,
+        WorkerKind::Warp => false,
+    }
+}
+
+/// How many fenced pushes a thread of a deferring thread-group unit holds before it fences and
+/// publishes them (`atos::HeldPusher`), in its own (local) memory, per queue: 8 measured 3-6%
+/// faster than 16 on the persistent runs above on the grid and delaunay_n16 (call 4).
+pub const THREAD_HOLD: u32 = 8;
+
+/// The type of a deferring unit's fence debt for its groups.
+fn debt_type(group: WorkerKind) -> &'static str {
+    match group {
+        WorkerKind::Thread => "atos::ThreadFenceDebt",
+        _ => "atos::FenceDebt",
+    }
 }
 
 /// `atos_deliver`: delivers position `p` of this device's combine copies (the fields the
@@ -1006,12 +1042,20 @@ fn emit_out_struct(
     let mut flushes = vec!["settle(g);".to_string()];
     for (id, f) in queue_fields_indexed(state) {
         let n = sanitize(&f.name);
-        let ty = pusher_type(spec, state, group, id, f, park_items(spec, plan, state, f));
+        let ty = pusher_type(
+            spec,
+            state,
+            group,
+            defers,
+            id,
+            f,
+            park_items(spec, plan, state, f),
+        );
         let _ = writeln!(out, "    {ty} {n};");
         flushes.push(format!("{n}.flush(g);"));
     }
     if defers {
-        out.push_str("    atos::FenceDebt debt;\n");
+        let _ = writeln!(out, "    {} debt;", debt_type(group));
     }
     for (field, _) in &inline.calls {
         let _ = writeln!(
@@ -1101,7 +1145,7 @@ fn emit_kernel(
         .map(|(id, f)| pusher_init(spec, state, group, id, f, park_items(spec, plan, state, f)))
         .collect();
     if defers_fence(tasks, spec, inline) {
-        channels.push("atos::FenceDebt::make()".into());
+        channels.push(format!("{}::make()", debt_type(group)));
     }
     let _ = writeln!(out, "    atos_Out out = {{{}}};", channels.join(", "));
     // (runtime queue index, server): a windowed launch picks its server by position.

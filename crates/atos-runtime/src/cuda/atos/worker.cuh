@@ -192,7 +192,7 @@ struct CtaWorker {
 // kept or published after the group's `FenceDebt::settle`; one that goes out at once (a full
 // stage, an unstaged remote push) fences first.
 
-// Thread and warp groups push at once (warp-aggregated).
+// Warp groups, and thread groups that hold nothing (below), push at once (warp-aggregated).
 template <class T>
 struct DirectPusher {
     QueueRef<T> q;
@@ -203,6 +203,60 @@ struct DirectPusher {
         push_warp(q, item, ctl);
     }
     template <class G> __device__ void flush(const G&) const {}
+};
+
+// Persistent thread groups of a unit whose tasks defer their fence (codegen: `deferred_fence`,
+// unit.rs `defers_group`; discrete and bulk-synchronous ones fence per task, which measured faster):
+// each thread holds up to HOLD of its batch's fenced pushes in its own memory, and publishes
+// them (warp-aggregated) when its batch ends, after the one fence its `ThreadFenceDebt` owes
+// (`atos_Out::flush` settles first). A full hold fences, publishes what it holds and starts
+// again: one fence per HOLD pushes at worst, where each task fenced before. The held items are
+// not in the queue yet, but the batch counts `done` only after the flush, so the run cannot end
+// (nor a band settle) while they wait.
+template <class T, uint32_t HOLD>
+struct HeldPusher {
+    QueueRef<T> q;
+    Control* ctl;
+    mutable T held[HOLD];
+    mutable uint32_t count;
+    // `held` is left uninitialized: zeroed as an aggregate's rest, it cost every thread of every
+    // launch its bytes in local memory (bulk-synchronous colouring on luxembourg_osm, a launch
+    // per level, 22% slower on an H100).
+    __device__ HeldPusher(const QueueRef<T>& q, Control* ctl) : q(q), ctl(ctl), count(0) {}
+    __device__ void push(T item) const { push_warp(q, item, ctl); }
+    __device__ void push_fenced(T item) const {
+        if (count == HOLD) {
+            fence_seq_cst();
+            publish();
+        }
+        held[count++] = item;
+    }
+    template <class G> __device__ void flush(const G&) const { publish(); }
+
+  private:
+    __device__ void publish() const {
+        for (uint32_t i = 0; i < count; ++i) push_warp(q, held[i], ctl);
+        count = 0;
+    }
+};
+
+// A thread group's `FenceDebt`: each thread is its own group, so the debt is the thread's own.
+struct ThreadFenceDebt {
+    mutable uint32_t owed;
+    static __device__ ThreadFenceDebt make() { return ThreadFenceDebt{0}; }
+    __device__ void owe() const {
+#if ATOS_REMOTE_CALLS
+        fence_seq_cst();
+#else
+        owed = 1;
+#endif
+    }
+    template <class G> __device__ void settle(const G&) const {
+        if (owed) {
+            fence_seq_cst();
+            owed = 0;
+        }
+    }
 };
 
 // The fence that deferring tasks of a CTA group owe: `owe` (a task's leader, where its fence
