@@ -523,15 +523,17 @@ fn coloring_split(gpu: &Gpu) -> usize {
     failures
 }
 
-/// The plain colouring program on thread workers: each thread holds its batch's `check`
-/// pushes and fences once for them (`atos::HeldPusher`, `ThreadFenceDebt`) instead of once per
-/// vertex. The proof that no conflict survives needs that fence between a vertex's colour and
+/// The plain colouring program on thread workers: persistent, each thread holds its batch's
+/// `check` pushes and fences once for them (`atos::HeldPusher`, `ThreadFenceDebt`) instead of
+/// once per vertex; discrete and bulk-synchronous, it fences per vertex (the control). The proof that no conflict survives needs that fence between a vertex's colour and
 /// its check's reads, so `runs` runs of each strategy and fetch colour a Kronecker graph and a
 /// grid (seeded in id order: neighbours share batches) and every colouring must be proper and
 /// complete. Returns the failures.
 fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
     use atos::apps::coloring::{self, ColoringArrays};
-    println!("\n== colouring on thread workers (held check pushes): {runs} runs each ==");
+    println!(
+        "\n== colouring on thread workers (persistent: held check pushes): {runs} runs each =="
+    );
     let mut failures = 0;
     for spec in ["kron:14", "grid:256x256"] {
         let g = atos_graph::load(spec).unwrap();
@@ -551,21 +553,20 @@ fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
                 for _ in 0..runs {
                     arrays.reset();
                     let state = arrays.state(&offsets, &g.cols);
-                    match p.run(&state, &all) {
-                        Ok(st) => {
+                    let verdict = p
+                        .run(&state, &all)
+                        .map_err(|e| e.to_string())
+                        .and_then(|st| {
                             recolours +=
                                 st.queue("work").map_or(0, |q| q.popped) - g.num_vertices() as u64;
-                            match atos_graph::reference::coloring::validate_coloring(
+                            atos_graph::reference::coloring::validate_coloring(
                                 &g,
                                 &arrays.color.to_vec(),
-                            ) {
-                                Ok(k) => colours = colours.max(k),
-                                Err(e) => {
-                                    wrong += 1;
-                                    println!("  WRONG {spec} {strategy:?} thread/{fetch}: {e}");
-                                }
-                            }
-                        }
+                            )
+                            .map_err(|e| e.to_string())
+                        });
+                    match verdict {
+                        Ok(k) => colours = colours.max(k),
                         Err(e) => {
                             wrong += 1;
                             println!("  WRONG {spec} {strategy:?} thread/{fetch}: {e}");

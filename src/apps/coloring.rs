@@ -26,7 +26,8 @@
 //! order keeps its colour, so conflicts cannot cycle forever. Only the push follows the fence,
 //! so a CTA group fences once per batch, before it keeps or publishes the batch's check items,
 //! and so does each thread of a persistent thread-worker unit, which holds its check items until
-//! then (docs/dsl.md, "A fence followed only by pushes"); warp groups, and discrete and
+//! then (or fences and publishes them when it holds 8; docs/dsl.md, "A fence followed only by
+//! pushes"); warp groups, and discrete and
 //! bulk-synchronous thread groups, fence per task.
 //!
 //! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times

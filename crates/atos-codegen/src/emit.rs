@@ -84,7 +84,8 @@ pub(crate) struct Emitter<'a> {
     /// `(field, loop variable)` pairs whose index a `lanes` loop checked once, for all its
     /// iterations (see [`Emitter::hoist_index_checks`]).
     checked_ranges: Vec<(String, String)>,
-    /// The task's fence that its CTA group settles at the batch end ([`deferred_fence`]),
+    /// The task's fence that its group settles at the batch end ([`deferred_fence`]; CTA groups
+    /// and persistent thread groups, unit.rs `defers_group`),
     /// compared by address; once emitted, the pushes after it are `push_fenced`.
     deferred_fence: Option<*const Stmt>,
     fence_owed: bool,
@@ -892,13 +893,14 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
     }
 }
 
-/// A task's fence that a CTA group may leave to the end of its batch: the last top-level
+/// A task's fence that a CTA group, or a persistent thread group (unit.rs `defers_group`), may
+/// leave to the end of its batch: the last top-level
 /// `atos::fence()` of the body, when all that follows it is pushes whose items read nothing a
 /// task writes (no `Atomics` operation, no call; `Slice` reads are of data no task changes) to
 /// queues whose items stay queued (no inline task). After the fence the task only pushes, and an
 /// item is seen by anyone only once the group keeps or publishes it, which it does after one
-/// fence for the whole batch (`atos::FenceDebt`; a push that cannot wait for the batch fences
-/// first): the task's accesses before the fence stay ordered before everything the tasks it
+/// fence for the whole batch (`atos::FenceDebt`, a thread's `atos::ThreadFenceDebt`; a push that
+/// cannot wait for the batch, a full stage or hold, fences first): the task's accesses before the fence stay ordered before everything the tasks it
 /// pushes do. What is no longer ordered is the task against the later tasks its worker runs in
 /// the same batch, which no program can rely on (those items could run on any worker).
 /// Colouring's `assign` ends this way: one fence per batch instead of one per vertex. A trailing

@@ -768,9 +768,7 @@ pub(crate) fn worker_type(kind: WorkerKind) -> &'static str {
     }
 }
 
-/// The push channel type of the ring `id` (a runtime queue index) holding `elem`s: CTA groups
-/// stage their pushes.
-/// The channel of one ring: staged in shared memory for CTA groups, held per thread for thread
+/// The push channel type of the ring `id` (a runtime queue index) holding `elem`s: staged in shared memory for CTA groups, held per thread for thread
 /// groups whose tasks defer a fence (`held`, [`defers_group`]), pushed at once otherwise.
 fn ring_pusher_type(
     spec: &KernelSpec,
@@ -981,9 +979,8 @@ fn defers_fence(tasks: &[&FnIr], spec: &KernelSpec, inline: &InlineCalls) -> boo
 /// fenced pushes, `atos::HeldPusher`, up to [`THREAD_HOLD`]). On one H100, held pushes took
 /// persistent colouring on thread workers from 10.2 to 8.3 ms on grid:4096x4096 and 8-25% off on
 /// luxembourg_osm and delaunay_n16, but made the discrete and bulk-synchronous forms up to 13%
-/// slower on those two: without a fence per vertex its colour becomes visible later, more
-/// neighbours colour against stale colours (4% more recolourings on delaunay_n16), and each
-/// further level is a launch (`docs/results/2026-12-06d-gather-loops-h100.md`, calls 3 and 4).
+/// slower on those two (means of two rounds), with the same launches and nearly the same work;
+/// why was not found (`docs/results/2026-12-06d-gather-loops-h100.md`, calls 3 and 4).
 /// A warp group's pushes are its leader's and go out at once; its tasks fence as written.
 fn defers_group(spec: &KernelSpec) -> bool {
     match spec.group() {

@@ -187,10 +187,11 @@ struct CtaWorker {
 
 // ---- push channels: one per queue field, what `s.queue.push(x)` calls ----
 //
-// `push_fenced` is the push of a task whose `atos::fence()` its CTA group left to the batch end
-// (codegen: `deferred_fence`; only pushes follow such a fence): an item that waits in a stage is
-// kept or published after the group's `FenceDebt::settle`; one that goes out at once (a full
-// stage, an unstaged remote push) fences first.
+// `push_fenced` is the push of a task whose `atos::fence()` its group left to the batch end
+// (codegen: `deferred_fence`, unit.rs `defers_group`: CTA groups, and persistent thread groups;
+// only pushes follow such a fence): an item that waits in a CTA's stage or a thread's hold is
+// kept or published after the group's `FenceDebt::settle` (a thread's `ThreadFenceDebt`); one
+// that goes out at once (a full stage or hold, an unstaged remote push) fences first.
 
 // Warp groups, and thread groups that hold nothing (below), push at once (warp-aggregated).
 template <class T>
@@ -226,7 +227,7 @@ struct HeldPusher {
     __device__ void push(T item) const { push_warp(q, item, ctl); }
     __device__ void push_fenced(T item) const {
         if (count == HOLD) {
-            fence_seq_cst();
+            if (!ATOS_REMOTE_CALLS) fence_seq_cst();  // with calls, `owe` fenced already
             publish();
         }
         held[count++] = item;
