@@ -920,6 +920,12 @@ fn pagerank_and_coloring_are_verified_per_app() {
         for r in &recs {
             check_schema(r);
             assert_eq!(r["app"], app);
+            // Every row of a split records it, skipped rows too (tests/coloring.rs checks that
+            // `assign_big` runs).
+            match split {
+                Some(d) => assert_eq!(r["split_degree"].to_string(), d, "{r}"),
+                None => assert!(r["split_degree"].is_null(), "{r}"),
+            }
             if r["queue"] == "linear" {
                 assert_eq!(r["status"], "skipped", "{r}");
                 assert!(r["note"].as_str().unwrap().contains("ring"), "{r}");
@@ -927,11 +933,6 @@ fn pagerank_and_coloring_are_verified_per_app() {
             }
             assert_eq!(r["status"], "ok", "{r}");
             assert!(r["workload_ratio"].as_f64().unwrap() >= 1.0, "{r}");
-            // A run records its split (tests/coloring.rs checks that `assign_big` runs).
-            match split {
-                Some(d) => assert_eq!(r["split_degree"].to_string(), d, "{r}"),
-                None => assert!(r["split_degree"].is_null(), "{r}"),
-            }
             if app == "coloring" {
                 let (c, g) = (
                     r["colors"].as_u64().unwrap(),

@@ -131,7 +131,6 @@ pub fn run(
             )
         }
     };
-    rec.split_degree = input.split;
     if result.is_ok() {
         rec.colors = Some(colors.get());
     }

@@ -1110,6 +1110,11 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             }
             let mut rec = Record::new(&info, "atos", app.name());
             prepared.annotate(&mut rec);
+            if let Prepared::Coloring(c) = &prepared {
+                // Every atos row of a split names it, skipped and failed ones too (the
+                // original's rows never ran one).
+                rec.split_degree = c.split;
+            }
             opts.placement = None;
             opts.aggregation = cfg.aggregation;
             if cfg.spread {
