@@ -170,6 +170,11 @@ pub fn color(v: u32, s: &Coloring) {
         c += 1;
     }
     s.color.store(v, c);
+    // The colour is stored before this vertex's check (and any neighbour's) reads colours:
+    // without it both checks of an edge coloured at once may read the old colours
+    // (`atos::apps::coloring`, "Why it ends properly coloured"). Only the push follows, so CTA
+    // groups and persistent thread groups fence once per batch (their pushes held until then).
+    atos::fence();
     s.check.push(v);
 }
 
