@@ -768,8 +768,9 @@ pub(crate) fn worker_type(kind: WorkerKind) -> &'static str {
     }
 }
 
-/// The push channel type of the ring `id` (a runtime queue index) holding `elem`s: staged in shared memory for CTA groups, held per thread for thread
-/// groups whose tasks defer a fence (`held`, [`defers_group`]), pushed at once otherwise.
+/// The push channel type of the ring `id` (a runtime queue index) holding `elem`s: staged in
+/// shared memory for CTA groups, held per thread for thread groups whose tasks defer a fence
+/// (`held`, [`defers_group`]), pushed at once otherwise.
 fn ring_pusher_type(
     spec: &KernelSpec,
     state: &StateDesc,
