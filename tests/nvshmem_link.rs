@@ -100,9 +100,19 @@ fn spread_units_link_for_nvshmem_calls() {
         "the BFS spread unit for NVSHMEM calls links to {} bytes: were NVSHMEM's calls inlined?",
         bfs.len()
     );
+    // Colouring on persistent thread workers holds its check pushes (`atos::HeldPusher`) and
+    // owes its fence per thread (`atos::ThreadFenceDebt`), whose `owe` fences at once under
+    // NVSHMEM calls: the only unit that compiles that branch.
+    let held = spread_unit::<atos::apps::coloring::Tasks>(WorkerKind::Thread, 64);
+    assert!(
+        held.0.contains("atos::HeldPusher") && held.0.contains("atos::ThreadFenceDebt debt;"),
+        "{}",
+        held.0
+    );
     for (source, kernel) in [
         spread_unit::<atos::apps::pagerank::Tasks>(WorkerKind::Warp, 8),
         spread_unit::<atos::apps::bfs_owner::Tasks>(WorkerKind::Thread, 1),
+        held,
     ] {
         links(&install, &source, &kernel);
     }

@@ -894,14 +894,14 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
 }
 
 /// A task's fence that a CTA group, or a persistent thread group (unit.rs `defers_group`), may
-/// leave to the end of its batch: the last top-level
-/// `atos::fence()` of the body, when all that follows it is pushes whose items read nothing a
-/// task writes (no `Atomics` operation, no call; `Slice` reads are of data no task changes) to
-/// queues whose items stay queued (no inline task). After the fence the task only pushes, and an
-/// item is seen by anyone only once the group keeps or publishes it, which it does after one
-/// fence for the whole batch (`atos::FenceDebt`, a thread's `atos::ThreadFenceDebt`; a push that
-/// cannot wait for the batch, a full stage or hold, fences first): the task's accesses before the fence stay ordered before everything the tasks it
-/// pushes do. What is no longer ordered is the task against the later tasks its worker runs in
+/// leave to the end of its batch: the last top-level `atos::fence()` of the body, when all that
+/// follows it is pushes whose items read nothing a task writes (no `Atomics` operation, no call;
+/// `Slice` reads are of data no task changes) to queues whose items stay queued (no inline
+/// task). After the fence the task only pushes, and an item is seen by anyone only once the
+/// group keeps or publishes it, which it does after one fence for the whole batch
+/// (`atos::FenceDebt`, a thread's `atos::ThreadFenceDebt`; a push that cannot wait for the
+/// batch, a full stage or hold, fences first): the task's accesses before the fence stay
+/// ordered before everything the tasks it pushes do. What is no longer ordered is the task against the later tasks its worker runs in
 /// the same batch, which no program can rely on (those items could run on any worker).
 /// Colouring's `assign` ends this way: one fence per batch instead of one per vertex. A trailing
 /// fence with nothing after it is deferred too (it orders nothing of the task). So is one in a

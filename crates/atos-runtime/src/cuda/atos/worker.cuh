@@ -221,8 +221,8 @@ struct HeldPusher {
     mutable T held[HOLD];
     mutable uint32_t count;
     // `held` is left uninitialized: as an aggregate's value-initialized rest it was zeroed by
-    // every thread at every launch. (That was not what made the windowed forms slower: with it
-    // gone they measured as before, docs/results/2026-12-06d-gather-loops-h100.md, calls 3-4.)
+    // every thread at every launch. (That was not what made the windowed forms slower: without
+    // the zeroing they were as slow, docs/results/2026-12-06d-gather-loops-h100.md, calls 3-4.)
     __device__ HeldPusher(const QueueRef<T>& q, Control* ctl) : q(q), ctl(ctl), count(0) {}
     __device__ void push(T item) const { push_warp(q, item, ctl); }
     __device__ void push_fenced(T item) const {
