@@ -41,6 +41,16 @@ impl ColoringInput {
             large,
         })
     }
+
+    /// The task whose batches could share ranges (the bench's `share_for`): without a split,
+    /// every task on the configuration's worker and fetch; with one, `check` on CTAs fetching
+    /// [`SPLIT_CHECK_FETCH`] (`split_program`), whatever `assign` runs on.
+    pub fn sharer(&self, cfg: &Config) -> (Option<WorkerKind>, u32) {
+        match self.split {
+            Some(_) => (Some(WorkerKind::Cta), SPLIT_CHECK_FETCH),
+            None => (cfg.worker, cfg.fetch),
+        }
+    }
 }
 
 /// `check`'s fetch under a split: CTA batches of 64 vertices, balanced.

@@ -387,6 +387,16 @@ impl Prepared {
         }
     }
 
+    /// The task whose batches could share ranges under `cfg` (`share_for`): the
+    /// configuration's worker and fetch, except a colouring split's `check`
+    /// ([`coloring::ColoringInput::sharer`]).
+    fn sharer(&self, cfg: &Config) -> (Option<WorkerKind>, u32) {
+        match self {
+            Prepared::Coloring(c) => c.sharer(cfg),
+            _ => (cfg.worker, cfg.fetch),
+        }
+    }
+
     /// The reference's fields every record of the graph carries (PageRank: the tolerance and
     /// its L1 bound; colouring: CPU greedy's colour count).
     fn annotate(&self, rec: &mut Record) {
@@ -484,9 +494,9 @@ pub struct Config {
 /// posted (`atos::share_can_post`: the unit that shares only spills more there), else the
 /// program's default (`None`).
 ///
-/// `(worker, fetch)` is the task that could share: the configuration's, except under a colouring
-/// split, whose `check` runs on CTAs fetching [`coloring::SPLIT_CHECK_FETCH`] whatever
-/// `--worker`/`--fetch` give `assign`.
+/// `(worker, fetch)` is the task that could share (`Prepared::sharer`): the configuration's,
+/// except under a colouring split, whose `check` runs on CTAs fetching
+/// [`coloring::SPLIT_CHECK_FETCH`] whatever `--worker`/`--fetch` give `assign`.
 fn share_for(
     given: Option<bool>,
     (worker, fetch): (Option<WorkerKind>, u32),
@@ -1085,10 +1095,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
 
         let mut noted = std::collections::HashSet::new();
         for cfg in &configs {
-            let sharer = match args.split_degree {
-                Some(_) => (Some(WorkerKind::Cta), coloring::SPLIT_CHECK_FETCH),
-                None => (cfg.worker, cfg.fetch),
-            };
+            let sharer = prepared.sharer(cfg);
             opts.share = share_for(
                 args.share,
                 sharer,
@@ -1620,5 +1627,35 @@ mod share_tests {
         ] {
             assert_eq!(share_for(None, worker, strategy, 256, 4), None);
         }
+    }
+
+    /// Under a colouring split the task that could share is `check` (CTAs fetching 64),
+    /// whatever `--worker`/`--fetch` give `assign`; without one, the configuration's.
+    #[test]
+    fn a_colouring_split_decides_sharing_for_check() {
+        let g = atos_graph::load("kron:8").unwrap();
+        let warp = Config {
+            devices: 1,
+            spread: false,
+            aggregation: atos::Aggregation::Eager,
+            strategy: Strategy::Persistent,
+            worker: Some(WorkerKind::Warp),
+            fetch: 8,
+            queue: QueueMode::Ring,
+        };
+        let split = Prepared::Coloring(coloring::ColoringInput::new(&g, Some(16)).unwrap());
+        let plain = Prepared::Coloring(coloring::ColoringInput::new(&g, None).unwrap());
+        let cta = (Some(WorkerKind::Cta), coloring::SPLIT_CHECK_FETCH);
+        assert_eq!(split.sharer(&warp), cta);
+        assert_eq!(plain.sharer(&warp), (Some(WorkerKind::Warp), 8));
+        // So a grid-like largest degree turns sharing off for the split, not for plain warps.
+        assert_eq!(
+            share_for(None, split.sharer(&warp), warp.strategy, 256, 4),
+            Some(false)
+        );
+        assert_eq!(
+            share_for(None, plain.sharer(&warp), warp.strategy, 256, 4),
+            None
+        );
     }
 }
