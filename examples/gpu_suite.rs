@@ -11,7 +11,10 @@ use std::time::{Duration, Instant};
 
 use atos::apps::bfs::{self, Executor, bfs as bfs_task};
 use atos::codegen::WorkerKind;
-use atos::{AtomicArray, Gpu, Program, Queue, QueueMode, RunError, Strategy};
+use atos::{
+    AtomicArray, Gpu, Gpus, MeshProgram, Program, ProgramBuilder, Queue, QueueMode, RunError,
+    Strategy, TaskSet,
+};
 use atos_graph::Csr;
 use atos_graph::generate::SplitMix64;
 use clap::Parser;
@@ -89,6 +92,26 @@ struct Args {
     /// GPU here.
     #[arg(long)]
     spread_devices: Option<usize>,
+}
+
+/// How the suite builds its programs: with a run timeout of `secs` seconds, and a build error
+/// (NVRTC, the planner) ends the suite with its message.
+trait BuildTimed<P: TaskSet> {
+    fn build_timed(self, secs: u64) -> Program<P>;
+    fn build_mesh_timed(self, gpus: &Gpus, secs: u64) -> MeshProgram<P>;
+}
+
+impl<P: TaskSet> BuildTimed<P> for ProgramBuilder<P> {
+    fn build_timed(self, secs: u64) -> Program<P> {
+        self.timeout(Duration::from_secs(secs))
+            .build()
+            .unwrap_or_else(|e| panic!("build: {e}"))
+    }
+    fn build_mesh_timed(self, gpus: &Gpus, secs: u64) -> MeshProgram<P> {
+        self.timeout(Duration::from_secs(secs))
+            .build_mesh(gpus)
+            .unwrap_or_else(|e| panic!("build: {e}"))
+    }
 }
 
 /// One BFS configuration: worker, fetch, block, grid, strategy, load balancing.
@@ -212,9 +235,7 @@ fn faults(gpu: &Gpu, graphs: &[(String, Csr)]) -> usize {
             let p = Program::new(gpu, faulty::Task)
                 .worker(worker)
                 .checked(checked)
-                .timeout(Duration::from_secs(10))
-                .build()
-                .unwrap();
+                .build_timed(10);
             let label = format!(
                 "{}/{}",
                 worker.name(),
@@ -256,9 +277,7 @@ fn faults(gpu: &Gpu, graphs: &[(String, Csr)]) -> usize {
         let p = Program::new(gpu, features::features::Task)
             .worker(worker)
             .checked(true)
-            .timeout(Duration::from_secs(10))
-            .build()
-            .unwrap();
+            .build_timed(10);
         if features_run(Some(&p)) == features_run(None) {
             println!(
                 "  {}: feature task checked: identical to the CPU executor",
@@ -278,9 +297,7 @@ fn faults(gpu: &Gpu, graphs: &[(String, Csr)]) -> usize {
                 .worker(WorkerKind::Warp)
                 .fetch(32)
                 .checked(checked)
-                .timeout(Duration::from_secs(30))
-                .build()
-                .unwrap();
+                .build_timed(30);
             let mut times = Vec::new();
             for i in 0..6 {
                 let r = bfs::run(
@@ -433,9 +450,7 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                 .strategy(strategy)
                 .worker(worker)
                 .fetch(fetch)
-                .timeout(Duration::from_secs(60))
-                .build()
-                .unwrap_or_else(|e| panic!("build: {e}"));
+                .build_timed(60);
             let label = format!("{}/{}/{fetch}", strategy.name(), worker.name());
             match reducing::check(5_000, 3, |s, seeds| p.run(s, seeds)) {
                 Ok(_) => println!("  {label}: identical to the reference"),
@@ -450,9 +465,7 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                 .strategy(strategy)
                 .worker(worker)
                 .fetch(fetch)
-                .timeout(Duration::from_secs(60))
-                .build()
-                .unwrap_or_else(|e| panic!("build: {e}"));
+                .build_timed(60);
             match reducing::marks_check(20_000, |s, seeds| p.run(s, seeds)) {
                 Ok(0) => println!("  {label}: tail after the loop, 0 misses"),
                 Ok(m) => {
@@ -490,9 +503,7 @@ fn coloring_split(gpu: &Gpu) -> usize {
                 .strategy(strategy)
                 .worker_for(split::assign::Task, w)
                 .fetch_for(split::assign::Task, fetch)
-                .timeout(Duration::from_secs(10))
-                .build()
-                .unwrap_or_else(|e| panic!("build: {e}"));
+                .build_timed(10);
             let arrays = ColoringArrays::new(g.num_vertices());
             let state = arrays.state_split(&offsets, &g.cols, 16);
             let seeds = Seeds::new()
@@ -545,9 +556,7 @@ fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
                     .strategy(strategy)
                     .worker(WorkerKind::Thread)
                     .fetch(fetch)
-                    .timeout(Duration::from_secs(10))
-                    .build()
-                    .unwrap_or_else(|e| panic!("build: {e}"));
+                    .build_timed(10);
                 let arrays = ColoringArrays::new(g.num_vertices());
                 let (mut wrong, mut recolours, mut colours) = (0, 0u64, 0);
                 for _ in 0..runs {
@@ -687,9 +696,7 @@ fn spread_features(devices: Option<usize>) -> usize {
         let mut program = Program::new(gpus.gpu(0), features::features::Task)
             .worker(w)
             .fetch(fetch)
-            .timeout(Duration::from_secs(60))
-            .build_mesh(&gpus)
-            .unwrap_or_else(|e| panic!("{e}"));
+            .build_mesh_timed(&gpus, 60);
         // Combining is off by default where every device shares one GPU: on, so the feature
         // task's accumulates are combined whatever the devices.
         program.set_combining(true);
@@ -795,9 +802,7 @@ fn idle_forwarding(gpus: &atos::Gpus) -> usize {
         let mut program = Program::new(gpus.gpu(0), bfs_task::Task)
             .worker(w)
             .fetch(fetch)
-            .timeout(Duration::from_secs(20))
-            .build_mesh(gpus)
-            .unwrap_or_else(|e| panic!("{e}"));
+            .build_mesh_timed(gpus, 20);
         for idle in [false, true] {
             let aggregation = atos::Aggregation::batched(64, wait)
                 .unwrap()
@@ -868,9 +873,7 @@ fn raise_offers(gpus: &atos::Gpus) -> usize {
                 let mut program = Program::new(gpus.gpu(0), programs::MaxLabelTasks::default())
                     .worker(w)
                     .fetch(fetch)
-                    .timeout(Duration::from_secs(30))
-                    .build_mesh(gpus)
-                    .unwrap_or_else(|e| panic!("{e}"));
+                    .build_mesh_timed(gpus, 30);
                 program.set_aggregation(aggregation);
                 for (pname, pl) in &placements {
                     let name = format!("{spec} {pname} {}/{fetch} {aggregation}", w.name());
@@ -914,10 +917,7 @@ fn remote_counts(gpus: &atos::Gpus) -> usize {
         return 0;
     }
     let n = 30_000u32;
-    let program = Program::new(gpus.gpu(0), programs::read_next::Task)
-        .timeout(Duration::from_secs(60))
-        .build_mesh(gpus)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let program = Program::new(gpus.gpu(0), programs::read_next::Task).build_mesh_timed(gpus, 60);
     let mut failures = 0;
     for (pname, placement) in [
         (
@@ -998,9 +998,7 @@ fn tight_rings(gpus: &atos::Gpus) -> usize {
                 let mut program = Program::new(gpus.gpu(0), bfs_task::Task)
                     .worker(w)
                     .fetch(fetch)
-                    .timeout(Duration::from_secs(20))
-                    .build_mesh(gpus)
-                    .unwrap_or_else(|e| panic!("{e}"));
+                    .build_mesh_timed(gpus, 20);
                 program.set_aggregation(aggregation);
                 let name = format!("{spec} {}/{fetch} {aggregation}", w.name());
                 let run = |capacity: u64| {
@@ -1096,14 +1094,9 @@ fn combined_adds(gpus: &atos::Gpus) -> usize {
             .unwrap(),
         ),
     ];
-    let mut count = Program::new(gpus.gpu(0), programs::count_in::Task)
-        .timeout(Duration::from_secs(60))
-        .build_mesh(gpus)
-        .unwrap_or_else(|e| panic!("{e}"));
-    let mut quiet = Program::new(gpus.gpu(0), programs::QuietResidual::default())
-        .timeout(Duration::from_secs(60))
-        .build_mesh(gpus)
-        .unwrap_or_else(|e| panic!("{e}"));
+    let mut count = Program::new(gpus.gpu(0), programs::count_in::Task).build_mesh_timed(gpus, 60);
+    let mut quiet =
+        Program::new(gpus.gpu(0), programs::QuietResidual::default()).build_mesh_timed(gpus, 60);
     // The default: off only where every device shares one GPU.
     let default = gpus.per_gpu() < devices || gpus.world().is_some();
     if count.combining() != default {
@@ -1367,9 +1360,7 @@ fn features_and_stress(
     for w in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
         let p = Program::new(gpu, features::features::Task)
             .worker(w)
-            .timeout(Duration::from_secs(10))
-            .build()
-            .unwrap();
+            .build_timed(10);
         let gpu_result = features_run(Some(&p));
         let differ: Vec<String> = cpu_result
             .iter()
@@ -1741,17 +1732,13 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         let p = Program::new(gpu, flag::Task)
             .worker(w)
             .fetch(fetch)
-            .timeout(Duration::from_secs(10))
-            .build()
-            .unwrap_or_else(|e| panic!("build: {e}"));
+            .build_timed(10);
         let misses = flag_run(args.flag_tasks, |s, seeds| p.run(s, seeds));
         // With a reduction in the loop (a CTA's reduction ends with the barrier instead).
         let r = Program::new(gpu, flag_reduced::Task)
             .worker(w)
             .fetch(fetch)
-            .timeout(Duration::from_secs(10))
-            .build()
-            .unwrap_or_else(|e| panic!("build: {e}"));
+            .build_timed(10);
         let reduced = flag_run(args.flag_tasks, |s, seeds| r.run(s, seeds));
         println!(
             "  {}/{fetch}: {misses} misses of {}; with a reduction: {reduced}",
@@ -1766,10 +1753,8 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     // workers: the check can fail.
     let unguarded = Program::new(gpu, flag::Task)
         .worker(WorkerKind::Cta)
-        .timeout(Duration::from_secs(10))
         .patch_source(|src| src.replace("worker.lanes_end();", ""))
-        .build()
-        .unwrap();
+        .build_timed(10);
     let misses = flag_run(args.flag_tasks, |s, seeds| unguarded.run(s, seeds));
     println!(
         "  cta without the barrier (generated CUDA patched): {misses} misses of {} ({:.2}%){}",
@@ -2078,9 +2063,7 @@ fn device_state_reuse(gpu: &Gpu) -> usize {
     let p = Program::new(gpu, bfs_task::Task)
         .worker(WorkerKind::Cta)
         .fetch(64)
-        .timeout(Duration::from_secs(10))
-        .build()
-        .unwrap();
+        .build_timed(10);
     let mut dev = p.upload(&state).unwrap();
     let mut line = String::from("  bfs sources");
     for source in [0u32, 5, 77, 5] {

@@ -5,7 +5,7 @@
 
 Prints every record that is not verified and `ok` (NOT OK ...), then one line per configuration
 and build: graph, strategy, worker/fetch, the options that set it apart (split degree, min
-blocks, devices), the build, and each run's (median ms, tasks per vertex, colours or depth),
+blocks, devices, the launch's blocks x threads), the build, and each run's (median ms, tasks per vertex, colours or depth),
 in record order. Written 2026-12-06 from the summary every device script of that day repeated
 (the recorded scripts under docs/results stay as they ran).
 """
@@ -29,6 +29,8 @@ def main() -> None:
             if not (r.get("verified") and r.get("status") == "ok"):
                 print("NOT OK", b, r.get("app"), r.get("graph"), r.get("status"))
             extra = [f"{k}={r[k]}" for k in ("split_degree", "min_blocks", "devices") if r.get(k)]
+            if r.get("grid"):
+                extra.append(f"blocks={r['grid'][0]}x{r['grid'][1]}")
             key = (r["app"], r["graph"].split("/")[-1], r["strategy"], f'{r["worker"]}/{r["fetch"]}', " ".join(extra), b)
             work = r.get("workload_ratio")
             rows[key].append((round(r["median_ms"], 3), round(work, 3) if work else None, r.get("colors") or r.get("max_depth")))
