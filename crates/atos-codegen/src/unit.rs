@@ -980,8 +980,13 @@ fn defers_fence(tasks: &[&FnIr], spec: &KernelSpec, inline: &InlineCalls) -> boo
 /// fenced pushes, `atos::HeldPusher`, up to [`THREAD_HOLD`]). On one H100, held pushes took
 /// persistent colouring on thread workers from 10.2 to 8.3 ms on grid:4096x4096 and 8-25% off on
 /// luxembourg_osm and delaunay_n16, but made the discrete and bulk-synchronous forms up to 13%
-/// slower on those two (means of two rounds), with the same launches and nearly the same work;
-/// why was not found (`docs/results/2026-12-06d-gather-loops-h100.md`, calls 3 and 4).
+/// slower on those two (means of two rounds; `docs/results/2026-12-06d-gather-loops-h100.md`,
+/// calls 3 and 4). Published in one reservation per flush (`push_lanes_many`), the hold took
+/// another 1.4x off the persistent form on those two at fetch 64; in the discrete and
+/// bulk-synchronous forms it was then up to 26% faster at fetch 64 (the grid's BSP unchanged)
+/// but between 16% slower and 18% faster at fetch 8 (with 6 blocks per SM against 8), their
+/// best fetch there, so they still fence per task
+/// (`docs/results/2026-12-06e-thread-grids-h100.md`, call 1).
 /// A warp group's pushes are its leader's and go out at once; its tasks fence as written.
 fn defers_group(spec: &KernelSpec) -> bool {
     match spec.group() {
@@ -993,7 +998,9 @@ fn defers_group(spec: &KernelSpec) -> bool {
 
 /// How many fenced pushes a thread of a deferring thread-group unit holds before it fences and
 /// publishes them (`atos::HeldPusher`), in its own (local) memory, per queue: 8 measured 3-6%
-/// faster than 16 on the persistent runs above on the grid and delaunay_n16 (call 4).
+/// faster than 16 on the persistent runs above on the grid and delaunay_n16 (call 4, when each
+/// held item was pushed on its own). At most 15: `push_lanes_many` finds each lane's offset
+/// with four ballots.
 pub const THREAD_HOLD: u32 = 8;
 
 /// The type of a deferring unit's fence debt for its groups.

@@ -317,6 +317,45 @@ __device__ __forceinline__ void push_lanes(const QueueRef<T, S>& q, T item, Cont
     if (rank == 0 && ok) publish(q, base, n);
 }
 
+// push_lanes for lanes that each push their first `n` of `items` (n < 16; a lane may give 0):
+// one reservation, one publication and one release fence per lane for them all, where a
+// push_lanes per item took a reservation and a publication each. A lane's offset among the
+// group's items comes from four ballots, one per bit of `n`.
+template <class T, bool S, uint32_t K>
+__device__ __forceinline__ void push_lanes_many(const QueueRef<T, S>& q, const T (&items)[K], uint32_t n, Control* ctl, uint32_t mask) {
+    static_assert(K < 16, "the offsets take four ballots: at most 15 items a lane");
+    const uint32_t leader = __ffs(mask) - 1;
+    const uint32_t below = mask & lanemask_lt();
+    uint32_t offset = 0, total = 0;
+#pragma unroll
+    for (uint32_t b = 0; b < 4; ++b) {
+        const uint32_t bit = __ballot_sync(mask, (n >> b) & 1u);
+        offset += __popc(bit & below) << b;
+        total += __popc(bit) << b;
+    }
+    if (total == 0) return;
+    const bool is_leader = (below == 0);
+    const Lanes lanes{mask, leader, is_leader ? 0u : 1u};
+    u64 base = 0;
+    int look = ROOM_WAIT;
+    if (is_leader) {
+        base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)total);
+        look = look_for_room(q, base + total, ctl);
+    }
+    base = lanes.share(base);
+    const bool ok = wait_for_room_group(lanes, q, base + total, ctl, look);
+    __syncwarp(mask);  // the leader's acquire (room for an earlier lap) orders our stores too
+    if (ok && n > 0) {
+#pragma unroll
+        for (uint32_t k = 0; k < K; ++k) {
+            if (k < n) store_item(q.slot(base + offset + k), items[k]);
+        }
+        fence_release<S>();  // the slot stores come before the leader's publication
+    }
+    __syncwarp(mask);
+    if (is_leader && ok) publish(q, base, total);
+}
+
 // Warp-aggregated push: one reservation per group of converged lanes pushing to this queue.
 template <class T, bool S>
 __device__ __forceinline__ void push_warp(const QueueRef<T, S>& q, T item, Control* ctl) {

@@ -209,8 +209,11 @@ struct DirectPusher {
 // Persistent thread groups of a unit whose tasks defer their fence (codegen: `deferred_fence`,
 // unit.rs `defers_group`; discrete and bulk-synchronous ones fence per task, which measured faster):
 // each thread holds up to HOLD of its batch's fenced pushes in its own memory, and publishes
-// them (warp-aggregated) when its batch ends, after the one fence its `ThreadFenceDebt` owes
-// (`atos_Out::flush` settles first). A full hold fences, publishes what it holds and starts
+// them when its batch ends, after the one fence its `ThreadFenceDebt` owes (`atos_Out::flush`
+// settles first): the converged lanes' held items go out in one reservation and one publication
+// (push_lanes_many), where a push per held item took one each. That took persistent colouring
+// on thread workers 1.4x faster on luxembourg_osm and delaunay_n16 at fetch 64 on an H100
+// (docs/results/2026-12-06e-thread-grids-h100.md). A full hold fences, publishes what it holds and starts
 // again: one fence per HOLD pushes at worst, where each task fenced before. The held items are
 // not in the queue yet, but the batch counts `done` only after the flush, so the run cannot end
 // (nor a band settle) while they wait.
@@ -235,8 +238,9 @@ struct HeldPusher {
     template <class G> __device__ void flush(const G&) const { publish(); }
 
   private:
+    // The converged lanes' held items in one reservation (push_lanes_many).
     __device__ void publish() const {
-        for (uint32_t i = 0; i < count; ++i) push_warp(q, held[i], ctl);
+        push_lanes_many(q, held, count, ctl, converged_lanes((unsigned long long)q.counters));
         count = 0;
     }
 };
