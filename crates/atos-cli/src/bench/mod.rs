@@ -60,7 +60,8 @@ pub struct BenchArgs {
     min_blocks: Option<u32>,
     /// GPU blocks per launch [default: as many as can be resident, occupancy x SMs] (a
     /// windowed launch takes at most this many). Fewer blocks than fit: fewer groups polling
-    /// the queues' counters while they wait.
+    /// the queues' counters while they wait, and fewer memory lines in use at once (thread
+    /// workers with large fetches on large meshes thrash the L2 at the default).
     #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
     grid: Option<u32>,
     /// Queue modes, comma-separated: ring, linear [default: ring].
