@@ -318,9 +318,13 @@ __device__ __forceinline__ void push_lanes(const QueueRef<T, S>& q, T item, Cont
 }
 
 // push_lanes for lanes that each push their first `n` of `items` (n < 16; a lane may give 0):
-// one reservation, one publication and one release fence per lane for them all, where a
-// push_lanes per item took a reservation and a publication each. A lane's offset among the
-// group's items comes from four ballots, one per bit of `n`.
+// one reservation and one publication for them all, and one release fence per lane that
+// stores, where a push_lanes per item took a reservation and a publication each. A lane's offset
+// among the group's items comes from four ballots, one per bit of `n`. All of them count as
+// alive at once (up to 32 x 15): a ring whose capacity is below the total reports an overflow
+// even if consumers could have drained it between per-item rounds (docs/runtime.md, "What
+// counts as alive at once"). A per-slot fallback for that case moved ptxas's register
+// allocation of the colouring units and was not measured, so it is not here.
 template <class T, bool S, uint32_t K>
 __device__ __forceinline__ void push_lanes_many(const QueueRef<T, S>& q, const T (&items)[K], uint32_t n, Control* ctl, uint32_t mask) {
     static_assert(K < 16, "the offsets take four ballots: at most 15 items a lane");
@@ -335,6 +339,7 @@ __device__ __forceinline__ void push_lanes_many(const QueueRef<T, S>& q, const T
     }
     if (total == 0) return;
     const bool is_leader = (below == 0);
+    // `rank` only tells the leader (0) from the others here: wait_for_room_group reads no more.
     const Lanes lanes{mask, leader, is_leader ? 0u : 1u};
     u64 base = 0;
     int look = ROOM_WAIT;
