@@ -536,8 +536,9 @@ fn coloring_split(gpu: &Gpu) -> usize {
 
 /// The plain colouring program on thread workers: persistent, each thread holds its batch's
 /// `check` pushes and fences once for them (`atos::HeldPusher`, `ThreadFenceDebt`) instead of
-/// once per vertex; discrete and bulk-synchronous, it fences per vertex (the control). The proof that no conflict survives needs that fence between a vertex's colour and
-/// its check's reads, so `runs` runs of each strategy and fetch colour a Kronecker graph and a
+/// once per vertex; discrete and bulk-synchronous, it fences per vertex (the control). The
+/// proof that no conflict survives needs that fence between a vertex's colour and its check's
+/// reads, so `runs` runs of each strategy and fetch colour a Kronecker graph and a
 /// grid (seeded in id order: neighbours share batches) and every colouring must be proper and
 /// complete. Returns the failures.
 fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {

@@ -288,33 +288,39 @@ __device__ __forceinline__ bool wait_for_room_group(const G& g, const QueueRef<T
     return look == ROOM_YES;
 }
 
-// Aggregated push of the lanes in `mask` (all calling it with the same queue, `mask` from
-// converged_lanes): one reservation for them all. The lanes wait for room together: the leader
-// looks, every lane gets the answer and naps. A leader that waited alone while the others sat in
+// The aggregated push that push_lanes and push_lanes_many share: the leader of `lanes` reserves
+// `total` slots, the lanes wait for room together (the leader looks, every lane gets the answer
+// and naps), each lane writes its items with `store(base)` (true if it stored any), fences
+// them, and the leader publishes the total. A leader that waited alone while the others sat in
 // a shuffle hung warp workers on an H100 (priority SSSP with rings nearly full, its lanes split
 // over several rings: lanes left waiting in the shuffle after their leader was gone;
 // docs/results/2026-11-24g-overflow-hang-h100.md).
+template <class T, bool S, class F>
+__device__ __forceinline__ void push_reserved(const QueueRef<T, S>& q, Control* ctl, const Lanes& lanes, uint32_t total, const F& store) {
+    u64 base = 0;
+    int look = ROOM_WAIT;
+    if (lanes.is_leader()) {
+        base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)total);
+        look = look_for_room(q, base + total, ctl);
+    }
+    base = lanes.share(base);
+    const bool ok = wait_for_room_group(lanes, q, base + total, ctl, look);
+    __syncwarp(lanes.mask);  // the leader's acquire (room for an earlier lap) orders our stores too
+    if (ok && store(base)) fence_release<S>();  // the slot stores come before the leader's publication
+    __syncwarp(lanes.mask);
+    if (lanes.is_leader() && ok) publish(q, base, total);
+}
+
+// Aggregated push of the lanes in `mask` (all calling it with the same queue, `mask` from
+// converged_lanes): one reservation for them all (push_reserved).
 template <class T, bool S>
 __device__ __forceinline__ void push_lanes(const QueueRef<T, S>& q, T item, Control* ctl, uint32_t mask) {
     const uint32_t leader = __ffs(mask) - 1;
     const uint32_t rank = __popc(mask & lanemask_lt());
-    const uint32_t n = __popc(mask);
-    const Lanes lanes{mask, leader, rank};
-    u64 base = 0;
-    int look = ROOM_WAIT;
-    if (rank == 0) {
-        base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)n);
-        look = look_for_room(q, base + n, ctl);
-    }
-    base = lanes.share(base);
-    const bool ok = wait_for_room_group(lanes, q, base + n, ctl, look);
-    __syncwarp(mask);  // the leader's acquire (room for an earlier lap) orders our stores too
-    if (ok) {
+    push_reserved(q, ctl, Lanes{mask, leader, rank}, __popc(mask), [&](u64 base) {
         store_item(q.slot(base + rank), item);
-        fence_release<S>();  // the slot store comes before the leader's publication
-    }
-    __syncwarp(mask);
-    if (rank == 0 && ok) publish(q, base, n);
+        return true;
+    });
 }
 
 // push_lanes for lanes that each push their first `n` of `items` (n < 16; a lane may give 0):
@@ -338,27 +344,15 @@ __device__ __forceinline__ void push_lanes_many(const QueueRef<T, S>& q, const T
         total += __popc(bit) << b;
     }
     if (total == 0) return;
-    const bool is_leader = (below == 0);
-    // `rank` only tells the leader (0) from the others here: wait_for_room_group reads no more.
-    const Lanes lanes{mask, leader, is_leader ? 0u : 1u};
-    u64 base = 0;
-    int look = ROOM_WAIT;
-    if (is_leader) {
-        base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)total);
-        look = look_for_room(q, base + total, ctl);
-    }
-    base = lanes.share(base);
-    const bool ok = wait_for_room_group(lanes, q, base + total, ctl, look);
-    __syncwarp(mask);  // the leader's acquire (room for an earlier lap) orders our stores too
-    if (ok && n > 0) {
+    // `rank` only tells the leader (0) from the others here: push_reserved reads no more.
+    push_reserved(q, ctl, Lanes{mask, leader, below == 0 ? 0u : 1u}, total, [&](u64 base) {
+        if (n == 0) return false;
 #pragma unroll
         for (uint32_t k = 0; k < K; ++k) {
             if (k < n) store_item(q.slot(base + offset + k), items[k]);
         }
-        fence_release<S>();  // the slot stores come before the leader's publication
-    }
-    __syncwarp(mask);
-    if (is_leader && ok) publish(q, base, total);
+        return true;
+    });
 }
 
 // Warp-aggregated push: one reservation per group of converged lanes pushing to this queue.

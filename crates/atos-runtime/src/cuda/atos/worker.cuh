@@ -214,8 +214,8 @@ struct DirectPusher {
 // settles first): the converged lanes' held items go out in one reservation and one publication
 // (push_lanes_many), where a push per held item took one each. That took persistent colouring
 // on thread workers 1.4x faster on luxembourg_osm and delaunay_n16 at fetch 64 on an H100
-// (docs/results/2026-12-06e-thread-grids-h100.md). A full hold fences, publishes what it holds and starts
-// again: one fence per HOLD pushes at worst, where each task fenced before. The held items are
+// (docs/results/2026-12-06e-thread-grids-h100.md). A full hold fences, publishes what it holds
+// and starts again: one fence per HOLD pushes at worst, where each task fenced before. The held items are
 // not in the queue yet, but the batch counts `done` only after the flush, so the run cannot end
 // (nor a band settle) while they wait.
 template <class T, uint32_t HOLD>
