@@ -654,14 +654,27 @@ fn discrete_on_the_cpu_is_skipped_with_a_reason() {
         "kron:8",
         "--strategy",
         "discrete,persistent",
+        "--grid",
+        "264,default",
         "--runs",
         "1",
         "--out",
         out.to_str().unwrap(),
     ]);
     assert_eq!(o.code, Some(0), "{}\n{}", o.stdout, o.stderr);
+    // No blocks on the CPU: one configuration per strategy for both grids, said once.
+    assert!(
+        o.stderr
+            .contains("--grid does not apply on the CPU executor")
+            || o.stdout
+                .contains("--grid does not apply on the CPU executor"),
+        "{}\n{}",
+        o.stdout,
+        o.stderr
+    );
     let recs = records(&out);
     assert_eq!(recs.len(), 2);
+    assert!(recs.iter().all(|r| r["grid"].is_null()), "{recs:?}");
     check_schema(&recs[0]);
     assert_eq!(recs[0]["strategy"], "discrete");
     assert_eq!(recs[0]["status"], "skipped");
@@ -695,6 +708,7 @@ fn bad_input_is_refused_clearly() {
         (&["--queue", "heap"], 2, "unknown queue mode `heap`"),
         (&["--block", "100"], 2, "multiple of 32"),
         (&["--grid", "0"], 2, "--grid"),
+        (&["--grid", "264,0"], 2, "bad grid `0`"),
         (&["--runs", "0"], 2, "--runs"),
         (&["--app", "sssp"], 1, "sssp needs edge weights"),
         (&["--source", "999"], 1, "source 999 is not a vertex"),

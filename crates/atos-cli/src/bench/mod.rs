@@ -58,12 +58,14 @@ pub struct BenchArgs {
     /// `atos::codegen::MIN_BLOCKS`].
     #[arg(long, value_name = "N")]
     min_blocks: Option<u32>,
-    /// GPU blocks per launch [default: as many as can be resident, occupancy x SMs] (a
-    /// windowed launch takes at most this many). Fewer blocks than fit: fewer groups polling
-    /// the queues' counters while they wait, and fewer memory lines in use at once (thread
-    /// workers with large fetches on large meshes thrash the L2 at the default).
-    #[arg(long, value_name = "N", value_parser = clap::value_parser!(u32).range(1..))]
-    grid: Option<u32>,
+    /// GPU blocks per launch, comma-separated, one configuration each: a number, or `default`
+    /// (as many as can be resident, occupancy x SMs, each configuration's own) [default:
+    /// default] (a windowed launch takes at most this many). Fewer blocks than fit: fewer
+    /// groups polling the queues' counters while they wait, and fewer memory lines in use at
+    /// once (thread workers with large fetches on large meshes thrash the L2 at the default).
+    /// The CPU executor has no blocks: it runs each configuration once.
+    #[arg(long, value_name = "N|default,...", value_delimiter = ',', value_parser = parse_grid)]
+    grid: Vec<Option<u32>>,
     /// Queue modes, comma-separated: ring, linear [default: ring].
     #[arg(long, value_delimiter = ',', value_parser = parse_queue)]
     queue: Vec<QueueMode>,
@@ -488,6 +490,8 @@ pub struct Config {
     pub worker: Option<WorkerKind>,
     pub fetch: u32,
     pub queue: QueueMode,
+    /// `--grid`: blocks per launch (`None`: occupancy x SMs; always `None` on the CPU).
+    pub grid: Option<u32>,
 }
 
 /// `--share` for one configuration: as given; without it, off for persistent CTA groups (the
@@ -524,8 +528,6 @@ pub struct RunOpts {
     /// `--share` as given, or `Some(false)` for a persistent CTA configuration on a graph that
     /// cannot post a chunk (`share_for`; `None`: the program's default).
     pub share: Option<bool>,
-    /// `--grid`: blocks per launch (`None`: occupancy x SMs).
-    pub grid: Option<u32>,
     pub runs: usize,
     pub warmup: usize,
     pub timeout: Duration,
@@ -598,6 +600,19 @@ fn parse_fetch(s: &str) -> Result<u32, String> {
     match s.trim().parse::<u32>() {
         Ok(f) if f >= 1 => Ok(f),
         _ => Err(format!("bad fetch `{s}`: use a whole number of at least 1")),
+    }
+}
+
+/// A `--grid` value: blocks per launch, or `default` (`None`: occupancy x SMs).
+fn parse_grid(s: &str) -> Result<Option<u32>, String> {
+    match s.trim() {
+        "default" => Ok(None),
+        n => match n.parse::<u32>() {
+            Ok(b) if b >= 1 => Ok(Some(b)),
+            _ => Err(format!(
+                "bad grid `{s}`: use a whole number of blocks of at least 1, or `default` (occupancy x SMs)"
+            )),
+        },
     }
 }
 
@@ -680,6 +695,13 @@ fn parse_timeout(s: &str) -> Result<f64, String> {
             "bad timeout `{s}`: use a positive number of seconds"
         )),
     }
+}
+
+/// The configurations' grids: each of `--grid` once on the GPU (`None`: the default, also
+/// without `--grid`); on the CPU executor, which launches no blocks, one configuration for them
+/// all.
+fn grid_choices(gpu: bool, grids: &[Option<u32>]) -> Vec<Option<u32>> {
+    if gpu { dedup(grids, None) } else { vec![None] }
 }
 
 fn dedup<T: PartialEq + Copy>(v: &[T], default: T) -> Vec<T> {
@@ -848,7 +870,6 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             _ => None,
         },
         share: args.share,
-        grid: args.grid,
         runs: args.runs as usize,
         warmup: args.warmup as usize,
         timeout: Duration::from_secs_f64(args.timeout),
@@ -963,20 +984,24 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         Device::Gpu(_) => workers.iter().map(|&w| Some(w)).collect(),
         Device::Cpu => vec![None],
     };
+    let grids = grid_choices(matches!(device, Device::Gpu(_)), &args.grid);
     for &(devices, spread, aggregation) in &layouts {
         for &strategy in &strategies {
             for &queue in &queues {
                 for &worker in &worker_choices {
                     for &fetch in &fetches {
-                        configs.push(Config {
-                            devices,
-                            spread,
-                            aggregation,
-                            strategy,
-                            worker,
-                            fetch,
-                            queue,
-                        });
+                        for &grid in &grids {
+                            configs.push(Config {
+                                devices,
+                                spread,
+                                aggregation,
+                                strategy,
+                                worker,
+                                fetch,
+                                queue,
+                                grid,
+                            });
+                        }
                     }
                 }
             }
@@ -994,6 +1019,11 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         }
         if args.timeline {
             early_notes.push("--timeline needs the GPU (persistent runs): no timelines".into());
+        }
+        if !args.grid.is_empty() {
+            early_notes.push(
+                "--grid does not apply on the CPU executor (it launches no blocks): one configuration for all of its values".into(),
+            );
         }
     }
     // The originals that exist, with their idle counts.
@@ -1145,8 +1175,11 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             rec.runs = opts.runs;
             rec.warmup = opts.warmup;
             rec.timeout_s = opts.timeout.as_secs_f64();
+            // The requested grid, on rows that fail or skip too; a run's stats put the launched
+            // one in its place.
+            rec.grid = cfg.grid.map(|b| [b, opts.block]);
             let label = format!(
-                "{slug}{} {} {} {}",
+                "{slug}{} {} {} {}{}",
                 if cfg.spread {
                     format!(" x{} {}", cfg.devices, cfg.aggregation)
                 } else {
@@ -1154,7 +1187,8 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 },
                 rec.strategy,
                 rec.worker_fetch(),
-                rec.queue
+                rec.queue,
+                cfg.grid.map_or(String::new(), |b| format!(" grid {b}"))
             );
             ui.bar.set_message(label.clone());
             let result = match &device {
@@ -1340,6 +1374,7 @@ fn nvshmem_rank(args: &BenchArgs, device_counts: &[usize]) -> Result<RankSetup, 
             // the watchdogs allow for all of that (or ATOS_BOOTSTRAP_TIMEOUT).
             let plain = args.strategy.len().max(1)
                 * args.queue.len().max(1)
+                * args.grid.len().max(1)
                 * args.worker.len().max(1)
                 * args.fetch.len().max(1);
             let timeout = std::env::var(atos::gpu::nvshmem::TIMEOUT_VAR)
@@ -1633,6 +1668,22 @@ mod share_tests {
     /// Under a colouring split the task that could share is `check` (CTAs fetching 64),
     /// whatever `--worker`/`--fetch` give `assign`; without one, the configuration's.
     #[test]
+    fn grid_is_a_configuration_on_the_gpu_only() {
+        assert_eq!(grid_choices(true, &[]), vec![None]);
+        assert_eq!(
+            grid_choices(true, &[None, Some(264), Some(132), Some(264), None]),
+            vec![None, Some(264), Some(132)]
+        );
+        assert_eq!(grid_choices(false, &[Some(264), Some(132)]), vec![None]);
+        assert_eq!(parse_grid(" default"), Ok(None));
+        assert_eq!(parse_grid("264"), Ok(Some(264)));
+        for bad in ["0", "-1", "many", ""] {
+            let e = parse_grid(bad).unwrap_err();
+            assert!(e.contains("bad grid") && e.contains("default"), "{e}");
+        }
+    }
+
+    #[test]
     fn a_colouring_split_decides_sharing_for_check() {
         let g = atos_graph::load("kron:8").unwrap();
         let warp = Config {
@@ -1643,6 +1694,7 @@ mod share_tests {
             worker: Some(WorkerKind::Warp),
             fetch: 8,
             queue: QueueMode::Ring,
+            grid: None,
         };
         let split = Prepared::Coloring(coloring::ColoringInput::new(&g, Some(16)).unwrap());
         let plain = Prepared::Coloring(coloring::ColoringInput::new(&g, None).unwrap());

@@ -100,7 +100,7 @@ fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> Progra
         Some(on) => b.share(on),
         None => b,
     };
-    match opts.grid {
+    match cfg.grid {
         Some(blocks) => b.grid(blocks),
         None => b,
     }
