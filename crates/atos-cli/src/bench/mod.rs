@@ -1576,6 +1576,7 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
         return;
     }
     let slug_of = |spec: &str| slug_of(graphs, slugs, spec);
+    let with_grid = record::grids_vary(records);
     let header = [
         "graph",
         "impl",
@@ -1592,7 +1593,7 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
     let rows: Vec<[String; 11]> = records
         .iter()
         .map(|r| {
-            let mut wf = r.worker_fetch();
+            let mut wf = r.worker_fetch_at(with_grid);
             if let Some(i) = r.idle {
                 wf = format!("{wf} -i {i}");
             }

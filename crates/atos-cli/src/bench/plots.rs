@@ -12,7 +12,7 @@ use std::path::{Path, PathBuf};
 use plotters::prelude::*;
 use plotters::style::text_anchor::{HPos, Pos, VPos};
 
-use super::record::{Record, Status};
+use super::record::{Record, Status, grids_vary};
 use super::scaling;
 
 type PlotResult<T> = Result<T, Box<dyn std::error::Error>>;
@@ -133,25 +133,47 @@ fn heatmaps(dir: &Path, slug: &str, recs: &[&Record]) -> PlotResult<Vec<PathBuf>
         .filter(|r| r.implementation == "atos")
         .collect();
     let queues = distinct(ours.iter().map(|r| r.queue.clone()));
+    // One heatmap per block count when a configuration ran at several (`--grid a,b`): a cell
+    // would otherwise show whichever row came first. Rows group by the blocks they launched,
+    // so a default grid (occupancy x SMs) may put worker kinds on different maps.
+    let grids: Vec<Option<u32>> = if grids_vary(ours.iter().copied()) {
+        distinct(ours.iter().map(|r| r.grid.map(|g| g[0])))
+    } else {
+        vec![None]
+    };
+    let split_grids = grids.len() > 1;
     let mut files = Vec::new();
     for strategy in distinct(ours.iter().map(|r| r.strategy.clone())) {
         for queue in &queues {
-            let cells: Vec<&Record> = ours
-                .iter()
-                .copied()
-                .filter(|r| r.strategy == strategy && &r.queue == queue)
-                .collect();
-            if cells.iter().all(|r| r.status == Status::Skipped) {
-                continue;
+            for grid in &grids {
+                let cells: Vec<&Record> = ours
+                    .iter()
+                    .copied()
+                    .filter(|r| r.strategy == strategy && &r.queue == queue)
+                    .filter(|r| !split_grids || r.grid.map(|g| g[0]) == *grid)
+                    .collect();
+                if cells.iter().all(|r| r.status == Status::Skipped) {
+                    continue;
+                }
+                let at = match grid {
+                    Some(b) if split_grids => format!("-grid{b}"),
+                    _ => String::new(),
+                };
+                let name = if queues.len() > 1 {
+                    format!("{slug}-heatmap-{strategy}-{queue}{at}.svg")
+                } else {
+                    format!("{slug}-heatmap-{strategy}{at}.svg")
+                };
+                let title = match grid {
+                    Some(b) if split_grids => {
+                        format!("{slug}: {strategy}, {queue} queue, {b} blocks")
+                    }
+                    _ => format!("{slug}: {strategy}, {queue} queue"),
+                };
+                let path = dir.join(name);
+                heatmap(&path, &title, &cells)?;
+                files.push(path);
             }
-            let name = if queues.len() > 1 {
-                format!("{slug}-heatmap-{strategy}-{queue}.svg")
-            } else {
-                format!("{slug}-heatmap-{strategy}.svg")
-            };
-            let path = dir.join(name);
-            heatmap(&path, &format!("{slug}: {strategy}, {queue} queue"), &cells)?;
-            files.push(path);
         }
     }
     Ok(files)
@@ -241,6 +263,7 @@ fn heatmap(path: &Path, title: &str, cells: &[&Record]) -> PlotResult<()> {
 
 /// Tasks completed per time slice over time, one line per configuration with a timeline.
 fn timeline(dir: &Path, slug: &str, recs: &[&Record]) -> PlotResult<Option<PathBuf>> {
+    let with_grid = grids_vary(recs.iter().copied());
     let series: Vec<(String, Vec<(f64, f64)>)> = recs
         .iter()
         .filter_map(|r| {
@@ -257,7 +280,12 @@ fn timeline(dir: &Path, slug: &str, recs: &[&Record]) -> PlotResult<Option<PathB
                 .collect();
             (!rates.is_empty()).then(|| {
                 (
-                    format!("{} {} {}", r.strategy, r.worker_fetch(), r.queue),
+                    format!(
+                        "{} {} {}",
+                        r.strategy,
+                        r.worker_fetch_at(with_grid),
+                        r.queue
+                    ),
                     rates,
                 )
             })
@@ -316,6 +344,7 @@ fn timeline(dir: &Path, slug: &str, recs: &[&Record]) -> PlotResult<Option<PathB
 
 /// Best median time per strategy (atos) and per original binary.
 fn best(dir: &Path, slug: &str, recs: &[&Record]) -> PlotResult<Option<PathBuf>> {
+    let with_grid = grids_vary(recs.iter().copied());
     let mut bars: Vec<(String, String, f64)> = Vec::new(); // (label, detail, ms)
     let groups = distinct(recs.iter().map(|r| {
         (
@@ -347,7 +376,10 @@ fn best(dir: &Path, slug: &str, recs: &[&Record]) -> PlotResult<Option<PathBuf>>
                     format!("-i {}", r.idle.unwrap_or(0)),
                 )
             } else {
-                (key.clone(), format!("{} {}", r.worker_fetch(), r.queue))
+                (
+                    key.clone(),
+                    format!("{} {}", r.worker_fetch_at(with_grid), r.queue),
+                )
             };
             bars.push((label, detail, m));
         }
@@ -540,6 +572,51 @@ mod tests {
             out.push(r);
         }
         out
+    }
+
+    #[test]
+    fn a_grid_sweep_gets_a_heatmap_per_block_count() {
+        let mut recs = synthetic();
+        // Persistent warp/8 again at 264 blocks: the rest launched 660.
+        for r in recs.iter_mut().filter(|r| r.implementation == "atos") {
+            r.grid = Some([660, 256]);
+        }
+        let mut again = recs[0].clone();
+        assert_eq!(
+            (again.strategy.as_str(), again.worker_fetch().as_str()),
+            ("persistent", "warp/8")
+        );
+        again.grid = Some([264, 256]);
+        again.times_ms = vec![4.0];
+        again.summarize_times();
+        recs.push(again);
+        let dir = std::env::temp_dir().join(format!("atos-bench-grids-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let graphs = vec![("kron:22".to_string(), "kron-22".to_string())];
+        let files = write_all(&dir, &graphs, &recs).unwrap();
+        let names: Vec<String> = files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "kron-22-heatmap-persistent-grid660.svg",
+                "kron-22-heatmap-persistent-grid264.svg",
+                "kron-22-heatmap-bsp-grid660.svg",
+                "kron-22-timeline.svg",
+                "kron-22-best.svg"
+            ]
+        );
+        let at264 =
+            std::fs::read_to_string(dir.join("kron-22-heatmap-persistent-grid264.svg")).unwrap();
+        assert!(
+            at264.contains("264 blocks") && at264.contains("4.00 ms"),
+            "{at264}"
+        );
+        let best = std::fs::read_to_string(dir.join("kron-22-best.svg")).unwrap();
+        assert!(best.contains("warp/8 @264"), "{best}");
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

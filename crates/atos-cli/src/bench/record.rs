@@ -378,6 +378,15 @@ impl Record {
         }
     }
 
+    /// [`Record::worker_fetch`], with the blocks the row launched (`thread/64 @264`) when
+    /// `with_grid` and the row has a grid: the form tables and plots use where [`grids_vary`].
+    pub fn worker_fetch_at(&self, with_grid: bool) -> String {
+        match (with_grid, self.grid) {
+            (true, Some([blocks, _])) => format!("{} @{blocks}", self.worker_fetch()),
+            _ => self.worker_fetch(),
+        }
+    }
+
     /// How a spread run's devices talk: `nvshmem` for the ranks of an NVSHMEM run (their
     /// `device` names it), `simulated` for the CPU executor's devices, else `p2p`.
     pub fn transport(&self) -> &'static str {
@@ -441,6 +450,34 @@ pub fn downsample<T: Copy>(points: &[T], max: usize) -> Vec<T> {
         .collect::<Vec<_>>()
 }
 
+/// Whether some atos configuration (graph, devices, strategy, worker/fetch, queue, split) ran
+/// at more than one grid (`atos bench --grid` with several values): its rows differ only in
+/// their blocks, so tables and plots name them ([`Record::worker_fetch_at`]).
+pub fn grids_vary<'r>(records: impl IntoIterator<Item = &'r Record>) -> bool {
+    let mut seen: Vec<(String, &'r Record)> = Vec::new();
+    for r in records {
+        if r.implementation != "atos" {
+            continue;
+        }
+        let key = format!(
+            "{}|{:?}|{:?}|{}|{}|{}|{:?}",
+            r.graph,
+            r.devices,
+            r.aggregation,
+            r.strategy,
+            r.worker_fetch(),
+            r.queue,
+            r.split_degree
+        );
+        match seen.iter().find(|(k, _)| *k == key) {
+            Some((_, first)) if first.grid.map(|g| g[0]) != r.grid.map(|g| g[0]) => return true,
+            Some(_) => {}
+            None => seen.push((key, r)),
+        }
+    }
+    false
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -451,6 +488,55 @@ mod tests {
         assert_eq!(median(&[3.0]), Some(3.0));
         assert_eq!(median(&[5.0, 1.0, 3.0]), Some(3.0));
         assert_eq!(median(&[4.0, 1.0, 3.0, 2.0]), Some(2.5));
+    }
+
+    #[test]
+    fn rows_name_their_blocks_where_a_configuration_ran_at_several() {
+        let info = GraphInfo {
+            spec: "grid:64x64".into(),
+            signature: GraphSignature {
+                vertices: 4096,
+                edges: 16128,
+                max_degree: 4,
+                avg_degree: 3.9,
+            },
+            source: 0,
+            reached: 4096,
+            max_depth: 126,
+        };
+        let row = |worker: &str, fetch: u32, blocks: u32| {
+            let mut r = Record::new(&info, "atos", "coloring");
+            r.strategy = "persistent".into();
+            r.worker = worker.into();
+            r.fetch = Some(fetch);
+            r.queue = "ring".into();
+            r.grid = Some([blocks, 256]);
+            r
+        };
+        // Each configuration at its own (default) grid: nothing to tell apart.
+        let plain = [
+            row("thread", 64, 660),
+            row("thread", 8, 528),
+            row("cta", 64, 792),
+        ];
+        assert!(!grids_vary(&plain));
+        assert_eq!(plain[0].worker_fetch_at(false), "thread/64");
+        // thread/64 at 264 blocks and at the default.
+        let swept = [
+            row("thread", 64, 264),
+            row("thread", 64, 660),
+            row("cta", 64, 792),
+        ];
+        assert!(grids_vary(&swept));
+        assert_eq!(swept[0].worker_fetch_at(true), "thread/64 @264");
+        // A CPU row has no grid.
+        let mut cpu = row("cpu", 64, 0);
+        cpu.grid = None;
+        assert_eq!(cpu.worker_fetch_at(true), "cpu/64");
+        // The original's rows are not configurations of ours.
+        let mut orig = row("thread", 64, 100);
+        orig.implementation = "original".into();
+        assert!(!grids_vary(&[row("thread", 64, 660), orig]));
     }
 
     #[test]
