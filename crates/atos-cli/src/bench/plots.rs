@@ -574,6 +574,20 @@ mod tests {
         out
     }
 
+    /// Writes `recs`' plots as kron:22's into a fresh temporary folder named after `tag`;
+    /// returns the folder and the files' names.
+    fn plot_kron(recs: &[Record], tag: &str) -> (PathBuf, Vec<String>) {
+        let dir = std::env::temp_dir().join(format!("atos-bench-{tag}-{}", std::process::id()));
+        let _ = std::fs::remove_dir_all(&dir);
+        let graphs = vec![("kron:22".to_string(), "kron-22".to_string())];
+        let files = write_all(&dir, &graphs, recs).unwrap();
+        let names = files
+            .iter()
+            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
+            .collect();
+        (dir, names)
+    }
+
     #[test]
     fn a_grid_sweep_gets_a_heatmap_per_block_count() {
         let mut recs = synthetic();
@@ -590,14 +604,7 @@ mod tests {
         again.times_ms = vec![4.0];
         again.summarize_times();
         recs.push(again);
-        let dir = std::env::temp_dir().join(format!("atos-bench-grids-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let graphs = vec![("kron:22".to_string(), "kron-22".to_string())];
-        let files = write_all(&dir, &graphs, &recs).unwrap();
-        let names: Vec<String> = files
-            .iter()
-            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
+        let (dir, names) = plot_kron(&recs, "grids");
         assert_eq!(
             names,
             [
@@ -621,14 +628,7 @@ mod tests {
 
     #[test]
     fn plots_from_synthetic_records() {
-        let dir = std::env::temp_dir().join(format!("atos-bench-plots-{}", std::process::id()));
-        let _ = std::fs::remove_dir_all(&dir);
-        let graphs = vec![("kron:22".to_string(), "kron-22".to_string())];
-        let files = write_all(&dir, &graphs, &synthetic()).unwrap();
-        let names: Vec<String> = files
-            .iter()
-            .map(|f| f.file_name().unwrap().to_string_lossy().into_owned())
-            .collect();
+        let (dir, names) = plot_kron(&synthetic(), "plots");
         assert_eq!(
             names,
             [
