@@ -152,6 +152,20 @@ impl BoundTraits {
     }
 }
 
+/// Blocks per SM a one-GPU persistent unit whose every task runs on thread workers launches
+/// when the program sets no grid (at most: fewer where fewer fit; `KernelSpec::default_blocks_per_sm`).
+/// A thread worker runs its batch's items one after another, each thread with its own queue
+/// operations and memory lines, and at the full occupancy (528 to 1056 blocks of 256 on an
+/// H100) those threads contended and thrashed the L2. On an H100, over 22 persistent
+/// thread-worker configurations (BFS, PageRank and colouring, fetch 8 and 64, on
+/// grid:4096x4096, kron:22, luxembourg_osm and delaunay_n16), 2 blocks per SM (264) ran 1.44x
+/// faster than the full occupancy (geomean; 1.04-1.91x, and 0.95x for colouring kron:22 at
+/// fetch 8), 1 block per SM 1.50x but slower than 2 where a task has more work per item
+/// (colouring grid:4096x4096 and kron:22 at fetch 64); discrete and bulk-synchronous launches
+/// gained nothing consistent, so they keep the full occupancy
+/// (docs/results/2026-12-06f-thread-grid-default-h100.md).
+pub const THREAD_PERSISTENT_BLOCKS_PER_SM: u32 = 2;
+
 /// Threads per SM a one-GPU persistent unit with a priority queue is compiled for when no
 /// `min_blocks` is given, in whole blocks (1280 over the block size, rounded down, 1 to 32):
 /// 5 blocks of 256, at most 48 registers a thread (65536 / 1280 in ptxas's steps of 8). Left
@@ -241,6 +255,21 @@ impl KernelSpec {
     pub fn multi_device(mut self, on: bool) -> KernelSpec {
         self.multi_device = on;
         self
+    }
+
+    /// The blocks per SM a one-GPU launch of this spec's unit takes when the program sets no
+    /// grid, given that `fit` fit at once (the occupancy): all of them, except for a persistent
+    /// unit whose every task runs on thread workers, which takes at most
+    /// [`THREAD_PERSISTENT_BLOCKS_PER_SM`]. At least 1.
+    pub fn default_blocks_per_sm(&self, fit: u32) -> u32 {
+        let fit = fit.max(1);
+        let all_threads =
+            !self.tasks.is_empty() && self.tasks.iter().all(|t| t.worker == WorkerKind::Thread);
+        if self.strategy == Strategy::Persistent && all_threads {
+            fit.min(THREAD_PERSISTENT_BLOCKS_PER_SM)
+        } else {
+            fit
+        }
     }
 
     /// The `__launch_bounds__` blocks per SM of this spec's unit, for a program of `traits`
@@ -1631,6 +1660,42 @@ mod tests {
     /// target, in whole blocks of their size, at least 1 and at most 32; else spread
     /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
     /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
+    #[test]
+    fn persistent_thread_units_default_to_two_blocks_per_sm() {
+        let spec = |workers: &[WorkerKind], strategy: Strategy| {
+            let mut spec = KernelSpec::for_tasks(&[]);
+            spec.tasks = workers
+                .iter()
+                .map(|&worker| TaskSpec { worker, fetch: 64 })
+                .collect();
+            spec.strategy = strategy;
+            spec
+        };
+        use WorkerKind::{Cta, Thread, Warp};
+        let threads = spec(&[Thread, Thread], Strategy::Persistent);
+        assert_eq!(
+            threads.default_blocks_per_sm(5),
+            THREAD_PERSISTENT_BLOCKS_PER_SM
+        );
+        assert_eq!(threads.default_blocks_per_sm(1), 1);
+        assert_eq!(threads.default_blocks_per_sm(0), 1);
+        // A task on warps or CTAs, or a windowed strategy: the full occupancy.
+        assert_eq!(
+            spec(&[Thread, Warp], Strategy::Persistent).default_blocks_per_sm(5),
+            5
+        );
+        assert_eq!(
+            spec(&[Cta], Strategy::Persistent).default_blocks_per_sm(8),
+            8
+        );
+        assert_eq!(
+            spec(&[Thread], Strategy::Discrete).default_blocks_per_sm(8),
+            8
+        );
+        assert_eq!(spec(&[Thread], Strategy::Bsp).default_blocks_per_sm(8), 8);
+        assert_eq!(spec(&[], Strategy::Persistent).default_blocks_per_sm(0), 1);
+    }
+
     #[test]
     fn launch_min_blocks_targets_priority_and_sharing_units_only() {
         let sharing = KernelSpec::single(WorkerKind::Cta, 64, 256);

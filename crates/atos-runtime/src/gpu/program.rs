@@ -153,7 +153,10 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
-    /// Number of blocks; default: as many as can be resident (occupancy x SM count).
+    /// Number of blocks; default: as many as can be resident (occupancy x SM count), but at
+    /// most [`THREAD_PERSISTENT_BLOCKS_PER_SM`](atos_codegen::unit::THREAD_PERSISTENT_BLOCKS_PER_SM)
+    /// per SM for a persistent program whose every task runs on thread workers
+    /// (`KernelSpec::default_blocks_per_sm`). Spread programs (`build_mesh`) take the occupancy.
     pub fn grid(mut self, blocks: u32) -> Self {
         self.grid = Some(blocks.max(1));
         self
@@ -269,7 +272,10 @@ impl<P: TaskSet> ProgramBuilder<P> {
             .map_err(driver_err("finding the kernel"))?;
         let grid = match self.grid {
             Some(g) => g,
-            None => blocks_per_sm(&function, self.spec.block_size)?.max(1) * self.gpu.sm_count(),
+            None => {
+                let fit = blocks_per_sm(&function, self.spec.block_size)?;
+                self.spec.default_blocks_per_sm(fit) * self.gpu.sm_count()
+            }
         };
         Ok(Program {
             gpu: self.gpu,
