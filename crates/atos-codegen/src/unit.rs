@@ -257,15 +257,16 @@ impl KernelSpec {
         self
     }
 
-    /// The blocks per SM a one-GPU launch of this spec's unit takes when the program sets no
-    /// grid, given that `fit` fit at once (the occupancy): all of them, except for a persistent
-    /// unit whose every task runs on thread workers, which takes at most
-    /// [`THREAD_PERSISTENT_BLOCKS_PER_SM`]. At least 1.
-    pub fn default_blocks_per_sm(&self, fit: u32) -> u32 {
+    /// The blocks per SM a one-GPU launch of this spec's unit takes when the program (of
+    /// `traits`) sets no grid, given that `fit` fit at once (the occupancy): all of them,
+    /// except for a persistent unit whose every task runs on thread workers, which takes at
+    /// most [`THREAD_PERSISTENT_BLOCKS_PER_SM`]; a unit with a priority queue keeps them all
+    /// (its threshold advances were not measured at fewer blocks on thread workers). At least 1.
+    pub fn default_blocks_per_sm(&self, traits: BoundTraits, fit: u32) -> u32 {
         let fit = fit.max(1);
         let all_threads =
             !self.tasks.is_empty() && self.tasks.iter().all(|t| t.worker == WorkerKind::Thread);
-        if self.strategy == Strategy::Persistent && all_threads {
+        if self.strategy == Strategy::Persistent && all_threads && !traits.priority_queue {
             fit.min(THREAD_PERSISTENT_BLOCKS_PER_SM)
         } else {
             fit
@@ -1674,26 +1675,33 @@ mod tests {
         use WorkerKind::{Cta, Thread, Warp};
         let threads = spec(&[Thread, Thread], Strategy::Persistent);
         assert_eq!(
-            threads.default_blocks_per_sm(5),
+            threads.default_blocks_per_sm(PLAIN, 5),
             THREAD_PERSISTENT_BLOCKS_PER_SM
         );
-        assert_eq!(threads.default_blocks_per_sm(1), 1);
-        assert_eq!(threads.default_blocks_per_sm(0), 1);
-        // A task on warps or CTAs, or a windowed strategy: the full occupancy.
+        assert_eq!(threads.default_blocks_per_sm(PLAIN, 1), 1);
+        assert_eq!(threads.default_blocks_per_sm(PLAIN, 0), 1);
+        // A priority queue, a task on warps or CTAs, or a windowed strategy: the occupancy.
+        assert_eq!(threads.default_blocks_per_sm(PRIORITY, 5), 5);
         assert_eq!(
-            spec(&[Thread, Warp], Strategy::Persistent).default_blocks_per_sm(5),
+            spec(&[Thread, Warp], Strategy::Persistent).default_blocks_per_sm(PLAIN, 5),
             5
         );
         assert_eq!(
-            spec(&[Cta], Strategy::Persistent).default_blocks_per_sm(8),
+            spec(&[Cta], Strategy::Persistent).default_blocks_per_sm(PLAIN, 8),
             8
         );
         assert_eq!(
-            spec(&[Thread], Strategy::Discrete).default_blocks_per_sm(8),
+            spec(&[Thread], Strategy::Discrete).default_blocks_per_sm(PLAIN, 8),
             8
         );
-        assert_eq!(spec(&[Thread], Strategy::Bsp).default_blocks_per_sm(8), 8);
-        assert_eq!(spec(&[], Strategy::Persistent).default_blocks_per_sm(0), 1);
+        assert_eq!(
+            spec(&[Thread], Strategy::Bsp).default_blocks_per_sm(PLAIN, 8),
+            8
+        );
+        assert_eq!(
+            spec(&[], Strategy::Persistent).default_blocks_per_sm(PLAIN, 0),
+            1
+        );
     }
 
     #[test]

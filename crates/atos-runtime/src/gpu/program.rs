@@ -155,8 +155,9 @@ impl<P: TaskSet> ProgramBuilder<P> {
 
     /// Number of blocks; default: as many as can be resident (occupancy x SM count), but at
     /// most [`THREAD_PERSISTENT_BLOCKS_PER_SM`](atos_codegen::unit::THREAD_PERSISTENT_BLOCKS_PER_SM)
-    /// per SM for a persistent program whose every task runs on thread workers
-    /// (`KernelSpec::default_blocks_per_sm`). Spread programs (`build_mesh`) take the occupancy.
+    /// per SM for a persistent program whose every task runs on thread workers and that has no
+    /// priority queue (`KernelSpec::default_blocks_per_sm`). Spread programs (`build_mesh`)
+    /// take the occupancy.
     pub fn grid(mut self, blocks: u32) -> Self {
         self.grid = Some(blocks.max(1));
         self
@@ -274,7 +275,8 @@ impl<P: TaskSet> ProgramBuilder<P> {
             Some(g) => g,
             None => {
                 let fit = blocks_per_sm(&function, self.spec.block_size)?;
-                self.spec.default_blocks_per_sm(fit) * self.gpu.sm_count()
+                let traits = atos_codegen::unit::BoundTraits::of(&plan);
+                self.spec.default_blocks_per_sm(traits, fit) * self.gpu.sm_count()
             }
         };
         Ok(Program {
