@@ -59,11 +59,12 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N")]
     min_blocks: Option<u32>,
     /// GPU blocks per launch, comma-separated, one configuration each: a number, or `default`
-    /// (as many as can be resident, occupancy x SMs, each configuration's own) [default:
-    /// default] (a windowed launch takes at most this many). Fewer blocks than fit: fewer
-    /// groups polling the queues' counters while they wait, and fewer memory lines in use at
-    /// once (thread workers with large fetches on large meshes thrash the L2 at the default).
-    /// The CPU executor has no blocks: it runs each configuration once.
+    /// (each configuration's own: as many as can be resident, occupancy x SMs, but at most 2
+    /// per SM for a persistent program all on thread workers without a priority queue)
+    /// [default: default] (a windowed launch takes at most this many). Fewer blocks than fit:
+    /// fewer groups polling the queues' counters while they wait, and fewer memory lines in
+    /// use at once (thread workers walking their own items thrashed the L2 at the full
+    /// occupancy). The CPU executor has no blocks: it runs each configuration once.
     #[arg(long, value_name = "N|default,...", value_delimiter = ',', value_parser = parse_grid)]
     grid: Vec<Option<u32>>,
     /// Queue modes, comma-separated: ring, linear [default: ring].
@@ -490,7 +491,8 @@ pub struct Config {
     pub worker: Option<WorkerKind>,
     pub fetch: u32,
     pub queue: QueueMode,
-    /// `--grid`: blocks per launch (`None`: occupancy x SMs; always `None` on the CPU).
+    /// `--grid`: blocks per launch (`None`: the program's default grid; always `None` on the
+    /// CPU).
     pub grid: Option<u32>,
 }
 
@@ -603,14 +605,14 @@ fn parse_fetch(s: &str) -> Result<u32, String> {
     }
 }
 
-/// A `--grid` value: blocks per launch, or `default` (`None`: occupancy x SMs).
+/// A `--grid` value: blocks per launch, or `default` (`None`: the program's default grid).
 fn parse_grid(s: &str) -> Result<Option<u32>, String> {
     match s.trim() {
         "default" => Ok(None),
         n => match n.parse::<u32>() {
             Ok(b) if b >= 1 => Ok(Some(b)),
             _ => Err(format!(
-                "bad grid `{s}`: use a whole number of blocks of at least 1, or `default` (occupancy x SMs)"
+                "bad grid `{s}`: use a whole number of blocks of at least 1, or `default` (the program's own grid)"
             )),
         },
     }

@@ -74,7 +74,8 @@ pub struct Program<P: TaskSet> {
     plan: Plan,
     source: String,
     function: CudaFunction,
-    /// Blocks that can be resident at once (occupancy x SMs), or the grid the user set.
+    /// Blocks per launch: the grid the user set, or the default (`KernelSpec::default_blocks_per_sm`
+    /// x SMs).
     grid: u32,
     timeout: Option<Duration>,
     sample_every: Option<Duration>,
