@@ -155,8 +155,9 @@ impl BoundTraits {
 /// Blocks per SM a one-GPU persistent unit whose every task runs on thread workers launches
 /// when the program sets no grid (at most: fewer where fewer fit; `KernelSpec::default_blocks_per_sm`).
 /// A thread worker runs its batch's items one after another, each thread with its own queue
-/// operations and memory lines, and at the full occupancy (528 to 1056 blocks of 256 on an
-/// H100) those threads contended and thrashed the L2. On an H100, over 22 persistent
+/// operations and memory lines. At the full occupancy (528 to 1056 blocks of 256 on an H100)
+/// those threads thrashed the L2 on the grid's colouring (ncu: 8.6 GB read from DRAM against
+/// 2.0 GB at 264 blocks); elsewhere the cause was not profiled. On an H100, over 22 persistent
 /// thread-worker configurations (BFS, PageRank and colouring, fetch 8 and 64, on
 /// grid:4096x4096, kron:22, luxembourg_osm and delaunay_n16), 2 blocks per SM (264) ran 1.44x
 /// faster than the full occupancy (geomean; 1.04-1.91x, and 0.95x for colouring kron:22 at
@@ -1657,10 +1658,9 @@ mod tests {
         );
     }
 
-    /// A given `min_blocks` wins; else one-GPU persistent units with a priority queue get a
-    /// target, in whole blocks of their size, at least 1 and at most 32; else spread
-    /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
-    /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
+    /// Persistent units all on thread workers take at most `THREAD_PERSISTENT_BLOCKS_PER_SM`
+    /// by default (at least 1); priority units, mixed workers and windowed strategies take
+    /// what fits.
     #[test]
     fn persistent_thread_units_default_to_two_blocks_per_sm() {
         let spec = |workers: &[WorkerKind], strategy: Strategy| {
@@ -1704,6 +1704,10 @@ mod tests {
         );
     }
 
+    /// A given `min_blocks` wins; else one-GPU persistent units with a priority queue get a
+    /// target, in whole blocks of their size, at least 1 and at most 32; else spread
+    /// persistent units that combine adds get 6 blocks of 256; else units that share chunks
+    /// (persistent CTA workers) get 8 blocks of 256 on one GPU, 5 spread.
     #[test]
     fn launch_min_blocks_targets_priority_and_sharing_units_only() {
         let sharing = KernelSpec::single(WorkerKind::Cta, 64, 256);

@@ -106,7 +106,8 @@ pub struct Record {
     pub queue_peak: Option<u64>,
     pub launches: Option<u64>,
     pub levels: Option<u64>,
-    /// GPU launch shape: [blocks, threads per block].
+    /// GPU launch shape: [blocks, threads per block], as launched; on a row that failed or
+    /// was skipped, the `--grid` it asked for (null without one).
     pub grid: Option<[u32; 2]>,
     /// Median host wall time of the timed GPU runs (launches, polls and waits).
     pub wall_ms: Option<f64>,
@@ -387,6 +388,20 @@ impl Record {
         }
     }
 
+    /// Whether `other` ran the same app and configuration on the same graph (devices and how
+    /// they were spread, strategy, worker/fetch, queue, split), whatever its grid.
+    fn same_config_but_grid(&self, other: &Record) -> bool {
+        self.graph == other.graph
+            && self.app == other.app
+            && self.devices == other.devices
+            && self.spread_label() == other.spread_label()
+            && self.strategy == other.strategy
+            && self.worker == other.worker
+            && self.fetch == other.fetch
+            && self.queue == other.queue
+            && self.split_degree == other.split_degree
+    }
+
     /// How a spread run's devices talk: `nvshmem` for the ranks of an NVSHMEM run (their
     /// `device` names it), `simulated` for the CPU executor's devices, else `p2p`.
     pub fn transport(&self) -> &'static str {
@@ -450,32 +465,20 @@ pub fn downsample<T: Copy>(points: &[T], max: usize) -> Vec<T> {
         .collect::<Vec<_>>()
 }
 
-/// Whether some atos configuration (graph, devices, strategy, worker/fetch, queue, split) ran
-/// at more than one grid (`atos bench --grid` with several values): its rows differ only in
-/// their blocks, so tables and plots name them ([`Record::worker_fetch_at`]).
+/// Whether some atos configuration ran at more than one grid (`atos bench --grid` with
+/// several values): its rows differ only in their blocks, so tables and plots name them
+/// ([`Record::worker_fetch_at`]).
 pub fn grids_vary<'r>(records: impl IntoIterator<Item = &'r Record>) -> bool {
-    let mut seen: Vec<(String, &'r Record)> = Vec::new();
-    for r in records {
-        if r.implementation != "atos" {
-            continue;
-        }
-        let key = format!(
-            "{}|{:?}|{:?}|{}|{}|{}|{:?}",
-            r.graph,
-            r.devices,
-            r.aggregation,
-            r.strategy,
-            r.worker_fetch(),
-            r.queue,
-            r.split_degree
-        );
-        match seen.iter().find(|(k, _)| *k == key) {
-            Some((_, first)) if first.grid.map(|g| g[0]) != r.grid.map(|g| g[0]) => return true,
-            Some(_) => {}
-            None => seen.push((key, r)),
-        }
-    }
-    false
+    let ours: Vec<&Record> = records
+        .into_iter()
+        .filter(|r| r.implementation == "atos")
+        .collect();
+    let blocks = |r: &Record| r.grid.map(|g| g[0]);
+    ours.iter().enumerate().any(|(i, a)| {
+        ours[..i]
+            .iter()
+            .any(|b| a.same_config_but_grid(b) && blocks(a) != blocks(b))
+    })
 }
 
 #[cfg(test)]

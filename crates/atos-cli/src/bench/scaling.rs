@@ -6,7 +6,7 @@
 //! `--spread-one`'s `atos x1`), so the speed-up includes what spreading costs. Within a device
 //! count the best worker and fetch is taken, as a user tuning each count would.
 
-use super::record::{Record, Status};
+use super::record::{Record, Status, grids_vary};
 
 /// One point of a series: `devices` devices, the best time there and what ran it.
 #[derive(Debug, Clone, PartialEq)]
@@ -36,8 +36,9 @@ fn best<'a>(recs: impl Iterator<Item = &'a Record>) -> Option<&'a Record> {
         .min_by(|a, b| a.median_ms.unwrap().total_cmp(&b.median_ms.unwrap()))
 }
 
-fn config(r: &Record) -> String {
-    format!("{} {}", r.strategy, r.worker_fetch())
+/// `strategy worker/fetch`, with the blocks (`@264`) when `with_grid` ([`grids_vary`]).
+fn config(r: &Record, with_grid: bool) -> String {
+    format!("{} {}", r.strategy, r.worker_fetch_at(with_grid))
 }
 
 /// The series of `records` with at least one verified spread point and a verified
@@ -47,6 +48,7 @@ pub fn series<'a>(records: impl IntoIterator<Item = &'a Record>) -> Vec<Series> 
         .into_iter()
         .filter(|r| r.implementation == "atos")
         .collect();
+    let with_grid = grids_vary(atos.iter().copied());
     let mut out: Vec<Series> = Vec::new();
     let mut seen: Vec<(&str, &str)> = Vec::new();
     for r in &atos {
@@ -82,7 +84,7 @@ pub fn series<'a>(records: impl IntoIterator<Item = &'a Record>) -> Vec<Series> 
             let mut points = vec![Point {
                 devices: 1,
                 ms: base_ms,
-                config: config(base),
+                config: config(base, with_grid),
                 speedup: 1.0,
             }];
             for d in counts {
@@ -92,7 +94,7 @@ pub fn series<'a>(records: impl IntoIterator<Item = &'a Record>) -> Vec<Series> 
                     points.push(Point {
                         devices: d,
                         ms,
-                        config: config(b),
+                        config: config(b, with_grid),
                         speedup: base_ms / ms,
                     });
                 }
@@ -220,6 +222,30 @@ mod tests {
         assert!(lines[2].contains("one device") && lines[2].contains("1.00x"));
         assert!(lines[4].contains("p2p eager vertices") && lines[4].contains("3.20x"));
         assert_eq!(lines.len(), 2 + 5);
+    }
+
+    #[test]
+    fn a_point_names_its_blocks_where_a_configuration_ran_at_several() {
+        let at = |devices, blocks, ms| {
+            let mut r = record("bfs", devices, "eager", 64, ms);
+            r.grid = Some([blocks, 256]);
+            r
+        };
+        let recs = [
+            at(None, 1056, 16.0),
+            at(None, 264, 14.0),
+            at(Some(2), 1056, 9.0),
+            at(Some(2), 264, 10.0),
+        ];
+        let s = series(&recs);
+        let configs: Vec<&str> = s[0].points.iter().map(|p| p.config.as_str()).collect();
+        assert_eq!(
+            configs,
+            ["persistent cta/64 @264", "persistent cta/64 @1056"]
+        );
+        // One grid per configuration: no blocks in the names.
+        let s = series([&recs[0], &recs[2]]);
+        assert_eq!(s[0].points[0].config, "persistent cta/64");
     }
 
     #[test]

@@ -131,6 +131,7 @@ pub fn table(records: &[Record], slug_of: impl Fn(&str) -> String) -> Vec<String
     ];
     let mut rows = vec![header.map(String::from).to_vec()];
     let opt = |v: Option<String>| v.unwrap_or_else(|| "-".into());
+    let with_grid = super::record::grids_vary(records);
     for r in records {
         let Some(t) = Traffic::of(r) else { continue };
         rows.push(vec![
@@ -138,7 +139,7 @@ pub fn table(records: &[Record], slug_of: impl Fn(&str) -> String) -> Vec<String
             r.app.clone(),
             r.spread_label(),
             t.devices.to_string(),
-            format!("{} {}", r.strategy, r.worker_fetch()),
+            format!("{} {}", r.strategy, r.worker_fetch_at(with_grid)),
             format!("{:.3}", t.ms),
             opt(t.task_balance.map(|b| format!("{b:.3}"))),
             opt(t.items.map(|i| i.to_string())),
