@@ -230,6 +230,49 @@ fn apps_cuda() {
     insta::assert_snapshot!("app_coloring_thread", src);
 }
 
+/// Colouring's `assign` ends `store; fence; push`, and each strategy handles that fence its own
+/// way (atos-codegen `TrailingFence`): persistent warp groups fence where it is written, CTA
+/// groups and persistent thread groups owe it and fence once per batch, discrete thread groups
+/// fence per task, and bulk-synchronous units emit none (the check runs in the next level).
+#[test]
+fn colouring_fence_per_strategy() {
+    use atos::apps::coloring;
+    use atos::codegen::Strategy;
+    // The `assign` function's text, and whether the unit carries a fence debt.
+    let assign = |worker: WorkerKind, strategy: Strategy| {
+        let mut spec = unchecked::<coloring::Tasks>().worker(worker).fetch(8);
+        spec.strategy = strategy;
+        let src = atos::cuda_source::<coloring::Tasks>(&spec).unwrap();
+        let at = src.find("void assign(").expect("assign is emitted");
+        let end = at + src[at..].find("\n}\n").expect("assign ends");
+        (src[at..end].to_string(), src.contains("FenceDebt debt;"))
+    };
+    let in_place = "worker.leader_only([&]() { atos::fence_seq_cst(); });";
+    let owed = "atos_out.debt.owe()";
+    for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+        let (body, debt) = assign(worker, Strategy::Bsp);
+        assert!(
+            !body.contains("fence_seq_cst") && !body.contains(owed) && !debt,
+            "{worker:?} bsp still fences:\n{body}"
+        );
+        assert!(body.contains("atos::fence() elided"), "{body}");
+        assert!(body.contains("atos_out.check.push(v)"), "{body}");
+    }
+    let (body, debt) = assign(WorkerKind::Warp, Strategy::Persistent);
+    assert!(body.contains(in_place) && !debt, "{body}");
+    let (body, debt) = assign(WorkerKind::Thread, Strategy::Discrete);
+    assert!(body.contains(in_place) && !debt, "{body}");
+    for worker in [WorkerKind::Thread, WorkerKind::Cta] {
+        let (body, debt) = assign(worker, Strategy::Persistent);
+        assert!(
+            body.contains(owed) && body.contains("push_fenced") && debt,
+            "{body}"
+        );
+    }
+    let (body, _) = assign(WorkerKind::Cta, Strategy::Discrete);
+    assert!(body.contains(owed), "{body}");
+}
+
 /// Both PageRank vertex tasks and SSSP's relax keep the balanced shape: a CTA worker fetching 64 vertices lays
 /// their edges over all its threads (what degree-4 grids need), not one vertex after another.
 #[test]

@@ -369,10 +369,13 @@ pub(crate) fn emit_batch_fn(
     em.set_sites(fn_index, task.line, spec.checked);
     em.set_inline(inline);
     em.set_per_lane(true);
-    if spec.group() == WorkerKind::Cta {
-        // A fence the suffix ends with, before pushes only, is the group's to settle once after
-        // the batch (as in the task run item by item; `emit::deferred_fence`).
-        em.defer_fence(crate::emit::deferred_fence(&task.body, inline));
+    // A fence the suffix ends with, before pushes only, is the group's to settle once after
+    // the batch (as in the task run item by item; `emit::deferred_fence`), or none under bsp.
+    let fence = crate::emit::deferred_fence(&task.body, inline);
+    match crate::unit::trailing_fence(spec) {
+        crate::unit::TrailingFence::Elided => em.elide_fence(fence),
+        _ if spec.group() == WorkerKind::Cta => em.defer_fence(fence),
+        _ => {}
     }
     em.raw(&format!(
         "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"

@@ -88,6 +88,9 @@ pub(crate) struct Emitter<'a> {
     /// and persistent thread groups, unit.rs `defers_group`),
     /// compared by address; once emitted, the pushes after it are `push_fenced`.
     deferred_fence: Option<*const Stmt>,
+    /// Whether `deferred_fence` is dropped instead (bulk-synchronous units, unit.rs
+    /// `TrailingFence::Elided`): the pushes after it are plain pushes.
+    fence_elided: bool,
     fence_owed: bool,
     /// Inside a `lanes` loop that only reads ([`reads_only`]): the C++ name of the variable
     /// that keeps the first index fault's site, reported after the loop (`atos::index_quiet`).
@@ -112,6 +115,7 @@ impl<'a> Emitter<'a> {
             inline: InlineCalls::default(),
             checked_ranges: Vec::new(),
             deferred_fence: None,
+            fence_elided: false,
             fence_owed: false,
             quiet_faults: None,
         }
@@ -121,6 +125,14 @@ impl<'a> Emitter<'a> {
     /// to the group: it marks the fence owed, and the pushes after it wait for it.
     pub fn defer_fence(&mut self, fence: Option<&Stmt>) {
         self.deferred_fence = fence.map(|s| s as *const Stmt);
+    }
+
+    /// `fence` (from [`deferred_fence`]) orders nothing anyone can see and is not emitted: in a
+    /// bulk-synchronous unit the items pushed after it run in a later level, a later launch,
+    /// which sees every store of this one (unit.rs `TrailingFence::Elided`).
+    pub fn elide_fence(&mut self, fence: Option<&Stmt>) {
+        self.defer_fence(fence);
+        self.fence_elided = true;
     }
 
     /// Pushes to these queues run their inline task at once (see [`InlineCalls`]).
@@ -574,6 +586,14 @@ impl<'a> Emitter<'a> {
                 self.line(&format!("{name} = atos::{functor}::apply({name}, {v});"), l);
             }
             StmtKind::Break => self.line("break;", l),
+            StmtKind::Fence
+                if self.deferred_fence == Some(s as *const Stmt) && self.fence_elided =>
+            {
+                self.line(
+                    "// atos::fence() elided: only pushes follow, and their items run in the next level",
+                    l,
+                );
+            }
             StmtKind::Fence if self.deferred_fence == Some(s as *const Stmt) => {
                 // Only pushes follow: the group fences once before it keeps or publishes them.
                 self.line(

@@ -723,8 +723,11 @@ pub fn generate_unit(
                 }
                 None => typed.params()[0].clone(),
             };
-            if defers_group(spec) {
-                em.defer_fence(crate::emit::deferred_fence(&task.body, &inline));
+            let fence = crate::emit::deferred_fence(&task.body, &inline);
+            match trailing_fence(spec) {
+                TrailingFence::Elided => em.elide_fence(fence),
+                TrailingFence::Deferred => em.defer_fence(fence),
+                TrailingFence::InPlace => {}
             }
             em.block(&task.body);
             let _ = writeln!(
@@ -1000,10 +1003,39 @@ fn emit_key_structs(out: &mut String, state: &StateDesc) {
 /// ([`crate::emit::deferred_fence`]); `atos_Out` then carries the group's debt (`FenceDebt`, or a
 /// thread group's `ThreadFenceDebt`).
 fn defers_fence(tasks: &[&FnIr], spec: &KernelSpec, inline: &InlineCalls) -> bool {
-    defers_group(spec)
+    trailing_fence(spec) == TrailingFence::Deferred
         && tasks
             .iter()
             .any(|t| crate::emit::deferred_fence(&t.body, inline).is_some())
+}
+
+/// What a unit does with a task's fence that only pushes follow
+/// ([`crate::emit::deferred_fence`]; colouring's `assign` ends with one).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum TrailingFence {
+    /// Fenced where it is written: warp groups, and discrete thread groups.
+    InPlace,
+    /// Owed, and settled by the group once per batch before it keeps or publishes the batch's
+    /// pushes ([`defers_group`]).
+    Deferred,
+    /// Not emitted: bulk-synchronous units. The fence orders the task's accesses before its
+    /// pushes' items run, and under `Strategy::Bsp` those run in a later level, a later launch
+    /// that the host starts after this one has finished, which sees every store of this one. In
+    /// its own level nothing follows the fence but the pushes, whose items no task of the level
+    /// reads, so it orders nothing anyone can observe. (Discrete launches keep it: a queue's next
+    /// window may be launched while the launch that pushed into it still runs.)
+    Elided,
+}
+
+/// The unit's [`TrailingFence`].
+pub(crate) fn trailing_fence(spec: &KernelSpec) -> TrailingFence {
+    if spec.strategy == Strategy::Bsp {
+        TrailingFence::Elided
+    } else if defers_group(spec) {
+        TrailingFence::Deferred
+    } else {
+        TrailingFence::InPlace
+    }
 }
 
 /// Whether the unit's groups settle a deferred fence once per batch: CTA groups (their staged
@@ -1016,8 +1048,9 @@ fn defers_fence(tasks: &[&FnIr], spec: &KernelSpec, inline: &InlineCalls) -> boo
 /// another 1.4x off the persistent form on those two at fetch 64; in the discrete and
 /// bulk-synchronous forms it was then up to 26% faster at fetch 64 (the grid's BSP unchanged)
 /// but between 16% slower and 18% faster at fetch 8 (with 6 blocks per SM against 8), their
-/// best fetch there, so they still fence per task
-/// (`docs/results/2026-12-06e-thread-grids-h100.md`, call 1).
+/// best fetch there, so the discrete form still fences per task
+/// (`docs/results/2026-12-06e-thread-grids-h100.md`, call 1); bulk-synchronous units no longer
+/// fence at all ([`TrailingFence::Elided`], which [`trailing_fence`] decides first).
 /// A warp group's pushes are its leader's and go out at once; its tasks fence as written.
 fn defers_group(spec: &KernelSpec) -> bool {
     match spec.group() {

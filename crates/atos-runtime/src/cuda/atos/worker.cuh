@@ -207,8 +207,8 @@ struct DirectPusher {
 };
 
 // Persistent thread groups of a unit whose tasks defer their fence (codegen: `deferred_fence`,
-// unit.rs `defers_group`; discrete and bulk-synchronous ones fence per task, which measured
-// faster at fetch 8, their best fetch on small meshes):
+// unit.rs `defers_group`; discrete ones fence per task, which measured faster at fetch 8, their
+// best fetch on small meshes; bulk-synchronous ones emit no such fence, `TrailingFence::Elided`):
 // each thread holds up to HOLD of its batch's fenced pushes in its own memory, and publishes
 // them when its batch ends, after the one fence its `ThreadFenceDebt` owes (`atos_Out::flush`
 // settles first): the converged lanes' held items go out in one reservation and one publication
