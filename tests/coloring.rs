@@ -131,12 +131,10 @@ fn coloring_is_proper_on_every_strategy() {
     }
 }
 
-/// More than 64 colours (several forbidden-set windows), self-loops, and a hub of high degree.
-#[test]
-fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
-    // A clique of 150 vertices needs 150 colours: windows 0, 64 and 128. Vertex 150 is a hub
-    // joined to every clique vertex; every vertex has a self-loop.
-    let k = 150u32;
+/// A clique of `k` vertices, a hub (vertex `k`) joined to each, and a self-loop at every vertex:
+/// `k + 1` colours, all different, in any order of colouring (each vertex is joined to every
+/// other, and first fit never picks a colour above its degree).
+fn clique_with_hub(k: u32) -> Csr {
     let mut edges = atos_graph::EdgeList::new(k + 1);
     for u in 0..k {
         for v in u + 1..k {
@@ -154,10 +152,33 @@ fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
         })
         .unwrap();
     assert!(g.neighbors(3).contains(&3), "the self-loops are kept");
+    g
+}
+
+/// More than 64 colours (several forbidden-set windows), self-loops, and a hub of high degree.
+#[test]
+fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
+    // 151 colours: windows 0, 64 and 128.
+    let k = 150u32;
+    let g = clique_with_hub(k);
     for strategy in [Strategy::Persistent, Strategy::Bsp] {
         for threads in [1, 4] {
             let (used, _, _) = color("clique", &g, strategy, threads);
             assert_eq!(used, k as u64 + 1, "{strategy:?}");
+        }
+    }
+}
+
+/// The split with every vertex above the bound: `assign_big` alone colours a clique that needs
+/// 301 colours, five windows.
+#[test]
+fn split_coloring_of_a_clique_needs_five_windows_on_assign_big() {
+    let k = 300u32;
+    let g = clique_with_hub(k);
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        for threads in [1, 4] {
+            let (used, _, _) = color_split("clique", &g, strategy, threads, 8);
+            assert_eq!(used, k as u64 + 1, "{strategy:?} on {threads} threads");
         }
     }
 }
