@@ -540,9 +540,11 @@ fn coloring_split(gpu: &Gpu) -> usize {
 
 /// The plain colouring program on thread workers: persistent, each thread holds its batch's
 /// `check` pushes and fences once for them (`atos::HeldPusher`, `ThreadFenceDebt`) instead of
-/// once per vertex; discrete and bulk-synchronous, it fences per vertex (the control). The
-/// proof that no conflict survives needs that fence between a vertex's colour and its check's
-/// reads, so `runs` runs of each strategy and fetch colour a Kronecker graph and a
+/// once per vertex; discrete, it fences per vertex (the control); bulk-synchronous, it emits
+/// no fence (`TrailingFence::Elided`: the checks run in the next level, a later launch). The
+/// persistent and discrete proofs that no conflict survives need that fence between a vertex's
+/// colour and its check's reads, and the bulk-synchronous one needs the checks to run only after
+/// the level, so `runs` runs of each strategy and fetch colour a Kronecker graph and a
 /// grid (seeded in id order: neighbours share batches) and every colouring must be proper and
 /// complete. Returns the failures.
 fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
@@ -587,7 +589,8 @@ fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
                         }
                     }
                 }
-                // Runs that found no conflict would pass without testing the fence: every
+                // Runs that found no conflict would pass without testing the fence (under bsp,
+                // its absence): every
                 // configuration recoloured thousands of vertices per 10 runs on an H100
                 // (docs/results/2026-12-06d-gather-loops-h100.md), so none at all is a failure.
                 let idle = runs > 0 && recolours == 0;

@@ -273,6 +273,67 @@ fn colouring_fence_per_strategy() {
     assert!(body.contains(owed), "{body}");
 }
 
+/// A balanced task (a `lanes` loop that reduces, then a tail) whose tail ends `store; fence;
+/// push`: its batch function (`atos_codegen::balance`) handles the fence as the task run item
+/// by item does. Code generation only: each item pushes another forever.
+mod fenced_sum {
+    use atos::prelude::*;
+
+    #[atos::state]
+    pub struct Sums<'a> {
+        pub offsets: Slice<'a, u32>,
+        pub vals: Slice<'a, i32>,
+        pub out: Atomics<'a, i64>,
+        pub work: Queue<'a, u32>,
+    }
+
+    #[atos::task(worker = "cta", fetch = 8)]
+    pub fn sum(v: u32, s: &Sums) {
+        let lo = s.offsets[v];
+        let hi = s.offsets[v + 1];
+        let mut total = 0i64;
+        for e in lanes(lo..hi) {
+            total += s.vals[e] as i64;
+        }
+        s.out.store(v, total);
+        atos::fence();
+        s.work.push(v / 2);
+    }
+}
+
+#[test]
+fn balanced_batches_handle_the_trailing_fence_per_strategy() {
+    use fenced_sum::sum;
+    let batch = |worker: WorkerKind, strategy: Strategy| {
+        let mut spec = spec(worker, 8);
+        spec.strategy = strategy;
+        let src = atos::cuda_source::<sum::Task>(&spec).unwrap();
+        let at = src.find("sum_batch(").expect("the task runs balanced");
+        let end = at + src[at..].find("\n}\n").expect("the batch function ends");
+        src[at..end].to_string()
+    };
+    for worker in [WorkerKind::Warp, WorkerKind::Cta] {
+        let body = batch(worker, Strategy::Bsp);
+        assert!(
+            body.contains("atos::fence() elided")
+                && !body.contains("fence_seq_cst")
+                && !body.contains("debt.owe()")
+                && body.contains("atos_out.work.push("),
+            "{worker:?} bsp:\n{body}"
+        );
+    }
+    let body = batch(WorkerKind::Cta, Strategy::Persistent);
+    assert!(
+        body.contains("debt.owe()") && body.contains("atos_out.work.push_fenced("),
+        "cta persistent:\n{body}"
+    );
+    let body = batch(WorkerKind::Warp, Strategy::Discrete);
+    assert!(
+        body.contains("fence_seq_cst") && !body.contains("elided"),
+        "warp discrete:\n{body}"
+    );
+}
+
 /// Both PageRank vertex tasks and SSSP's relax keep the balanced shape: a CTA worker fetching 64 vertices lays
 /// their edges over all its threads (what degree-4 grids need), not one vertex after another.
 #[test]

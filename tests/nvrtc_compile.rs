@@ -288,7 +288,8 @@ fn the_sweep_twins_check_compiles() {
 }
 
 /// A fence followed only by a priority push: a CTA group leaves the fence to its batch end
-/// (`push_fenced` on the near and far rings, `FenceDebt`), persistent and windowed.
+/// (`push_fenced` on the near and far rings, `FenceDebt`), persistent and discrete; a
+/// bulk-synchronous unit emits no fence (the pushes run in the next level).
 mod fenced_priority {
     use atos::{Atomics, PriorityQueue};
 
@@ -322,6 +323,16 @@ fn deferred_fences_compile_with_priority_queues_mixed_workers_and_spread() {
         );
         compile_clean(&src);
     }
+    let mut spec = KernelSpec::single(WorkerKind::Cta, 8, 256).checked(false);
+    spec.strategy = Strategy::Bsp;
+    let src = atos::cuda_source::<hop::Task>(&spec).unwrap();
+    assert!(
+        src.contains("atos::fence() elided")
+            && !src.contains("push_fenced(")
+            && !src.contains("FenceDebt debt;"),
+        "{src}"
+    );
+    compile_clean(&src);
     // A warp worker's deferred fence inside a CTA group (colouring's `assign` on warps, `check`
     // on a CTA), on one device and spread (the routed channel's `push_fenced`).
     use atos::apps::coloring;

@@ -28,7 +28,7 @@
 //! and so does each thread of a persistent thread-worker unit, which holds its check items until
 //! then (or fences and publishes them when it holds 8; docs/dsl.md, "A fence followed only by
 //! pushes"); warp groups, and discrete thread groups, fence per task. Bulk-synchronous units
-//! emit no fence at all: there the check runs in the next level, a later launch, which sees
+//! emit no such trailing fence: there the check runs in the next level, a later launch, which sees
 //! every store of this one, and nothing in the assign's own level reads what follows the fence.
 //!
 //! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times

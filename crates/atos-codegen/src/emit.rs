@@ -85,8 +85,9 @@ pub(crate) struct Emitter<'a> {
     /// iterations (see [`Emitter::hoist_index_checks`]).
     checked_ranges: Vec<(String, String)>,
     /// The task's fence that its group settles at the batch end ([`deferred_fence`]; CTA groups
-    /// and persistent thread groups, unit.rs `defers_group`),
-    /// compared by address; once emitted, the pushes after it are `push_fenced`.
+    /// and persistent thread groups, unit.rs `defers_group`), or that a bulk-synchronous unit
+    /// drops (`fence_elided`), compared by address; once emitted, the pushes after it are
+    /// `push_fenced` (plain pushes when dropped).
     deferred_fence: Option<*const Stmt>,
     /// Whether `deferred_fence` is dropped instead (bulk-synchronous units, unit.rs
     /// `TrailingFence::Elided`): the pushes after it are plain pushes.
@@ -914,7 +915,8 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
 }
 
 /// A task's fence that a CTA group, or a persistent thread group (unit.rs `defers_group`), may
-/// leave to the end of its batch: the last top-level `atos::fence()` of the body, when all that
+/// leave to the end of its batch, and that a bulk-synchronous unit on any worker leaves out
+/// (unit.rs `TrailingFence::Elided`): the last top-level `atos::fence()` of the body, when all that
 /// follows it is pushes whose items read nothing a task writes (no `Atomics` operation, no call;
 /// `Slice` reads are of data no task changes) to queues whose items stay queued (no inline
 /// task). After the fence the task only pushes, and an item is seen by anyone only once the

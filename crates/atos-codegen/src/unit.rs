@@ -1049,8 +1049,9 @@ pub(crate) fn trailing_fence(spec: &KernelSpec) -> TrailingFence {
 /// bulk-synchronous forms it was then up to 26% faster at fetch 64 (the grid's BSP unchanged)
 /// but between 16% slower and 18% faster at fetch 8 (with 6 blocks per SM against 8), their
 /// best fetch there, so the discrete form still fences per task
-/// (`docs/results/2026-12-06e-thread-grids-h100.md`, call 1); bulk-synchronous units no longer
-/// fence at all ([`TrailingFence::Elided`], which [`trailing_fence`] decides first).
+/// (`docs/results/2026-12-06e-thread-grids-h100.md`, call 1); bulk-synchronous units emit no
+/// such trailing fence ([`TrailingFence::Elided`], which [`trailing_fence`] decides first; any
+/// other `atos::fence()` stays).
 /// A warp group's pushes are its leader's and go out at once; its tasks fence as written.
 fn defers_group(spec: &KernelSpec) -> bool {
     match spec.group() {
