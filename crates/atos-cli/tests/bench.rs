@@ -131,6 +131,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("max_core", Kind::Int, true),
     ("kcore_window", Kind::Int, true),
     ("split_degree", Kind::Int, true),
+    ("split_big_fetch", Kind::Int, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
     ("aggregation", Kind::Str, true),
@@ -924,7 +925,8 @@ fn pagerank_and_coloring_are_verified_per_app() {
             "2",
         ];
         if let Some(d) = split {
-            args.extend(["--split-degree", d]);
+            // The hubs two at a time (`assign_big`'s fetch).
+            args.extend(["--split-degree", d, "--split-big-fetch", "2"]);
         }
         let corrupt = args.clone();
         args.extend(["--out", out.to_str().unwrap()]);
@@ -937,8 +939,14 @@ fn pagerank_and_coloring_are_verified_per_app() {
             // Every row of a split records it, skipped rows too (tests/coloring.rs checks that
             // `assign_big` runs).
             match split {
-                Some(d) => assert_eq!(r["split_degree"].to_string(), d, "{r}"),
-                None => assert!(r["split_degree"].is_null(), "{r}"),
+                Some(d) => {
+                    assert_eq!(r["split_degree"].to_string(), d, "{r}");
+                    assert_eq!(r["split_big_fetch"], 2, "{r}");
+                }
+                None => assert!(
+                    r["split_degree"].is_null() && r["split_big_fetch"].is_null(),
+                    "{r}"
+                ),
             }
             if r["queue"] == "linear" {
                 assert_eq!(r["status"], "skipped", "{r}");
@@ -1189,6 +1197,12 @@ fn priority_apps_are_verified_and_record_their_delta() {
         ("sssp", &["--prune-stale", "yes"], "use on, off or above:D"),
         ("pagerank", &["--park", "on"], "--park is for"),
         ("bfs-priority", &["--park", "yes"], "use on or off"),
+        ("coloring", &["--split-big-fetch", "4"], "--split-degree"),
+        (
+            "coloring",
+            &["--split-degree", "8", "--split-big-fetch", "0"],
+            "--split-big-fetch",
+        ),
     ];
     for (app, flags, says) in refused {
         let mut args = vec![

@@ -19,13 +19,19 @@ pub struct ColoringInput {
     pub greedy_colors: u64,
     /// `--split-degree`: vertices above it are coloured by `split::assign_big` on CTAs.
     pub split: Option<u32>,
+    /// `--split-big-fetch`: how many vertices `assign_big` takes at a time (with a split).
+    pub big_fetch: u32,
     /// With a split, every vertex in id order, up to the split's degree and above it.
     small: Vec<u32>,
     large: Vec<u32>,
 }
 
 impl ColoringInput {
-    pub fn new(g: &atos_graph::Csr, split: Option<u32>) -> Result<ColoringInput, String> {
+    pub fn new(
+        g: &atos_graph::Csr,
+        split: Option<u32>,
+        big_fetch: u32,
+    ) -> Result<ColoringInput, String> {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
         let greedy = greedy_coloring(g, ColoringOrder::Natural);
         let greedy_colors = validate_coloring(g, &greedy).map_err(|e| e.to_string())?;
@@ -37,6 +43,7 @@ impl ColoringInput {
             offsets,
             greedy_colors,
             split,
+            big_fetch,
             small,
             large,
         })
@@ -63,11 +70,18 @@ fn plain(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<coloring::Ta
 }
 
 /// With one, [`split::Tasks`]: `assign` on the configuration's worker kind and fetch, `check`
-/// on CTAs fetching 64 (balanced) and `assign_big` on CTAs fetching 1 (its attributes).
-fn split_program(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<split::Tasks> {
+/// on CTAs fetching 64 (balanced) and `assign_big` on CTAs fetching `big_fetch` (its attribute
+/// says 1).
+fn split_program(
+    gpu: &Gpu,
+    cfg: &Config,
+    opts: &RunOpts,
+    big_fetch: u32,
+) -> ProgramBuilder<split::Tasks> {
     runner::builder_for(gpu, split::Tasks::default(), split::assign::Task, cfg, opts)
         .worker_for(split::check::Task, WorkerKind::Cta)
         .fetch_for(split::check::Task, SPLIT_CHECK_FETCH)
+        .fetch_for(split::assign_big::Task, big_fetch)
 }
 
 pub fn gpu_skip_reason(
@@ -78,7 +92,7 @@ pub fn gpu_skip_reason(
 ) -> Option<String> {
     match input.split {
         None => runner::skip_reason(&plain(gpu, cfg, opts)),
-        Some(_) => runner::skip_reason(&split_program(gpu, cfg, opts)),
+        Some(_) => runner::skip_reason(&split_program(gpu, cfg, opts, input.big_fetch)),
     }
 }
 
@@ -133,7 +147,7 @@ pub fn run(
             };
             runner::run(
                 gpu,
-                &|gpu| split_program(gpu, cfg, opts),
+                &|gpu| split_program(gpu, cfg, opts, input.big_fetch),
                 &app,
                 cfg,
                 opts,

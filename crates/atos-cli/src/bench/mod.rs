@@ -108,6 +108,12 @@ pub struct BenchArgs {
     /// `--worker`/`--fetch`].
     #[arg(long, value_name = "D")]
     split_degree: Option<u32>,
+    /// coloring with --split-degree: how many vertices `assign_big` takes at a time. A CTA
+    /// colours the hubs of its batch one after another, each seeing the colours of those
+    /// before it, where hubs on different CTAs colour at once and may pick the same colour
+    /// [default: 1, the task's attribute].
+    #[arg(long, value_name = "N", requires = "split_degree", value_parser = clap::value_parser!(u32).range(1..))]
+    split_big_fetch: Option<u32>,
     /// sssp and sssp-priority: whether a task whose vertex has since got a shorter distance
     /// relaxes nothing (`on`), relaxes with the shorter one (`off`), or relaxes nothing only
     /// when its vertex has more than D out-edges (`above:D`) [default: sssp off, sssp-priority
@@ -304,9 +310,12 @@ impl App {
                 .map(|p| Prepared::PageRank(pagerank::Form::Rescan, p)),
             App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon)
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
-            App::Coloring => {
-                coloring::ColoringInput::new(g, args.split_degree).map(Prepared::Coloring)
-            }
+            App::Coloring => coloring::ColoringInput::new(
+                g,
+                args.split_degree,
+                args.split_big_fetch.unwrap_or(1),
+            )
+            .map(Prepared::Coloring),
             App::Sssp => {
                 let wanted = sssp::Wanted {
                     order: sssp::WantedOrder::Fifo,
@@ -1154,6 +1163,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 // Every atos row of a split names it, skipped and failed ones too (the
                 // original's rows never ran one).
                 rec.split_degree = c.split;
+                rec.split_big_fetch = c.split.map(|_| c.big_fetch);
             }
             opts.placement = None;
             opts.aggregation = cfg.aggregation;
@@ -1512,9 +1522,11 @@ fn truncate(s: &str, max: usize) -> String {
 /// greedy's, and the split's degree); `-` for BFS (depths are right or the row failed).
 fn answer(r: &Record) -> String {
     if let Some(c) = r.colors {
-        let split = r
-            .split_degree
-            .map_or(String::new(), |d| format!(", split {d}"));
+        let split = match (r.split_degree, r.split_big_fetch) {
+            (Some(d), Some(f)) if f != 1 => format!(", split {d}, hubs fetch {f}"),
+            (Some(d), _) => format!(", split {d}"),
+            (None, _) => String::new(),
+        };
         return match r.greedy_colors {
             Some(g) => format!("{c} colours (greedy {g}{split})"),
             None => format!("{c} colours{split}"),
@@ -1699,8 +1711,8 @@ mod share_tests {
             queue: QueueMode::Ring,
             grid: None,
         };
-        let split = Prepared::Coloring(coloring::ColoringInput::new(&g, Some(16)).unwrap());
-        let plain = Prepared::Coloring(coloring::ColoringInput::new(&g, None).unwrap());
+        let split = Prepared::Coloring(coloring::ColoringInput::new(&g, Some(16), 1).unwrap());
+        let plain = Prepared::Coloring(coloring::ColoringInput::new(&g, None, 1).unwrap());
         let cta = (Some(WorkerKind::Cta), coloring::SPLIT_CHECK_FETCH);
         assert_eq!(split.sharer(&warp), cta);
         assert_eq!(plain.sharer(&warp), (Some(WorkerKind::Warp), 8));

@@ -161,6 +161,10 @@ pub struct Record {
     /// (`--split-degree`; absent: no split).
     #[serde(default)]
     pub split_degree: Option<u32>,
+    /// Colouring with a split: how many vertices `assign_big` took at a time
+    /// (`--split-big-fetch`, 1 by default; absent: no split, and in older records).
+    #[serde(default)]
+    pub split_big_fetch: Option<u32>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).
     pub max_core: Option<u32>,
     /// k-core: how many levels ahead vertices were queued (`--kcore-window`, clamped to
@@ -308,6 +312,7 @@ impl Record {
             max_core: None,
             kcore_window: None,
             split_degree: None,
+            split_big_fetch: None,
             devices: None,
             partition: None,
             aggregation: None,
@@ -400,6 +405,7 @@ impl Record {
             && self.fetch == other.fetch
             && self.queue == other.queue
             && self.split_degree == other.split_degree
+            && self.split_big_fetch == other.split_big_fetch
     }
 
     /// How a spread run's devices talk: `nvshmem` for the ranks of an NVSHMEM run (their
