@@ -155,30 +155,26 @@ fn clique_with_hub(k: u32) -> Csr {
     g
 }
 
-/// More than 64 colours (several forbidden-set windows), self-loops, and a hub of high degree.
+/// More than 64 colours (several forbidden-set windows), self-loops, and a hub of high degree:
+/// the plain program on a clique of 150 (151 colours: windows 0, 64 and 128), and the split
+/// with every vertex above its bound, `assign_big` alone, on a clique of 300 (301 colours, five
+/// windows).
 #[test]
 fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
-    // 151 colours: windows 0, 64 and 128.
-    let k = 150u32;
-    let g = clique_with_hub(k);
-    for strategy in [Strategy::Persistent, Strategy::Bsp] {
-        for threads in [1, 4] {
-            let (used, _, _) = color("clique", &g, strategy, threads);
-            assert_eq!(used, k as u64 + 1, "{strategy:?}");
-        }
-    }
-}
-
-/// The split with every vertex above the bound: `assign_big` alone colours a clique that needs
-/// 301 colours, five windows.
-#[test]
-fn split_coloring_of_a_clique_needs_five_windows_on_assign_big() {
-    let k = 300u32;
-    let g = clique_with_hub(k);
-    for strategy in [Strategy::Persistent, Strategy::Bsp] {
-        for threads in [1, 4] {
-            let (used, _, _) = color_split("clique", &g, strategy, threads, 8);
-            assert_eq!(used, k as u64 + 1, "{strategy:?} on {threads} threads");
+    for (k, split) in [(150u32, None), (300, Some(8))] {
+        let g = clique_with_hub(k);
+        for strategy in [Strategy::Persistent, Strategy::Bsp] {
+            for threads in [1, 4] {
+                let (used, _, _) = match split {
+                    None => color("clique", &g, strategy, threads),
+                    Some(big) => color_split("clique", &g, strategy, threads, big),
+                };
+                assert_eq!(
+                    used,
+                    k as u64 + 1,
+                    "clique of {k}, split {split:?}, {strategy:?} on {threads} threads"
+                );
+            }
         }
     }
 }

@@ -369,14 +369,14 @@ pub(crate) fn emit_batch_fn(
     em.set_sites(fn_index, task.line, spec.checked);
     em.set_inline(inline);
     em.set_per_lane(true);
-    // A fence the suffix ends with, before pushes only, is the group's to settle once after
-    // the batch (as in the task run item by item; `emit::deferred_fence`), or none under bsp.
-    let fence = crate::emit::deferred_fence(&task.body, inline);
-    match crate::unit::trailing_fence(spec) {
-        crate::unit::TrailingFence::Elided => em.elide_fence(fence),
-        _ if spec.group() == WorkerKind::Cta => em.defer_fence(fence),
-        _ => {}
-    }
+    // A fence the suffix ends with, before pushes only, is handled as in the task run item by
+    // item (`emit::deferred_fence`, unit.rs `trailing_fence`): settled once after the batch by a
+    // CTA group, or none under bsp. (A balanced task runs on warps or CTAs, so a unit that
+    // defers its fence here has CTA groups: persistent thread groups run no balanced batch.)
+    em.set_trailing_fence(
+        crate::emit::deferred_fence(&task.body, inline),
+        crate::unit::trailing_fence(spec),
+    );
     em.raw(&format!(
         "__shared__ atos::BalanceSlots<{frame_ty}, {block_size}> atos_slots;"
     ));

@@ -12,6 +12,7 @@ use crate::faults::Fault;
 use crate::ir::*;
 use crate::names::sanitize;
 use crate::typeck::Typed;
+use crate::unit::TrailingFence;
 
 /// Name of the push channels parameter of a generated task function.
 pub(crate) const OUT: &str = "atos_out";
@@ -84,14 +85,10 @@ pub(crate) struct Emitter<'a> {
     /// `(field, loop variable)` pairs whose index a `lanes` loop checked once, for all its
     /// iterations (see [`Emitter::hoist_index_checks`]).
     checked_ranges: Vec<(String, String)>,
-    /// The task's fence that its group settles at the batch end ([`deferred_fence`]; CTA groups
-    /// and persistent thread groups, unit.rs `defers_group`), or that a bulk-synchronous unit
-    /// drops (`fence_elided`), compared by address; once emitted, the pushes after it are
-    /// `push_fenced` (plain pushes when dropped).
-    deferred_fence: Option<*const Stmt>,
-    /// Whether `deferred_fence` is dropped instead (bulk-synchronous units, unit.rs
-    /// `TrailingFence::Elided`): the pushes after it are plain pushes.
-    fence_elided: bool,
+    /// The task's trailing fence ([`deferred_fence`]), compared by address, and what the unit
+    /// does with it (unit.rs `trailing_fence`): settled by the group at the batch end
+    /// (`Deferred`; the pushes after it are then `push_fenced`) or dropped (`Elided`).
+    trailing_fence: Option<(*const Stmt, TrailingFence)>,
     fence_owed: bool,
     /// Inside a `lanes` loop that only reads ([`reads_only`]): the C++ name of the variable
     /// that keeps the first index fault's site, reported after the loop (`atos::index_quiet`).
@@ -115,25 +112,22 @@ impl<'a> Emitter<'a> {
             line: 0,
             inline: InlineCalls::default(),
             checked_ranges: Vec::new(),
-            deferred_fence: None,
-            fence_elided: false,
+            trailing_fence: None,
             fence_owed: false,
             quiet_faults: None,
         }
     }
 
-    /// `fence` (a statement of the body about to be emitted, from [`deferred_fence`]) is left
-    /// to the group: it marks the fence owed, and the pushes after it wait for it.
-    pub fn defer_fence(&mut self, fence: Option<&Stmt>) {
-        self.deferred_fence = fence.map(|s| s as *const Stmt);
-    }
-
-    /// `fence` (from [`deferred_fence`]) orders nothing anyone can see and is not emitted: in a
-    /// bulk-synchronous unit the items pushed after it run in a later level, a later launch,
-    /// which sees every store of this one (unit.rs `TrailingFence::Elided`).
-    pub fn elide_fence(&mut self, fence: Option<&Stmt>) {
-        self.defer_fence(fence);
-        self.fence_elided = true;
+    /// `fence` (a statement of the body about to be emitted, from [`deferred_fence`]) is handled
+    /// as `how` says: `Deferred`, it marks the fence owed and the pushes after it wait for the
+    /// group's one fence; `Elided`, it is not emitted (a bulk-synchronous unit's pushes run in a
+    /// later level, a later launch, which sees every store of this one); `InPlace`, it is an
+    /// ordinary fence.
+    pub fn set_trailing_fence(&mut self, fence: Option<&Stmt>, how: TrailingFence) {
+        self.trailing_fence = match how {
+            TrailingFence::InPlace => None,
+            _ => fence.map(|s| (s as *const Stmt, how)),
+        };
     }
 
     /// Pushes to these queues run their inline task at once (see [`InlineCalls`]).
@@ -588,14 +582,16 @@ impl<'a> Emitter<'a> {
             }
             StmtKind::Break => self.line("break;", l),
             StmtKind::Fence
-                if self.deferred_fence == Some(s as *const Stmt) && self.fence_elided =>
+                if self.trailing_fence == Some((s as *const Stmt, TrailingFence::Elided)) =>
             {
                 self.line(
                     "// atos::fence() elided: only pushes follow, and their items run in the next level",
                     l,
                 );
             }
-            StmtKind::Fence if self.deferred_fence == Some(s as *const Stmt) => {
+            StmtKind::Fence
+                if self.trailing_fence == Some((s as *const Stmt, TrailingFence::Deferred)) =>
+            {
                 // Only pushes follow: the group fences once before it keeps or publishes them.
                 self.line(
                     &format!("{};", self.leader_stmt(format!("{OUT}.debt.owe()"))),

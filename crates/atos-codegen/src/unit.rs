@@ -723,12 +723,10 @@ pub fn generate_unit(
                 }
                 None => typed.params()[0].clone(),
             };
-            let fence = crate::emit::deferred_fence(&task.body, &inline);
-            match trailing_fence(spec) {
-                TrailingFence::Elided => em.elide_fence(fence),
-                TrailingFence::Deferred => em.defer_fence(fence),
-                TrailingFence::InPlace => {}
-            }
+            em.set_trailing_fence(
+                crate::emit::deferred_fence(&task.body, &inline),
+                trailing_fence(spec),
+            );
             em.block(&task.body);
             let _ = writeln!(
                 out,
