@@ -86,6 +86,8 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("fetch", Kind::Int, true),
     ("block", Kind::Int, true),
     ("min_blocks", Kind::Int, true),
+    ("idle_nap_ns", Kind::Int, true),
+    ("idle_nap_doublings", Kind::Int, true),
     ("queue", Kind::Str, false),
     ("cpu_threads", Kind::Int, true),
     ("binary", Kind::Str, true),
@@ -1203,6 +1205,12 @@ fn priority_apps_are_verified_and_record_their_delta() {
             &["--split-degree", "8", "--split-big-fetch", "0"],
             "--split-big-fetch",
         ),
+        (
+            "bfs",
+            &["--idle-nap-doublings", "17"],
+            "--idle-nap-doublings",
+        ),
+        ("bfs", &["--idle-nap", "fast"], "--idle-nap <NS>"),
     ];
     for (app, flags, says) in refused {
         let mut args = vec![

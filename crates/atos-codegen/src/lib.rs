@@ -26,6 +26,6 @@ pub use plan::{
     queue_rings,
 };
 pub use unit::{
-    BoundTraits, CHECKED_BY_DEFAULT, KernelSpec, MAX_FETCH, MIN_BLOCKS, PRIORITY_THREADS_PER_SM,
-    Strategy, TaskSpec, field_size, generate_unit, state_size,
+    BoundTraits, CHECKED_BY_DEFAULT, IDLE_NAP_MAX_DOUBLINGS, IDLE_NAP_NS, KernelSpec, MAX_FETCH,
+    MIN_BLOCKS, PRIORITY_THREADS_PER_SM, Strategy, TaskSpec, field_size, generate_unit, state_size,
 };

@@ -99,6 +99,12 @@ pub struct KernelSpec {
     /// H100, 256 and 1024 were no faster for CTA workers and slower on road graphs
     /// (`docs/results/2026-11-22-strategies-h100.md`).
     pub idle_nap_ns: u32,
+    /// Persistent kernels: how many times an idle group's nap doubles while it stays idle
+    /// (`ATOS_IDLE_NAP_MAX_SHIFT`), so the longest nap is `idle_nap_ns << idle_nap_doublings`:
+    /// the most a push can wait for a napping group to wake. `None` (the default): 8 (256x),
+    /// or 3 in a program with a priority queue, whose napping groups must wake soon after a
+    /// threshold advance. At most [`IDLE_NAP_MAX_DOUBLINGS`].
+    pub idle_nap_doublings: Option<u32>,
     /// Check `+ - *`, negation and shifts for overflow, reporting the first fault with the line
     /// of its Rust statement (`faults.rs`), as a debug build of the Rust code panics; sums across
     /// `lanes` (a reordered reduction) wrap either way. Indices and division are checked in
@@ -128,6 +134,9 @@ pub const CHECKED_BY_DEFAULT: bool = cfg!(debug_assertions);
 
 /// The default [`KernelSpec::idle_nap_ns`].
 pub const IDLE_NAP_NS: u32 = 32;
+
+/// The most [`KernelSpec::idle_nap_doublings`] may be (a nap of 32 ns doubled 16 times is 2 ms).
+pub const IDLE_NAP_MAX_DOUBLINGS: u32 = 16;
 
 /// The default [`KernelSpec::min_blocks`]: atos's choice ([`KernelSpec::launch_min_blocks`]).
 pub const MIN_BLOCKS: u32 = 0;
@@ -211,6 +220,7 @@ impl KernelSpec {
                 )
             }),
             idle_nap_ns: IDLE_NAP_NS,
+            idle_nap_doublings: None,
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
             min_blocks: MIN_BLOCKS,
@@ -228,6 +238,7 @@ impl KernelSpec {
             park: true,
             share: true,
             idle_nap_ns: IDLE_NAP_NS,
+            idle_nap_doublings: None,
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
             min_blocks: MIN_BLOCKS,
@@ -368,6 +379,15 @@ impl KernelSpec {
                 self.block_size,
                 2048 / self.block_size
             )));
+        }
+        if let Some(k) = self.idle_nap_doublings {
+            let longest = u64::from(self.idle_nap_ns) << k.min(63);
+            if k > IDLE_NAP_MAX_DOUBLINGS || longest > u64::from(u32::MAX) {
+                return Err(CodegenError::Spec(format!(
+                    "idle nap of {} ns doubled {k} times is out of range: give at most {IDLE_NAP_MAX_DOUBLINGS} doublings, and a longest nap (ns << doublings) under 2^32 ns",
+                    self.idle_nap_ns
+                )));
+            }
         }
         if self.tasks.len() != task_names.len() {
             return Err(CodegenError::Spec(format!(
@@ -587,9 +607,19 @@ pub fn generate_unit(
         "#ifndef ATOS_IDLE_NAP_NS\n#define ATOS_IDLE_NAP_NS {}u\n#endif",
         spec.idle_nap_ns
     );
-    if state.queues().any(|f| f.kind.key().is_some()) {
+    let prioritized = state.queues().any(|f| f.kind.key().is_some());
+    match (spec.idle_nap_doublings, prioritized) {
+        (Some(k), _) => {
+            let _ = writeln!(out, "#define ATOS_IDLE_NAP_MAX_SHIFT {k}u  // the spec's");
+        }
+        (None, true) => out.push_str(
+            "#define ATOS_IDLE_NAP_MAX_SHIFT 3u  // a priority queue: wake soon after an advance\n",
+        ),
+        (None, false) => {}
+    }
+    if prioritized {
         out.push_str(
-            "#define ATOS_IDLE_NAP_MAX_SHIFT 3u  // a priority queue: wake soon after an advance\n#define ATOS_KEPT_DONE_DEFER 0u  // a priority queue: advances read `done` batch by batch\n",
+            "#define ATOS_KEPT_DONE_DEFER 0u  // a priority queue: advances read `done` batch by batch\n",
         );
     }
     if spec.multi_device {

@@ -1030,3 +1030,64 @@ fn offers_go_to_inline_tasks_guarded_by_a_filtered_field() {
     );
     assert!(!spread(false).contains("offer_lower"));
 }
+
+/// The idle nap's cap (`ATOS_IDLE_NAP_MAX_SHIFT`): worker.cuh's 8 unless the spec gives one or
+/// a queue is a priority queue (3, so napping groups wake soon after an advance); a given one
+/// wins over both, and one whose longest nap leaves 32 bits or doubles more than 16 times is
+/// refused.
+#[test]
+fn idle_nap_doublings_set_the_longest_nap() {
+    const CAP: &str = "#define ATOS_IDLE_NAP_MAX_SHIFT";
+    let ir = lower_task_source("", "fn t(v: u32, s: &S) { }").unwrap();
+    let mut prioritized = state();
+    prioritized.fields[3].kind = FieldKind::PriorityQueue(Scalar::U32);
+    let spec = |doublings| KernelSpec {
+        idle_nap_doublings: doublings,
+        ..KernelSpec::for_tasks(&[&ir])
+    };
+    let cap = |st: &StateDesc, doublings| {
+        let unit = generate_unit(&[&ir], &[], st, &spec(doublings)).unwrap();
+        unit.lines()
+            .filter(|l| l.starts_with(CAP))
+            .map(|l| {
+                l[CAP.len()..]
+                    .split_whitespace()
+                    .next()
+                    .unwrap()
+                    .to_string()
+            })
+            .collect::<Vec<_>>()
+    };
+    assert!(cap(&state(), None).is_empty());
+    assert_eq!(cap(&prioritized, None), ["3u"]);
+    assert_eq!(cap(&state(), Some(2)), ["2u"]);
+    assert_eq!(cap(&prioritized, Some(6)), ["6u"]);
+    for (ns, doublings) in [(32, 17), (1 << 20, 12)] {
+        let err = generate_unit(
+            &[&ir],
+            &[],
+            &state(),
+            &KernelSpec {
+                idle_nap_ns: ns,
+                ..spec(Some(doublings))
+            },
+        )
+        .unwrap_err();
+        assert!(
+            matches!(&err, CodegenError::Spec(m) if m.contains("at most 16 doublings")),
+            "{err:?}"
+        );
+    }
+    assert!(
+        generate_unit(
+            &[&ir],
+            &[],
+            &state(),
+            &KernelSpec {
+                idle_nap_ns: 1 << 20,
+                ..spec(Some(11))
+            }
+        )
+        .is_ok()
+    );
+}

@@ -58,6 +58,16 @@ pub struct BenchArgs {
     /// `atos::codegen::MIN_BLOCKS`].
     #[arg(long, value_name = "N")]
     min_blocks: Option<u32>,
+    /// Persistent GPU kernels: an idle group's first nap, in nanoseconds; it doubles while the
+    /// group stays idle (`ProgramBuilder::idle_nap_ns`) [default: `atos::codegen::IDLE_NAP_NS`,
+    /// 32].
+    #[arg(long, value_name = "NS")]
+    idle_nap: Option<u32>,
+    /// Persistent GPU kernels: how many times the nap doubles, so the longest wait for a
+    /// napping group to wake is `--idle-nap` << this (`ProgramBuilder::idle_nap_doublings`; at
+    /// most 16) [default: 8, or 3 for a program with a priority queue].
+    #[arg(long, value_name = "K", value_parser = clap::value_parser!(u32).range(..=atos::codegen::IDLE_NAP_MAX_DOUBLINGS as i64))]
+    idle_nap_doublings: Option<u32>,
     /// GPU blocks per launch, comma-separated, one configuration each: a number, or `default`
     /// (each configuration's own: as many as can be resident, occupancy x SMs, but at most 2
     /// per SM for a persistent program all on thread workers without a priority queue)
@@ -534,6 +544,10 @@ fn share_for(
 pub struct RunOpts {
     pub block: u32,
     pub min_blocks: u32,
+    /// `--idle-nap` (`None`: the program's default).
+    pub idle_nap: Option<u32>,
+    /// `--idle-nap-doublings` (`None`: the program's default).
+    pub idle_nap_doublings: Option<u32>,
     /// `--park` as resolved for the app (`None`: an app without a priority queue).
     pub park: Option<bool>,
     /// `--share` as given, or `Some(false)` for a persistent CTA configuration on a graph that
@@ -875,6 +889,8 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     let opts = RunOpts {
         block: args.block,
         min_blocks: args.min_blocks.unwrap_or(atos::codegen::MIN_BLOCKS),
+        idle_nap: args.idle_nap,
+        idle_nap_doublings: args.idle_nap_doublings,
         park: match args.app {
             App::SsspPriority => Some(args.park.unwrap_or(false)),
             App::BfsPriority | App::Kcore => Some(args.park.unwrap_or(true)),
@@ -1208,6 +1224,8 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                     rec.executor = "gpu".into();
                     rec.block = Some(opts.block);
                     rec.min_blocks = Some(opts.min_blocks);
+                    rec.idle_nap_ns = opts.idle_nap;
+                    rec.idle_nap_doublings = opts.idle_nap_doublings;
                     rec.park = opts.park;
                     rec.share = opts.share;
                     // A spread run's devices (and transport), also on rows that fail or skip.

@@ -76,6 +76,14 @@ pub struct Record {
     /// given). Absent in records written before it existed.
     #[serde(default)]
     pub min_blocks: Option<u32>,
+    /// GPU runs: `--idle-nap` as given (absent: the program's default, 32 ns; and in older
+    /// records).
+    #[serde(default)]
+    pub idle_nap_ns: Option<u32>,
+    /// GPU runs: `--idle-nap-doublings` as given (absent: the program's default, 8, or 3 with
+    /// a priority queue; and in older records).
+    #[serde(default)]
+    pub idle_nap_doublings: Option<u32>,
     /// `ring`, `linear`, or `original` for the original binaries' own queue.
     pub queue: String,
     pub cpu_threads: Option<usize>,
@@ -267,6 +275,8 @@ impl Record {
             fetch: None,
             block: None,
             min_blocks: None,
+            idle_nap_ns: None,
+            idle_nap_doublings: None,
             queue: String::new(),
             cpu_threads: None,
             binary: None,
@@ -406,6 +416,8 @@ impl Record {
             && self.queue == other.queue
             && self.split_degree == other.split_degree
             && self.split_big_fetch == other.split_big_fetch
+            && self.idle_nap_ns == other.idle_nap_ns
+            && self.idle_nap_doublings == other.idle_nap_doublings
     }
 
     /// How a spread run's devices talk: `nvshmem` for the ranks of an NVSHMEM run (their

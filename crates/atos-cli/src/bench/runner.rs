@@ -100,6 +100,14 @@ fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> Progra
         Some(on) => b.share(on),
         None => b,
     };
+    let b = match opts.idle_nap {
+        Some(ns) => b.idle_nap_ns(ns),
+        None => b,
+    };
+    let b = match opts.idle_nap_doublings {
+        Some(k) => b.idle_nap_doublings(k),
+        None => b,
+    };
     match cfg.grid {
         Some(blocks) => b.grid(blocks),
         None => b,

@@ -205,6 +205,14 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
+    /// Persistent kernels: how many times an idle group's nap doubles, so the longest nap (and
+    /// the longest a push waits for a napping group) is `idle_nap_ns << doublings` (default 8,
+    /// 3 with a priority queue; at most 16; see `KernelSpec::idle_nap_doublings`).
+    pub fn idle_nap_doublings(mut self, doublings: u32) -> Self {
+        self.spec.idle_nap_doublings = Some(doublings);
+        self
+    }
+
     /// Checked arithmetic: overflow in `+ - *`, negation and shifts stops the run with
     /// [`RunError::Fault`] naming the Rust line, as a debug build of the task panics. Default:
     /// on when atos is compiled with debug assertions (the dev profile), off otherwise. Indices,
