@@ -4,8 +4,8 @@
     python3 scripts/records-summary.py DIR [BIN ...]     (default BINs: atos_prev atos)
 
 Prints every record that is not verified and `ok` (NOT OK ...), then one line per configuration
-and build: graph, strategy, worker/fetch, the options that set it apart (split degree, min
-blocks, devices, the launch's blocks x threads), the build, and each run's (median ms, tasks per vertex, colours or depth),
+and build: graph, strategy, worker/fetch, the options that set it apart (split degree and
+fetch, min blocks, devices, delta, idle nap, the launch's blocks x threads), the build, and each run's (median ms, tasks per vertex, colours or depth),
 in record order. Written 2026-12-06 from the summary every device script of that day repeated
 (the recorded scripts under docs/results stay as they ran).
 """
@@ -33,7 +33,8 @@ def main() -> None:
                     print("NOT OK", b, r.get("impl"), r.get("binary") or "", r.get("app"), r.get("graph"), r.get("status"))
                 if r.get("median_ms") is None:
                     continue
-            extra = [f"{k}={r[k]}" for k in ("split_degree", "min_blocks", "devices") if r.get(k)]
+            extra = [f"{k}={r[k]}" for k in ("split_degree", "split_big_fetch", "min_blocks", "devices", "delta") if r.get(k)]
+            extra += [f"{k}={r[k]}" for k in ("idle_nap_ns", "idle_nap_doublings") if r.get(k) is not None]
             if r.get("grid"):
                 extra.append(f"blocks={r['grid'][0]}x{r['grid'][1]}")
             name = b if r.get("impl") != "original" else f'{b}:{r.get("binary")} -i {r.get("idle")}'
