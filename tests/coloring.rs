@@ -5,28 +5,56 @@
 
 mod common;
 
-use atos::Stats;
 use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED, split};
 use atos::prelude::*;
+use atos::{Stats, Task, TaskSet};
 use atos_graph::Csr;
 use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
 
 /// Colours `g` on `threads` CPU workers under `strategy`; returns (colours, assign tasks per
 /// vertex, levels).
 fn color(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64, f64, u64) {
+    color_with(
+        name,
+        g,
+        strategy,
+        threads,
+        Tasks::default(),
+        coloring::assign::Task,
+    )
+}
+
+/// The same with the program `tasks`, every vertex seeded to `assign` (its colour task).
+fn color_with<P: for<'a> TaskSet<State<'a> = coloring::ColoringState<'a>>, A: Task<Item = u32>>(
+    name: &str,
+    g: &Csr,
+    strategy: Strategy,
+    threads: usize,
+    tasks: P,
+    assign: A,
+) -> (u64, f64, u64) {
     let offsets = g.offsets_u32().unwrap();
     let arrays = ColoringArrays::new(g.num_vertices());
     let state = arrays.state(&offsets, &g.cols);
     let stats = CpuExecutor::new()
         .threads(threads)
         .strategy(strategy)
-        .run_seeds(
-            Tasks::default(),
-            &state,
-            &Seeds::new().add(coloring::assign::Task, &arrays.seeds),
-        )
+        .run_seeds(tasks, &state, &Seeds::new().add(assign, &arrays.seeds))
         .unwrap();
     checked(name, g, strategy, &arrays, &stats)
+}
+
+/// `coloring::inline_check`: the check run inline at the colour task's push.
+fn color_inline(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64, f64, u64) {
+    use coloring::inline_check;
+    color_with(
+        name,
+        g,
+        strategy,
+        threads,
+        inline_check::Tasks::default(),
+        inline_check::assign::Task,
+    )
 }
 
 /// The same with `coloring::split`: the vertices of degree above `big` coloured by
@@ -124,10 +152,26 @@ fn coloring_is_proper_on_every_strategy() {
                 assert_eq!(levels % 2, 0, "{spec} split: {levels} levels");
             }
         }
-        // One worker in seed order is exactly first-fit greedy in id order: same colours.
-        let (used, work, _) = color(spec, &g, Strategy::Persistent, 1);
-        assert_eq!(used, greedy, "{spec}");
-        assert_eq!(work, 1.0, "{spec}: no conflicts on one worker");
+        // The check inline (persistent: run at the push; bsp: queued as ever).
+        for strategy in [Strategy::Persistent, Strategy::Bsp] {
+            let (used, _, levels) = color_inline(spec, &g, strategy, 4);
+            assert!(
+                used <= 2 * greedy + 2,
+                "{spec} inline: {used} colours vs greedy {greedy}"
+            );
+            if strategy == Strategy::Bsp {
+                assert_eq!(levels % 2, 0, "{spec} inline: {levels} levels");
+            }
+        }
+        // One worker in seed order is exactly first-fit greedy in id order: same colours, with
+        // the check queued or inline.
+        for (used, work, _) in [
+            color(spec, &g, Strategy::Persistent, 1),
+            color_inline(spec, &g, Strategy::Persistent, 1),
+        ] {
+            assert_eq!(used, greedy, "{spec}");
+            assert_eq!(work, 1.0, "{spec}: no conflicts on one worker");
+        }
     }
 }
 

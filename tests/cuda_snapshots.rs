@@ -228,6 +228,20 @@ fn apps_cuda() {
         .fetch(64);
     let src = atos::cuda_source::<coloring::Tasks>(&thread).unwrap();
     insta::assert_snapshot!("app_coloring_thread", src);
+    // With `check` inline, persistent thread workers fence per vertex and then run its check
+    // (on a thread worker already, so no `check__inline` copy).
+    let inline = unchecked::<coloring::inline_check::Tasks>()
+        .worker(WorkerKind::Thread)
+        .fetch(64);
+    let src = atos::cuda_source::<coloring::inline_check::Tasks>(&inline).unwrap();
+    let at = src.find("void assign(").expect("assign is emitted");
+    let body = &src[at..at + src[at..].find("\n}\n").expect("assign ends")];
+    let fence = body.find("fence_seq_cst").expect("assign fences in place");
+    let check = body
+        .find("check(atos_pushed, s, ")
+        .expect("assign runs the check inline");
+    assert!(fence < check && !body.contains("push_fenced"), "{body}");
+    insta::assert_snapshot!("app_coloring_inline_check_thread", src);
 }
 
 /// Colouring's `assign` ends `store; fence; push`, and each strategy handles that fence its own

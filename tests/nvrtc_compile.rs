@@ -112,6 +112,7 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::pagerank_bsp::Tasks>();
     check::<atos::apps::coloring::Tasks>();
     check::<atos::apps::coloring::split::Tasks>();
+    check::<atos::apps::coloring::inline_check::Tasks>();
     check::<atos::apps::sssp::relax::Task>();
     check::<atos::apps::bfs_priority::visit::Task>();
     check::<atos::apps::sssp::float::relax::Task>();

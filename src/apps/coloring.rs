@@ -188,6 +188,35 @@ check_task!(
 /// The program: assign and check.
 pub type Tasks = (assign::Task, check::Task);
 
+/// The same program with `check` inline (`#[atos::task(inline)]`): in a persistent run,
+/// `assign`'s push of its vertex runs the check at once, in the pushing thread, after the
+/// colour's store and fence, instead of queueing it (a schedule the program already allows,
+/// so the colourings are those of [`Tasks`]). The check runs on one thread, so this suits
+/// graphs of low degree (meshes, roads), where it saves a queue round trip per vertex; the
+/// fence can no longer wait for the batch's end (the check reads colours after it), so each
+/// vertex fences. Discrete and bulk-synchronous runs queue the checks as [`Tasks`] does.
+pub mod inline_check {
+    use super::{ColoringState, requeue};
+    use crate::lanes;
+
+    colour_task!(
+        ColoringState,
+        /// [`super::assign`]'s body; its push of `v` runs `check` at once.
+        #[atos::task(queue = "work", worker = "thread", fetch = 64)]
+        assign
+    );
+
+    check_task!(
+        ColoringState,
+        /// [`super::check`]'s body, run inline by `assign`'s push.
+        #[atos::task(queue = "check", worker = "thread", fetch = 64, inline)]
+        check
+    );
+
+    /// The program: assign, with its check inline.
+    pub type Tasks = (assign::Task, check::Task);
+}
+
 /// The same colouring with the vertices of degree above a bound coloured by their own task,
 /// `assign_big`, on its own queue, so that a program can run the many vertices of low degree
 /// on warps or threads (fetching several each) and the hubs on CTAs. Checks stay one task:

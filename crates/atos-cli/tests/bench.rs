@@ -134,6 +134,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("kcore_window", Kind::Int, true),
     ("split_degree", Kind::Int, true),
     ("split_big_fetch", Kind::Int, true),
+    ("inline_check", Kind::Bool, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
     ("aggregation", Kind::Str, true),
@@ -905,8 +906,17 @@ fn pagerank_and_coloring_are_verified_per_app() {
         ("pagerank-bsp", "bsp", None),
         ("coloring", "persistent,bsp", None),
         ("coloring", "persistent,bsp", Some("8")),
+        ("coloring", "persistent,bsp", Some("inline")),
     ] {
-        let out = dir.join(format!("{app}-{}.jsonl", split.unwrap_or("plain")));
+        // `inline` stands for `--inline-check` (which takes no split), a number for a split.
+        let inline = split == Some("inline");
+        let split = split.filter(|_| !inline);
+        let form = if inline {
+            "inline"
+        } else {
+            split.unwrap_or("plain")
+        };
+        let out = dir.join(format!("{app}-{form}.jsonl"));
         let mut args = vec![
             "bench",
             "--device",
@@ -930,6 +940,9 @@ fn pagerank_and_coloring_are_verified_per_app() {
             // The hubs two at a time (`assign_big`'s fetch).
             args.extend(["--split-degree", d, "--split-big-fetch", "2"]);
         }
+        if inline {
+            args.push("--inline-check");
+        }
         let corrupt = args.clone();
         args.extend(["--out", out.to_str().unwrap()]);
         let o = atos(&args);
@@ -949,6 +962,10 @@ fn pagerank_and_coloring_are_verified_per_app() {
                     r["split_degree"].is_null() && r["split_big_fetch"].is_null(),
                     "{r}"
                 ),
+            }
+            match inline {
+                true => assert_eq!(r["inline_check"], true, "{r}"),
+                false => assert!(r["inline_check"].is_null(), "{r}"),
             }
             if r["queue"] == "linear" {
                 assert_eq!(r["status"], "skipped", "{r}");

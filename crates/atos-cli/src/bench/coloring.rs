@@ -3,7 +3,7 @@
 //! run checked to be a proper colouring of every vertex, its colour count recorded beside CPU
 //! first-fit's.
 
-use atos::apps::coloring::{self, ColoringArrays, UNCOLORED, split};
+use atos::apps::coloring::{self, ColoringArrays, UNCOLORED, inline_check, split};
 use atos::codegen::WorkerKind;
 use atos::{Gpu, ProgramBuilder, Seeds, Stats};
 use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
@@ -21,6 +21,8 @@ pub struct ColoringInput {
     pub split: Option<u32>,
     /// `--split-big-fetch`: how many vertices `assign_big` takes at a time (with a split).
     pub big_fetch: u32,
+    /// `--inline-check` (no split): the program [`inline_check::Tasks`].
+    pub inline_check: bool,
     /// With a split, every vertex in id order, up to the split's degree and above it.
     small: Vec<u32>,
     large: Vec<u32>,
@@ -31,6 +33,7 @@ impl ColoringInput {
         g: &atos_graph::Csr,
         split: Option<u32>,
         big_fetch: u32,
+        inline_check: bool,
     ) -> Result<ColoringInput, String> {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
         let greedy = greedy_coloring(g, ColoringOrder::Natural);
@@ -44,6 +47,7 @@ impl ColoringInput {
             greedy_colors,
             split,
             big_fetch,
+            inline_check,
             small,
             large,
         })
@@ -69,7 +73,13 @@ fn plain(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<coloring::Ta
     runner::builder(gpu, coloring::Tasks::default(), cfg, opts)
 }
 
-/// With one, [`split::Tasks`]: `assign` on the configuration's worker kind and fetch, `check`
+/// `--inline-check`: [`inline_check::Tasks`], both tasks on the configuration's worker kind
+/// and fetch (the check runs inline on a thread in persistent runs).
+fn inlined(gpu: &Gpu, cfg: &Config, opts: &RunOpts) -> ProgramBuilder<inline_check::Tasks> {
+    runner::builder(gpu, inline_check::Tasks::default(), cfg, opts)
+}
+
+/// With a split, [`split::Tasks`]: `assign` on the configuration's worker kind and fetch, `check`
 /// on CTAs fetching 64 (balanced) and `assign_big` on CTAs fetching `big_fetch` (its attribute
 /// says 1).
 fn split_program(
@@ -91,6 +101,7 @@ pub fn gpu_skip_reason(
     opts: &RunOpts,
 ) -> Option<String> {
     match input.split {
+        None if input.inline_check => runner::skip_reason(&inlined(gpu, cfg, opts)),
         None => runner::skip_reason(&plain(gpu, cfg, opts)),
         Some(_) => runner::skip_reason(&split_program(gpu, cfg, opts, input.big_fetch)),
     }
@@ -123,6 +134,17 @@ pub fn run(
     let popped = |s: &Stats, q: &str| s.queue(q).map_or(0, |q| q.popped);
     let workload = |s: &Stats| (popped(s, "work") + popped(s, "work_big")) as f64 / n.max(1) as f64;
     let result = match input.split {
+        None if input.inline_check => {
+            let state = a.state(&input.offsets, &g.cols);
+            let app = AppRun {
+                state: &state,
+                seeds: Seeds::new().add(inline_check::assign::Task, &a.seeds),
+                verify: &verify,
+                reset: &reset,
+                workload: &workload,
+            };
+            runner::run(gpu, &|gpu| inlined(gpu, cfg, opts), &app, cfg, opts, rec)
+        }
         None => {
             let state = a.state(&input.offsets, &g.cols);
             let app = AppRun {

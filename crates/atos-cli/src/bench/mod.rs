@@ -124,6 +124,13 @@ pub struct BenchArgs {
     /// [default: 1, the task's attribute].
     #[arg(long, value_name = "N", requires = "split_degree", value_parser = clap::value_parser!(u32).range(1..))]
     split_big_fetch: Option<u32>,
+    /// coloring without --split-degree: run `check` inline (`atos::apps::coloring::inline_check`):
+    /// in persistent runs `assign`'s push runs its vertex's check at once, in the same
+    /// thread, instead of queueing it (same colourings; a fence per vertex instead of per
+    /// batch; the check walks its vertex's edges on that one thread, whatever `--worker`
+    /// runs `assign`); discrete and bsp runs queue the checks as without it.
+    #[arg(long, conflicts_with = "split_degree")]
+    inline_check: bool,
     /// sssp and sssp-priority: whether a task whose vertex has since got a shorter distance
     /// relaxes nothing (`on`), relaxes with the shorter one (`off`), or relaxes nothing only
     /// when its vertex has more than D out-edges (`above:D`) [default: sssp off, sssp-priority
@@ -324,6 +331,7 @@ impl App {
                 g,
                 args.split_degree,
                 args.split_big_fetch.unwrap_or(1),
+                args.inline_check,
             )
             .map(Prepared::Coloring),
             App::Sssp => {
@@ -1180,6 +1188,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 // original's rows never ran one).
                 rec.split_degree = c.split;
                 rec.split_big_fetch = c.split.map(|_| c.big_fetch);
+                rec.inline_check = c.inline_check.then_some(true);
             }
             opts.placement = None;
             opts.aggregation = cfg.aggregation;
@@ -1543,6 +1552,7 @@ fn answer(r: &Record) -> String {
         let split = match (r.split_degree, r.split_big_fetch) {
             (Some(d), Some(f)) if f != 1 => format!(", split {d}, hubs fetch {f}"),
             (Some(d), _) => format!(", split {d}"),
+            (None, _) if r.inline_check == Some(true) => ", check inline".into(),
             (None, _) => String::new(),
         };
         return match r.greedy_colors {
@@ -1729,8 +1739,9 @@ mod share_tests {
             queue: QueueMode::Ring,
             grid: None,
         };
-        let split = Prepared::Coloring(coloring::ColoringInput::new(&g, Some(16), 1).unwrap());
-        let plain = Prepared::Coloring(coloring::ColoringInput::new(&g, None, 1).unwrap());
+        let split =
+            Prepared::Coloring(coloring::ColoringInput::new(&g, Some(16), 1, false).unwrap());
+        let plain = Prepared::Coloring(coloring::ColoringInput::new(&g, None, 1, false).unwrap());
         let cta = (Some(WorkerKind::Cta), coloring::SPLIT_CHECK_FETCH);
         assert_eq!(split.sharer(&warp), cta);
         assert_eq!(plain.sharer(&warp), (Some(WorkerKind::Warp), 8));

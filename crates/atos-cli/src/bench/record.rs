@@ -173,6 +173,10 @@ pub struct Record {
     /// (`--split-big-fetch`, 1 by default; absent: no split, and in older records).
     #[serde(default)]
     pub split_big_fetch: Option<u32>,
+    /// Colouring: `true` when `check` ran inline (`--inline-check`); absent otherwise and in
+    /// older records.
+    #[serde(default)]
+    pub inline_check: Option<bool>,
     /// k-core: the largest core number (bucket peeling's; every run is checked equal).
     pub max_core: Option<u32>,
     /// k-core: how many levels ahead vertices were queued (`--kcore-window`, clamped to
@@ -323,6 +327,7 @@ impl Record {
             kcore_window: None,
             split_degree: None,
             split_big_fetch: None,
+            inline_check: None,
             devices: None,
             partition: None,
             aggregation: None,
@@ -416,6 +421,7 @@ impl Record {
             && self.queue == other.queue
             && self.split_degree == other.split_degree
             && self.split_big_fetch == other.split_big_fetch
+            && self.inline_check == other.inline_check
             && self.idle_nap_ns == other.idle_nap_ns
             && self.idle_nap_doublings == other.idle_nap_doublings
     }
