@@ -228,19 +228,44 @@ fn apps_cuda() {
         .fetch(64);
     let src = atos::cuda_source::<coloring::Tasks>(&thread).unwrap();
     insta::assert_snapshot!("app_coloring_thread", src);
-    // With `check` inline, persistent thread workers fence per vertex and then run its check
-    // (on a thread worker already, so no `check__inline` copy).
+    // With `check` inline, a persistent thread holds its batch's checks and runs them when the
+    // batch ends, after its one fence (`atos::InlineHold`); what they push with a fence owed is
+    // settled again before the channels publish. (On threads already: no `check__inline` copy.)
     let inline = unchecked::<coloring::inline_check::Tasks>()
         .worker(WorkerKind::Thread)
         .fetch(64);
     let src = atos::cuda_source::<coloring::inline_check::Tasks>(&inline).unwrap();
     let at = src.find("void assign(").expect("assign is emitted");
     let body = &src[at..at + src[at..].find("\n}\n").expect("assign ends")];
-    let fence = body.find("fence_seq_cst").expect("assign fences in place");
-    let check = body
-        .find("check(atos_pushed, s, ")
-        .expect("assign runs the check inline");
-    assert!(fence < check && !body.contains("push_fenced"), "{body}");
+    assert!(
+        body.contains("atos_out.debt.owe()")
+            && body.contains("atos_out.atos_hold_check(v)")
+            && !body.contains("fence_seq_cst")
+            && !body.contains("check(atos_pushed"),
+        "{body}"
+    );
+    assert!(
+        src.contains("void flush(const G& g) { settle(g); atos_run_check(); settle(g); work.flush(g); check.flush(g); }")
+            && src.contains("out.st = &state;")
+            && !src.contains("check__inline"),
+        "{src}"
+    );
+    // A full hold fences before it runs what it holds.
+    let hold = &src[src
+        .find("void atos_Out::atos_hold_check")
+        .expect("the hold is defined")..];
+    let fence = hold
+        .find("atos::fence_seq_cst();")
+        .expect("a full hold fences");
+    assert!(fence < hold.find("atos_run_check();").unwrap(), "{hold}");
+    // Discrete launches queue the checks: nothing runs inline, nothing is held.
+    let mut discrete = inline.clone();
+    discrete.strategy = atos::codegen::Strategy::Discrete;
+    let src_d = atos::cuda_source::<coloring::inline_check::Tasks>(&discrete).unwrap();
+    assert!(
+        !src_d.contains("InlineHold") && !src_d.contains("check(atos_pushed"),
+        "discrete runs no inline task (its items stay queued)"
+    );
     insta::assert_snapshot!("app_coloring_inline_check_thread", src);
 }
 

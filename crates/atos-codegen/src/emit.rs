@@ -34,6 +34,11 @@ pub(crate) struct InlineCalls {
     /// Spread units: the inline tasks whose pushes to another device are offers, sent only
     /// when the pushing device's filter copy lets them through (`Plan::offers`).
     pub offers: Vec<crate::plan::OfferPlan>,
+    /// Persistent thread groups on one device: a push to an inline queue that follows a
+    /// deferred fence ([`deferred_fence`]) is held, and the task runs when the thread's batch
+    /// ends, after the one fence the thread owes (`atos_Out`'s `atos_run_<queue>`, unit.rs
+    /// `emit_held_runs`), instead of the push fencing and running it at once.
+    pub held: bool,
 }
 
 impl InlineCalls {
@@ -58,6 +63,17 @@ impl InlineCalls {
     /// The per-thread counter in `atos_Out` of the items of `field` run at once.
     pub fn counter(field: &str) -> String {
         format!("atos_inlined_{}", sanitize(field))
+    }
+
+    /// `atos_Out`'s member holding `field`'s items until the batch end (with [`Self::held`]),
+    /// and its two functions: hold one, run the held ones.
+    pub fn hold_names(field: &str) -> [String; 3] {
+        let f = sanitize(field);
+        [
+            format!("atos_held_{f}"),
+            format!("atos_hold_{f}"),
+            format!("atos_run_{f}"),
+        ]
     }
 }
 
@@ -620,6 +636,12 @@ impl<'a> Emitter<'a> {
             StmtKind::Push { field, item, key } => {
                 let text = self.on_leader_if_uniform(|em| {
                     let item = em.expr(item);
+                    if em.inline.callee(field).is_some() && em.fence_owed && em.inline.held {
+                        // After a deferred fence: the item runs at the batch end, after the
+                        // thread's one fence (`atos_run_<queue>`).
+                        let [_, hold, _] = InlineCalls::hold_names(field);
+                        return format!("{OUT}.{hold}({item})");
+                    }
                     if let Some(callee) = em.inline.callee(field) {
                         // The item runs here and now: one more task of this queue, counted
                         // when the kernel ends (`count_inlined`).
@@ -915,7 +937,8 @@ fn float_literal(digits: &str, ty: Scalar) -> String {
 /// (unit.rs `TrailingFence::Elided`): the last top-level `atos::fence()` of the body, when all that
 /// follows it is pushes whose items read nothing a task writes (no `Atomics` operation, no call;
 /// `Slice` reads are of data no task changes) to queues whose items stay queued (no inline
-/// task). After the fence the task only pushes, and an item is seen by anyone only once the
+/// task; or, in a persistent thread group on one device, an inline task whose held items run
+/// after the batch's fence, [`InlineCalls::held`]). After the fence the task only pushes, and an item is seen by anyone only once the
 /// group keeps or publishes it, which it does after one fence for the whole batch
 /// (`atos::FenceDebt`, a thread's `atos::ThreadFenceDebt`; a push that cannot wait for the
 /// batch, a full stage or hold, fences first): the task's accesses before the fence stay
@@ -943,9 +966,9 @@ pub(crate) fn deferred_fence<'s>(body: &'s [Stmt], inline: &InlineCalls) -> Opti
 /// writes ([`deferred_fence`]).
 fn deferred_at<'s>(body: &'s [Stmt], at: usize, inline: &InlineCalls) -> Option<&'s Stmt> {
     let tail = &body[at + 1..];
-    let pushes_only = tail
-        .iter()
-        .all(|s| matches!(&s.kind, StmtKind::Push { field, .. } if inline.callee(field).is_none()));
+    let pushes_only = tail.iter().all(|s| {
+        matches!(&s.kind, StmtKind::Push { field, .. } if inline.held || inline.callee(field).is_none())
+    });
     let mut reads = false;
     crate::ir::visit_exprs(tail, &mut |e| {
         reads |= matches!(e.kind, ExprKind::Atomic { .. } | ExprKind::Call { .. })

@@ -671,6 +671,9 @@ pub fn generate_unit(
     if !inline.calls.is_empty() {
         out.push('\n');
     }
+    if holds_inline_runs(&inline, defers) {
+        emit_held_runs(&mut out, state, &inline);
+    }
 
     for f in &ordered {
         for (signature, _) in device_variants(f, state) {
@@ -814,6 +817,7 @@ fn inline_calls(tasks: &[&FnIr], plan: &Plan, state: &StateDesc, spec: &KernelSp
         calls,
         spread: spec.multi_device,
         offers,
+        held: !spec.multi_device && spec.group() == WorkerKind::Thread && defers_group(spec),
     }
 }
 
@@ -1089,6 +1093,49 @@ fn defers_group(spec: &KernelSpec) -> bool {
     }
 }
 
+/// Whether the unit's `atos_Out` holds inline runs ([`InlineCalls::held`]): a persistent
+/// thread-group unit on one device with an inline task, whose tasks defer a fence.
+fn holds_inline_runs(inline: &InlineCalls, defers: bool) -> bool {
+    defers && inline.held && !inline.calls.is_empty()
+}
+
+/// `atos_Out`'s hold and run functions of each inline queue, defined after the inline tasks'
+/// prototypes: a push after a deferred fence holds its item (a full hold fences and runs what
+/// it holds first); `flush`, after settling the fence, runs the held items' tasks, each counted
+/// as a task run at its push (`count_inlined`).
+fn emit_held_runs(out: &mut String, state: &StateDesc, inline: &InlineCalls) {
+    for (field, callee) in &inline.calls {
+        let [member, hold, run] = InlineCalls::hold_names(field);
+        let t = queue_item_type(state, field);
+        let count = InlineCalls::counter(field);
+        let _ = writeln!(
+            out,
+            "__device__ __forceinline__ void atos_Out::{hold}({t} item) {{
+    if ({member}.full()) {{
+        atos::fence_seq_cst();
+        {run}();
+    }}
+    {member}.add(item);
+}}
+__device__ __forceinline__ void atos_Out::{run}() {{
+    {member}.run([&]({t} item) {{ {count} += 1; ::{callee}(item, *st, atos::ThreadWorker::make(), *this); }});
+}}
+"
+        );
+    }
+}
+
+/// The CUDA type of the items of the queue field `field`.
+fn queue_item_type(state: &StateDesc, field: &str) -> String {
+    state
+        .fields
+        .iter()
+        .find(|f| f.name == field)
+        .expect("an inline task's queue is a state field")
+        .elem
+        .cuda_name()
+}
+
 /// How many fenced pushes a thread of a deferring thread-group unit holds before it fences and
 /// publishes them (`atos::HeldPusher`), in its own (local) memory, per queue: 8 measured 3-6%
 /// faster than 16 on the persistent runs above on the grid and delaunay_n16 (call 4, when each
@@ -1162,6 +1209,27 @@ fn emit_out_struct(
             InlineCalls::counter(field)
         );
     }
+    let holds = holds_inline_runs(inline, defers);
+    let mut runs = Vec::new();
+    if holds {
+        for (field, _) in &inline.calls {
+            let [member, hold, run] = InlineCalls::hold_names(field);
+            let t = queue_item_type(state, field);
+            let _ = writeln!(
+                out,
+                "    atos::InlineHold<{t}, {THREAD_HOLD}> {member};  // `{field}` items whose task runs after the batch's fence
+    __device__ void {hold}({t} item);
+    __device__ void {run}();"
+            );
+            runs.push(format!("{run}();"));
+        }
+    }
+    if !runs.is_empty() {
+        // The held tasks run after the fence they wait for; what they push with a fence owed is
+        // settled again before the channels publish.
+        runs.push("settle(g);".into());
+        flushes.splice(1..1, runs);
+    }
     let settle = if defers {
         "const G& g) { debt.settle(g); }"
     } else {
@@ -1169,8 +1237,10 @@ fn emit_out_struct(
     };
     // After each batch, before it counts done: a spread unit that combines drains its device's
     // combine copies (mesh.cuh, `drain_combined`); `st` is set by the kernel.
-    let drain = if delivers {
+    if delivers || holds {
         let _ = writeln!(out, "    const {}* st;", state.name);
+    }
+    let drain = if delivers {
         "const G& g, uint32_t items) { atos::drain_combined(g, items, [&](atos::u64 p) { return atos_deliver(*st, p); }); }"
     } else {
         "const G&, uint32_t) {}"
@@ -1254,6 +1324,9 @@ fn emit_kernel(
     // Spread over several devices: delivers position `p` of this device's combine copies
     // (`atos_deliver`, emitted with the unit's structs).
     let delivers = spec.multi_device && !plan.combines.is_empty();
+    if holds_inline_runs(inline, defers_fence(tasks, spec, inline)) {
+        out.push_str("    out.st = &state;  // for the held inline runs\n");
+    }
     if delivers {
         out.push_str("    out.st = &state;\n");
         out.push_str(

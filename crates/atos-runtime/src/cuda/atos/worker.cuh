@@ -246,6 +246,30 @@ struct HeldPusher {
     }
 };
 
+// Persistent thread groups on one device: the items of an inline task's queue pushed after a
+// deferred fence (codegen: `InlineCalls::held`). Each thread holds up to HOLD of them in its own
+// memory; `atos_Out`'s generated `atos_run_<queue>` runs their task once the thread has settled
+// the fence its batch owes (in `flush`, before the batch counts `done`), or fences first when
+// the hold is full. Running a pushed item later than its push is a schedule every program
+// allows; the fence still comes before the task's reads, as at an inline push that fenced first.
+// Items are not in a ring, so termination never counted them; the batch they belong to counts
+// `done` only after they ran. No task they run pushes to an inline queue (the plan refuses it),
+// so `run` is never re-entered.
+template <class T, uint32_t HOLD>
+struct InlineHold {
+    T held[HOLD];
+    uint32_t count;
+    // `held` left uninitialized, as HeldPusher's.
+    __device__ InlineHold() : count(0) {}
+    __device__ bool full() const { return count == HOLD; }
+    __device__ void add(T item) { held[count++] = item; }
+    template <class F> __device__ void run(const F& f) {
+        const uint32_t n = count;
+        count = 0;
+        for (uint32_t i = 0; i < n; ++i) f(held[i]);
+    }
+};
+
 // A thread group's `FenceDebt`: each thread is its own group, so the debt is the thread's own.
 struct ThreadFenceDebt {
     mutable uint32_t owed;
