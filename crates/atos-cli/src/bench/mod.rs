@@ -125,10 +125,11 @@ pub struct BenchArgs {
     #[arg(long, value_name = "N", requires = "split_degree", value_parser = clap::value_parser!(u32).range(1..))]
     split_big_fetch: Option<u32>,
     /// coloring without --split-degree: run `check` inline (`atos::apps::coloring::inline_check`):
-    /// in persistent runs `assign`'s push runs its vertex's check at once, in the same
-    /// thread, instead of queueing it (same colourings; a fence per vertex instead of per
-    /// batch; the check walks its vertex's edges on that one thread, whatever `--worker`
-    /// runs `assign`); discrete and bsp runs queue the checks as without it.
+    /// in persistent runs `assign`'s push runs its vertex's check in the same
+    /// thread, instead of queueing it (same colourings; persistent thread workers hold the
+    /// checks to the batch end and fence once for them, other workers fence per vertex; the
+    /// check walks its vertex's edges on that one thread, whatever `--worker` runs `assign`);
+    /// discrete and bsp runs queue the checks as without it.
     #[arg(long, conflicts_with = "split_degree")]
     inline_check: bool,
     /// sssp and sssp-priority: whether a task whose vertex has since got a shorter distance
