@@ -194,9 +194,9 @@ pub type Tasks = (assign::Task, check::Task);
 /// so the colourings are those of [`Tasks`], and "Why it ends properly coloured" holds as
 /// written: the check's reads follow the fence in the same thread). The check runs on one
 /// thread, so this suits graphs of low degree, where it saves a queue round trip per vertex.
-/// Persistent thread workers hold the checks to their batch's end and fence once for them
-/// (docs/runtime.md, "Inline tasks", held runs); other workers fence per vertex and check at
-/// once. Discrete and bulk-synchronous runs queue the checks as [`Tasks`] does. On
+/// Persistent thread workers hold up to 8 checks and fence once for them, at the batch's end
+/// or when the hold is full (docs/runtime.md, "Inline tasks", held runs); other workers fence
+/// per vertex and check at once. Discrete and bulk-synchronous runs queue the checks as [`Tasks`] does. On
 /// grid:4096x4096 (persistent thread/16, 264 blocks) it coloured in 3.41 ms against 4.71 for
 /// the best queued form; on luxembourg_osm and delaunay_n16 [`split`] stayed faster (one H100,
 /// `docs/results/2026-12-06h-inline-check-h100.md`, call 6).

@@ -23,7 +23,8 @@ pub(crate) const STATE_FN_UNIFORM: &str = "__uniform";
 pub(crate) const STATE_FN_DIRECT: &str = "__direct";
 
 /// The inline tasks of a unit (`#[atos::task(inline)]`, persistent kernels): a push to one of
-/// their queues runs the task at once, in the pushing thread, when this device owns the item.
+/// their queues runs the task in the pushing thread when this device owns the item, at once or,
+/// held ([`InlineCalls::held`]), once the fence before the push is made.
 #[derive(Clone, Debug, Default)]
 pub(crate) struct InlineCalls {
     /// (queue field, the C++ function running its task on a `ThreadWorker`).

@@ -1091,3 +1091,82 @@ fn idle_nap_doublings_set_the_longest_nap() {
         .is_ok()
     );
 }
+
+/// A push to an inline queue after a fence that only pushes follow: in a persistent unit all
+/// on thread workers on one device the item is held and its task runs at the batch end, after
+/// the fence (`InlineCalls::held`); the inline task's own fenced pushes are settled again
+/// before the channels publish. Every other unit (a warp or CTA in the unit, spread, discrete,
+/// bsp) holds nothing: the fence stays where it is written (or, bsp, is elided with nothing
+/// inline) and a persistent push runs the task at once.
+#[test]
+fn inline_pushes_after_a_deferred_fence_are_held_on_persistent_threads_only() {
+    use atos_codegen::item::ElemTy;
+    let mut st = state();
+    st.fields.push(FieldDesc {
+        name: "side".into(),
+        kind: FieldKind::Queue,
+        elem: ElemTy::Scalar(Scalar::U32),
+    });
+    let mark = lower_task_source(
+        "queue = \"work\"",
+        "fn mark(v: u32, s: &S) { s.hits.store(v, 1); atos::fence(); s.side.push(v); }",
+    )
+    .unwrap();
+    // Its own trailing fence: what it pushes with the fence owed is settled before publishing.
+    let look = lower_task_source(
+        "queue = \"side\", inline",
+        "fn look(v: u32, s: &S) { let h = s.hits.load(v + 1); s.out.store(v, h as i64); atos::fence(); s.work.push(v / 2); }",
+    )
+    .unwrap();
+    let unit = |workers: [WorkerKind; 2], strategy: Strategy, multi: bool| {
+        let mut spec = KernelSpec::for_tasks(&[&mark, &look])
+            .checked(false)
+            .multi_device(multi);
+        spec.strategy = strategy;
+        for (t, w) in spec.tasks.iter_mut().zip(workers) {
+            t.worker = w;
+            t.fetch = 16;
+        }
+        generate_unit(&[&mark, &look], &[], &st, &spec).unwrap_or_else(|e| panic!("{e}"))
+    };
+    use WorkerKind::{Cta, Thread, Warp};
+    let held = unit([Thread, Thread], Strategy::Persistent, false);
+    assert!(
+        held.contains("atos_out.atos_hold_side(v)")
+            && held.contains("atos::InlineHold<uint32_t, 8> atos_held_side;")
+            && held
+                .contains("settle(g); atos_run_side(); settle(g); work.flush(g); side.flush(g);")
+            && held.contains("::look(item, *st, atos::ThreadWorker::make(), *this)"),
+        "{held}"
+    );
+    let at = held.find("void mark(").unwrap();
+    let mark_body = &held[at..at + held[at..].find("\n}\n").unwrap()];
+    assert!(!mark_body.contains("fence_seq_cst"), "{mark_body}");
+    for (workers, strategy, multi) in [
+        ([Warp, Thread], Strategy::Persistent, false),
+        ([Thread, Warp], Strategy::Persistent, false),
+        ([Cta, Thread], Strategy::Persistent, false),
+        ([Thread, Thread], Strategy::Persistent, true),
+        ([Thread, Thread], Strategy::Discrete, false),
+        ([Thread, Thread], Strategy::Bsp, false),
+    ] {
+        let src = unit(workers, strategy, multi);
+        assert!(
+            !src.contains("atos_hold_side") && !src.contains("InlineHold"),
+            "{workers:?} {strategy:?} spread {multi}: holds\n{src}"
+        );
+        let at = src.find("void mark(").unwrap();
+        let body = &src[at..at + src[at..].find("\n}\n").unwrap()];
+        match strategy {
+            // No inline runs: the item is queued, the fence per the unit's trailing-fence rule.
+            Strategy::Discrete | Strategy::Bsp => {
+                assert!(body.contains("atos_out.side.push"), "{body}")
+            }
+            // Run at once, so the fence is made before it, in place.
+            _ => assert!(
+                body.contains("fence_seq_cst") && body.contains("look"),
+                "{workers:?} spread {multi}: {body}"
+            ),
+        }
+    }
+}

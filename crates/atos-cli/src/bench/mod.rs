@@ -126,8 +126,8 @@ pub struct BenchArgs {
     split_big_fetch: Option<u32>,
     /// coloring without --split-degree: run `check` inline (`atos::apps::coloring::inline_check`):
     /// in persistent runs `assign`'s push runs its vertex's check in the same
-    /// thread, instead of queueing it (same colourings; persistent thread workers hold the
-    /// checks to the batch end and fence once for them, other workers fence per vertex; the
+    /// thread, instead of queueing it (same colourings; persistent thread workers hold up to 8
+    /// checks and fence once for them, other workers fence per vertex; the
     /// check walks its vertex's edges on that one thread, whatever `--worker` runs `assign`);
     /// discrete and bsp runs queue the checks as without it.
     #[arg(long, conflicts_with = "split_degree")]
