@@ -42,8 +42,8 @@ struct Args {
     /// Only the DSL checks: tuple items and faults (checked mode), then exit.
     #[arg(long)]
     dsl_only: bool,
-    /// Only the colouring app's checks (split, and thread workers with held pushes, this many
-    /// runs each), then exit.
+    /// Only the colouring app's checks (split, and thread workers with held pushes and with the
+    /// check inline, this many runs each), then exit.
     #[arg(long)]
     coloring_only: Option<usize>,
     /// Only the priority-queue overflow checks (band-by-band programs), then exit.
@@ -546,12 +546,27 @@ fn coloring_split(gpu: &Gpu) -> usize {
 /// colour and its check's reads, and the bulk-synchronous one needs the checks to run only after
 /// the level, so `runs` runs of each strategy and fetch colour a Kronecker graph and a
 /// grid (seeded in id order: neighbours share batches) and every colouring must be proper and
-/// complete. Returns the failures.
+/// complete. Then the same with the check inline (`coloring::inline_check`): persistent threads
+/// hold up to 8 checks and run them after one fence (`atos::InlineHold`; fetch 64 fills the
+/// hold, fetch 1 and 8 never do); discrete and bsp queue them. Every run must check each
+/// colour task once (`check` popped as often as `work`, inline runs counted as popped).
+/// Returns the failures.
 fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
-    use atos::apps::coloring::{self, ColoringArrays};
+    use atos::apps::coloring;
     println!(
-        "\n== colouring on thread workers (persistent: held check pushes): {runs} runs each =="
+        "\n== colouring on thread workers (persistent: held check pushes; inline: held checks): {runs} runs each =="
     );
+    coloring_thread_runs(gpu, runs, "queued", coloring::Tasks::default)
+        + coloring_thread_runs(gpu, runs, "inline", coloring::inline_check::Tasks::default)
+}
+
+/// [`coloring_thread`]'s runs of one program over the colouring state, seeded with every vertex.
+fn coloring_thread_runs<P>(gpu: &Gpu, runs: usize, label: &str, tasks: fn() -> P) -> usize
+where
+    P: for<'a> atos::TaskSet<State<'a> = atos::apps::coloring::ColoringState<'a>>,
+    P::First: atos::Task<Item = u32>,
+{
+    use atos::apps::coloring::ColoringArrays;
     let mut failures = 0;
     for spec in ["kron:14", "grid:256x256"] {
         let g = atos_graph::load(spec).unwrap();
@@ -559,7 +574,7 @@ fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
         let all: Vec<u32> = (0..g.num_vertices() as u32).collect();
         for strategy in [Strategy::Persistent, Strategy::Discrete, Strategy::Bsp] {
             for fetch in [1, 8, 64] {
-                let p = Program::new(gpu, coloring::Tasks::default())
+                let p = Program::new(gpu, tasks())
                     .strategy(strategy)
                     .worker(WorkerKind::Thread)
                     .fetch(fetch)
@@ -573,8 +588,15 @@ fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
                         .run(&state, &all)
                         .map_err(|e| e.to_string())
                         .and_then(|st| {
-                            recolours +=
-                                st.queue("work").map_or(0, |q| q.popped) - g.num_vertices() as u64;
+                            let popped = |q: &str| st.queue(q).map_or(0, |q| q.popped);
+                            recolours += popped("work") - g.num_vertices() as u64;
+                            if popped("check") != popped("work") {
+                                return Err(format!(
+                                    "{} checks for {} colour tasks",
+                                    popped("check"),
+                                    popped("work")
+                                ));
+                            }
                             atos_graph::reference::coloring::validate_coloring(
                                 &g,
                                 &arrays.color.to_vec(),
@@ -585,7 +607,7 @@ fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
                         Ok(k) => colours = colours.max(k),
                         Err(e) => {
                             wrong += 1;
-                            println!("  WRONG {spec} {strategy:?} thread/{fetch}: {e}");
+                            println!("  WRONG {label} {spec} {strategy:?} thread/{fetch}: {e}");
                         }
                     }
                 }
@@ -596,7 +618,7 @@ fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
                 let idle = runs > 0 && recolours == 0;
                 failures += wrong + usize::from(idle);
                 println!(
-                    "  {spec} {strategy:?} thread/{fetch}: {} of {runs} proper, at most {colours} colours, {recolours} recolourings{}",
+                    "  {label} {spec} {strategy:?} thread/{fetch}: {} of {runs} proper, at most {colours} colours, {recolours} recolourings{}",
                     runs - wrong,
                     if idle {
                         " (WRONG: no conflict to mend, the check was not exercised)"
