@@ -546,33 +546,49 @@ fn coloring_split(gpu: &Gpu) -> usize {
 /// colour and its check's reads, and the bulk-synchronous one needs the checks to run only after
 /// the level, so `runs` runs of each strategy and fetch colour a Kronecker graph and a
 /// grid (seeded in id order: neighbours share batches) and every colouring must be proper and
-/// complete. Then the same with the check inline (`coloring::inline_check`): persistent threads
-/// hold up to 8 checks and run them after one fence (`atos::InlineHold`; fetch 64 fills the
-/// hold, fetch 1 and 8 never do); discrete and bsp queue them. Every run must check each
-/// colour task once (`check` popped as often as `work`, inline runs counted as popped).
+/// complete. Then the same persistent runs with the check inline (`coloring::inline_check`):
+/// each thread holds up to 8 checks and runs them after one fence (`atos::InlineHold`; fetch 64
+/// fills the hold, fetch 1 and 8 never do), so its `check` ring must stay empty (discrete and
+/// bsp would queue the checks, the runs above). Every run must check each colour task once
+/// (`check` popped as often as `work`, inline runs counted as popped).
 /// Returns the failures.
 fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
     use atos::apps::coloring;
     println!(
         "\n== colouring on thread workers (persistent: held check pushes; inline: held checks): {runs} runs each =="
     );
-    coloring_thread_runs(gpu, runs, "queued", coloring::Tasks::default)
-        + coloring_thread_runs(gpu, runs, "inline", coloring::inline_check::Tasks::default)
+    let every = [Strategy::Persistent, Strategy::Discrete, Strategy::Bsp];
+    coloring_thread_runs(gpu, runs, &every, coloring::Tasks::default, false)
+        + coloring_thread_runs(
+            gpu,
+            runs,
+            &[Strategy::Persistent],
+            coloring::inline_check::Tasks::default,
+            true,
+        )
 }
 
-/// [`coloring_thread`]'s runs of one program over the colouring state, seeded with every vertex.
-fn coloring_thread_runs<P>(gpu: &Gpu, runs: usize, label: &str, tasks: fn() -> P) -> usize
+/// [`coloring_thread`]'s runs of one program over the colouring state under `strategies`, seeded
+/// with every vertex; `inline`: its checks run inline (its `check` ring stays empty).
+fn coloring_thread_runs<P>(
+    gpu: &Gpu,
+    runs: usize,
+    strategies: &[Strategy],
+    tasks: fn() -> P,
+    inline: bool,
+) -> usize
 where
     P: for<'a> atos::TaskSet<State<'a> = atos::apps::coloring::ColoringState<'a>>,
     P::First: atos::Task<Item = u32>,
 {
     use atos::apps::coloring::ColoringArrays;
+    let label = if inline { "inline" } else { "queued" };
     let mut failures = 0;
     for spec in ["kron:14", "grid:256x256"] {
         let g = atos_graph::load(spec).unwrap();
         let offsets = g.offsets_u32().unwrap();
         let all: Vec<u32> = (0..g.num_vertices() as u32).collect();
-        for strategy in [Strategy::Persistent, Strategy::Discrete, Strategy::Bsp] {
+        for &strategy in strategies {
             for fetch in [1, 8, 64] {
                 let p = Program::new(gpu, tasks())
                     .strategy(strategy)
@@ -596,6 +612,10 @@ where
                                     popped("check"),
                                     popped("work")
                                 ));
+                            }
+                            let peak = st.queue("check").map_or(0, |q| q.peak);
+                            if inline && peak != 0 {
+                                return Err(format!("{peak} checks went through the ring"));
                             }
                             atos_graph::reference::coloring::validate_coloring(
                                 &g,

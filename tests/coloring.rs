@@ -21,10 +21,12 @@ fn color(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64, f64, 
         threads,
         Tasks::default(),
         coloring::assign::Task,
+        false,
     )
 }
 
-/// The same with the program `tasks`, every vertex seeded to `assign` (its colour task).
+/// The same with the program `tasks`, every vertex seeded to `assign` (its colour task);
+/// `inline`: its check is an inline task.
 fn color_with<P: for<'a> TaskSet<State<'a> = coloring::ColoringState<'a>>, A: Task<Item = u32>>(
     name: &str,
     g: &Csr,
@@ -32,6 +34,7 @@ fn color_with<P: for<'a> TaskSet<State<'a> = coloring::ColoringState<'a>>, A: Ta
     threads: usize,
     tasks: P,
     assign: A,
+    inline: bool,
 ) -> (u64, f64, u64) {
     let offsets = g.offsets_u32().unwrap();
     let arrays = ColoringArrays::new(g.num_vertices());
@@ -41,6 +44,14 @@ fn color_with<P: for<'a> TaskSet<State<'a> = coloring::ColoringState<'a>>, A: Ta
         .strategy(strategy)
         .run_seeds(tasks, &state, &Seeds::new().add(assign, &arrays.seeds))
         .unwrap();
+    // Whether the checks went through their ring: never when they ran inline (a persistent run
+    // of `inline_check`), always otherwise (every vertex is checked at least once).
+    let check_ring_used = stats.queue("check").unwrap().peak > 0;
+    let inlined = inline && strategy == Strategy::Persistent;
+    assert_eq!(
+        check_ring_used, !inlined,
+        "{name} {strategy:?}: check ring peak"
+    );
     checked(name, g, strategy, &arrays, &stats)
 }
 
@@ -54,6 +65,7 @@ fn color_inline(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64
         threads,
         inline_check::Tasks::default(),
         inline_check::assign::Task,
+        true,
     )
 }
 

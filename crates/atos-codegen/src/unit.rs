@@ -1324,11 +1324,12 @@ fn emit_kernel(
     // Spread over several devices: delivers position `p` of this device's combine copies
     // (`atos_deliver`, emitted with the unit's structs).
     let delivers = spec.multi_device && !plan.combines.is_empty();
-    if holds_inline_runs(inline, defers_fence(tasks, spec, inline)) {
-        out.push_str("    out.st = &state;  // for the held inline runs\n");
+    // `atos_Out::st`: the state for the held inline runs and for the drains of a spread unit
+    // that combines (emit_out_struct declares it for either).
+    if delivers || holds_inline_runs(inline, defers_fence(tasks, spec, inline)) {
+        out.push_str("    out.st = &state;\n");
     }
     if delivers {
-        out.push_str("    out.st = &state;\n");
         out.push_str(
             "    const auto deliver = [&](atos::u64 p) -> bool { return atos_deliver(state, p); };\n",
         );
