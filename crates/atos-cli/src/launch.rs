@@ -155,10 +155,24 @@ fn relay(
         let mut line = Vec::new();
         while from.read_until(b'\n', &mut line).is_ok_and(|n| n > 0) {
             let text = String::from_utf8_lossy(&line);
-            eprintln!("[rank {rank}] {}", text.trim_end_matches(['\n', '\r']));
+            stderr_line(&format!(
+                "[rank {rank}] {}",
+                text.trim_end_matches(['\n', '\r'])
+            ));
             line.clear();
         }
     }))
+}
+
+/// Writes `text` and a newline to stderr in one write. Ranks share the launcher's stderr, and
+/// `eprintln!` writes a formatted line in pieces, so two ranks' lines could interleave
+/// mid-line; one write of a line shorter than the pipe buffer cannot.
+pub(crate) fn stderr_line(text: &str) {
+    use std::io::Write;
+    let mut line = String::with_capacity(text.len() + 1);
+    line.push_str(text);
+    line.push('\n');
+    let _ = std::io::stderr().lock().write_all(line.as_bytes());
 }
 
 /// Waits for every rank; after the first failure, gives the others [`GRACE`] and kills the

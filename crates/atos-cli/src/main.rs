@@ -62,7 +62,7 @@ fn main() {
         Ok(true) => {}
         Ok(false) => std::process::exit(1),
         Err(e) => {
-            eprintln!("error: {e}");
+            launch::stderr_line(&format!("error: {e}"));
             std::process::exit(1);
         }
     }

@@ -36,21 +36,37 @@ fn every_rank_runs_the_command_and_the_others_output_is_prefixed() {
 
 #[test]
 fn a_failing_rank_fails_the_launch() {
-    // Each rank fails on its own (exit 1: an error it reported).
-    let (code, _, err) = atos(
-        &[
-            "run",
-            "--np",
-            "2",
-            "--",
-            "graph",
-            "info",
-            "/nonexistent/g.edges",
-        ],
-        &[],
-    );
-    assert_eq!(code, Some(1), "{err}");
-    assert!(err.contains("[rank 1] error:"), "{err}");
+    // Each rank fails on its own (exit 1: an error it reported). Rank 0 writes to the shared
+    // stderr while the launcher relays the others' lines: every line must come out whole (a
+    // line written in pieces once interleaved with another rank's). Repeated, as the race is.
+    for _ in 0..8 {
+        let (code, _, err) = atos(
+            &[
+                "run",
+                "--np",
+                "4",
+                "--",
+                "graph",
+                "info",
+                "/nonexistent/g.edges",
+            ],
+            &[],
+        );
+        assert_eq!(code, Some(1), "{err}");
+        let error = "error: /nonexistent/g.edges: No such file or directory (os error 2)";
+        let lines: Vec<&str> = err.lines().collect();
+        assert_eq!(lines.len(), 4, "one error line per rank: {err}");
+        for rank in 0..4 {
+            let want = match rank {
+                0 => error.to_string(),
+                r => format!("[rank {r}] {error}"),
+            };
+            assert!(
+                lines.contains(&want.as_str()),
+                "rank {rank}'s line whole: {err}"
+            );
+        }
+    }
 }
 
 #[test]
