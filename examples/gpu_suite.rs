@@ -487,8 +487,9 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
 }
 
 /// The colouring app split at a degree (`apps::coloring::split`): hubs on CTAs, the rest on
-/// each worker kind, persistent and BSP, on a Kronecker graph; every colouring proper and
-/// complete, the vertices above the split coloured by `assign_big`. Returns the failures.
+/// each worker kind, persistent and BSP, on a Kronecker graph, `assign_big` by first fit and
+/// passing over up to 4 tied colours (`tie_skip`); every colouring proper and complete, the
+/// vertices above the split coloured by `assign_big`. Returns the failures.
 fn coloring_split(gpu: &Gpu) -> usize {
     use atos::Seeds;
     use atos::apps::coloring::{self, ColoringArrays, split};
@@ -497,43 +498,50 @@ fn coloring_split(gpu: &Gpu) -> usize {
     let offsets = g.offsets_u32().unwrap();
     let (small, large) = coloring::split_seeds(&offsets, 16);
     let mut failures = 0;
-    for strategy in [Strategy::Persistent, Strategy::Bsp] {
-        for (w, fetch) in [
-            (WorkerKind::Thread, 64),
-            (WorkerKind::Warp, 8),
-            (WorkerKind::Cta, 8),
-        ] {
-            let p = Program::new(gpu, split::Tasks::default())
-                .strategy(strategy)
-                .worker_for(split::assign::Task, w)
-                .fetch_for(split::assign::Task, fetch)
-                .build_timed(10);
-            let arrays = ColoringArrays::new(g.num_vertices());
-            let state = arrays.state_split(&offsets, &g.cols, 16);
-            let seeds = Seeds::new()
-                .add(split::assign::Task, &small)
-                .add(split::assign_big::Task, &large);
-            let verdict = match p.run_seeds(&state, &seeds) {
-                Ok(st) => {
-                    let big = st.queue("work_big").map_or(0, |q| q.popped);
-                    match atos_graph::reference::coloring::validate_coloring(
-                        &g,
-                        &arrays.color.to_vec(),
-                    ) {
-                        Ok(k) if big >= large.len() as u64 => {
-                            format!("{k} colours, {big} hub colourings")
-                        }
-                        Ok(_) => format!("WRONG: {big} hub colourings for {} hubs", large.len()),
-                        Err(e) => format!("WRONG: {e}"),
+    let every = [Strategy::Persistent, Strategy::Bsp]
+        .into_iter()
+        .flat_map(|s| {
+            [
+                (WorkerKind::Thread, 64, 0),
+                (WorkerKind::Warp, 8, 0),
+                (WorkerKind::Warp, 8, 4),
+                (WorkerKind::Cta, 8, 0),
+            ]
+            .map(|(w, fetch, skip)| (s, w, fetch, skip))
+        });
+    for (strategy, w, fetch, tie_skip) in every {
+        let p = Program::new(gpu, split::Tasks::default())
+            .strategy(strategy)
+            .worker_for(split::assign::Task, w)
+            .fetch_for(split::assign::Task, fetch)
+            .build_timed(10);
+        let arrays = ColoringArrays::new(g.num_vertices());
+        let mut state = arrays.state_split(&offsets, &g.cols, 16);
+        state.tie_skip = tie_skip;
+        let seeds = Seeds::new()
+            .add(split::assign::Task, &small)
+            .add(split::assign_big::Task, &large);
+        let verdict = match p.run_seeds(&state, &seeds) {
+            Ok(st) => {
+                let big = st.queue("work_big").map_or(0, |q| q.popped);
+                match atos_graph::reference::coloring::validate_coloring(&g, &arrays.color.to_vec())
+                {
+                    Ok(k) if big >= large.len() as u64 => {
+                        format!("{k} colours, {big} hub colourings")
                     }
+                    Ok(_) => format!("WRONG: {big} hub colourings for {} hubs", large.len()),
+                    Err(e) => format!("WRONG: {e}"),
                 }
-                Err(e) => format!("WRONG: {e}"),
-            };
-            if verdict.starts_with("WRONG") {
-                failures += 1;
             }
-            println!("  {strategy:?} {}/{fetch}: {verdict}", w.name());
+            Err(e) => format!("WRONG: {e}"),
+        };
+        if verdict.starts_with("WRONG") {
+            failures += 1;
         }
+        println!(
+            "  {strategy:?} {}/{fetch}, tie skip {tie_skip}: {verdict}",
+            w.name()
+        );
     }
     failures
 }

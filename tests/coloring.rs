@@ -70,17 +70,19 @@ fn color_inline(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64
 }
 
 /// The same with `coloring::split`: the vertices of degree above `big` coloured by
-/// `assign_big`.
+/// `assign_big`, which passes over up to `tie_skip` free colours when it re-colours.
 fn color_split(
     name: &str,
     g: &Csr,
     strategy: Strategy,
     threads: usize,
     big: u32,
+    tie_skip: u32,
 ) -> (u64, f64, u64) {
     let offsets = g.offsets_u32().unwrap();
     let arrays = ColoringArrays::new(g.num_vertices());
-    let state = arrays.state_split(&offsets, &g.cols, big);
+    let mut state = arrays.state_split(&offsets, &g.cols, big);
+    state.tie_skip = tie_skip;
     let (small, large) = coloring::split_seeds(&offsets, big);
     let stats = CpuExecutor::new()
         .threads(threads)
@@ -153,15 +155,18 @@ fn coloring_is_proper_on_every_strategy() {
                 }
             }
         }
-        // Split at degree 8: the hubs (and most of a kron graph) are coloured by `assign_big`.
+        // Split at degree 8: the hubs (and most of a kron graph) are coloured by `assign_big`,
+        // by first fit or passing over tied colours.
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
-            let (used, _, levels) = color_split(spec, &g, strategy, 4, 8);
-            assert!(
-                used <= 2 * greedy + 2,
-                "{spec} split: {used} colours vs greedy {greedy}"
-            );
-            if strategy == Strategy::Bsp {
-                assert_eq!(levels % 2, 0, "{spec} split: {levels} levels");
+            for tie_skip in [0, 4] {
+                let (used, _, levels) = color_split(spec, &g, strategy, 4, 8, tie_skip);
+                assert!(
+                    used <= 2 * greedy + 2,
+                    "{spec} split, tie skip {tie_skip}: {used} colours vs greedy {greedy}"
+                );
+                if strategy == Strategy::Bsp {
+                    assert_eq!(levels % 2, 0, "{spec} split: {levels} levels");
+                }
             }
         }
         // The check inline (persistent: run at the push; bsp: queued as ever).
@@ -214,16 +219,17 @@ fn clique_with_hub(k: u32) -> Csr {
 /// More than 64 colours (several forbidden-set windows), self-loops, and a hub of high degree:
 /// the plain program on a clique of 150 (151 colours: windows 0, 64 and 128), and the split
 /// with every vertex above its bound, `assign_big` alone, on a clique of 300 (301 colours, five
-/// windows).
+/// windows), by first fit and passing over up to 4 tied colours (a clique's losers are all tied
+/// rivals).
 #[test]
 fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
-    for (k, split) in [(150u32, None), (300, Some(8))] {
+    for (k, split) in [(150u32, None), (300, Some((8, 0))), (300, Some((8, 4)))] {
         let g = clique_with_hub(k);
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
             for threads in [1, 4] {
                 let (used, _, _) = match split {
                     None => color("clique", &g, strategy, threads),
-                    Some(big) => color_split("clique", &g, strategy, threads, big),
+                    Some((big, skip)) => color_split("clique", &g, strategy, threads, big, skip),
                 };
                 assert_eq!(
                     used,
@@ -232,6 +238,52 @@ fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
                 );
             }
         }
+    }
+}
+
+/// `assign_big`'s tie skip, step by step: a clique of 5 whose vertices all hold colour 0 after
+/// a speculative round, vertex 0 the winner (equal degrees: the smaller id), 1-4 the losers,
+/// pending, re-coloured by one worker in reverse tie order. Each loser counts its tied rivals
+/// (the losers before it in the tie order, still pending with colour 0) and passes over that
+/// many free colours, at most `tie_skip`; first fit (0) gives the reverse order.
+#[test]
+fn tied_rivals_pass_over_one_free_colour_each() {
+    let mut edges = atos_graph::EdgeList::new(5);
+    for u in 0..5 {
+        for v in u + 1..5 {
+            edges.push(u, v);
+        }
+    }
+    let (g, _) = edges.into_csr(Default::default()).unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    for (tie_skip, want) in [
+        (0, [0, 4, 3, 2, 1]),
+        // Vertex 4 passes over 1 colour (3 rivals, capped), 3 over 1 (2), 2 over 1 (1).
+        (1, [0, 1, 4, 3, 2]),
+        // Vertex 4 passes over 3 (colours 1-3), 3 over 2, 2 over 1: no colour shared.
+        (4, [0, 1, 2, 3, 4]),
+    ] {
+        let arrays = ColoringArrays::new(5);
+        arrays.color.fill(0);
+        arrays.pending.fill(1);
+        arrays.pending.view().store(0u32, 0);
+        let mut state = arrays.state_split(&offsets, &g.cols, 0);
+        state.tie_skip = tie_skip;
+        let stats = CpuExecutor::new()
+            .threads(1)
+            .run_seeds(
+                split::Tasks::default(),
+                &state,
+                &Seeds::new().add(split::assign_big::Task, &[4, 3, 2, 1]),
+            )
+            .unwrap();
+        assert_eq!(arrays.color.to_vec(), want, "tie skip {tie_skip}");
+        // The colouring is proper: the checks re-queue nobody.
+        assert_eq!(
+            stats.queue("work_big").unwrap().popped,
+            4,
+            "tie skip {tie_skip}"
+        );
     }
 }
 

@@ -267,6 +267,17 @@ fn apps_cuda() {
         "discrete runs no inline task (its items stay queued)"
     );
     insta::assert_snapshot!("app_coloring_inline_check_thread", src);
+    // `split`'s `assign_big` (a CTA each) passes over tied colours: its window loop also counts
+    // the tied rivals (a second reduction, a sum), and the window's choice skips up to
+    // `tie_skip` free colours; the other colour tasks are first fit alone.
+    let split = unchecked::<coloring::split::Tasks>();
+    let src = atos::cuda_source::<coloring::split::Tasks>(&split).unwrap();
+    let function = |name: &str| {
+        let at = src.find(&format!("void {name}(")).expect("emitted");
+        &src[at..at + src[at..].find("\n}\n").expect("ends") + 3]
+    };
+    assert!(!function("assign").contains("tie_skip"));
+    insta::assert_snapshot!("app_coloring_split_assign_big", function("assign_big"));
 }
 
 /// Colouring's `assign` ends `store; fence; push`, and each strategy handles that fence its own

@@ -105,14 +105,23 @@ coloring_state!(
 
 /// Defines a colour task named `$name` over the state `$state`: first fit against the
 /// neighbours' current colours, then the vertex's check. One body for this program's `assign`
-/// and [`split`]'s `assign` and `assign_big`.
+/// and [`split`]'s `assign` and `assign_big`. With `$state with field`, a re-colouring passes
+/// over up to `s.field` free colours, one per tied rival ([`split`], "Passing over tied
+/// colours").
 macro_rules! colour_task {
-    ($state:ident, $(#[$attr:meta])* $name:ident) => {
+    ($state:ident $(with $cap:ident)?, $(#[$attr:meta])* $name:ident) => {
         $(#[$attr])*
         pub fn $name(v: u32, s: &$state) {
             s.pending.store(v, 0);
             let lo = s.offsets[v];
             let hi = s.offsets[v + 1];
+            $(
+                // The colour this vertex lost with (none on its first colouring, or with
+                // nothing to pass over), and its tied rivals: neighbours that hold it, wait
+                // to be re-coloured as well, and come first in the tie rule's order.
+                let old = if s.$cap > 0 { s.color.load(v) } else { u32::MAX };
+                let mut ties = 0u32;
+            )?
             let mut base = 0u32;
             loop {
                 // Bit i: some neighbour holds colour base + i.
@@ -123,9 +132,32 @@ macro_rules! colour_task {
                     if u != v && c >= base && c - base < 64 {
                         taken |= 1u64 << (c - base);
                     }
+                    $(
+                        if s.$cap > 0 && base == 0 && old != u32::MAX && c == old && u != v
+                            && s.pending.load(u) == 1
+                        {
+                            let du = s.offsets[u + 1] - s.offsets[u];
+                            if du > hi - lo || (du == hi - lo && u < v) {
+                                ties += 1;
+                            }
+                        }
+                    )?
                 }
-                if taken != u64::MAX {
-                    s.color.store(v, base + (!taken).trailing_zeros());
+                let free = !taken;
+                $(
+                    let mut free = free;
+                    // Pass over one free colour per tied rival, at most `s.$cap`: the rivals
+                    // re-colour now too, and first fit would give them all the same colour.
+                    if base == 0 {
+                        ties = ties.min(s.$cap);
+                    }
+                    while ties > 0 && free != 0 {
+                        free &= free - 1;
+                        ties -= 1;
+                    }
+                )?
+                if free != 0 {
+                    s.color.store(v, base + free.trailing_zeros());
                     break;
                 }
                 base += 64;
@@ -229,6 +261,32 @@ pub mod inline_check {
 /// separate program (not `assign_big` added to [`Tasks`]), because its third queue costs a
 /// program that splits nothing: every idle round of a persistent group polls it, and kron:22
 /// at CTA fetch 64 ran 10% slower with it (docs/results/2026-12-06c-read-loops-h100.md, call 6).
+///
+/// # Passing over tied colours
+///
+/// Hubs of a Kronecker graph are joined to each other (kron:22: 9,109 vertices of degree above
+/// 2,048, each joined to 1,373 of the others on average). Coloured at once, a group of them
+/// picks one colour; the check keeps it for the first in the tie rule's order and re-queues the
+/// rest, which, re-coloured at once by first fit, pick one colour again: a group of `k` needs
+/// up to `k` rounds, each a hub's colouring. With `tie_skip` above 0, `assign_big` counts, on
+/// a re-colouring, its *tied rivals*: neighbours that hold the colour it lost with, are
+/// pending (queued to be re-coloured) and come before it in the tie rule's order. It then
+/// passes over that many free colours, at most `tie_skip`, and takes the next: in a group of
+/// mutual rivals the `i`-th in the order passes over `i - 1` and no two pick the same colour.
+/// The count is read in the first window's pass over the neighbours (a second reduction, and
+/// `pending` and the degree read only for neighbours that hold the old colour). The colour
+/// is still one no neighbour holds, so the module's "Why it ends properly coloured" holds as
+/// written, and the first vertex of a conflict still keeps its colour; a vertex's colour
+/// is at most its degree plus `tie_skip` (first fit's, at most its degree). What it costs is colours: a rival that
+/// would not have picked the same colour makes the vertex skip one for nothing, so the cap
+/// is small. First coloured vertices (no colour lost) and `assign` are first fit.
+/// [`ColoringArrays::state_split`](super::ColoringArrays::state_split) leaves it at 0.
+///
+/// An event model of the schedule on the CPU (not a GPU run:
+/// `docs/results/2026-12-06i-tie-skip-model.md`) on kron:22 with 1,024 workers had the
+/// hubs (degree above 2,048) re-coloured half as often at a cap of 4 (56 K hub colourings against
+/// 119 K) and the run 14% shorter, with 398 colours against 395; uncapped, 21% shorter with
+/// 477. On an H100 it has not run yet.
 pub mod split {
     use crate::{Atomics, Queue, Slice, lanes};
 
@@ -239,6 +297,9 @@ pub mod split {
             pub work_big: Queue<'a, u32>,
             /// The degree above which `assign_big` colours a vertex.
             pub big: u32,
+            /// The most free colours `assign_big` passes over when it re-colours (0: first
+            /// fit; "Passing over tied colours").
+            pub tie_skip: u32,
         }
     );
 
@@ -260,8 +321,9 @@ pub mod split {
     );
 
     colour_task!(
-        SplitColoringState,
-        /// Colours a vertex of degree above `big`, on a CTA.
+        SplitColoringState with tie_skip,
+        /// Colours a vertex of degree above `big`, on a CTA, passing over up to `tie_skip`
+        /// free colours when it re-colours.
         #[atos::task(queue = "work_big", worker = "cta", fetch = 1)]
         assign_big
     );
@@ -328,7 +390,8 @@ impl ColoringArrays {
     }
 
     /// The state of [`split`]'s program, the vertices of degree above `big` coloured by
-    /// `assign_big` (seed them with [`split_seeds`]).
+    /// `assign_big` (seed them with [`split_seeds`]) by first fit (`tie_skip` 0: set the
+    /// field to pass over tied colours, [`split`]'s "Passing over tied colours").
     pub fn state_split<'a>(
         &'a self,
         offsets: &'a [u32],
@@ -349,6 +412,7 @@ impl ColoringArrays {
             check: plain.check,
             work_big: Queue::with_capacity(above + 1),
             big,
+            tie_skip: 0,
         }
     }
 }

@@ -134,6 +134,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("kcore_window", Kind::Int, true),
     ("split_degree", Kind::Int, true),
     ("split_big_fetch", Kind::Int, true),
+    ("tie_skip", Kind::Int, true),
     ("inline_check", Kind::Bool, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
@@ -937,8 +938,15 @@ fn pagerank_and_coloring_are_verified_per_app() {
             "2",
         ];
         if let Some(d) = split {
-            // The hubs two at a time (`assign_big`'s fetch).
-            args.extend(["--split-degree", d, "--split-big-fetch", "2"]);
+            // The hubs two at a time (`assign_big`'s fetch), passing over tied colours.
+            args.extend([
+                "--split-degree",
+                d,
+                "--split-big-fetch",
+                "2",
+                "--tie-skip",
+                "3",
+            ]);
         }
         if inline {
             args.push("--inline-check");
@@ -957,9 +965,12 @@ fn pagerank_and_coloring_are_verified_per_app() {
                 Some(d) => {
                     assert_eq!(r["split_degree"].to_string(), d, "{r}");
                     assert_eq!(r["split_big_fetch"], 2, "{r}");
+                    assert_eq!(r["tie_skip"], 3, "{r}");
                 }
                 None => assert!(
-                    r["split_degree"].is_null() && r["split_big_fetch"].is_null(),
+                    r["split_degree"].is_null()
+                        && r["split_big_fetch"].is_null()
+                        && r["tie_skip"].is_null(),
                     "{r}"
                 ),
             }
@@ -1217,6 +1228,7 @@ fn priority_apps_are_verified_and_record_their_delta() {
         ("pagerank", &["--park", "on"], "--park is for"),
         ("bfs-priority", &["--park", "yes"], "use on or off"),
         ("coloring", &["--split-big-fetch", "4"], "--split-degree"),
+        ("coloring", &["--tie-skip", "4"], "--split-degree"),
         (
             "coloring",
             &["--split-degree", "8", "--split-big-fetch", "0"],

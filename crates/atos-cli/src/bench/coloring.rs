@@ -17,10 +17,8 @@ pub struct ColoringInput {
     pub offsets: Vec<u32>,
     /// Colours of CPU first-fit greedy in vertex order.
     pub greedy_colors: u64,
-    /// `--split-degree`: vertices above it are coloured by `split::assign_big` on CTAs.
-    pub split: Option<u32>,
-    /// `--split-big-fetch`: how many vertices `assign_big` takes at a time (with a split).
-    pub big_fetch: u32,
+    /// `--split-degree` and what goes with it: the hubs coloured by `split::assign_big`.
+    pub split: Option<Split>,
     /// `--inline-check` (no split): the program [`inline_check::Tasks`].
     pub inline_check: bool,
     /// With a split, every vertex in id order, up to the split's degree and above it.
@@ -28,25 +26,34 @@ pub struct ColoringInput {
     large: Vec<u32>,
 }
 
+/// A split colouring's settings (`--split-degree`, `--split-big-fetch`, `--tie-skip`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Split {
+    /// Vertices of degree above it are coloured by `split::assign_big` on CTAs.
+    pub degree: u32,
+    /// How many vertices `assign_big` takes at a time.
+    pub big_fetch: u32,
+    /// The most free colours `assign_big` passes over when it re-colours (`tie_skip`).
+    pub tie_skip: u32,
+}
+
 impl ColoringInput {
     pub fn new(
         g: &atos_graph::Csr,
-        split: Option<u32>,
-        big_fetch: u32,
+        split: Option<Split>,
         inline_check: bool,
     ) -> Result<ColoringInput, String> {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
         let greedy = greedy_coloring(g, ColoringOrder::Natural);
         let greedy_colors = validate_coloring(g, &greedy).map_err(|e| e.to_string())?;
         let (small, large) = match split {
-            Some(big) => coloring::split_seeds(&offsets, big),
+            Some(split) => coloring::split_seeds(&offsets, split.degree),
             None => (Vec::new(), Vec::new()),
         };
         Ok(ColoringInput {
             offsets,
             greedy_colors,
             split,
-            big_fetch,
             inline_check,
             small,
             large,
@@ -103,7 +110,7 @@ pub fn gpu_skip_reason(
     match input.split {
         None if input.inline_check => runner::skip_reason(&inlined(gpu, cfg, opts)),
         None => runner::skip_reason(&plain(gpu, cfg, opts)),
-        Some(_) => runner::skip_reason(&split_program(gpu, cfg, opts, input.big_fetch)),
+        Some(split) => runner::skip_reason(&split_program(gpu, cfg, opts, split.big_fetch)),
     }
 }
 
@@ -156,8 +163,9 @@ pub fn run(
             };
             runner::run(gpu, &|gpu| plain(gpu, cfg, opts), &app, cfg, opts, rec)
         }
-        Some(big) => {
-            let state = a.state_split(&input.offsets, &g.cols, big);
+        Some(split) => {
+            let mut state = a.state_split(&input.offsets, &g.cols, split.degree);
+            state.tie_skip = split.tie_skip;
             let app = AppRun {
                 state: &state,
                 seeds: Seeds::new()
@@ -169,7 +177,7 @@ pub fn run(
             };
             runner::run(
                 gpu,
-                &|gpu| split_program(gpu, cfg, opts, input.big_fetch),
+                &|gpu| split_program(gpu, cfg, opts, split.big_fetch),
                 &app,
                 cfg,
                 opts,

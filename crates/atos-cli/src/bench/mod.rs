@@ -124,6 +124,13 @@ pub struct BenchArgs {
     /// [default: 1, the task's attribute].
     #[arg(long, value_name = "N", requires = "split_degree", value_parser = clap::value_parser!(u32).range(1..))]
     split_big_fetch: Option<u32>,
+    /// coloring with --split-degree: when `assign_big` re-colours a hub, it passes over one free
+    /// colour for each tied rival (a neighbour that holds the colour it lost with, waits to be
+    /// re-coloured as well and comes first in the tie rule), at most N, so that hubs that
+    /// conflicted pick different colours instead of the same one again
+    /// (`atos::apps::coloring::split`, "Passing over tied colours") [default: 0, first fit].
+    #[arg(long, value_name = "N", requires = "split_degree")]
+    tie_skip: Option<u32>,
     /// coloring without --split-degree: run `check` inline (`atos::apps::coloring::inline_check`):
     /// in persistent runs `assign`'s push runs its vertex's check in the same
     /// thread, instead of queueing it (same colourings; persistent thread workers hold up to 8
@@ -330,8 +337,11 @@ impl App {
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
             App::Coloring => coloring::ColoringInput::new(
                 g,
-                args.split_degree,
-                args.split_big_fetch.unwrap_or(1),
+                args.split_degree.map(|degree| coloring::Split {
+                    degree,
+                    big_fetch: args.split_big_fetch.unwrap_or(1),
+                    tie_skip: args.tie_skip.unwrap_or(0),
+                }),
                 args.inline_check,
             )
             .map(Prepared::Coloring),
@@ -1187,8 +1197,9 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             if let Prepared::Coloring(c) = &prepared {
                 // Every atos row of a split names it, skipped and failed ones too (the
                 // original's rows never ran one).
-                rec.split_degree = c.split;
-                rec.split_big_fetch = c.split.map(|_| c.big_fetch);
+                rec.split_degree = c.split.map(|s| s.degree);
+                rec.split_big_fetch = c.split.map(|s| s.big_fetch);
+                rec.tie_skip = c.split.map(|s| s.tie_skip);
                 rec.inline_check = c.inline_check.then_some(true);
             }
             opts.placement = None;
@@ -1550,11 +1561,20 @@ fn truncate(s: &str, max: usize) -> String {
 /// greedy's, and the split's degree); `-` for BFS (depths are right or the row failed).
 fn answer(r: &Record) -> String {
     if let Some(c) = r.colors {
-        let split = match (r.split_degree, r.split_big_fetch) {
-            (Some(d), Some(f)) if f != 1 => format!(", split {d}, hubs fetch {f}"),
-            (Some(d), _) => format!(", split {d}"),
-            (None, _) if r.inline_check == Some(true) => ", check inline".into(),
-            (None, _) => String::new(),
+        let split = match r.split_degree {
+            Some(d) => {
+                let fetch = match r.split_big_fetch {
+                    Some(f) if f != 1 => format!(", hubs fetch {f}"),
+                    _ => String::new(),
+                };
+                let skip = match r.tie_skip {
+                    Some(k) if k > 0 => format!(", tie skip {k}"),
+                    _ => String::new(),
+                };
+                format!(", split {d}{fetch}{skip}")
+            }
+            None if r.inline_check == Some(true) => ", check inline".into(),
+            None => String::new(),
         };
         return match r.greedy_colors {
             Some(g) => format!("{c} colours (greedy {g}{split})"),
@@ -1740,9 +1760,19 @@ mod share_tests {
             queue: QueueMode::Ring,
             grid: None,
         };
-        let split =
-            Prepared::Coloring(coloring::ColoringInput::new(&g, Some(16), 1, false).unwrap());
-        let plain = Prepared::Coloring(coloring::ColoringInput::new(&g, None, 1, false).unwrap());
+        let split = Prepared::Coloring(
+            coloring::ColoringInput::new(
+                &g,
+                Some(coloring::Split {
+                    degree: 16,
+                    big_fetch: 1,
+                    tie_skip: 0,
+                }),
+                false,
+            )
+            .unwrap(),
+        );
+        let plain = Prepared::Coloring(coloring::ColoringInput::new(&g, None, false).unwrap());
         let cta = (Some(WorkerKind::Cta), coloring::SPLIT_CHECK_FETCH);
         assert_eq!(split.sharer(&warp), cta);
         assert_eq!(plain.sharer(&warp), (Some(WorkerKind::Warp), 8));

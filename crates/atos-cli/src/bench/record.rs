@@ -173,6 +173,11 @@ pub struct Record {
     /// (`--split-big-fetch`, 1 by default; absent: no split, and in older records).
     #[serde(default)]
     pub split_big_fetch: Option<u32>,
+    /// Colouring with a split: the most free colours `assign_big` passed over when it
+    /// re-coloured (`--tie-skip`, 0 by default: first fit; absent: no split, and in older
+    /// records).
+    #[serde(default)]
+    pub tie_skip: Option<u32>,
     /// Colouring: `true` when `check` ran inline (`--inline-check`); absent otherwise and in
     /// older records.
     #[serde(default)]
@@ -327,6 +332,7 @@ impl Record {
             kcore_window: None,
             split_degree: None,
             split_big_fetch: None,
+            tie_skip: None,
             inline_check: None,
             devices: None,
             partition: None,
@@ -421,6 +427,7 @@ impl Record {
             && self.queue == other.queue
             && self.split_degree == other.split_degree
             && self.split_big_fetch == other.split_big_fetch
+            && self.tie_skip == other.tie_skip
             && self.inline_check == other.inline_check
             && self.idle_nap_ns == other.idle_nap_ns
             && self.idle_nap_doublings == other.idle_nap_doublings
