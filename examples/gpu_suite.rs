@@ -43,7 +43,8 @@ struct Args {
     #[arg(long)]
     dsl_only: bool,
     /// Only the colouring app's checks (split, and thread workers with held pushes and with the
-    /// check inline, this many runs each), then exit.
+    /// check inline, this many runs each) and the store-buffering litmus of held inline runs,
+    /// then exit.
     #[arg(long)]
     coloring_only: Option<usize>,
     /// Only the priority-queue overflow checks (band-by-band programs), then exit.
@@ -542,6 +543,72 @@ fn coloring_split(gpu: &Gpu) -> usize {
             "  {strategy:?} {}/{fetch}, tie skip {tie_skip}: {verdict}",
             w.name()
         );
+    }
+    failures
+}
+
+/// Store buffering through held inline runs (`programs::StoreBufferTasks`): each vertex of a
+/// pair stores its flag, fences and pushes a read of its partner's flag to an inline task; in
+/// no pair may both reads miss. Persistent thread groups hold the reads and run them after the
+/// batch's one fence (fetch 64 fills the hold of 8, fetch 8 and 1 do not); discrete groups
+/// fence per push and queue them. Each of 5 runs of a million pairs (partners a million items
+/// apart in the queue, taken at once by different threads) must have no such pair, and a
+/// persistent run must run every read inline. A control with every fence cut out of the
+/// generated CUDA is printed, not judged: store buffering is allowed there, not guaranteed.
+/// Returns the failures.
+fn store_buffering(gpu: &Gpu) -> usize {
+    use programs::{StoreBufferTasks, store_buffer_run};
+    const PAIRS: u32 = 1 << 20;
+    println!("\n== store buffering through held inline runs: {PAIRS} pairs, 5 runs each ==");
+    let mut failures = 0;
+    let build = |strategy: Strategy, fetch: u32, unfenced: bool| {
+        let mut b = Program::new(gpu, StoreBufferTasks::default())
+            .strategy(strategy)
+            .fetch(fetch);
+        if unfenced {
+            b = b.patch_source(|src| {
+                src.replace("debt.settle(g);", "")
+                    .replace("atos::fence_seq_cst();", "")
+            });
+        }
+        b.build_timed(10)
+    };
+    for (strategy, fetch, unfenced) in [
+        (Strategy::Persistent, 64, false),
+        (Strategy::Persistent, 8, false),
+        (Strategy::Persistent, 1, false),
+        (Strategy::Discrete, 64, false),
+        (Strategy::Persistent, 64, true),
+    ] {
+        let p = build(strategy, fetch, unfenced);
+        let (mut missed, mut queued) = (0u64, 0u64);
+        for _ in 0..5 {
+            let (m, peak) = store_buffer_run(PAIRS, |s, seeds| p.run(s, seeds));
+            missed += u64::from(m);
+            queued += peak;
+        }
+        let inline = strategy == Strategy::Persistent;
+        let label = format!(
+            "{strategy:?} thread/{fetch}{}",
+            if unfenced {
+                ", fences cut (control)"
+            } else {
+                ""
+            }
+        );
+        let verdict = if unfenced {
+            format!("{missed} pairs missed each other (allowed here)")
+        } else if missed != 0 {
+            format!("WRONG: {missed} pairs missed each other")
+        } else if inline && queued != 0 {
+            format!("WRONG: reads went through the look ring (peak {queued})")
+        } else {
+            "ok: no pair missed".to_string()
+        };
+        if verdict.starts_with("WRONG") {
+            failures += 1;
+        }
+        println!("  {label}: {verdict}");
     }
     failures
 }
@@ -1374,7 +1441,7 @@ fn main() {
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if let Some(runs) = args.coloring_only {
-        failures += coloring_split(&gpu) + coloring_thread(&gpu, runs);
+        failures += coloring_split(&gpu) + coloring_thread(&gpu, runs) + store_buffering(&gpu);
         println!("\nSUMMARY: {} failures", failures);
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
@@ -1389,6 +1456,7 @@ fn main() {
     if !args.bfs_only {
         failures += coloring_split(&gpu);
         failures += coloring_thread(&gpu, 10);
+        failures += store_buffering(&gpu);
         failures += device_twins(&gpu);
         failures += tuple_items(&gpu) + balanced_reductions(&gpu);
         failures += faults(&gpu, &graphs);

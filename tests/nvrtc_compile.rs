@@ -102,6 +102,7 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<(color::Task, check::Task)>();
     check::<(spread::Task, rescan::Task)>();
     check::<chain::Task>();
+    check::<StoreBufferTasks>();
     // Tuple items: 3 words, (u32, f32), and 16 bytes of mixed widths in two queues.
     use common::tuples::*;
     check::<place::Task>();

@@ -26,6 +26,29 @@ fn uniform_code_after_lanes_sees_every_lane() {
     }
 }
 
+/// Store buffering through an inline task: in every pair one `look` sees the other's flag,
+/// and in a persistent run every `look` runs inline (its ring stays empty); bsp queues them.
+/// The GPU runs it in `examples/gpu_suite.rs`, discrete too, with the fence cut out as a
+/// control.
+#[test]
+fn a_fence_then_an_inline_read_is_never_store_buffered() {
+    for threads in [1, 4] {
+        for strategy in [Strategy::Persistent, Strategy::Bsp] {
+            let (missed, peak) = store_buffer_run(5_000, |s, seeds| {
+                cpu(threads)
+                    .strategy(strategy)
+                    .run(StoreBufferTasks::default(), s, seeds)
+            });
+            assert_eq!(missed, 0, "{strategy:?} on {threads} threads");
+            assert_eq!(
+                peak == 0,
+                strategy == Strategy::Persistent,
+                "{strategy:?}: look's ring peak {peak}"
+            );
+        }
+    }
+}
+
 #[test]
 fn near_far_two_queue_relaxation_matches_dijkstra() {
     for spec in ["grid:40x40,w=20", "kron:10,w=50,seed=3", "geo:2000,w=9"] {

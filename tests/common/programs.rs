@@ -614,3 +614,65 @@ pub fn max_label_reference(g: &Csr) -> Vec<u32> {
         }
     }
 }
+
+// ---- store buffering through held inline runs ----
+
+#[atos::state]
+pub struct StoreBuffer<'a> {
+    /// 1 once the vertex's `raise` stored it.
+    pub flag: Atomics<'a, u32>,
+    /// What the vertex's `look` read of its partner's flag, plus 1 (0: not looked yet).
+    pub seen: Atomics<'a, u32>,
+    pub mark: Queue<'a, u32>,
+    pub look: Queue<'a, u32>,
+}
+
+/// Raises `v`'s flag, fences, and pushes `v` to `look`, an inline task: the store-buffering
+/// shape of colouring's `assign` (store, fence, push of a task that reads). A persistent thread
+/// holds the push and runs `look` after the batch's one fence (`atos::InlineHold`).
+#[atos::task(queue = "mark", worker = "thread", fetch = 64)]
+pub fn raise(v: u32, s: &StoreBuffer) {
+    s.flag.store(v, 1);
+    atos::fence();
+    s.look.push(v);
+}
+
+/// Reads the flag of `v`'s partner, `v ^ 1` (run inline at `raise`'s push).
+#[atos::task(queue = "look", worker = "thread", fetch = 64, inline)]
+pub fn look(v: u32, s: &StoreBuffer) {
+    s.seen.store(v, s.flag.load(v ^ 1) + 1);
+}
+
+pub type StoreBufferTasks = (raise::Task, look::Task);
+
+/// Runs `pairs` pairs `(2i, 2i + 1)`, seeded evens first, then odds, so that partners sit
+/// `pairs` items apart and are taken at the same time by different threads. Returns the pairs
+/// where neither `look` saw the other's flag, store buffering's forbidden outcome (each vertex
+/// stores, fences, then reads: one of the two reads must follow the other's store), and the
+/// `look` ring's peak (0 when every `look` ran inline).
+pub fn store_buffer_run(
+    pairs: u32,
+    run: impl FnOnce(&StoreBuffer, &[u32]) -> Result<Stats, RunError>,
+) -> (u32, u64) {
+    let n = 2 * pairs as usize;
+    let flag = AtomicArray::<u32>::filled(n, 0);
+    let seen = AtomicArray::<u32>::filled(n, 0);
+    let state = StoreBuffer {
+        flag: flag.view(),
+        seen: seen.view(),
+        mark: Queue::with_capacity(n as u64),
+        look: Queue::with_capacity(n as u64),
+    };
+    let seeds: Vec<u32> = (0..pairs)
+        .map(|i| 2 * i)
+        .chain((0..pairs).map(|i| 2 * i + 1))
+        .collect();
+    let stats = run(&state, &seeds).unwrap();
+    let seen = seen.to_vec();
+    assert!(
+        seen.iter().all(|&s| s == 1 || s == 2),
+        "every vertex looked once"
+    );
+    let both_missed = seen.chunks(2).filter(|p| p[0] == 1 && p[1] == 1).count() as u32;
+    (both_missed, stats.queue("look").map_or(0, |q| q.peak))
+}
