@@ -1,0 +1,10 @@
+#!/bin/bash
+# The runs of docs/results/2026-12-06i-tie-skip-model.md, output in model.txt.
+set -e
+cd "$(dirname "$0")"
+export CARGO_TARGET_DIR=${CARGO_TARGET_DIR:-/tmp/gcsim-target}
+cargo build --release -q
+m=$CARGO_TARGET_DIR/release/colouring-schedule-model
+for mode in base skip:2 skip:4 skip:8 skip:16 skip:max; do $m kron:22 1024 $mode 2048; done
+for w in 256 4096; do for mode in base skip:4; do $m kron:22 $w $mode 2048; done; done
+for mode in base skip:4; do $m kron:22 1024 $mode 128; done
