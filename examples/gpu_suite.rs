@@ -551,11 +551,12 @@ fn coloring_split(gpu: &Gpu) -> usize {
 /// pair stores its flag, fences and pushes a read of its partner's flag to an inline task; in
 /// no pair may both reads miss. Persistent thread groups hold the reads and run them after the
 /// batch's one fence (fetch 64 fills the hold of 8, fetch 8 and 1 do not); discrete groups
-/// fence per push and queue them. Each of 5 runs of a million pairs (partners a million items
-/// apart in the queue, taken at once by different threads) must have no such pair, and a
-/// persistent run must run every read inline. A control with every fence cut out of the
-/// generated CUDA is printed, not judged: store buffering is allowed there, not guaranteed.
-/// Returns the failures.
+/// fence per push and queue them. Each of 5 runs of a million pairs must have no such pair,
+/// and a persistent run must run every read inline. Partners sit half the items the grid
+/// takes at once apart (2 blocks of 256 threads per SM, times the fetch, over 2), so that
+/// different threads, mostly on different SMs, take them at the same time. A control with
+/// every fence cut out of the generated CUDA is printed, not judged: store buffering is
+/// allowed there, not guaranteed. Returns the failures.
 fn store_buffering(gpu: &Gpu) -> usize {
     use programs::{StoreBufferTasks, store_buffer_run};
     const PAIRS: u32 = 1 << 20;
@@ -567,6 +568,11 @@ fn store_buffering(gpu: &Gpu) -> usize {
             .fetch(fetch);
         if unfenced {
             b = b.patch_source(|src| {
+                // The unit's only fences: the thread's owed fence and the full hold's.
+                assert!(
+                    src.contains("debt.settle(g);") && src.contains("atos::fence_seq_cst();"),
+                    "the control finds the fences it cuts"
+                );
                 src.replace("debt.settle(g);", "")
                     .replace("atos::fence_seq_cst();", "")
             });
@@ -581,15 +587,16 @@ fn store_buffering(gpu: &Gpu) -> usize {
         (Strategy::Persistent, 64, true),
     ] {
         let p = build(strategy, fetch, unfenced);
+        let apart = gpu.sm_count() * 256 * fetch;
         let (mut missed, mut queued) = (0u64, 0u64);
         for _ in 0..5 {
-            let (m, peak) = store_buffer_run(PAIRS, |s, seeds| p.run(s, seeds));
+            let (m, peak) = store_buffer_run(PAIRS, apart, |s, seeds| p.run(s, seeds));
             missed += u64::from(m);
             queued += peak;
         }
         let inline = strategy == Strategy::Persistent;
         let label = format!(
-            "{strategy:?} thread/{fetch}{}",
+            "{strategy:?} thread/{fetch}, partners {apart} apart{}",
             if unfenced {
                 ", fences cut (control)"
             } else {

@@ -34,7 +34,7 @@ fn uniform_code_after_lanes_sees_every_lane() {
 fn a_fence_then_an_inline_read_is_never_store_buffered() {
     for threads in [1, 4] {
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
-            let (missed, peak) = store_buffer_run(5_000, |s, seeds| {
+            let (missed, peak) = store_buffer_run(5_000, 64, |s, seeds| {
                 cpu(threads)
                     .strategy(strategy)
                     .run(StoreBufferTasks::default(), s, seeds)

@@ -116,11 +116,23 @@ macro_rules! colour_task {
             let lo = s.offsets[v];
             let hi = s.offsets[v + 1];
             $(
-                // The colour this vertex lost with (none on its first colouring, or with
-                // nothing to pass over), and its tied rivals: neighbours that hold it, wait
-                // to be re-coloured as well, and come first in the tie rule's order.
+                // On a re-colouring with something to pass over, count the tied rivals:
+                // neighbours that hold the colour this vertex lost with, wait to be
+                // re-coloured as well, and come first in the tie rule's order. A pass of its
+                // own, so that first colourings, and all of them at 0, pay nothing for it.
                 let old = if s.$cap > 0 { s.color.load(v) } else { u32::MAX };
                 let mut ties = 0u32;
+                if old != u32::MAX {
+                    for e in lanes(lo..hi) {
+                        let u = s.cols[e];
+                        if u != v && s.color.load(u) == old && s.pending.load(u) == 1 {
+                            let du = s.offsets[u + 1] - s.offsets[u];
+                            if du > hi - lo || (du == hi - lo && u < v) {
+                                ties += 1;
+                            }
+                        }
+                    }
+                }
             )?
             let mut base = 0u32;
             loop {
@@ -132,16 +144,6 @@ macro_rules! colour_task {
                     if u != v && c >= base && c - base < 64 {
                         taken |= 1u64 << (c - base);
                     }
-                    $(
-                        if s.$cap > 0 && base == 0 && old != u32::MAX && c == old && u != v
-                            && s.pending.load(u) == 1
-                        {
-                            let du = s.offsets[u + 1] - s.offsets[u];
-                            if du > hi - lo || (du == hi - lo && u < v) {
-                                ties += 1;
-                            }
-                        }
-                    )?
                 }
                 let free = !taken;
                 $(
@@ -270,23 +272,28 @@ pub mod inline_check {
 /// rest, which, re-coloured at once by first fit, pick one colour again: a group of `k` needs
 /// up to `k` rounds, each a hub's colouring. With `tie_skip` above 0, `assign_big` counts, on
 /// a re-colouring, its *tied rivals*: neighbours that hold the colour it lost with, are
-/// pending (queued to be re-coloured) and come before it in the tie rule's order. It then
-/// passes over that many free colours, at most `tie_skip`, and takes the next: in a group of
-/// mutual rivals the `i`-th in the order passes over `i - 1` and no two pick the same colour.
-/// The count is read in the first window's pass over the neighbours (a second reduction, and
-/// `pending` and the degree read only for neighbours that hold the old colour). The colour
-/// is still one no neighbour holds, so the module's "Why it ends properly coloured" holds as
-/// written, and the first vertex of a conflict still keeps its colour; a vertex's colour
-/// is at most its degree plus `tie_skip` (first fit's, at most its degree). What it costs is colours: a rival that
-/// would not have picked the same colour makes the vertex skip one for nothing, so the cap
-/// is small. First coloured vertices (no colour lost) and `assign` are first fit.
+/// pending (queued to be re-coloured, not yet started) and come before it in the tie rule's
+/// order. It then passes over that many free colours, at most `tie_skip`, and takes the next.
+/// In a group of mutual rivals that see the same free colours, the `i`-th in the order passes
+/// over `i - 1` and no two pick the same colour; rivals with different neighbourhoods, or
+/// counted while some of them have started, can still collide, and are re-queued as before.
+/// The count is a pass of its own over the neighbours, run only on re-colourings with a cap
+/// above 0 (`pending` and the degree read only for neighbours holding the old colour), so
+/// first colourings, and every colouring at 0, cost what first fit costs. The colour is still
+/// one no neighbour held when read, so the module's "Why it ends properly coloured" holds as
+/// written, and the first vertex of a conflict still keeps its colour. Against one reading of
+/// the neighbours' colours a vertex's colour is at most its degree plus `tie_skip` (first
+/// fit's, at most its degree). What it costs is colours: a rival that would not have picked
+/// the same colour makes the vertex skip one for nothing, so the cap is small. First coloured
+/// vertices (no colour lost) and `assign` are first fit.
 /// [`ColoringArrays::state_split`](super::ColoringArrays::state_split) leaves it at 0.
 ///
 /// An event model of the schedule on the CPU (not a GPU run:
 /// `docs/results/2026-12-06i-tie-skip-model.md`) on kron:22 with 1,024 workers had the
-/// hubs (degree above 2,048) re-coloured half as often at a cap of 4 (56 K hub colourings against
-/// 119 K) and the run 14% shorter, with 398 colours against 395; uncapped, 21% shorter with
-/// 477. On an H100 it has not run yet.
+/// hubs (degree above 2,048) re-coloured half as often at a cap of 4 (56 K hub colourings
+/// against 119 K) and the run 14% shorter, with 398 colours against 395; uncapped, 21%
+/// shorter with 446 (the largest 476). With 256 workers it saved less (23% of the hub
+/// colourings, 4% of the run), with 4,096 more. On a GPU it has not run yet.
 pub mod split {
     use crate::{Atomics, Queue, Slice, lanes};
 

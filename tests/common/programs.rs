@@ -645,13 +645,15 @@ pub fn look(v: u32, s: &StoreBuffer) {
 
 pub type StoreBufferTasks = (raise::Task, look::Task);
 
-/// Runs `pairs` pairs `(2i, 2i + 1)`, seeded evens first, then odds, so that partners sit
-/// `pairs` items apart and are taken at the same time by different threads. Returns the pairs
-/// where neither `look` saw the other's flag, store buffering's forbidden outcome (each vertex
-/// stores, fences, then reads: one of the two reads must follow the other's store), and the
-/// `look` ring's peak (0 when every `look` ran inline).
+/// Runs `pairs` pairs `(2i, 2i + 1)`, seeded so that partners sit `apart` items apart in the
+/// queue (chunks of `apart` pairs, each chunk's evens, then its odds): with `apart` about half
+/// the items the workers take at once (threads x fetch / 2), partners are taken at the same
+/// time by different threads. Returns the pairs where neither `look` saw the other's flag, store
+/// buffering's forbidden outcome (each vertex stores, fences, then reads: one of the two reads
+/// must follow the other's store), and the `look` ring's peak (0 when every `look` ran inline).
 pub fn store_buffer_run(
     pairs: u32,
+    apart: u32,
     run: impl FnOnce(&StoreBuffer, &[u32]) -> Result<Stats, RunError>,
 ) -> (u32, u64) {
     let n = 2 * pairs as usize;
@@ -663,15 +665,20 @@ pub fn store_buffer_run(
         mark: Queue::with_capacity(n as u64),
         look: Queue::with_capacity(n as u64),
     };
+    let apart = apart.clamp(1, pairs.max(1));
     let seeds: Vec<u32> = (0..pairs)
-        .map(|i| 2 * i)
-        .chain((0..pairs).map(|i| 2 * i + 1))
+        .step_by(apart as usize)
+        .flat_map(|c| {
+            let chunk = c..(c + apart).min(pairs);
+            chunk.clone().map(|i| 2 * i).chain(chunk.map(|i| 2 * i + 1))
+        })
         .collect();
+    assert_eq!(seeds.len(), n);
     let stats = run(&state, &seeds).unwrap();
     let seen = seen.to_vec();
     assert!(
         seen.iter().all(|&s| s == 1 || s == 2),
-        "every vertex looked once"
+        "a vertex never looked"
     );
     let both_missed = seen.chunks(2).filter(|p| p[0] == 1 && p[1] == 1).count() as u32;
     (both_missed, stats.queue("look").map_or(0, |q| q.peak))

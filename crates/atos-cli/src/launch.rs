@@ -165,8 +165,10 @@ fn relay(
 }
 
 /// Writes `text` and a newline to stderr in one write. Ranks share the launcher's stderr, and
-/// `eprintln!` writes a formatted line in pieces, so two ranks' lines could interleave
-/// mid-line; one write of a line shorter than the pipe buffer cannot.
+/// `eprintln!` writes a formatted line in pieces, so a relayed line and rank 0's error could
+/// interleave mid-line. One write of at most `PIPE_BUF` bytes (4 KiB on Linux) to a pipe is
+/// never split by another's; longer lines, and rank 0's other output (notes, panics, written
+/// with `eprintln!`), can still be.
 pub(crate) fn stderr_line(text: &str) {
     use std::io::Write;
     let mut line = String::with_capacity(text.len() + 1);

@@ -5,11 +5,14 @@
 //! `10 + passes * (degree / lanes + 1)` units (lanes 256 for vertices above `big`, a CTA;
 //! 32 below, a warp; `passes` the 64-colour windows an assign scans, 1 for a check).
 //!
-//! Usage: `model GRAPH W MODE BIG`, MODE one of
+//! Usage: `model GRAPH W MODE BIG [degree]`, MODE one of
 //! - `base`: first fit everywhere (tie_skip 0);
 //! - `skip:CAP`: vertices above BIG pass over up to CAP free colours, one per tied rival
 //!   (a neighbour holding the colour the vertex lost with, pending, first in the tie order),
 //!   as `assign_big` does with `tie_skip = CAP`; `skip:0` is `base`, `skip:max` uncapped.
+//!
+//! and `degree` to seed the largest degrees first (Welsh and Powell's order) instead of id
+//! order.
 //!
 //! Prints tasks, colour tasks per vertex, colourings of vertices above BIG, colours (distinct,
 //! and the largest + 1), conflicts left (must be 0), and the model times at which 99%,
@@ -53,8 +56,8 @@ impl Ord for Running {
 
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    if args.len() != 5 {
-        eprintln!("usage: model GRAPH WORKERS base|skip:CAP|skip:max BIG");
+    if args.len() != 5 && !(args.len() == 6 && args[5] == "degree") {
+        eprintln!("usage: model GRAPH WORKERS base|skip:CAP|skip:max BIG [degree]");
         std::process::exit(2);
     }
     let spec = &args[1];
@@ -78,7 +81,11 @@ fn main() {
     };
     let mut color = vec![UNCOLORED; n];
     let mut pending = vec![true; n];
-    let mut queue: VecDeque<Task> = (0..n as u32).map(Task::Assign).collect();
+    let mut order: Vec<u32> = (0..n as u32).collect();
+    if args.len() == 6 {
+        order.sort_by_key(|&v| Reverse(deg[v as usize]));
+    }
+    let mut queue: VecDeque<Task> = order.into_iter().map(Task::Assign).collect();
     let mut running: BinaryHeap<Reverse<Running>> = BinaryHeap::new();
     let (mut now, mut seq, mut idle) = (0u64, 0u64, workers);
     let mut ends: Vec<u64> = Vec::new();
@@ -186,8 +193,9 @@ fn main() {
     let top = color.iter().max().map_or(0, |&c| c + 1);
     let at = |p: f64| ends[((ends.len() as f64 * p) as usize).min(ends.len() - 1)];
     println!(
-        "{spec} workers {workers} {} big {big}: tasks {} colour tasks/vertex {:.3} above-big colourings {hub_assigns} with skips {skipped} colours {} (top {top}) conflicts {conflicts} | 99% {} 99.9% {} 99.99% {} end {now}",
+        "{spec} workers {workers} {} big {big}{}: tasks {} colour tasks/vertex {:.3} above-big colourings {hub_assigns} with skips {skipped} colours {} (top {top}) conflicts {conflicts} | 99% {} 99.9% {} 99.99% {} end {now}",
         args[3],
+        if args.len() == 6 { " degree order" } else { "" },
         ends.len(),
         assigns as f64 / n as f64,
         distinct.len(),
