@@ -267,9 +267,9 @@ fn apps_cuda() {
         "discrete runs no inline task (its items stay queued)"
     );
     insta::assert_snapshot!("app_coloring_inline_check_thread", src);
-    // `split`'s `assign_big` (a CTA each) passes over tied colours: its window loop also counts
-    // the tied rivals (a second reduction, a sum), and the window's choice skips up to
-    // `tie_skip` free colours; the other colour tasks are first fit alone.
+    // `split`'s `assign_big` (a CTA each) passes over tied colours: on a re-colouring with a
+    // cap, a pass of its own counts the tied rivals (a sum across the lanes), and the window's
+    // choice skips up to `tie_skip` free colours; the other colour tasks are first fit alone.
     let split = unchecked::<coloring::split::Tasks>();
     let src = atos::cuda_source::<coloring::split::Tasks>(&split).unwrap();
     let function = |name: &str| {
