@@ -10,3 +10,5 @@ for w in 256 4096; do for mode in base skip:4; do $m kron:22 $w $mode 2048; done
 for mode in base skip:4; do $m kron:22 1024 $mode 128; done
 # Seeded largest degree first (Welsh and Powell), the order measured and rejected on a GPU.
 for mode in base skip:4; do $m kron:22 1024 $mode 2048 degree; done
+# Jones and Plassmann's depth on the hubs (why it was not built).
+for big in 2048 128; do $CARGO_TARGET_DIR/release/jp_depth kron:22 $big; done
