@@ -15,8 +15,9 @@
 //! order.
 //!
 //! Prints tasks, colour tasks per vertex, colourings of vertices above BIG, colours (distinct,
-//! and the largest + 1), conflicts left (must be 0), and the model times at which 99%,
-//! 99.9% and 99.99% of the tasks had ended, and the last.
+//! and the largest + 1), conflicts left (must be 0), the model times at which 99%,
+//! 99.9% and 99.99% of the tasks had ended, and the last, and the work: the units the workers
+//! were busy over W (the end if none were ever idle) and the share of the vertices above BIG.
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -88,6 +89,8 @@ fn main() {
     let mut queue: VecDeque<Task> = order.into_iter().map(Task::Assign).collect();
     let mut running: BinaryHeap<Reverse<Running>> = BinaryHeap::new();
     let (mut now, mut seq, mut idle) = (0u64, 0u64, workers);
+    // Units the workers were busy, all tasks and those of vertices above BIG.
+    let (mut busy, mut hub_busy) = (0u64, 0u64);
     let mut ends: Vec<u64> = Vec::new();
     let (mut assigns, mut hub_assigns, mut skipped) = (0u64, 0u64, 0u64);
     loop {
@@ -150,6 +153,10 @@ fn main() {
             };
             seq += 1;
             let end = now + 10 + passes * (d / lanes + 1);
+            busy += end - now;
+            if d > big {
+                hub_busy += end - now;
+            }
             running.push(Reverse(Running {
                 end,
                 seq,
@@ -193,7 +200,7 @@ fn main() {
     let top = color.iter().max().map_or(0, |&c| c + 1);
     let at = |p: f64| ends[((ends.len() as f64 * p) as usize).min(ends.len() - 1)];
     println!(
-        "{spec} workers {workers} {} big {big}{}: tasks {} colour tasks/vertex {:.3} above-big colourings {hub_assigns} with skips {skipped} colours {} (top {top}) conflicts {conflicts} | 99% {} 99.9% {} 99.99% {} end {now}",
+        "{spec} workers {workers} {} big {big}{}: tasks {} colour tasks/vertex {:.3} above-big colourings {hub_assigns} with skips {skipped} colours {} (top {top}) conflicts {conflicts} | 99% {} 99.9% {} 99.99% {} end {now} | busy/W {} above-big share {:.1}%",
         args[3],
         if args.len() == 6 { " degree order" } else { "" },
         ends.len(),
@@ -202,5 +209,7 @@ fn main() {
         at(0.99),
         at(0.999),
         at(0.9999),
+        busy / workers as u64,
+        100.0 * hub_busy as f64 / busy.max(1) as f64,
     );
 }
