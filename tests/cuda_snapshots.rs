@@ -738,3 +738,27 @@ fn only_loops_that_only_read_take_the_four_stride_form() {
         common::compile_clean(&src);
     }
 }
+
+/// `gpu_suite`'s store-buffering control cuts a persistent thread unit's fences by replacing
+/// `debt.settle(g);` and `atos::fence_seq_cst();` in the generated unit: each occurs once (the
+/// thread's owed fence, the full hold's fence), at every fetch the section runs, checked or
+/// not, and the unit holds its inline reads. Then the control's patch leaves no fence behind.
+#[test]
+fn the_store_buffering_controls_fences_are_the_units_only_ones() {
+    use common::programs::StoreBufferTasks;
+    for fetch in [64, 8, 1] {
+        for checked in [false, true] {
+            let spec = unchecked::<StoreBufferTasks>()
+                .fetch(fetch)
+                .checked(checked);
+            let src = atos::cuda_source::<StoreBufferTasks>(&spec).unwrap();
+            for cut in ["debt.settle(g);", "atos::fence_seq_cst();"] {
+                assert_eq!(src.matches(cut).count(), 1, "fetch {fetch}: {cut}\n{src}");
+            }
+            assert!(
+                src.contains("atos::InlineHold<"),
+                "fetch {fetch}: reads held"
+            );
+        }
+    }
+}
