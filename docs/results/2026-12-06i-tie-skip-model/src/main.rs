@@ -17,7 +17,9 @@
 //! Prints tasks, colour tasks per vertex, colourings of vertices above BIG, colours (distinct,
 //! and the largest + 1), conflicts left (must be 0), the model times at which 99%,
 //! 99.9% and 99.99% of the tasks had ended, and the last, and the work: the units the workers
-//! were busy over W (the end if none were ever idle) and the share of the vertices above BIG.
+//! were busy over W (the end if none were ever idle) and the share of the vertices above BIG,
+//! and, above BIG, the passes over the neighbours per colouring and the share of all work
+//! spent in passes after the first.
 use std::cmp::Reverse;
 use std::collections::{BinaryHeap, VecDeque};
 
@@ -91,6 +93,9 @@ fn main() {
     let (mut now, mut seq, mut idle) = (0u64, 0u64, workers);
     // Units the workers were busy, all tasks and those of vertices above BIG.
     let (mut busy, mut hub_busy) = (0u64, 0u64);
+    // Above BIG: the colourings' passes over the neighbours, and the work of those after the
+    // first (a pass per 64-colour window).
+    let (mut hub_passes, mut hub_later) = (0u64, 0u64);
     let mut ends: Vec<u64> = Vec::new();
     let (mut assigns, mut hub_assigns, mut skipped) = (0u64, 0u64, 0u64);
     loop {
@@ -156,6 +161,10 @@ fn main() {
             busy += end - now;
             if d > big {
                 hub_busy += end - now;
+                if let Task::Assign(_) = task {
+                    hub_passes += passes;
+                    hub_later += (passes - 1) * (d / lanes + 1);
+                }
             }
             running.push(Reverse(Running {
                 end,
@@ -200,7 +209,7 @@ fn main() {
     let top = color.iter().max().map_or(0, |&c| c + 1);
     let at = |p: f64| ends[((ends.len() as f64 * p) as usize).min(ends.len() - 1)];
     println!(
-        "{spec} workers {workers} {} big {big}{}: tasks {} colour tasks/vertex {:.3} above-big colourings {hub_assigns} with skips {skipped} colours {} (top {top}) conflicts {conflicts} | 99% {} 99.9% {} 99.99% {} end {now} | busy/W {} above-big share {:.1}%",
+        "{spec} workers {workers} {} big {big}{}: tasks {} colour tasks/vertex {:.3} above-big colourings {hub_assigns} with skips {skipped} colours {} (top {top}) conflicts {conflicts} | 99% {} 99.9% {} 99.99% {} end {now} | busy/W {} above-big share {:.1}% | above-big passes/colouring {:.2}, later passes {:.1}% of the work",
         args[3],
         if args.len() == 6 { " degree order" } else { "" },
         ends.len(),
@@ -211,5 +220,7 @@ fn main() {
         at(0.9999),
         busy / workers as u64,
         100.0 * hub_busy as f64 / busy.max(1) as f64,
+        hub_passes as f64 / hub_assigns.max(1) as f64,
+        100.0 * hub_later as f64 / busy.max(1) as f64,
     );
 }
