@@ -275,8 +275,9 @@ pub mod inline_check {
 /// pending (queued to be re-coloured, not yet started) and come before it in the tie rule's
 /// order. It then passes over that many free colours, at most `tie_skip`, and takes the next.
 /// In a group of mutual rivals that see the same free colours, the `i`-th in the order passes
-/// over `i - 1` and no two pick the same colour; rivals with different neighbourhoods, or
-/// counted while some of them have started, can still collide, and are re-queued as before.
+/// over `i - 1`, so the first `tie_skip + 1` pick different colours (those further down pass
+/// over `tie_skip` each and may meet again); rivals with different neighbourhoods, or counted
+/// while some of them have started, can still collide, and are re-queued as before.
 /// The count is a pass of its own over the neighbours, run only on re-colourings with a cap
 /// above 0 (`pending` and the degree read only for neighbours holding the old colour), so
 /// first colourings, and every colouring at 0, cost what first fit costs. The colour is still
