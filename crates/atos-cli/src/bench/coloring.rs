@@ -17,13 +17,34 @@ pub struct ColoringInput {
     pub offsets: Vec<u32>,
     /// Colours of CPU first-fit greedy in vertex order.
     pub greedy_colors: u64,
-    /// `--split-degree` and what goes with it: the hubs coloured by `split::assign_big`.
-    pub split: Option<Split>,
-    /// `--inline-check` (no split): the program [`inline_check::Tasks`].
-    pub inline_check: bool,
+    /// Which colouring program runs.
+    pub form: Form,
     /// With a split, every vertex in id order, up to the split's degree and above it.
     small: Vec<u32>,
     large: Vec<u32>,
+}
+
+/// Which colouring program a bench runs: one of three (clap refuses `--inline-check` with
+/// `--split-degree`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Form {
+    /// [`coloring::Tasks`], every task on the configuration's worker and fetch.
+    Plain,
+    /// `--inline-check`: [`inline_check::Tasks`], the check inline.
+    InlineCheck,
+    /// `--split-degree` and what goes with it: [`split::Tasks`], the hubs coloured by
+    /// `split::assign_big`.
+    Split(Split),
+}
+
+impl Form {
+    /// The split's settings, if the form is a split.
+    pub fn split(self) -> Option<Split> {
+        match self {
+            Form::Split(s) => Some(s),
+            _ => None,
+        }
+    }
 }
 
 /// A split colouring's settings (`--split-degree`, `--split-big-fetch`, `--tie-skip`).
@@ -38,23 +59,18 @@ pub struct Split {
 }
 
 impl ColoringInput {
-    pub fn new(
-        g: &atos_graph::Csr,
-        split: Option<Split>,
-        inline_check: bool,
-    ) -> Result<ColoringInput, String> {
+    pub fn new(g: &atos_graph::Csr, form: Form) -> Result<ColoringInput, String> {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
         let greedy = greedy_coloring(g, ColoringOrder::Natural);
         let greedy_colors = validate_coloring(g, &greedy).map_err(|e| e.to_string())?;
-        let (small, large) = match split {
-            Some(split) => coloring::split_seeds(&offsets, split.degree),
-            None => (Vec::new(), Vec::new()),
+        let (small, large) = match form {
+            Form::Split(split) => coloring::split_seeds(&offsets, split.degree),
+            _ => (Vec::new(), Vec::new()),
         };
         Ok(ColoringInput {
             offsets,
             greedy_colors,
-            split,
-            inline_check,
+            form,
             small,
             large,
         })
@@ -64,9 +80,9 @@ impl ColoringInput {
     /// every task on the configuration's worker and fetch; with one, `check` on CTAs fetching
     /// [`SPLIT_CHECK_FETCH`] (`split_program`), whatever `assign` runs on.
     pub fn sharer(&self, cfg: &Config) -> (Option<WorkerKind>, u32) {
-        match self.split {
-            Some(_) => (Some(WorkerKind::Cta), SPLIT_CHECK_FETCH),
-            None => (cfg.worker, cfg.fetch),
+        match self.form {
+            Form::Split(_) => (Some(WorkerKind::Cta), SPLIT_CHECK_FETCH),
+            Form::Plain | Form::InlineCheck => (cfg.worker, cfg.fetch),
         }
     }
 }
@@ -107,10 +123,10 @@ pub fn gpu_skip_reason(
     cfg: &Config,
     opts: &RunOpts,
 ) -> Option<String> {
-    match input.split {
-        None if input.inline_check => runner::skip_reason(&inlined(gpu, cfg, opts)),
-        None => runner::skip_reason(&plain(gpu, cfg, opts)),
-        Some(split) => runner::skip_reason(&split_program(gpu, cfg, opts, split.big_fetch)),
+    match input.form {
+        Form::InlineCheck => runner::skip_reason(&inlined(gpu, cfg, opts)),
+        Form::Plain => runner::skip_reason(&plain(gpu, cfg, opts)),
+        Form::Split(split) => runner::skip_reason(&split_program(gpu, cfg, opts, split.big_fetch)),
     }
 }
 
@@ -140,8 +156,8 @@ pub fn run(
     // Colour tasks per vertex (checks are one per colour task).
     let popped = |s: &Stats, q: &str| s.queue(q).map_or(0, |q| q.popped);
     let workload = |s: &Stats| (popped(s, "work") + popped(s, "work_big")) as f64 / n.max(1) as f64;
-    let result = match input.split {
-        None if input.inline_check => {
+    let result = match input.form {
+        Form::InlineCheck => {
             let state = a.state(&input.offsets, &g.cols);
             let app = AppRun {
                 state: &state,
@@ -152,7 +168,7 @@ pub fn run(
             };
             runner::run(gpu, &|gpu| inlined(gpu, cfg, opts), &app, cfg, opts, rec)
         }
-        None => {
+        Form::Plain => {
             let state = a.state(&input.offsets, &g.cols);
             let app = AppRun {
                 state: &state,
@@ -163,7 +179,7 @@ pub fn run(
             };
             runner::run(gpu, &|gpu| plain(gpu, cfg, opts), &app, cfg, opts, rec)
         }
-        Some(split) => {
+        Form::Split(split) => {
             let mut state = a.state_split(&input.offsets, &g.cols, split.degree);
             state.tie_skip = split.tie_skip;
             let app = AppRun {

@@ -337,12 +337,15 @@ impl App {
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
             App::Coloring => coloring::ColoringInput::new(
                 g,
-                args.split_degree.map(|degree| coloring::Split {
-                    degree,
-                    big_fetch: args.split_big_fetch.unwrap_or(1),
-                    tie_skip: args.tie_skip.unwrap_or(0),
-                }),
-                args.inline_check,
+                match args.split_degree {
+                    Some(degree) => coloring::Form::Split(coloring::Split {
+                        degree,
+                        big_fetch: args.split_big_fetch.unwrap_or(1),
+                        tie_skip: args.tie_skip.unwrap_or(0),
+                    }),
+                    None if args.inline_check => coloring::Form::InlineCheck,
+                    None => coloring::Form::Plain,
+                },
             )
             .map(Prepared::Coloring),
             App::Sssp => {
@@ -1197,10 +1200,11 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
             if let Prepared::Coloring(c) = &prepared {
                 // Every atos row of a split names it, skipped and failed ones too (the
                 // original's rows never ran one).
-                rec.split_degree = c.split.map(|s| s.degree);
-                rec.split_big_fetch = c.split.map(|s| s.big_fetch);
-                rec.tie_skip = c.split.map(|s| s.tie_skip);
-                rec.inline_check = c.inline_check.then_some(true);
+                let split = c.form.split();
+                rec.split_degree = split.map(|s| s.degree);
+                rec.split_big_fetch = split.map(|s| s.big_fetch);
+                rec.tie_skip = split.map(|s| s.tie_skip);
+                rec.inline_check = (c.form == coloring::Form::InlineCheck).then_some(true);
             }
             opts.placement = None;
             opts.aggregation = cfg.aggregation;
@@ -1763,16 +1767,16 @@ mod share_tests {
         let split = Prepared::Coloring(
             coloring::ColoringInput::new(
                 &g,
-                Some(coloring::Split {
+                coloring::Form::Split(coloring::Split {
                     degree: 16,
                     big_fetch: 1,
                     tie_skip: 0,
                 }),
-                false,
             )
             .unwrap(),
         );
-        let plain = Prepared::Coloring(coloring::ColoringInput::new(&g, None, false).unwrap());
+        let plain =
+            Prepared::Coloring(coloring::ColoringInput::new(&g, coloring::Form::Plain).unwrap());
         let cta = (Some(WorkerKind::Cta), coloring::SPLIT_CHECK_FETCH);
         assert_eq!(split.sharer(&warp), cta);
         assert_eq!(plain.sharer(&warp), (Some(WorkerKind::Warp), 8));
