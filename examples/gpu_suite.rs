@@ -488,29 +488,65 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
 }
 
 /// The colouring app split at a degree (`apps::coloring::split`): hubs on CTAs, the rest on
-/// each worker kind, persistent and BSP, on a Kronecker graph, `assign_big` by first fit and
-/// passing over up to 4 tied colours (`tie_skip`); every colouring proper and complete, the
+/// each worker kind, persistent and BSP, on a Kronecker graph and a clique of 600 (every vertex
+/// a hub, 600 colours: the wide windows' second window), `assign_big` by first fit, passing
+/// over up to 4 tied colours (`tie_skip`), with 256-colour windows after the first 64 (`wide`)
+/// or both; every colouring proper and complete (the clique's with exactly 600 colours), the
 /// vertices above the split coloured by `assign_big`. Returns the failures.
 fn coloring_split(gpu: &Gpu) -> usize {
+    let mut clique = atos_graph::EdgeList::new(600);
+    for u in 0..600 {
+        for v in u + 1..600 {
+            clique.push(u, v);
+        }
+    }
+    let clique = clique.into_csr(Default::default()).unwrap().0;
+    let kron = atos_graph::load("kron:14").unwrap();
+    let (thread, warp, cta) = (WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta);
+    coloring_split_on(
+        gpu,
+        "kron:14",
+        &kron,
+        None,
+        &[
+            (thread, 64, 0, false),
+            (warp, 8, 0, false),
+            (warp, 8, 4, false),
+            (warp, 8, 4, true),
+            (cta, 8, 0, false),
+        ],
+    ) + coloring_split_on(
+        gpu,
+        "a clique of 600",
+        &clique,
+        Some(600),
+        &[(warp, 8, 0, false), (warp, 8, 0, true), (warp, 8, 4, true)],
+    )
+}
+
+/// [`coloring_split`] on one graph, persistent and BSP, for each (worker, fetch, tie skip,
+/// wide) of `every`; `colours`: the count every colouring must use.
+fn coloring_split_on(
+    gpu: &Gpu,
+    name: &str,
+    g: &atos_graph::Csr,
+    colours: Option<u64>,
+    every: &[(WorkerKind, u32, u32, bool)],
+) -> usize {
     use atos::Seeds;
     use atos::apps::coloring::{self, ColoringArrays, split};
-    println!("\n== colouring split at degree 16 (kron:14): hubs on CTAs ==");
-    let g = atos_graph::load("kron:14").unwrap();
+    println!("\n== colouring split at degree 16 ({name}): hubs on CTAs ==");
     let offsets = g.offsets_u32().unwrap();
     let (small, large) = coloring::split_seeds(&offsets, 16);
     let mut failures = 0;
     let every = [Strategy::Persistent, Strategy::Bsp]
         .into_iter()
         .flat_map(|s| {
-            [
-                (WorkerKind::Thread, 64, 0),
-                (WorkerKind::Warp, 8, 0),
-                (WorkerKind::Warp, 8, 4),
-                (WorkerKind::Cta, 8, 0),
-            ]
-            .map(|(w, fetch, skip)| (s, w, fetch, skip))
+            every
+                .iter()
+                .map(move |&(w, fetch, skip, wide)| (s, w, fetch, skip, wide))
         });
-    for (strategy, w, fetch, tie_skip) in every {
+    for (strategy, w, fetch, tie_skip, wide) in every {
         let p = Program::new(gpu, split::Tasks::default())
             .strategy(strategy)
             .worker_for(split::assign::Task, w)
@@ -519,14 +555,18 @@ fn coloring_split(gpu: &Gpu) -> usize {
         let arrays = ColoringArrays::new(g.num_vertices());
         let mut state = arrays.state_split(&offsets, &g.cols, 16);
         state.tie_skip = tie_skip;
+        state.wide = u32::from(wide);
         let seeds = Seeds::new()
             .add(split::assign::Task, &small)
             .add(split::assign_big::Task, &large);
         let verdict = match p.run_seeds(&state, &seeds) {
             Ok(st) => {
                 let big = st.queue("work_big").map_or(0, |q| q.popped);
-                match atos_graph::reference::coloring::validate_coloring(&g, &arrays.color.to_vec())
+                match atos_graph::reference::coloring::validate_coloring(g, &arrays.color.to_vec())
                 {
+                    Ok(k) if colours.is_some_and(|c| c != k) => {
+                        format!("WRONG: {k} colours, not {}", colours.unwrap())
+                    }
                     Ok(k) if big >= large.len() as u64 => {
                         format!("{k} colours, {big} hub colourings")
                     }
@@ -540,8 +580,9 @@ fn coloring_split(gpu: &Gpu) -> usize {
             failures += 1;
         }
         println!(
-            "  {strategy:?} {}/{fetch}, tie skip {tie_skip}: {verdict}",
-            w.name()
+            "  {strategy:?} {}/{fetch}, tie skip {tie_skip}{}: {verdict}",
+            w.name(),
+            if wide { ", wide" } else { "" }
         );
     }
     failures

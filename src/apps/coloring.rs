@@ -60,7 +60,8 @@
 //! A vertex that ends with colour `c` reads its neighbours `c / 64 + 1` times, with no memory
 //! but one register per lane, and the answer is exactly first-fit's. Greedy colourings of the
 //! graphs measured use at most a few hundred colours, so the high-degree vertices scan their
-//! neighbours a handful of times.
+//! neighbours a handful of times ([`split`]'s `assign_big` can scan 256 at a time after the
+//! first 64: "Wide windows for hubs").
 //!
 //! **Why `assign` runs item by item.** Its `lanes` loop sits in the window loop, so a worker
 //! that fetches several vertices colours them one after another, not load-balanced
@@ -109,7 +110,7 @@ coloring_state!(
 /// over up to `s.field` free colours, one per tied rival ([`split`], "Passing over tied
 /// colours").
 macro_rules! colour_task {
-    ($state:ident $(with $cap:ident)?, $(#[$attr:meta])* $name:ident) => {
+    ($state:ident $(with $cap:ident, $wide:ident)?, $(#[$attr:meta])* $name:ident) => {
         $(#[$attr])*
         pub fn $name(v: u32, s: &$state) {
             s.pending.store(v, 0);
@@ -163,6 +164,66 @@ macro_rules! colour_task {
                     break;
                 }
                 base += 64;
+                $(
+                    // The first 64 colours are all taken: with `s.$wide` set, scan the rest
+                    // 256 at a time (four words per lane, four reductions per pass), so that a
+                    // hub with a few hundred colours around it reads its neighbours two or
+                    // three times, not once per 64 colours. The colour is first fit's (after
+                    // the passes over tied colours) either way.
+                    if s.$wide != 0 {
+                        loop {
+                            let mut t0 = 0u64;
+                            let mut t1 = 0u64;
+                            let mut t2 = 0u64;
+                            let mut t3 = 0u64;
+                            for e in lanes(lo..hi) {
+                                let u = s.cols[e];
+                                let c = s.color.load(u);
+                                if u != v && c >= base && c - base < 256 {
+                                    let d = c - base;
+                                    let bit = 1u64 << (d % 64);
+                                    if d < 64 {
+                                        t0 |= bit;
+                                    } else if d < 128 {
+                                        t1 |= bit;
+                                    } else if d < 192 {
+                                        t2 |= bit;
+                                    } else {
+                                        t3 |= bit;
+                                    }
+                                }
+                            }
+                            let mut k = 0u32;
+                            let mut found = false;
+                            while k < 4 && !found {
+                                let taken = if k == 0 {
+                                    t0
+                                } else if k == 1 {
+                                    t1
+                                } else if k == 2 {
+                                    t2
+                                } else {
+                                    t3
+                                };
+                                let mut free = !taken;
+                                while ties > 0 && free != 0 {
+                                    free &= free - 1;
+                                    ties -= 1;
+                                }
+                                if free != 0 {
+                                    s.color.store(v, base + 64 * k + free.trailing_zeros());
+                                    found = true;
+                                }
+                                k += 1;
+                            }
+                            if found {
+                                break;
+                            }
+                            base += 256;
+                        }
+                        break;
+                    }
+                )?
             }
             // The colour is stored before this task's check (and any neighbour's) reads
             // colours: see the module doc, "Why it ends properly coloured".
@@ -295,6 +356,24 @@ pub mod inline_check {
 /// against 119 K) and the run 14% shorter, with 398 colours against 395; uncapped, 21%
 /// shorter with 446 (the largest 476). With 256 workers it saved less (23% of the hub
 /// colourings, 4% of the run), with 4,096 more. On a GPU it has not run yet.
+///
+/// # Wide windows for hubs
+///
+/// A colouring reads the vertex's neighbours once per 64-colour window it scans, so a hub that
+/// ends with colour 400 reads its 100 K+ neighbours seven times. With `wide` set (`atos bench
+/// --wide-window`), `assign_big` scans its first 64 colours as ever and, if all are taken, the
+/// rest 256 at a time: each lane sets bits in four `u64` words (colours `base..base + 64`,
+/// `+ 64..+ 128`, ...), the four are OR-reduced across the CTA (four reductions per pass
+/// instead of one), and the words are searched in order, passing over tied colours across
+/// them as in one word. The colour is exactly the one the 64-colour windows give
+/// (`tests/coloring.rs::wide_windows_pick_the_colours_of_narrow_ones` runs both on one worker
+/// from the same state and compares), and colour 400 takes 3 passes instead of 7. The first
+/// window stays narrow, so vertices with a free colour below 64 (most of them) pay nothing for
+/// the option; it is a state field, not a second program, so one build runs both ways. In the
+/// CPU event model (not a GPU run: `docs/results/2026-12-06i-tie-skip-model.md`) on kron:22
+/// with 1,024 workers at split 128, passes after a colouring's first were 20% of the work and
+/// wide windows made the run 9% shorter (with a tie skip of 4, 2% shorter than the skip
+/// alone). On a GPU it has not run yet.
 pub mod split {
     use crate::{Atomics, Queue, Slice, lanes};
 
@@ -308,6 +387,9 @@ pub mod split {
             /// The most free colours `assign_big` passes over when it re-colours (0: first
             /// fit; "Passing over tied colours").
             pub tie_skip: u32,
+            /// Nonzero: once `assign_big` finds the first 64 colours taken, it scans the rest
+            /// 256 at a time ("Wide windows for hubs"); 0: 64 at a time.
+            pub wide: u32,
         }
     );
 
@@ -329,9 +411,10 @@ pub mod split {
     );
 
     colour_task!(
-        SplitColoringState with tie_skip,
+        SplitColoringState with tie_skip, wide,
         /// Colours a vertex of degree above `big`, on a CTA, passing over up to `tie_skip`
-        /// free colours when it re-colours.
+        /// free colours when it re-colours, and with `wide` set, scanning 256 colours per
+        /// pass after the first 64.
         #[atos::task(queue = "work_big", worker = "cta", fetch = 1)]
         assign_big
     );
@@ -421,6 +504,7 @@ impl ColoringArrays {
             work_big: Queue::with_capacity(above + 1),
             big,
             tie_skip: 0,
+            wide: 0,
         }
     }
 }

@@ -12,3 +12,5 @@ for mode in base skip:4; do $m kron:22 1024 $mode 128; done
 for mode in base skip:4; do $m kron:22 1024 $mode 2048 degree; done
 # Jones and Plassmann's depth on the hubs (why it was not built).
 for big in 2048 128; do $CARGO_TARGET_DIR/release/jp_depth kron:22 $big; done
+# Wide windows for the hubs (added 2026-12-07): 256 colours per pass for vertices above BIG.
+for big in 128 2048; do for mode in base skip:4; do HUB_WINDOW=256 $m kron:22 1024 $mode $big; done; done

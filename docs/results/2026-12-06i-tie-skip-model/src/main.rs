@@ -74,6 +74,11 @@ fn main() {
             .expect("MODE: base, skip:CAP or skip:max"),
     };
     let big: u64 = args[4].parse().expect("BIG: a degree");
+    // HUB_WINDOW: the colours a vertex above BIG scans per pass over its neighbours after a
+    // first pass over 64 (64: one u64 per lane; 256: four, `assign_big` with `wide`). Each
+    // extra word costs its own reduction, modelled as 2 units per pass.
+    let window: u64 = std::env::var("HUB_WINDOW").map_or(64, |w| w.parse().expect("HUB_WINDOW"));
+    let words = window / 64;
     let g = atos_graph::load(spec).expect("a graph spec or file");
     let n = g.num_vertices();
     let deg: Vec<u64> = (0..n as u32).map(|v| g.degree(v)).collect();
@@ -126,7 +131,8 @@ fn main() {
                     }
                     let mut ties = ties.min(cap);
                     skipped += u64::from(ties > 0);
-                    let mut taken = vec![false; nbrs.len() + cap.min(nbrs.len() as u32) as usize + 1];
+                    let mut taken =
+                        vec![false; nbrs.len() + cap.min(nbrs.len() as u32) as usize + 1];
                     for &u in nbrs {
                         let c = color[u as usize];
                         if u != v && (c as usize) < taken.len() {
@@ -144,7 +150,12 @@ fn main() {
                         c += 1;
                     }
                     chosen = c as u32;
-                    c as u64 / 64 + 1
+                    // A first pass over 64 colours, then (above BIG) `window` per pass.
+                    match c as u64 {
+                        c if c < 64 => 1,
+                        c if d > big => 2 + (c - 64) / window,
+                        c => c / 64 + 1,
+                    }
                 }
                 Task::Check(_) => {
                     let c = color[v as usize];
@@ -157,13 +168,19 @@ fn main() {
                 }
             };
             seq += 1;
-            let end = now + 10 + passes * (d / lanes + 1);
+            // The wide passes' extra reductions (all passes after the first, above BIG).
+            let extra = if d > big && matches!(task, Task::Assign(_)) {
+                2 * (words - 1)
+            } else {
+                0
+            };
+            let end = now + 10 + passes * (d / lanes + 1) + (passes - 1) * extra;
             busy += end - now;
             if d > big {
                 hub_busy += end - now;
                 if let Task::Assign(_) = task {
                     hub_passes += passes;
-                    hub_later += (passes - 1) * (d / lanes + 1);
+                    hub_later += (passes - 1) * (d / lanes + 1 + extra);
                 }
             }
             running.push(Reverse(Running {
@@ -209,9 +226,14 @@ fn main() {
     let top = color.iter().max().map_or(0, |&c| c + 1);
     let at = |p: f64| ends[((ends.len() as f64 * p) as usize).min(ends.len() - 1)];
     println!(
-        "{spec} workers {workers} {} big {big}{}: tasks {} colour tasks/vertex {:.3} above-big colourings {hub_assigns} with skips {skipped} colours {} (top {top}) conflicts {conflicts} | 99% {} 99.9% {} 99.99% {} end {now} | busy/W {} above-big share {:.1}% | above-big passes/colouring {:.2}, later passes {:.1}% of the work",
+        "{spec} workers {workers} {} big {big}{}{}: tasks {} colour tasks/vertex {:.3} above-big colourings {hub_assigns} with skips {skipped} colours {} (top {top}) conflicts {conflicts} | 99% {} 99.9% {} 99.99% {} end {now} | busy/W {} above-big share {:.1}% | above-big passes/colouring {:.2}, later passes {:.1}% of the work",
         args[3],
         if args.len() == 6 { " degree order" } else { "" },
+        if window == 64 {
+            String::new()
+        } else {
+            format!(" hub window {window}")
+        },
         ends.len(),
         assigns as f64 / n as f64,
         distinct.len(),
