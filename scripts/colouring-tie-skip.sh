@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `--tie-skip` on a GPU, in one device call (written 2026-12-06, ninth session, when no device
 # time was left; not run yet):
-# - `gpu_suite --coloring-only 5`: the split colouring with tie_skip 4 on kron:14, the
+# - `gpu_suite --coloring-only 5`: the split colouring with tie_skip 4 and wide windows on
+#   kron:14 and a clique of 600 (every vertex a hub, colours up to 599), the
 #   inline-check program on thread workers, and the store-buffering litmus of held inline runs
 #   (none of them run on a GPU yet);
 # - kron:22 asynchronous colouring at the best measured configuration (split 128, warp/8, 6

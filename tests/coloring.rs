@@ -52,7 +52,7 @@ fn color_with<P: for<'a> TaskSet<State<'a> = coloring::ColoringState<'a>>, A: Ta
         check_ring_used, !inlined,
         "{name} {strategy:?}: check ring peak"
     );
-    checked(name, g, strategy, &arrays, &stats)
+    checked(name, g, strategy, &arrays, &stats, 0)
 }
 
 /// `coloring::inline_check`: the check run inline at the colour task's push.
@@ -108,20 +108,34 @@ fn color_split(
         big_tasks >= above && (above > 0 || big_tasks == 0),
         "{name}"
     );
-    checked(name, g, strategy, &arrays, &stats)
+    checked(name, g, strategy, &arrays, &stats, tie_skip)
 }
 
-/// A proper colouring, each colour task checked once, nothing left pending; (colours, colour
-/// tasks per vertex, levels).
+/// A proper colouring, each colour task checked once, nothing left pending, and no colour above
+/// its vertex's degree (self-loops not counted) plus `slack`: first fit against any reading
+/// of the neighbours never goes above the degree, and passing over tied colours adds at most
+/// the tie skip; (colours, colour tasks per vertex, levels).
 fn checked(
     name: &str,
     g: &Csr,
     strategy: Strategy,
     arrays: &ColoringArrays,
     stats: &Stats,
+    slack: u32,
 ) -> (u64, f64, u64) {
     let colors = arrays.color.to_vec();
     let used = validate_coloring(g, &colors).unwrap_or_else(|e| panic!("{name} {strategy:?}: {e}"));
+    for (v, &c) in colors.iter().enumerate() {
+        let degree = g
+            .neighbors(v as u32)
+            .iter()
+            .filter(|&&u| u != v as u32)
+            .count() as u32;
+        assert!(
+            c <= degree + slack,
+            "{name} {strategy:?}: vertex {v} of degree {degree} has colour {c} (slack {slack})"
+        );
+    }
     let popped = |q: &str| stats.queue(q).map_or(0, |q| q.popped);
     let assigns = popped("work") + popped("work_big");
     assert_eq!(popped("check"), assigns, "{name}");
@@ -221,8 +235,10 @@ fn clique_with_hub(k: u32) -> Csr {
 /// More than 64 colours (several forbidden-set windows), self-loops, and a hub of high degree:
 /// the plain program on a clique of 150 (151 colours: windows 0, 64 and 128), and the split
 /// with every vertex above its bound, `assign_big` alone, on a clique of 300 (301 colours, five
-/// windows, or 64 and then two of 256 with wide windows), by first fit and passing over up to 4
-/// tied colours (a clique's losers are all tied rivals).
+/// windows, or 64 and then one of 256 with wide windows), by first fit and passing over up to 4
+/// tied colours (a clique's losers are all tied rivals). Every vertex is joined to the `k`
+/// others, so the colours are exactly `0..=k` by first fit (`checked` bounds each by its
+/// degree) and at most `k + 4` with the tie skip.
 #[test]
 fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
     for (k, split) in [
@@ -301,7 +317,8 @@ fn tied_rivals_pass_over_one_free_colour_each() {
 /// leave anywhere in 0..600 (in every word of the first wide window and in the second), and a
 /// copy's holders are tied rivals. Coloured by one worker (a fixed schedule), with tied rivals
 /// passed over across words and windows, the two runs end with the same colours after the same
-/// number of colourings.
+/// number of colourings. A run that picks a colour a neighbour holds can re-colour forever, so
+/// each runs on a thread of its own and fails after 120 s.
 #[test]
 fn wide_windows_pick_the_colours_of_narrow_ones() {
     let g = clique_with_hub(600);
@@ -331,30 +348,44 @@ fn wide_windows_pick_the_colours_of_narrow_ones() {
     let seeds: Vec<u32> = (0..n as u32).rev().collect();
     for tie_skip in [0, 3, 70] {
         let run = |wide: bool| {
-            let arrays = ColoringArrays::new(n);
-            for (v, &(c, p)) in start.iter().enumerate() {
-                arrays.color.view().store(v as u32, c);
-                arrays.pending.view().store(v as u32, p);
+            let (g, offsets, start, seeds) =
+                (g.clone(), offsets.clone(), start.clone(), seeds.clone());
+            let (tx, rx) = std::sync::mpsc::channel();
+            std::thread::spawn(move || {
+                let arrays = ColoringArrays::new(n);
+                for (v, &(c, p)) in start.iter().enumerate() {
+                    arrays.color.view().store(v as u32, c);
+                    arrays.pending.view().store(v as u32, p);
+                }
+                let mut state = arrays.state_split(&offsets, &g.cols, 0);
+                state.tie_skip = tie_skip;
+                state.wide = u32::from(wide);
+                let stats = CpuExecutor::new()
+                    .threads(1)
+                    .run_seeds(
+                        split::Tasks::default(),
+                        &state,
+                        &Seeds::new().add(split::assign_big::Task, &seeds),
+                    )
+                    .unwrap();
+                let colors = arrays.color.to_vec();
+                validate_coloring(&g, &colors).unwrap();
+                tx.send((colors, stats.queue("work_big").unwrap().popped))
+                    .unwrap();
+            });
+            match rx.recv_timeout(std::time::Duration::from_secs(120)) {
+                Ok(r) => r,
+                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => panic!(
+                    "tie skip {tie_skip}, wide {wide}: no end after 120 s (a vertex re-coloured forever?)"
+                ),
+                Err(e) => panic!("tie skip {tie_skip}, wide {wide}: the run failed ({e})"),
             }
-            let mut state = arrays.state_split(&offsets, &g.cols, 0);
-            state.tie_skip = tie_skip;
-            state.wide = u32::from(wide);
-            let stats = CpuExecutor::new()
-                .threads(1)
-                .run_seeds(
-                    split::Tasks::default(),
-                    &state,
-                    &Seeds::new().add(split::assign_big::Task, &seeds),
-                )
-                .unwrap();
-            let colors = arrays.color.to_vec();
-            validate_coloring(&g, &colors).unwrap();
-            (colors, stats.queue("work_big").unwrap().popped)
         };
         let (narrow, wide) = (run(false), run(true));
         assert_eq!(narrow, wide, "tie skip {tie_skip}");
-        // The colourings after the first 64 colours, by the word of the wide window they fell
-        // in: each word of the first window, and the second window, saw some.
+        // The final colours from 64 up, by the word of the wide window they fall in: each word
+        // of the first window, and the second window, holds some (the state reaches every
+        // word; whether a skip crossed a word is the comparison's to catch).
         let mut words = [0u32; 5];
         for &c in narrow.0.iter().filter(|&&c| c >= 64) {
             words[((c as usize - 64) / 64).min(4)] += 1;

@@ -165,11 +165,14 @@ macro_rules! colour_task {
                 }
                 base += 64;
                 $(
-                    // The first 64 colours are all taken: with `s.$wide` set, scan the rest
-                    // 256 at a time (four words per lane, four reductions per pass), so that a
-                    // hub with a few hundred colours around it reads its neighbours two or
-                    // three times, not once per 64 colours. The colour is first fit's (after
-                    // the passes over tied colours) either way.
+                    // No colour chosen in the first 64 (all taken, or passed over as tied):
+                    // with `s.$wide` set, scan the rest 256 at a time (four words per lane,
+                    // four reductions per pass), so that a hub with a few hundred colours
+                    // around it reads its neighbours two or three times, not once per 64
+                    // colours. From the same reads the colour is the one 64-colour windows
+                    // give (first fit's, after the passes over tied colours). `d & 63`, not
+                    // `d % 64`: a remainder would keep the loop from the read-only form
+                    // (docs/dsl.md, "Loops that only read").
                     if s.$wide != 0 {
                         loop {
                             let mut t0 = 0u64;
@@ -181,7 +184,7 @@ macro_rules! colour_task {
                                 let c = s.color.load(u);
                                 if u != v && c >= base && c - base < 256 {
                                     let d = c - base;
-                                    let bit = 1u64 << (d % 64);
+                                    let bit = 1u64 << (d & 63);
                                     if d < 64 {
                                         t0 |= bit;
                                     } else if d < 128 {
@@ -365,9 +368,12 @@ pub mod inline_check {
 /// rest 256 at a time: each lane sets bits in four `u64` words (colours `base..base + 64`,
 /// `+ 64..+ 128`, ...), the four are OR-reduced across the CTA (four reductions per pass
 /// instead of one), and the words are searched in order, passing over tied colours across
-/// them as in one word. The colour is exactly the one the 64-colour windows give
+/// them as in one word. From the same reads of the neighbours' colours, the colour is exactly
+/// the one the 64-colour windows give
 /// (`tests/coloring.rs::wide_windows_pick_the_colours_of_narrow_ones` runs both on one worker
-/// from the same state and compares), and colour 400 takes 3 passes instead of 7. The first
+/// from the same state and compares), and colour 400 takes 3 passes instead of 7. A parallel
+/// run's colour count can still differ, since shorter hub colourings change which colourings
+/// overlap (in the model below, 408 colours against 394 at first fit). The first
 /// window stays narrow, so vertices with a free colour below 64 (most of them) pay nothing for
 /// the option; it is a state field, not a second program, so one build runs both ways. In the
 /// CPU event model (not a GPU run: `docs/results/2026-12-06i-tie-skip-model.md`) on kron:22

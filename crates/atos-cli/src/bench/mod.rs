@@ -135,7 +135,7 @@ pub struct BenchArgs {
     /// it scans the rest 256 colours per pass over the hub's neighbours (four words per lane)
     /// instead of 64, so a hub among a few hundred colours reads its neighbours two or three
     /// times instead of up to seven (`atos::apps::coloring::split`, "Wide windows for hubs";
-    /// the colours are the same) [default: off, 64 per pass].
+    /// from the same reads a colouring picks the same colour) [default: off, 64 per pass].
     #[arg(long, requires = "split_degree")]
     wide_window: bool,
     /// coloring without --split-degree: run `check` inline (`atos::apps::coloring::inline_check`):
