@@ -489,9 +489,8 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
 
 /// The colouring app split at a degree (`apps::coloring::split`): hubs on CTAs, the rest on
 /// each worker kind, persistent and BSP, on a Kronecker graph and a clique of 600 (every vertex
-/// a hub, colours 0..600: the wide windows' second and third windows), `assign_big` by first
-/// fit, passing over up to 4 tied colours (`tie_skip`), with 256-colour windows after the first
-/// 64 (`wide`) or both; every colouring proper and complete, no vertex's colour above its
+/// a hub, colours 0..600: ten 64-colour windows), `assign_big` by first fit and passing over up
+/// to 4 tied colours (`tie_skip`); every colouring proper and complete, no vertex's colour above its
 /// degree plus the tie skip (first fit against any reading stays within the degree; so the
 /// clique's first-fit colours are exactly 0..600), the vertices above the split coloured by
 /// `assign_big`. Returns the failures.
@@ -509,28 +508,22 @@ fn coloring_split(gpu: &Gpu) -> usize {
         gpu,
         "kron:14",
         &kron,
-        &[
-            (thread, 64, 0, false),
-            (warp, 8, 0, false),
-            (warp, 8, 4, false),
-            (warp, 8, 4, true),
-            (cta, 8, 0, false),
-        ],
+        &[(thread, 64, 0), (warp, 8, 0), (warp, 8, 4), (cta, 8, 0)],
     ) + coloring_split_on(
         gpu,
         "a clique of 600",
         &clique,
-        &[(warp, 8, 0, false), (warp, 8, 0, true), (warp, 8, 4, true)],
+        &[(warp, 8, 0), (warp, 8, 4)],
     )
 }
 
-/// [`coloring_split`] on one graph, persistent and BSP, for each (worker, fetch, tie skip,
-/// wide) of `every`.
+/// [`coloring_split`] on one graph, persistent and BSP, for each (worker, fetch, tie skip) of
+/// `every`.
 fn coloring_split_on(
     gpu: &Gpu,
     name: &str,
     g: &atos_graph::Csr,
-    every: &[(WorkerKind, u32, u32, bool)],
+    every: &[(WorkerKind, u32, u32)],
 ) -> usize {
     use atos::Seeds;
     use atos::apps::coloring::{self, ColoringArrays, split};
@@ -543,9 +536,9 @@ fn coloring_split_on(
         .flat_map(|s| {
             every
                 .iter()
-                .map(move |&(w, fetch, skip, wide)| (s, w, fetch, skip, wide))
+                .map(move |&(w, fetch, skip)| (s, w, fetch, skip))
         });
-    for (strategy, w, fetch, tie_skip, wide) in every {
+    for (strategy, w, fetch, tie_skip) in every {
         let p = Program::new(gpu, split::Tasks::default())
             .strategy(strategy)
             .worker_for(split::assign::Task, w)
@@ -554,7 +547,6 @@ fn coloring_split_on(
         let arrays = ColoringArrays::new(g.num_vertices());
         let mut state = arrays.state_split(&offsets, &g.cols, 16);
         state.tie_skip = tie_skip;
-        state.wide = u32::from(wide);
         let seeds = Seeds::new()
             .add(split::assign::Task, &small)
             .add(split::assign_big::Task, &large);
@@ -585,9 +577,8 @@ fn coloring_split_on(
             failures += 1;
         }
         println!(
-            "  {strategy:?} {}/{fetch}, tie skip {tie_skip}{}: {verdict}",
-            w.name(),
-            if wide { ", wide" } else { "" }
+            "  {strategy:?} {}/{fetch}, tie skip {tie_skip}: {verdict}",
+            w.name()
         );
     }
     failures

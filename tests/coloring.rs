@@ -70,21 +70,19 @@ fn color_inline(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64
 }
 
 /// The same with `coloring::split`: the vertices of degree above `big` coloured by
-/// `assign_big`, which passes over up to `tie_skip` free colours when it re-colours and with
-/// `wide` scans 256 colours per pass after the first 64.
+/// `assign_big`, which passes over up to `tie_skip` free colours when it re-colours.
 fn color_split(
     name: &str,
     g: &Csr,
     strategy: Strategy,
     threads: usize,
     big: u32,
-    (tie_skip, wide): (u32, bool),
+    tie_skip: u32,
 ) -> (u64, f64, u64) {
     let offsets = g.offsets_u32().unwrap();
     let arrays = ColoringArrays::new(g.num_vertices());
     let mut state = arrays.state_split(&offsets, &g.cols, big);
     state.tie_skip = tie_skip;
-    state.wide = u32::from(wide);
     let (small, large) = coloring::split_seeds(&offsets, big);
     let stats = CpuExecutor::new()
         .threads(threads)
@@ -172,13 +170,13 @@ fn coloring_is_proper_on_every_strategy() {
             }
         }
         // Split at degree 8: the hubs (and most of a kron graph) are coloured by `assign_big`,
-        // by first fit or passing over tied colours, 64 colours per pass or wide.
+        // by first fit or passing over tied colours.
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
-            for form in [(0, false), (4, true)] {
-                let (used, _, levels) = color_split(spec, &g, strategy, 4, 8, form);
+            for tie_skip in [0, 4] {
+                let (used, _, levels) = color_split(spec, &g, strategy, 4, 8, tie_skip);
                 assert!(
                     used <= 2 * greedy + 2,
-                    "{spec} split, (tie skip, wide) {form:?}: {used} colours vs greedy {greedy}"
+                    "{spec} split, tie skip {tie_skip}: {used} colours vs greedy {greedy}"
                 );
                 if strategy == Strategy::Bsp {
                     assert_eq!(levels % 2, 0, "{spec} split: {levels} levels");
@@ -235,19 +233,12 @@ fn clique_with_hub(k: u32) -> Csr {
 /// More than 64 colours (several forbidden-set windows), self-loops, and a hub of high degree:
 /// the plain program on a clique of 150 (151 colours: windows 0, 64 and 128), and the split
 /// with every vertex above its bound, `assign_big` alone, on a clique of 300 (301 colours, five
-/// windows, or 64 and then one of 256 with wide windows), by first fit and passing over up to 4
-/// tied colours (a clique's losers are all tied rivals). Every vertex is joined to the `k`
+/// windows), by first fit and passing over up to 4 tied colours (a clique's losers are all tied rivals). Every vertex is joined to the `k`
 /// others, so the colours are exactly `0..=k` by first fit (`checked` bounds each by its
 /// degree) and at most `k + 4` with the tie skip.
 #[test]
 fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
-    for (k, split) in [
-        (150u32, None),
-        (300, Some((8, (0, false)))),
-        (300, Some((8, (4, false)))),
-        (300, Some((8, (0, true)))),
-        (300, Some((8, (4, true)))),
-    ] {
+    for (k, split) in [(150u32, None), (300, Some((8, 0))), (300, Some((8, 4)))] {
         let g = clique_with_hub(k);
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
             for threads in [1, 4] {
@@ -307,92 +298,6 @@ fn tied_rivals_pass_over_one_free_colour_each() {
             stats.queue("work_big").unwrap().popped,
             4,
             "tie skip {tie_skip}"
-        );
-    }
-}
-
-/// `assign_big`'s wide windows pick exactly the colours of 64-colour windows. A clique of 600
-/// (and its hub) starts with a shuffled colour per vertex, every fourth of them a copy of
-/// another's, and random pending flags, so first fit finds its colour in the gaps the copies
-/// leave anywhere in 0..600 (in every word of the first wide window and in the second), and a
-/// copy's holders are tied rivals. Coloured by one worker (a fixed schedule), with tied rivals
-/// passed over across words and windows, the two runs end with the same colours after the same
-/// number of colourings. A run that picks a colour a neighbour holds can re-colour forever, so
-/// each runs on a thread of its own and fails after 120 s.
-#[test]
-fn wide_windows_pick_the_colours_of_narrow_ones() {
-    let g = clique_with_hub(600);
-    let offsets = g.offsets_u32().unwrap();
-    let n = g.num_vertices();
-    let mut x = 0x9e37_79b9_7f4a_7c15u64;
-    let mut next = move |m: usize| {
-        x ^= x << 13;
-        x ^= x >> 7;
-        x ^= x << 17;
-        (x % m as u64) as usize
-    };
-    let mut shuffled: Vec<u32> = (0..n as u32).collect();
-    for i in (1..n).rev() {
-        shuffled.swap(i, next(i + 1));
-    }
-    let start: Vec<(u32, u32)> = (0..n)
-        .map(|v| {
-            let c = if next(4) == 0 {
-                shuffled[next(n)]
-            } else {
-                shuffled[v]
-            };
-            (c, u32::from(next(3) != 0))
-        })
-        .collect();
-    let seeds: Vec<u32> = (0..n as u32).rev().collect();
-    for tie_skip in [0, 3, 70] {
-        let run = |wide: bool| {
-            let (g, offsets, start, seeds) =
-                (g.clone(), offsets.clone(), start.clone(), seeds.clone());
-            let (tx, rx) = std::sync::mpsc::channel();
-            std::thread::spawn(move || {
-                let arrays = ColoringArrays::new(n);
-                for (v, &(c, p)) in start.iter().enumerate() {
-                    arrays.color.view().store(v as u32, c);
-                    arrays.pending.view().store(v as u32, p);
-                }
-                let mut state = arrays.state_split(&offsets, &g.cols, 0);
-                state.tie_skip = tie_skip;
-                state.wide = u32::from(wide);
-                let stats = CpuExecutor::new()
-                    .threads(1)
-                    .run_seeds(
-                        split::Tasks::default(),
-                        &state,
-                        &Seeds::new().add(split::assign_big::Task, &seeds),
-                    )
-                    .unwrap();
-                let colors = arrays.color.to_vec();
-                validate_coloring(&g, &colors).unwrap();
-                tx.send((colors, stats.queue("work_big").unwrap().popped))
-                    .unwrap();
-            });
-            match rx.recv_timeout(std::time::Duration::from_secs(120)) {
-                Ok(r) => r,
-                Err(std::sync::mpsc::RecvTimeoutError::Timeout) => panic!(
-                    "tie skip {tie_skip}, wide {wide}: no end after 120 s (a vertex re-coloured forever?)"
-                ),
-                Err(e) => panic!("tie skip {tie_skip}, wide {wide}: the run failed ({e})"),
-            }
-        };
-        let (narrow, wide) = (run(false), run(true));
-        assert_eq!(narrow, wide, "tie skip {tie_skip}");
-        // The final colours from 64 up, by the word of the wide window they fall in: each word
-        // of the first window, and the second window, holds some (the state reaches every
-        // word; whether a skip crossed a word is the comparison's to catch).
-        let mut words = [0u32; 5];
-        for &c in narrow.0.iter().filter(|&&c| c >= 64) {
-            words[((c as usize - 64) / 64).min(4)] += 1;
-        }
-        assert!(
-            words.iter().all(|&k| k > 0),
-            "tie skip {tie_skip}: {words:?}"
         );
     }
 }

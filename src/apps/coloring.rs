@@ -60,8 +60,7 @@
 //! A vertex that ends with colour `c` reads its neighbours `c / 64 + 1` times, with no memory
 //! but one register per lane, and the answer is exactly first-fit's. Greedy colourings of the
 //! graphs measured use at most a few hundred colours, so the high-degree vertices scan their
-//! neighbours a handful of times ([`split`]'s `assign_big` can scan 256 at a time after the
-//! first 64: "Wide windows for hubs").
+//! neighbours a handful of times.
 //!
 //! **Why `assign` runs item by item.** Its `lanes` loop sits in the window loop, so a worker
 //! that fetches several vertices colours them one after another, not load-balanced
@@ -110,7 +109,7 @@ coloring_state!(
 /// over up to `s.field` free colours, one per tied rival ([`split`], "Passing over tied
 /// colours").
 macro_rules! colour_task {
-    ($state:ident $(with $cap:ident, $wide:ident)?, $(#[$attr:meta])* $name:ident) => {
+    ($state:ident $(with $cap:ident)?, $(#[$attr:meta])* $name:ident) => {
         $(#[$attr])*
         pub fn $name(v: u32, s: &$state) {
             s.pending.store(v, 0);
@@ -164,69 +163,6 @@ macro_rules! colour_task {
                     break;
                 }
                 base += 64;
-                $(
-                    // No colour chosen in the first 64 (all taken, or passed over as tied):
-                    // with `s.$wide` set, scan the rest 256 at a time (four words per lane,
-                    // four reductions per pass), so that a hub with a few hundred colours
-                    // around it reads its neighbours two or three times, not once per 64
-                    // colours. From the same reads the colour is the one 64-colour windows
-                    // give (first fit's, after the passes over tied colours). `d & 63`, not
-                    // `d % 64`: a remainder would keep the loop from the read-only form
-                    // (docs/dsl.md, "Loops that only read").
-                    if s.$wide != 0 {
-                        loop {
-                            let mut t0 = 0u64;
-                            let mut t1 = 0u64;
-                            let mut t2 = 0u64;
-                            let mut t3 = 0u64;
-                            for e in lanes(lo..hi) {
-                                let u = s.cols[e];
-                                let c = s.color.load(u);
-                                if u != v && c >= base && c - base < 256 {
-                                    let d = c - base;
-                                    let bit = 1u64 << (d & 63);
-                                    if d < 64 {
-                                        t0 |= bit;
-                                    } else if d < 128 {
-                                        t1 |= bit;
-                                    } else if d < 192 {
-                                        t2 |= bit;
-                                    } else {
-                                        t3 |= bit;
-                                    }
-                                }
-                            }
-                            let mut k = 0u32;
-                            let mut found = false;
-                            while k < 4 && !found {
-                                let taken = if k == 0 {
-                                    t0
-                                } else if k == 1 {
-                                    t1
-                                } else if k == 2 {
-                                    t2
-                                } else {
-                                    t3
-                                };
-                                let mut free = !taken;
-                                while ties > 0 && free != 0 {
-                                    free &= free - 1;
-                                    ties -= 1;
-                                }
-                                if free != 0 {
-                                    s.color.store(v, base + 64 * k + free.trailing_zeros());
-                                    found = true;
-                                }
-                                k += 1;
-                            }
-                            if found {
-                                break;
-                            }
-                            base += 256;
-                        }
-                        break;
-                    }
-                )?
             }
             // The colour is stored before this task's check (and any neighbour's) reads
             // colours: see the module doc, "Why it ends properly coloured".
@@ -353,33 +289,18 @@ pub mod inline_check {
 /// vertices (no colour lost) and `assign` are first fit.
 /// [`ColoringArrays::state_split`](super::ColoringArrays::state_split) leaves it at 0.
 ///
-/// An event model of the schedule on the CPU (not a GPU run:
-/// `docs/results/2026-12-06i-tie-skip-model.md`) on kron:22 with 1,024 workers had the
-/// hubs (degree above 2,048) re-coloured half as often at a cap of 4 (56 K hub colourings
-/// against 119 K) and the run 14% shorter, with 398 colours against 395; uncapped, 21%
-/// shorter with 446 (the largest 476). With 256 workers it saved less (23% of the hub
-/// colourings, 4% of the run), with 4,096 more. On a GPU it has not run yet.
+/// **Measured: no gain on kron:22.** An event model of the schedule on the CPU
+/// (`docs/results/2026-12-06i-tie-skip-model.md`) predicted a 14-17% shorter run with 1,024
+/// workers at a cap of 4. On one H100 (split 128, warp/8, 6 blocks per SM, alternated in one
+/// call: `docs/results/2026-12-07-tie-skip-wide-h100.md`) caps 0, 2, 4 and 8 all took
+/// 8.44-8.77 ms, within the runs' spread, with 3-7 more colours. The model was wrong about
+/// the GPU's schedule: there the whole run coloured 1.0008 vertices per vertex (about 3,400
+/// re-colourings of 4.2 M vertices), the model 1.034, so there are few re-colourings for the
+/// skip to save. The option stays (0 by default), tested, for other graphs and devices.
 ///
-/// # Wide windows for hubs
-///
-/// A colouring reads the vertex's neighbours once per 64-colour window it scans, so a hub that
-/// ends with colour 400 reads its 100 K+ neighbours seven times. With `wide` set (`atos bench
-/// --wide-window`), `assign_big` scans its first 64 colours as ever and, if all are taken, the
-/// rest 256 at a time: each lane sets bits in four `u64` words (colours `base..base + 64`,
-/// `+ 64..+ 128`, ...), the four are OR-reduced across the CTA (four reductions per pass
-/// instead of one), and the words are searched in order, passing over tied colours across
-/// them as in one word. From the same reads of the neighbours' colours, the colour is exactly
-/// the one the 64-colour windows give
-/// (`tests/coloring.rs::wide_windows_pick_the_colours_of_narrow_ones` runs both on one worker
-/// from the same state and compares), and colour 400 takes 3 passes instead of 7. A parallel
-/// run's colour count can still differ, since shorter hub colourings change which colourings
-/// overlap (in the model below, 408 colours against 394 at first fit). The first
-/// window stays narrow, so vertices with a free colour below 64 (most of them) pay nothing for
-/// the option; it is a state field, not a second program, so one build runs both ways. In the
-/// CPU event model (not a GPU run: `docs/results/2026-12-06i-tie-skip-model.md`) on kron:22
-/// with 1,024 workers at split 128, passes after a colouring's first were 20% of the work and
-/// wide windows made the run 9% shorter (with a tie skip of 4, 2% shorter than the skip
-/// alone). On a GPU it has not run yet.
+/// Wider forbidden-set windows for the hubs (four words, 256 colours per pass after the first
+/// 64) were built and measured in the same call and removed: 9.19-9.43 ms against 8.46-8.61
+/// asynchronously, and 68.5 against 35.9 ms bulk-synchronously.
 pub mod split {
     use crate::{Atomics, Queue, Slice, lanes};
 
@@ -393,9 +314,6 @@ pub mod split {
             /// The most free colours `assign_big` passes over when it re-colours (0: first
             /// fit; "Passing over tied colours").
             pub tie_skip: u32,
-            /// Nonzero: once `assign_big` finds the first 64 colours taken, it scans the rest
-            /// 256 at a time ("Wide windows for hubs"); 0: 64 at a time.
-            pub wide: u32,
         }
     );
 
@@ -417,10 +335,9 @@ pub mod split {
     );
 
     colour_task!(
-        SplitColoringState with tie_skip, wide,
+        SplitColoringState with tie_skip,
         /// Colours a vertex of degree above `big`, on a CTA, passing over up to `tie_skip`
-        /// free colours when it re-colours, and with `wide` set, scanning 256 colours per
-        /// pass after the first 64.
+        /// free colours when it re-colours.
         #[atos::task(queue = "work_big", worker = "cta", fetch = 1)]
         assign_big
     );
@@ -510,7 +427,6 @@ impl ColoringArrays {
             work_big: Queue::with_capacity(above + 1),
             big,
             tie_skip: 0,
-            wide: 0,
         }
     }
 }

@@ -135,7 +135,6 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("split_degree", Kind::Int, true),
     ("split_big_fetch", Kind::Int, true),
     ("tie_skip", Kind::Int, true),
-    ("wide_window", Kind::Bool, true),
     ("inline_check", Kind::Bool, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
@@ -939,8 +938,7 @@ fn pagerank_and_coloring_are_verified_per_app() {
             "2",
         ];
         if let Some(d) = split {
-            // The hubs two at a time (`assign_big`'s fetch), passing over tied colours,
-            // scanning wide windows.
+            // The hubs two at a time (`assign_big`'s fetch), passing over tied colours.
             args.extend([
                 "--split-degree",
                 d,
@@ -948,7 +946,6 @@ fn pagerank_and_coloring_are_verified_per_app() {
                 "2",
                 "--tie-skip",
                 "3",
-                "--wide-window",
             ]);
         }
         if inline {
@@ -969,13 +966,11 @@ fn pagerank_and_coloring_are_verified_per_app() {
                     assert_eq!(r["split_degree"].to_string(), d, "{r}");
                     assert_eq!(r["split_big_fetch"], 2, "{r}");
                     assert_eq!(r["tie_skip"], 3, "{r}");
-                    assert_eq!(r["wide_window"], true, "{r}");
                 }
                 None => assert!(
                     r["split_degree"].is_null()
                         && r["split_big_fetch"].is_null()
-                        && r["tie_skip"].is_null()
-                        && r["wide_window"].is_null(),
+                        && r["tie_skip"].is_null(),
                     "{r}"
                 ),
             }

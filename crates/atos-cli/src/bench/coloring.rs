@@ -47,8 +47,7 @@ impl Form {
     }
 }
 
-/// A split colouring's settings (`--split-degree`, `--split-big-fetch`, `--tie-skip`,
-/// `--wide-window`).
+/// A split colouring's settings (`--split-degree`, `--split-big-fetch`, `--tie-skip`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Split {
     /// Vertices of degree above it are coloured by `split::assign_big` on CTAs.
@@ -57,8 +56,6 @@ pub struct Split {
     pub big_fetch: u32,
     /// The most free colours `assign_big` passes over when it re-colours (`tie_skip`).
     pub tie_skip: u32,
-    /// `assign_big` scans 256 colours per pass after its first 64 (`wide`).
-    pub wide_window: bool,
 }
 
 impl ColoringInput {
@@ -185,7 +182,6 @@ pub fn run(
         Form::Split(split) => {
             let mut state = a.state_split(&input.offsets, &g.cols, split.degree);
             state.tie_skip = split.tie_skip;
-            state.wide = u32::from(split.wide_window);
             let app = AppRun {
                 state: &state,
                 seeds: Seeds::new()

@@ -131,13 +131,6 @@ pub struct BenchArgs {
     /// (`atos::apps::coloring::split`, "Passing over tied colours") [default: 0, first fit].
     #[arg(long, value_name = "N", requires = "split_degree")]
     tie_skip: Option<u32>,
-    /// coloring with --split-degree: once `assign_big` finds a hub's first 64 colours taken,
-    /// it scans the rest 256 colours per pass over the hub's neighbours (four words per lane)
-    /// instead of 64, so a hub among a few hundred colours reads its neighbours two or three
-    /// times instead of up to seven (`atos::apps::coloring::split`, "Wide windows for hubs";
-    /// from the same reads a colouring picks the same colour) [default: off, 64 per pass].
-    #[arg(long, requires = "split_degree")]
-    wide_window: bool,
     /// coloring without --split-degree: run `check` inline (`atos::apps::coloring::inline_check`):
     /// in persistent runs `assign`'s push runs its vertex's check in the same
     /// thread, instead of queueing it (same colourings; persistent thread workers hold up to 8
@@ -349,7 +342,6 @@ impl App {
                         degree,
                         big_fetch: args.split_big_fetch.unwrap_or(1),
                         tie_skip: args.tie_skip.unwrap_or(0),
-                        wide_window: args.wide_window,
                     }),
                     None if args.inline_check => coloring::Form::InlineCheck,
                     None => coloring::Form::Plain,
@@ -1212,7 +1204,6 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 rec.split_degree = split.map(|s| s.degree);
                 rec.split_big_fetch = split.map(|s| s.big_fetch);
                 rec.tie_skip = split.map(|s| s.tie_skip);
-                rec.wide_window = split.map(|s| s.wide_window);
                 rec.inline_check = (c.form == coloring::Form::InlineCheck).then_some(true);
             }
             opts.placement = None;
@@ -1584,12 +1575,7 @@ fn answer(r: &Record) -> String {
                     Some(k) if k > 0 => format!(", tie skip {k}"),
                     _ => String::new(),
                 };
-                let wide = if r.wide_window == Some(true) {
-                    ", wide window"
-                } else {
-                    ""
-                };
-                format!(", split {d}{fetch}{skip}{wide}")
+                format!(", split {d}{fetch}{skip}")
             }
             None if r.inline_check == Some(true) => ", check inline".into(),
             None => String::new(),
@@ -1785,7 +1771,6 @@ mod share_tests {
                     degree: 16,
                     big_fetch: 1,
                     tie_skip: 0,
-                    wide_window: false,
                 }),
             )
             .unwrap(),

@@ -178,10 +178,6 @@ pub struct Record {
     /// records).
     #[serde(default)]
     pub tie_skip: Option<u32>,
-    /// Colouring with a split: whether `assign_big` scanned 256 colours per pass after its
-    /// first 64 (`--wide-window`; absent: no split, and in older records).
-    #[serde(default)]
-    pub wide_window: Option<bool>,
     /// Colouring: `true` when `check` ran inline (`--inline-check`); absent otherwise and in
     /// older records.
     #[serde(default)]
@@ -337,7 +333,6 @@ impl Record {
             split_degree: None,
             split_big_fetch: None,
             tie_skip: None,
-            wide_window: None,
             inline_check: None,
             devices: None,
             partition: None,
@@ -433,7 +428,6 @@ impl Record {
             && self.split_degree == other.split_degree
             && self.split_big_fetch == other.split_big_fetch
             && self.tie_skip == other.tie_skip
-            && self.wide_window == other.wide_window
             && self.inline_check == other.inline_check
             && self.idle_nap_ns == other.idle_nap_ns
             && self.idle_nap_doublings == other.idle_nap_doublings
