@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# What a persistent colouring run costs when there is next to no work (written 2026-12-07, after
+# What a persistent colouring run costs when there is next to no work (written 2026-12-07, not run
+# yet: no device machine came; after
 # the tie-skip call measured 0.051 ms for cta/4 and 0.100 for thread/4 on grid:4x4, against
 # 0.116-0.120 for luxembourg_osm's whole asynchronous colouring): the floor by worker kind
 # and block count, with the nap not doubling, BFS's floor beside it, and the meshes' async
