@@ -489,11 +489,11 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
 
 /// The colouring app split at a degree (`apps::coloring::split`): hubs on CTAs, the rest on
 /// each worker kind, persistent and BSP, on a Kronecker graph and a clique of 600 (every vertex
-/// a hub, colours 0..600: ten 64-colour windows), `assign_big` by first fit and passing over up
-/// to 4 tied colours (`tie_skip`); every colouring proper and complete, no vertex's colour above its
-/// degree plus the tie skip (first fit against any reading stays within the degree; so the
-/// clique's first-fit colours are exactly 0..600), the vertices above the split coloured by
-/// `assign_big`. Returns the failures.
+/// a hub, colours 0..600: ten 64-colour windows), `assign_big` by first fit and passing over
+/// up to 4 tied colours (`tie_skip`); every colouring proper and complete, no vertex's colour
+/// above its degree plus the tie skip (`first_fit_bound_exceeded`; so the clique's first-fit
+/// colours are exactly 0..600), the vertices above the split coloured by `assign_big`.
+/// Returns the failures.
 fn coloring_split(gpu: &Gpu) -> usize {
     let mut clique = atos_graph::EdgeList::new(600);
     for u in 0..600 {
@@ -527,6 +527,7 @@ fn coloring_split_on(
 ) -> usize {
     use atos::Seeds;
     use atos::apps::coloring::{self, ColoringArrays, split};
+    use atos_graph::reference::coloring as coloring_ref;
     println!("\n== colouring split at degree 16 ({name}): hubs on CTAs ==");
     let offsets = g.offsets_u32().unwrap();
     let (small, large) = coloring::split_seeds(&offsets, 16);
@@ -554,12 +555,8 @@ fn coloring_split_on(
             Ok(st) => {
                 let big = st.queue("work_big").map_or(0, |q| q.popped);
                 let colors = arrays.color.to_vec();
-                // A colour above its vertex's degree plus the tie skip.
-                let above = (0..g.num_vertices() as u32).find(|&v| {
-                    let degree = g.neighbors(v).iter().filter(|&&u| u != v).count() as u32;
-                    colors[v as usize] > degree + tie_skip
-                });
-                match atos_graph::reference::coloring::validate_coloring(g, &colors) {
+                let above = coloring_ref::first_fit_bound_exceeded(g, &colors, tie_skip);
+                match coloring_ref::validate_coloring(g, &colors) {
                     Ok(_) if above.is_some() => {
                         let v = above.unwrap();
                         format!("WRONG: vertex {v} has colour {}", colors[v as usize])

@@ -9,7 +9,9 @@ use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED, split};
 use atos::prelude::*;
 use atos::{Stats, Task, TaskSet};
 use atos_graph::Csr;
-use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
+use atos_graph::reference::coloring::{
+    ColoringOrder, first_fit_bound_exceeded, greedy_coloring, validate_coloring,
+};
 
 /// Colours `g` on `threads` CPU workers under `strategy`; returns (colours, assign tasks per
 /// vertex, levels).
@@ -123,15 +125,11 @@ fn checked(
 ) -> (u64, f64, u64) {
     let colors = arrays.color.to_vec();
     let used = validate_coloring(g, &colors).unwrap_or_else(|e| panic!("{name} {strategy:?}: {e}"));
-    for (v, &c) in colors.iter().enumerate() {
-        let degree = g
-            .neighbors(v as u32)
-            .iter()
-            .filter(|&&u| u != v as u32)
-            .count() as u32;
-        assert!(
-            c <= degree + slack,
-            "{name} {strategy:?}: vertex {v} of degree {degree} has colour {c} (slack {slack})"
+    if let Some(v) = first_fit_bound_exceeded(g, &colors, slack) {
+        panic!(
+            "{name} {strategy:?}: vertex {v} of degree {} has colour {} (slack {slack})",
+            g.degree(v),
+            colors[v as usize]
         );
     }
     let popped = |q: &str| stats.queue(q).map_or(0, |q| q.popped);
@@ -233,9 +231,9 @@ fn clique_with_hub(k: u32) -> Csr {
 /// More than 64 colours (several forbidden-set windows), self-loops, and a hub of high degree:
 /// the plain program on a clique of 150 (151 colours: windows 0, 64 and 128), and the split
 /// with every vertex above its bound, `assign_big` alone, on a clique of 300 (301 colours, five
-/// windows), by first fit and passing over up to 4 tied colours (a clique's losers are all tied rivals). Every vertex is joined to the `k`
-/// others, so the colours are exactly `0..=k` by first fit (`checked` bounds each by its
-/// degree) and at most `k + 4` with the tie skip.
+/// windows), by first fit and passing over up to 4 tied colours (a clique's losers are all tied
+/// rivals). Every vertex is joined to the `k` others, so the colours are exactly `0..=k` by
+/// first fit (`checked` bounds each by its degree) and at most `k + 4` with the tie skip.
 #[test]
 fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
     for (k, split) in [(150u32, None), (300, Some((8, 0))), (300, Some((8, 4)))] {

@@ -76,10 +76,44 @@ pub fn validate_coloring(g: &Csr, color: &[u32]) -> Result<u64, ColoringInvalid>
     Ok(super::distinct_count(color))
 }
 
+/// The first vertex whose colour is above its degree (self-loops not counted) plus `slack`,
+/// if any. First fit against any reading of the neighbours' colours never picks a colour
+/// above the vertex's degree (it has at most that many colours to avoid), so a speculative
+/// first-fit colouring with a vertex above the bound picked a colour some neighbour held, or
+/// skipped more than it may (`slack`: how many free colours a colouring may pass over).
+pub fn first_fit_bound_exceeded(g: &Csr, color: &[u32], slack: u32) -> Option<u32> {
+    (0..g.num_vertices() as u32).find(|&v| {
+        let degree = g.neighbors(v).iter().filter(|&&u| u != v).count() as u64;
+        u64::from(color[v as usize]) > degree + u64::from(slack)
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::generate;
+
+    #[test]
+    fn the_first_fit_bound_counts_neighbours_not_self_loops() {
+        // A path 0 - 1 - 2 with a self-loop at 0: degrees 1, 2, 1 without the loop.
+        let mut edges = crate::EdgeList::new(3);
+        for (u, v) in [(0, 1), (1, 2), (0, 0)] {
+            edges.push(u, v);
+        }
+        let opts = crate::BuildOptions {
+            drop_self_loops: false,
+            ..Default::default()
+        };
+        let (g, _) = edges.into_csr(opts).unwrap();
+        assert_eq!(first_fit_bound_exceeded(&g, &[1, 2, 1], 0), None);
+        assert_eq!(first_fit_bound_exceeded(&g, &[2, 0, 1], 0), Some(0));
+        assert_eq!(first_fit_bound_exceeded(&g, &[2, 0, 1], 1), None);
+        assert_eq!(first_fit_bound_exceeded(&g, &[0, 0, 3], 1), Some(2));
+        // Greedy colourings keep it.
+        let g = generate::from_spec("kron:10").unwrap();
+        let c = greedy_coloring(&g, ColoringOrder::LargestFirst);
+        assert_eq!(first_fit_bound_exceeded(&g, &c, 0), None);
+    }
 
     #[test]
     fn greedy_colorings_are_valid_and_bounded() {

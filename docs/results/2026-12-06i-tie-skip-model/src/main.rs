@@ -75,7 +75,8 @@ fn main() {
     };
     let big: u64 = args[4].parse().expect("BIG: a degree");
     // HUB_WINDOW: the colours a vertex above BIG scans per pass over its neighbours after a
-    // first pass over 64 (64: one u64 per lane; 256: four, `assign_big` with `wide`). Each
+    // first pass over 64 (64: one u64 per lane; 256: four, as `assign_big`'s `wide` did,
+    // built 2026-12-07 and removed when an H100 measured it slower). Each
     // extra word costs its own reduction, modelled as 2 units per pass.
     let window: u64 = std::env::var("HUB_WINDOW").map_or(64, |w| w.parse().expect("HUB_WINDOW"));
     let words = window / 64;
