@@ -127,6 +127,9 @@ pub struct Stats {
     /// Persistent GPU runs built with `sample_progress`: (microseconds since the launch,
     /// tasks done in all queues), sampled by the host while the kernel ran.
     pub timeline: Option<Vec<(f64, u64)>>,
+    /// The same samples by queue: (the queue's name, its tasks done at each sample of
+    /// `timeline`), in the program's queue order.
+    pub timeline_queues: Option<Vec<(String, Vec<u64>)>>,
     /// A spread run that sampled its devices' progress (`DeviceStats::progress`) and stopped
     /// sampling on an error: what it was (the run itself went on and ended as any other).
     pub progress_error: Option<String>,

@@ -126,6 +126,9 @@ pub struct Record {
     pub compile_origin: Option<String>,
     /// `--timeline`: (microseconds since the launch, tasks done), at most 500 points.
     pub timeline: Option<Vec<(f64, u64)>>,
+    /// `--timeline`, by queue: (the queue's name, its tasks done at each point of `timeline`),
+    /// in the program's queue order: which task kind the run's tail is made of.
+    pub timeline_queues: Option<Vec<(String, Vec<u64>)>>,
     /// PageRank: the tolerance.
     pub epsilon: Option<f64>,
     /// PageRank: the L1 distance of the last run's ranks to power iteration's (atos rows), or
@@ -315,6 +318,7 @@ impl Record {
             compile_ms: None,
             compile_origin: None,
             timeline: None,
+            timeline_queues: None,
             epsilon: None,
             rank_l1: None,
             rank_bound: None,
@@ -373,6 +377,7 @@ impl Record {
         self.min_ms = None;
         self.mteps = None;
         self.timeline = None;
+        self.timeline_queues = None;
     }
 
     pub fn skip(&mut self, note: String) {
@@ -486,13 +491,13 @@ pub fn ms(d: Duration) -> f64 {
 }
 
 /// At most `max` points of `points`, evenly spaced, keeping the first and the last.
-pub fn downsample<T: Copy>(points: &[T], max: usize) -> Vec<T> {
+pub fn downsample<T: Clone>(points: &[T], max: usize) -> Vec<T> {
     if points.len() <= max || max < 2 {
         return points.to_vec();
     }
     let last = points.len() - 1;
     (0..max)
-        .map(|i| points[i * last / (max - 1)])
+        .map(|i| points[i * last / (max - 1)].clone())
         .collect::<Vec<_>>()
 }
 

@@ -318,6 +318,12 @@ fn gpu<P: TaskSet>(
             .map_err(|e| run_failed(e, "the timeline run"))?;
         (app.verify)("the timeline run")?;
         rec.timeline = stats.timeline.map(|t| downsample(&t, 500));
+        // The same points of each queue's series as of the total's.
+        rec.timeline_queues = stats.timeline_queues.map(|qs| {
+            qs.into_iter()
+                .map(|(name, done)| (name, downsample(&done, 500)))
+                .collect()
+        });
     }
     Ok(())
 }

@@ -364,6 +364,7 @@ impl CpuExecutor {
             wall: None,
             upload: None,
             timeline: None,
+            timeline_queues: None,
             progress_error: None,
             priority: Vec::new(),
             devices: Vec::new(),

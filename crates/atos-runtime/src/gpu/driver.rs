@@ -36,8 +36,9 @@ pub(crate) struct Outcome {
     pub sweeps: u64,
     /// Host wall time of the whole drive (launches, polls, waits).
     pub wall: Duration,
-    /// Persistent runs with sampling on: (microseconds, tasks done) while the kernel ran.
-    pub timeline: Vec<(f64, u64)>,
+    /// Persistent runs with sampling on: (microseconds, tasks done in each queue, in the
+    /// program's queue order) while the kernel ran.
+    pub timeline: Vec<(f64, Vec<u64>)>,
 }
 
 pub(crate) struct Driver<'a> {
@@ -129,8 +130,8 @@ impl Driver<'_> {
         })
     }
 
-    /// Samples the tasks done (all queues) every `every` while the persistent launch runs, on
-    /// a stream of its own: (host microseconds since the first sample, tasks done). The first
+    /// Samples the tasks done in each queue every `every` while the persistent launch runs, on
+    /// a stream of its own: (host microseconds since the first sample, tasks done per queue). The first
     /// sample is taken right after the launch call, so times are offset by the launch latency.
     fn sample(
         &self,
@@ -138,7 +139,7 @@ impl Driver<'_> {
         main: &Arc<CudaStream>,
         every: Duration,
         deadline: Option<(Instant, Duration)>,
-        out: &mut Vec<(f64, u64)>,
+        out: &mut Vec<(f64, Vec<u64>)>,
     ) -> Result<(), GpuError> {
         let poll = self
             .gpu
@@ -152,7 +153,7 @@ impl Driver<'_> {
                 .try_is_complete()
                 .map_err(driver_err("running the kernel"))?;
             let c = dev.read_counters(&poll)?;
-            let done: u64 = c.queues.iter().map(|q| q[qc::DONE]).sum();
+            let done: Vec<u64> = c.queues.iter().map(|q| q[qc::DONE]).collect();
             out.push((t0.elapsed().as_secs_f64() * 1e6, done));
             if done_now {
                 return Ok(());
@@ -548,7 +549,23 @@ impl Driver<'_> {
             levels: outcome.levels,
             wall: Some(outcome.wall),
             upload: None,
-            timeline: (!outcome.timeline.is_empty()).then_some(outcome.timeline),
+            timeline: (!outcome.timeline.is_empty()).then(|| {
+                outcome
+                    .timeline
+                    .iter()
+                    .map(|(us, done)| (*us, done.iter().sum()))
+                    .collect()
+            }),
+            timeline_queues: (!outcome.timeline.is_empty()).then(|| {
+                plan.queues
+                    .iter()
+                    .enumerate()
+                    .map(|(i, name)| {
+                        let done = outcome.timeline.iter().map(|(_, d)| d[i]).collect();
+                        (name.clone(), done)
+                    })
+                    .collect()
+            }),
             progress_error: None,
             priority,
             devices: Vec::new(),

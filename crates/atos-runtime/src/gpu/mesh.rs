@@ -1651,6 +1651,7 @@ impl<'s> MeshState<'s> {
             wall: Some(wall),
             upload: None,
             timeline: None,
+            timeline_queues: None,
             progress_error: None,
             priority: Vec::new(),
             devices,
