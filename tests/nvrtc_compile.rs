@@ -121,6 +121,33 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::bfs_owner::Tasks>();
 }
 
+/// Units that trace their run's phases (`KernelSpec::trace_phases`, `ATOS_TRACE_PHASES`):
+/// every worker kind, several queues, an idle hook and a spread unit.
+#[test]
+fn phase_traced_units_compile() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn check<P: atos::TaskSet>(spec: KernelSpec) {
+        let src = atos::cuda_source::<P>(&KernelSpec {
+            trace_phases: true,
+            ..spec
+        })
+        .unwrap();
+        assert!(src.contains("#define ATOS_TRACE_PHASES 1"));
+        compile_clean(&src);
+    }
+    for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+        check::<bfs::Task>(KernelSpec::single(worker, 8, 256));
+    }
+    type Split = atos::apps::coloring::split::Tasks;
+    check::<Split>(KernelSpec::for_tasks(&<Split as atos::TaskSet>::irs()));
+    type Rank = atos::apps::pagerank::Tasks;
+    let irs = <Rank as atos::TaskSet>::irs();
+    check::<Rank>(KernelSpec::for_tasks(&irs));
+    check::<Rank>(KernelSpec::for_tasks(&irs).multi_device(true));
+}
+
 /// Units for programs spread over several GPUs (peer-to-peer, `mesh.cuh`): every worker kind,
 /// checked and not, with one and several queues, an idle hook and tuple items.
 #[test]

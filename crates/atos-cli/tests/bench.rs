@@ -118,6 +118,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("compile_origin", Kind::Str, true),
     ("timeline", Kind::Array, true),
     ("timeline_queues", Kind::Array, true),
+    ("phases_us", Kind::Array, true),
     ("epsilon", Kind::Num, true),
     ("rank_l1", Kind::Num, true),
     ("rank_bound", Kind::Num, true),

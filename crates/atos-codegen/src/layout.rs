@@ -66,6 +66,10 @@ words!(
         5 IDLE_BASE "idle_base": "pushes of the run (all queues) when the current sweep opened",
         6 IDLE_SWEEPS "idle_sweeps": "sweeps opened after the first",
         7 FAULT "fault": "the first fault's site (faults.rs): function << 40 | line << 8 | fault; 0 if none",
+        8 TRACE_START "trace_start": "persistent units built with trace_phases: the GPU clock (ns, %globaltimer) when the first block started its loop (0 otherwise)",
+        9 TRACE_WORK "trace_work": "trace_phases: the clock after the run's last batch or idle window",
+        10 TRACE_STOP "trace_stop": "trace_phases: the clock when the first group saw the end of the run",
+        11 TRACE_EXIT "trace_exit": "trace_phases: the clock when the last block left its loop",
     }
 );
 

@@ -125,6 +125,12 @@ pub struct KernelSpec {
     /// task loop; any value here lets it allocate by need up to
     /// `65536 / (block_size x min_blocks)`.
     pub min_blocks: u32,
+    /// Persistent kernels: record when the run's phases happened, on the GPU's clock, in the
+    /// control block's trace words (`ATOS_TRACE_PHASES` in worker.cuh): the first block's
+    /// start, the last batch's end, the first sight of the end, the last block's exit. Costs a
+    /// clock read per batch and one atomic per block; off by default. Windowed strategies
+    /// refuse it (their launches never run the persistent loop).
+    pub trace_phases: bool,
 }
 
 /// The default [`KernelSpec::checked`]: whether atos itself is compiled with debug assertions
@@ -224,6 +230,7 @@ impl KernelSpec {
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
             min_blocks: MIN_BLOCKS,
+            trace_phases: false,
         }
     }
 
@@ -242,6 +249,7 @@ impl KernelSpec {
             checked: CHECKED_BY_DEFAULT,
             multi_device: false,
             min_blocks: MIN_BLOCKS,
+            trace_phases: false,
         }
     }
 
@@ -378,6 +386,12 @@ impl KernelSpec {
                 self.min_blocks,
                 self.block_size,
                 2048 / self.block_size
+            )));
+        }
+        if self.trace_phases && self.strategy.windowed() {
+            return Err(CodegenError::Spec(format!(
+                "trace_phases traces the persistent loop, and the {} strategy launches windows instead: use the persistent strategy, or leave the trace off",
+                self.strategy.name()
             )));
         }
         if let Some(k) = self.idle_nap_doublings {
@@ -607,6 +621,11 @@ pub fn generate_unit(
         "#ifndef ATOS_IDLE_NAP_NS\n#define ATOS_IDLE_NAP_NS {}u\n#endif",
         spec.idle_nap_ns
     );
+    if spec.trace_phases {
+        out.push_str(
+            "#define ATOS_TRACE_PHASES 1  // the spec's: the run's phases on the GPU clock\n",
+        );
+    }
     let prioritized = state.queues().any(|f| f.kind.key().is_some());
     match (spec.idle_nap_doublings, prioritized) {
         (Some(k), _) => {

@@ -1031,6 +1031,42 @@ fn offers_go_to_inline_tasks_guarded_by_a_filtered_field() {
     assert!(!spread(false).contains("offer_lower"));
 }
 
+/// A phase trace (`trace_phases`) turns on `ATOS_TRACE_PHASES` in a persistent unit, leaves
+/// other units without it, and is refused for windowed strategies with the reason.
+#[test]
+fn phase_trace_is_a_persistent_units_define() {
+    const DEFINE: &str = "#define ATOS_TRACE_PHASES 1";
+    let ir = lower_task_source("", "fn t(v: u32, s: &S) { }").unwrap();
+    let spec = |trace_phases, strategy| KernelSpec {
+        trace_phases,
+        strategy,
+        ..KernelSpec::for_tasks(&[&ir])
+    };
+    let unit = |s: &KernelSpec| generate_unit(&[&ir], &[], &state(), s);
+    assert!(
+        unit(&spec(true, Strategy::Persistent))
+            .unwrap()
+            .contains(DEFINE)
+    );
+    assert!(
+        !unit(&spec(false, Strategy::Persistent))
+            .unwrap()
+            .contains("ATOS_TRACE_PHASES")
+    );
+    for strategy in [Strategy::Discrete, Strategy::Bsp] {
+        assert!(
+            !unit(&spec(false, strategy))
+                .unwrap()
+                .contains("ATOS_TRACE_PHASES")
+        );
+        let err = unit(&spec(true, strategy)).unwrap_err();
+        assert!(
+            matches!(&err, CodegenError::Spec(m) if m.contains("use the persistent strategy")),
+            "{err:?}"
+        );
+    }
+}
+
 /// The idle nap's cap (`ATOS_IDLE_NAP_MAX_SHIFT`): worker.cuh's 8 unless the spec gives one or
 /// a queue is a priority queue (3, so napping groups wake soon after an advance); a given one
 /// wins over both, and one whose longest nap leaves 32 bits or doubles more than 16 times is

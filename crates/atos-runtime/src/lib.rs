@@ -29,5 +29,5 @@ pub use gpu::{
 pub use placement::{Placement, PlacementError};
 pub use program::Seeds;
 pub use state::{FieldInfo, FieldRef, State, StateField, check};
-pub use stats::{DeviceStats, PriorityStats, QueueStats, Stats};
+pub use stats::{DeviceStats, PhaseTimes, PriorityStats, QueueStats, Stats};
 pub use task::{DeviceFn, Task, TaskSet, parse_embedded_ir};

@@ -130,6 +130,8 @@ pub struct Stats {
     /// The same samples by queue: (the queue's name, its tasks done at each sample of
     /// `timeline`), in the program's queue order.
     pub timeline_queues: Option<Vec<(String, Vec<u64>)>>,
+    /// Persistent GPU runs built with `trace_phases`: when the run's phases happened.
+    pub phases: Option<PhaseTimes>,
     /// A spread run that sampled its devices' progress (`DeviceStats::progress`) and stopped
     /// sampling on an error: what it was (the run itself went on and ended as any other).
     pub progress_error: Option<String>,
@@ -138,6 +140,32 @@ pub struct Stats {
     /// A run spread over several devices: one entry per device (empty otherwise). The queue
     /// stats above sum every device's rings.
     pub devices: Vec<DeviceStats>,
+}
+
+/// When a persistent GPU run's phases happened (`ProgramBuilder::trace_phases`): microseconds
+/// after its first block started its loop, on the GPU's clock. The run's `time` (CUDA events)
+/// less `exit_us` is what the launch and the events add around the kernel's loop.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct PhaseTimes {
+    /// The end of the run's last batch or idle window (0 if no group ran one).
+    pub last_work_us: f64,
+    /// The first group's sight of the end (quiescence, the idle hook's proof, or a failure).
+    pub stop_seen_us: f64,
+    /// The last block's exit from its loop.
+    pub exit_us: f64,
+}
+
+impl PhaseTimes {
+    /// From the control block's trace words (`trace_start`, `trace_work`, `trace_stop`,
+    /// `trace_exit`, clock nanoseconds); `None` if the run did not trace (a zero start).
+    pub fn from_clock(start: u64, work: u64, stop: u64, exit: u64) -> Option<PhaseTimes> {
+        let after = |t: u64| t.saturating_sub(start) as f64 / 1e3;
+        (start != 0).then(|| PhaseTimes {
+            last_work_us: after(work),
+            stop_seen_us: after(stop),
+            exit_us: after(exit),
+        })
+    }
 }
 
 impl Stats {
@@ -201,5 +229,24 @@ impl fmt::Display for Stats {
             }
         }
         Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::PhaseTimes;
+
+    /// Trace words become microseconds after the start; a run that did not trace (start 0)
+    /// has none, and a word left 0 (no group ran a batch) reads as the start.
+    #[test]
+    fn phase_times_count_from_the_first_start() {
+        assert_eq!(PhaseTimes::from_clock(0, 5, 6, 7), None);
+        let p = PhaseTimes::from_clock(1_000_000, 1_012_500, 1_020_000, 1_031_000).unwrap();
+        assert_eq!(
+            (p.last_work_us, p.stop_seen_us, p.exit_us),
+            (12.5, 20.0, 31.0)
+        );
+        let idle = PhaseTimes::from_clock(1_000_000, 0, 1_004_000, 1_009_000).unwrap();
+        assert_eq!(idle.last_work_us, 0.0);
     }
 }

@@ -186,6 +186,12 @@ pub struct BenchArgs {
     /// `device_active`, `end_tail_ms`; docs/bench.md, "Between devices").
     #[arg(long)]
     timeline: bool,
+    /// Also run each GPU persistent configuration once with its phases traced on the GPU's
+    /// clock (`ProgramBuilder::trace_phases`): when the last batch ended, when a group first saw
+    /// the end, when the last block left, against the run's event time (`phases_us`;
+    /// docs/bench.md, "Phases").
+    #[arg(long)]
+    phases: bool,
     /// Also run the original Atos binaries in DIR (built by
     /// ../shared/baselines/atos-original.sh build DIR) on every graph.
     #[arg(long, value_name = "DIR")]
@@ -579,6 +585,7 @@ pub struct RunOpts {
     pub warmup: usize,
     pub timeout: Duration,
     pub timeline: bool,
+    pub phases: bool,
     /// `ATOS_BENCH_CORRUPT=1`: change one depth after every run (test hook).
     pub corrupt: bool,
     pub cpu_threads: Option<usize>,
@@ -923,6 +930,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         warmup: args.warmup as usize,
         timeout: Duration::from_secs_f64(args.timeout),
         timeline: args.timeline,
+        phases: args.phases,
         corrupt: std::env::var(CORRUPT_ENV).is_ok_and(|v| !v.is_empty() && v != "0"),
         cpu_threads: args.cpu_threads.map(|t| t as usize),
         gpus: Default::default(),
@@ -1068,6 +1076,9 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         }
         if args.timeline {
             early_notes.push("--timeline needs the GPU (persistent runs): no timelines".into());
+        }
+        if args.phases {
+            early_notes.push("--phases needs the GPU (persistent runs): no phases".into());
         }
         if !args.grid.is_empty() {
             early_notes.push(

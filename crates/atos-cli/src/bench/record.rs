@@ -129,6 +129,10 @@ pub struct Record {
     /// `--timeline`, by queue: (the queue's name, its tasks done at each point of `timeline`),
     /// in the program's queue order: which task kind the run's tail is made of.
     pub timeline_queues: Option<Vec<(String, Vec<u64>)>>,
+    /// `--phases`: one more run's phases on the GPU's clock, microseconds after its first block
+    /// started its loop: [the last batch's end, the first sight of the end, the last block's
+    /// exit, the run's event time (launch and events included)].
+    pub phases_us: Option<[f64; 4]>,
     /// PageRank: the tolerance.
     pub epsilon: Option<f64>,
     /// PageRank: the L1 distance of the last run's ranks to power iteration's (atos rows), or
@@ -319,6 +323,7 @@ impl Record {
             compile_origin: None,
             timeline: None,
             timeline_queues: None,
+            phases_us: None,
             epsilon: None,
             rank_l1: None,
             rank_bound: None,
@@ -378,6 +383,7 @@ impl Record {
         self.mteps = None;
         self.timeline = None;
         self.timeline_queues = None;
+        self.phases_us = None;
     }
 
     pub fn skip(&mut self, note: String) {

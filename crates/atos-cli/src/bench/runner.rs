@@ -325,6 +325,25 @@ fn gpu<P: TaskSet>(
                 .collect()
         });
     }
+    if opts.phases && strategy == Strategy::Persistent {
+        let traced = builder()
+            .trace_phases(true)
+            .build()
+            .map_err(|e| Fail::new(format!("building the traced kernel: {e}")))?;
+        (app.reset)();
+        let stats = traced
+            .run_seeds(app.state, &app.seeds)
+            .map_err(|e| run_failed(e, "the traced run"))?;
+        (app.verify)("the traced run")?;
+        rec.phases_us = stats.phases.map(|p| {
+            [
+                p.last_work_us,
+                p.stop_seen_us,
+                p.exit_us,
+                stats.time.as_secs_f64() * 1e6,
+            ]
+        });
+    }
     Ok(())
 }
 

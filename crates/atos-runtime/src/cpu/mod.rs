@@ -365,6 +365,7 @@ impl CpuExecutor {
             upload: None,
             timeline: None,
             timeline_queues: None,
+            phases: None,
             progress_error: None,
             priority: Vec::new(),
             devices: Vec::new(),

@@ -23,7 +23,7 @@ use super::device_state::{Counters, DeviceState};
 use super::{Gpu, GpuError, driver_err};
 use crate::elem::ItemBits;
 use crate::error::RunError;
-use crate::stats::{PriorityStats, QueueStats, Stats, pushes_and_tasks};
+use crate::stats::{PhaseTimes, PriorityStats, QueueStats, Stats, pushes_and_tasks};
 
 /// What the launches of one run took.
 pub(crate) struct Outcome {
@@ -556,6 +556,12 @@ impl Driver<'_> {
                     .map(|(us, done)| (*us, done.iter().sum()))
                     .collect()
             }),
+            phases: PhaseTimes::from_clock(
+                counters.control[ctl::TRACE_START],
+                counters.control[ctl::TRACE_WORK],
+                counters.control[ctl::TRACE_STOP],
+                counters.control[ctl::TRACE_EXIT],
+            ),
             timeline_queues: (!outcome.timeline.is_empty()).then(|| {
                 plan.queues
                     .iter()

@@ -1652,6 +1652,7 @@ impl<'s> MeshState<'s> {
             upload: None,
             timeline: None,
             timeline_queues: None,
+            phases: None,
             progress_error: None,
             priority: Vec::new(),
             devices,

@@ -213,6 +213,15 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
+    /// Persistent kernels: trace when the run's phases happen on the GPU's clock (the first
+    /// block's start, the last batch's end, the first sight of the end, the last block's exit),
+    /// reported in [`Stats::phases`](crate::Stats::phases). Costs a clock read per batch;
+    /// windowed strategies refuse it. Off by default.
+    pub fn trace_phases(mut self, on: bool) -> Self {
+        self.spec.trace_phases = on;
+        self
+    }
+
     /// Checked arithmetic: overflow in `+ - *`, negation and shifts stops the run with
     /// [`RunError::Fault`] naming the Rust line, as a debug build of the task panics. Default:
     /// on when atos is compiled with debug assertions (the dev profile), off otherwise. Indices,

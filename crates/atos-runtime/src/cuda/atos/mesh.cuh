@@ -450,12 +450,6 @@ struct RoutedPusher {
     }
 };
 
-__device__ __forceinline__ u64 clock_ns() {
-    u64 t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-}
-
 // Aggregated runs: moves batches of this device's outboxes of one queue to their owners'
 // receive rings. An outbox is forwarded once it holds `batch` items (at most the queue's
 // capacity: the host refuses more), or once `wait_ns` have passed since its last forward (so

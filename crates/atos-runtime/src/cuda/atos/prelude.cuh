@@ -45,6 +45,13 @@ typedef long long int64_t;
 
 namespace atos {
 
+// The GPU's global clock in nanoseconds (%globaltimer: one clock for every SM of the device).
+__device__ __forceinline__ unsigned long long clock_ns() {
+    unsigned long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+}
+
 template <class T> struct Unsigned;
 template <> struct Unsigned<uint8_t> { typedef uint8_t type; };
 template <> struct Unsigned<uint16_t> { typedef uint16_t type; };

@@ -21,6 +21,12 @@
 #ifndef ATOS_IDLE_FENCE
 #define ATOS_IDLE_FENCE 0
 #endif
+// Phase trace of a persistent run (`KernelSpec::trace_phases`): the control block's trace
+// words get the clock (clock_ns) at the first group's start, the last batch's end, the first
+// group's sight of the end and the last block's exit. Off: no code.
+#ifndef ATOS_TRACE_PHASES
+#define ATOS_TRACE_PHASES 0
+#endif
 #ifndef ATOS_EACH_CHUNK_BYTES
 #define ATOS_EACH_CHUNK_BYTES 0u  // a unit with a CTA task defines it (CtaWorker::each)
 #endif
@@ -1331,13 +1337,51 @@ __device__ IdleServer<FETCH, W, I, Body, Deliver> idle_server(u64 range, W& work
 // window of the idle hook, or naps. Each server's `serve(g, out, others)` is told whether a
 // server before it found work in this pass (mesh.cuh's ForwardServer forwards at once when
 // none did and the run forwards when idle; the others ignore it).
+//
+// With ATOS_TRACE_PHASES each group's leader keeps the clock after its last batch (or idle
+// window) in a register; at the end the block takes their maximum in shared memory (every
+// thread of the block has left the loop at its barrier) and its thread 0 raises the trace
+// words: one global atomic per block, none per batch, so the trace costs the run a clock read
+// per batch.
+struct PhaseTrace {
+    u64 last_work = 0;
+    __device__ static void first(u64* word) {
+        if (ld_relaxed(word) == 0) ATOS_ATOMIC(atomicCAS)(word, 0ull, (u64)clock_ns());
+    }
+    __device__ void start(Control* ctl, u64* block_last) {
+        if (threadIdx.x == 0) {
+            *block_last = 0;
+            first(&ctl->trace_start.value);
+        }
+        __syncthreads();
+    }
+    __device__ void worked() { last_work = clock_ns(); }
+    __device__ void stopped(Control* ctl) { first(&ctl->trace_stop.value); }
+    __device__ void exit(Control* ctl, u64* block_last) {
+        if (last_work != 0) atomicMax(block_last, last_work);
+        __syncthreads();
+        if (threadIdx.x == 0) {
+            if (*block_last != 0) ATOS_ATOMIC(atomicMax)(&ctl->trace_work.value, *block_last);
+            ATOS_ATOMIC(atomicMax)(&ctl->trace_exit.value, (u64)clock_ns());
+        }
+    }
+};
+
 template <class G, class Out, class Q, class Idle, class... Servers>
 __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queues, Idle& idle, Servers&... servers) {
     uint32_t nap = 0;
+#if ATOS_TRACE_PHASES
+    __shared__ u64 trace_block_last;
+    PhaseTrace trace;
+    trace.start(ctl, &trace_block_last);
+#endif
     while (true) {
         bool worked = false;
         ((worked = servers.serve(g, out, worked) || worked), ...);
         if (worked) {
+#if ATOS_TRACE_PHASES
+            if (g.is_leader()) trace.worked();
+#endif
             nap = 0;
             continue;
         }
@@ -1346,9 +1390,15 @@ __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queu
             if (ld_relaxed(&ctl->status.value) != STATUS_OK) stop = true;
             else if (idle.active()) stop = ld_relaxed(&ctl->stop.value) != 0;
             else stop = queues.quiescent(nullptr);
+#if ATOS_TRACE_PHASES
+            if (stop) trace.stopped(ctl);
+#endif
         }
         if (g.share(stop)) break;
         if (idle.serve(g, out, ctl, queues)) {
+#if ATOS_TRACE_PHASES
+            if (g.is_leader()) trace.worked();
+#endif
             nap = 0;
             continue;
         }
@@ -1356,6 +1406,9 @@ __device__ void run_persistent(const G& g, Control* ctl, Out& out, const Q& queu
         if (nap < ATOS_IDLE_NAP_MAX_SHIFT) ++nap;
         __nanosleep((uint32_t)ATOS_IDLE_NAP_NS << nap);
     }
+#if ATOS_TRACE_PHASES
+    trace.exit(ctl, &trace_block_last);
+#endif
 }
 
 // The windowed driver (discrete and bulk-synchronous strategies): one launch serves one window
