@@ -366,6 +366,33 @@ pub mod window {
     }
 }
 
+/// Items per publication chunk of a one-GPU queue (`PUBLISH_CHUNK`, queue.cuh `publish_chunks`):
+/// a ring's `end` advances over every chunk whose items are all written, without waiting for
+/// an instant when no push is between its counts. A power of two at most the smallest ring
+/// (1024 slots).
+pub const PUBLISH_CHUNK: u64 = 256;
+
+/// Where a one-GPU queue's publication chunk counters start in its slot buffer: after its
+/// `slots` items of `elem_size` bytes, rounded up to 8 bytes (`QueueRef::chunk_counts`).
+pub fn chunk_counts_offset(slots: u64, elem_size: usize) -> u64 {
+    (slots * elem_size as u64).next_multiple_of(8)
+}
+
+/// How many chunk counters (8 bytes each) a queue of `slots` slots has: one per
+/// [`PUBLISH_CHUNK`] slots, the last partial one included.
+pub fn chunk_count_words(slots: u64) -> u64 {
+    slots.div_ceil(PUBLISH_CHUNK)
+}
+
+/// The chunk counters of a queue whose run starts with `seeds` items, the first
+/// `chunk_count_words` of them (the rest 0): the seeds, published by the host, are written
+/// items of the first lap.
+pub fn seeded_chunk_counts(seeds: u64) -> Vec<u64> {
+    (0..seeds.div_ceil(PUBLISH_CHUNK))
+        .map(|j| (seeds - j * PUBLISH_CHUNK).min(PUBLISH_CHUNK))
+        .collect()
+}
+
 /// Bit position of the sweep number in `Control::idle_cursor`.
 pub const IDLE_SWEEP_SHIFT: u32 = 40;
 
@@ -425,7 +452,7 @@ pub fn layout_header() -> String {
         spread_parts::WORDS,
     );
     out.push_str(&format!(
-        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\nconstexpr unsigned PARK_EPOCH_SHIFT = {PARK_EPOCH_SHIFT};\nconstexpr unsigned long long EVERY_KEY = {EVERY_KEY}ull;\n\n}}  // namespace atos\n",
+        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\nconstexpr unsigned PARK_EPOCH_SHIFT = {PARK_EPOCH_SHIFT};\nconstexpr unsigned long long EVERY_KEY = {EVERY_KEY}ull;\nconstexpr unsigned long long PUBLISH_CHUNK = {PUBLISH_CHUNK}ull;\n\n}}  // namespace atos\n",
         status::OK,
         status::OVERFLOW,
         status::FAULT

@@ -7,8 +7,8 @@ use std::time::{Duration, Instant};
 
 use atos_codegen::StateDesc;
 use atos_codegen::layout::{
-    EVERY_KEY, control as ctl, pack_words, priority_control as pc, queue_counters as qc,
-    unpack_words, word_offset,
+    EVERY_KEY, chunk_count_words, chunk_counts_offset, control as ctl, pack_words,
+    priority_control as pc, queue_counters as qc, seeded_chunk_counts, unpack_words, word_offset,
 };
 use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, result};
 
@@ -33,11 +33,21 @@ pub(crate) struct QueueBuf {
     pub linear: bool,
     items: u64,
     elem_size: usize,
+    /// The publication chunks' counters after the slots (queue.cuh `QueueRef::chunk_counts`),
+    /// reset by every run.
+    chunks: ChunkCounts,
     /// A priority queue's next ring left at the smallest ring (capacity 0 on the device) by a
     /// windowed program's upload: where the ring's words sit in `packed`, and its slots in
     /// `buffers` ([`DeviceState::ensure_next_rings`]). `capacity` is the one a persistent run
     /// gets.
     deferred: Option<Deferred>,
+}
+
+/// Where a ring's publication chunk counters sit: address and count of 8-byte words.
+#[derive(Clone, Copy)]
+struct ChunkCounts {
+    at: u64,
+    words: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -132,7 +142,7 @@ impl<'s> DeviceState<'s> {
                         // never opens it starts at capacity 0, the smallest ring.
                         let small = prio && ring == 2 && !next_rings && r.capacity > 0;
                         let capacity = if small { 0 } else { r.capacity };
-                        let (items, words) = ring_words(&mut arena, r, capacity)?;
+                        let (items, chunks, words) = ring_words(&mut arena, r, capacity)?;
                         let deferred = small.then(|| Deferred {
                             packed_at: packed.len(),
                             buffer: arena.buffers.len() - 1,
@@ -146,6 +156,7 @@ impl<'s> DeviceState<'s> {
                             linear: r.linear,
                             items,
                             elem_size: r.elem_size,
+                            chunks,
                             deferred,
                         });
                     }
@@ -196,7 +207,7 @@ impl<'s> DeviceState<'s> {
                 linear: q.linear,
                 elem_size: q.elem_size,
             };
-            let (items, [item_word, capacity_word, mask_word]) =
+            let (items, chunks, [item_word, capacity_word, mask_word]) =
                 ring_words(&mut arena, r, q.capacity)?;
             // The ring's words: items, counters (unchanged), capacity, mask.
             for (k, word) in [(0, item_word), (2, capacity_word), (3, mask_word)] {
@@ -204,6 +215,7 @@ impl<'s> DeviceState<'s> {
                 self.packed[at..at + 8].copy_from_slice(&word.to_le_bytes());
             }
             q.items = items;
+            q.chunks = chunks;
             q.deferred = None;
             // The small ring's slots go (no run is in flight between runs).
             self.buffers[buffer] = arena.buffers.pop().expect("the ring just allocated");
@@ -274,6 +286,19 @@ impl<'s> DeviceState<'s> {
                 // SAFETY: the seeds fit the queue (checked by the caller against its capacity,
                 // and the buffer holds at least `capacity` slots).
                 unsafe { copy_in_and_wait(q.items, &raw, stream, "writing the seeds") }?;
+            }
+            // The chunk counters: the seeds' chunks written, every other 0.
+            let ChunkCounts { at, words } = q.chunks;
+            // SAFETY: `at` is a live allocation of `words` 8-byte counters (`ring_words`).
+            unsafe { result::memset_d8_async(at, 0, words as usize * 8, s) }
+                .map_err(driver_err("resetting the publication chunks"))?;
+            let seeded: Vec<u8> = seeded_chunk_counts(n)
+                .iter()
+                .flat_map(|w| w.to_le_bytes())
+                .collect();
+            if !seeded.is_empty() {
+                // SAFETY: as above; the seeds' chunks are at most `words` (seeds <= slots).
+                unsafe { copy_in_and_wait(at, &seeded, stream, "writing the seeds' chunks") }?;
             }
         }
         for p in &self.priority {
@@ -378,17 +403,27 @@ impl<'s> DeviceState<'s> {
 }
 
 /// Allocates the slots of ring `r` at `capacity` (a linear queue never wraps: its mask is all
-/// ones, `LINEAR` in queue.cuh). Returns the slots' address and the ring's state words: items,
-/// capacity, mask.
-fn ring_words(arena: &mut Arena<'_>, r: Ring, capacity: u64) -> Result<(u64, [u64; 3]), GpuError> {
+/// ones, `LINEAR` in queue.cuh), followed by its publication chunk counters. Returns the slots'
+/// address, the chunk counters and the ring's state words: items, capacity, mask.
+fn ring_words(
+    arena: &mut Arena<'_>,
+    r: Ring,
+    capacity: u64,
+) -> Result<(u64, ChunkCounts, [u64; 3]), GpuError> {
     let (slots, mask) = if r.linear {
         (capacity.max(1), u64::MAX)
     } else {
         let slots = ring_slots(capacity);
         (slots, slots - 1)
     };
-    let items = arena.alloc(slots as usize * r.elem_size, None)?;
-    Ok((items, [items, capacity, mask]))
+    let offset = chunk_counts_offset(slots, r.elem_size);
+    let words = chunk_count_words(slots);
+    let items = arena.alloc((offset + 8 * words) as usize, None)?;
+    let chunks = ChunkCounts {
+        at: items + offset,
+        words,
+    };
+    Ok((items, chunks, [items, capacity, mask]))
 }
 
 /// Counter words read back from the device.

@@ -7,6 +7,10 @@
 //              complete on read_*   (linear queues: reserve start ahead, no read_*)
 // A completed range is counted in `count` after raising `max`; the prefix (`end`, `read_end`)
 // advances to v only when count == max == v, which means the completed ranges tile [0, v).
+// Under steady pushing that instant may not come for as long as the pushes go on (some range
+// is always between its two counts), so one-GPU units also count each written range in its
+// publication chunks (PUBLISH_CHUNK items each, counters after the slots) and `end` advances
+// over every chunk found complete (`publish_chunks`, `walk_chunks`).
 //
 // Memory ordering, explicitly, and cheaply: on sm_90 `ld.acquire` and `fence.acq_rel` each
 // invalidate the SM's L1 (CCTL.IVALL) while release operations only wait for earlier memory
@@ -48,6 +52,15 @@ struct QueueRef {
     static constexpr bool sys = SYS;
     __device__ bool ring() const { return mask != LINEAR; }
     __device__ T* slot(u64 i) const { return &items[i & mask]; }
+    // The slots allocated: a ring's mask + 1, a linear queue's capacity (at least 1).
+    __device__ u64 slots() const { return ring() ? mask + 1 : (capacity > 0 ? capacity : 1); }
+    // One-GPU units: the publication chunks' counters, after the slots (8-byte aligned; the
+    // host's layout::chunk_counts_offset), one per PUBLISH_CHUNK slots. Chunk j (items
+    // [j * PUBLISH_CHUNK, (j + 1) * PUBLISH_CHUNK)) counts in word j mod the words of a lap
+    // (a linear queue's chunks never wrap); each word sums every lap's written items.
+    __device__ u64* chunk_counts() const {
+        return (u64*)(((unsigned long long)items + slots() * sizeof(T) + 7ull) & ~7ull);
+    }
 };
 
 // Orderings at a scope: S true is the system scope (between GPUs), false the device's. The
@@ -186,11 +199,65 @@ __device__ __forceinline__ void complete_range(Counter& count, Counter& max, Cou
     if (c == ld_relaxed(&max.value)) raise_prefix<S>(prefix, credit, c);
 }
 
+// Publication chunks (one-GPU units; spread units' rings, which peers write, have none).
+#ifndef ATOS_CHUNKED_PUBLISH
+#define ATOS_CHUNKED_PUBLISH (ATOS_SYSTEM_SCOPE == 0)
+#endif
+
+// Chunk j is complete when every item of it has been written: its word holds PUBLISH_CHUNK
+// for each lap up to j's (a later lap's items cannot be written before j's are claimed,
+// which needs them published). Whether it is, after reading its word as `count`.
+template <class T, bool S>
+__device__ __forceinline__ bool chunk_complete(const QueueRef<T, S>& q, u64 j, u64 count) {
+    if (!q.ring()) return count >= PUBLISH_CHUNK;
+    const u64 per_lap = (q.mask + 1) / PUBLISH_CHUNK;  // rings hold at least 1024 slots
+    return count >= (j / per_lap + 1) * PUBLISH_CHUNK;
+}
+template <class T, bool S>
+__device__ __forceinline__ u64* chunk_word(const QueueRef<T, S>& q, u64 j) {
+    return q.chunk_counts() + (q.ring() ? j & ((q.mask + 1) / PUBLISH_CHUNK - 1) : j);
+}
+
+// Raises `end` over the complete chunks from the one it stands in. Relaxed polls; an acquire
+// fence (the chunk's writers' acquire-release adds, hence their fenced slot stores) before each
+// raise, which releases them on `end` and `avail` as a tiling's raise does. A linear queue
+// stops at its last slot. Several walkers may raise the same chunk: the raise is a maximum, and
+// it credits only what it moved.
+template <class T, bool S>
+__device__ void walk_chunks(const QueueRef<T, S>& q) {
+    QueueCounters* c = q.counters;
+    while (true) {
+        const u64 j = ld_relaxed(&c->end.value) / PUBLISH_CHUNK;
+        if (!q.ring() && (j + 1) * PUBLISH_CHUNK > q.slots()) return;
+        if (!chunk_complete(q, j, ld_relaxed(chunk_word(q, j)))) return;
+        fence_acq_rel<S>();
+        raise_prefix<S>(c->end, q.ring() ? &c->avail : nullptr, (j + 1) * PUBLISH_CHUNK);
+    }
+}
+
+// Counts [base, base + n) in its chunks (acquire-release adds, after the range's fenced stores)
+// and walks when it completed one: the chunks below may have completed first, and their
+// writers found `end` short of theirs. A completion that no walk saw is found by the claimers'
+// polls (published_end_from) or the next tiling.
+template <class T, bool S>
+__device__ __forceinline__ void publish_chunks(const QueueRef<T, S>& q, u64 base, u64 n) {
+    bool completed = false;
+    for (u64 at = base; at < base + n;) {
+        const u64 j = at / PUBLISH_CHUNK;
+        const u64 upto = (j + 1) * PUBLISH_CHUNK < base + n ? (j + 1) * PUBLISH_CHUNK : base + n;
+        const u64 old = add_acq_rel<S>(chunk_word(q, j), upto - at);
+        completed |= chunk_complete(q, j, old + (upto - at));
+        at = upto;
+    }
+    if (completed) walk_chunks(q);
+}
+
 // The publication of a queue's written items (each already fenced by its writer); a ring
 // credits `avail`.
 template <class T, bool S>
 __device__ __forceinline__ void publish(const QueueRef<T, S>& q, u64 base, u64 n) {
     QueueCounters* c = q.counters;
+    if constexpr (ATOS_CHUNKED_PUBLISH != 0 && !S) publish_chunks(q, base, n);
     complete_range<S>(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr, base, n);
 }
 
@@ -368,6 +435,7 @@ __device__ __forceinline__ u64 published_end_from(const QueueRef<T, S>& q, u64 e
     if (alloc <= e) return e;
     QueueCounters* c = q.counters;
     try_advance<S>(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr);
+    if constexpr (ATOS_CHUNKED_PUBLISH != 0 && !S) walk_chunks(q);
     return ld_relaxed(&c->end.value);
 }
 template <class T, bool S>
