@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# Chunked publication on a GPU (written 2026-12-07, before its first run): the build before it
+# Chunked publication on a GPU (written 2026-12-07; call c1 ran the first version, one counter
+# per chunk of a lap: wrong SSSP items and up to 100x slower; call c2 the two-lap counters with
+# release adds): the build before it
 # (.gpu/atos_prev, gpu_suite_prev: e1c5704) against this one (.gpu/atos), alternated per
 # configuration in one call, every run verified:
 # - kron:22 colouring at its best asynchronous configuration (split 128, warp/8, 6 blocks per
@@ -13,7 +15,7 @@
 # (scripts/gpu-bundle.sh, and the earlier one copied to *_prev) and .gpu/data the two meshes;
 # carry [".gpu"]:
 #   BUDGET=420 bash scripts/chunked-publish.sh
-source scripts/device-lib.sh c1
+source scripts/device-lib.sh ${CALL:-c2}
 .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
 .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1
 K=/tmp/k22.acsr G=/tmp/g4k.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges

@@ -20,8 +20,8 @@ source scripts/device-lib.sh f1
 G4F="--graph grid:4x4 --strategy persistent --fetch 4"
 # --phases: one more run per configuration with its phases on the GPU clock (phases_us).
 G4="$G4F --runs 9 --phases"
-for w in cta warp thread; do
-  bench atos floor-$w 30 --app coloring $G4 --worker $w --grid 66,132,264,528,1056
+for kind in cta warp thread; do
+  bench atos floor-$kind 30 --app coloring $G4 --worker $kind --grid 66,132,264,528,1056
 done
 bench atos floor-nap0 30 --app coloring $G4 --worker thread,cta --idle-nap-doublings 0
 bench atos floor-bfs 30 --app bfs $G4 --worker thread,warp,cta

@@ -378,10 +378,11 @@ pub fn chunk_counts_offset(slots: u64, elem_size: usize) -> u64 {
     (slots * elem_size as u64).next_multiple_of(8)
 }
 
-/// How many chunk counters (8 bytes each) a queue of `slots` slots has: one per
-/// [`PUBLISH_CHUNK`] slots, the last partial one included.
+/// How many chunk counters (8 bytes each) a queue of `slots` slots has: two per
+/// [`PUBLISH_CHUNK`] slots (a ring counts two laps apart: queue.cuh `chunk_complete`), the last
+/// partial chunk included.
 pub fn chunk_count_words(slots: u64) -> u64 {
-    slots.div_ceil(PUBLISH_CHUNK)
+    2 * slots.div_ceil(PUBLISH_CHUNK)
 }
 
 /// The chunk counters of a queue whose run starts with `seeds` items, the first

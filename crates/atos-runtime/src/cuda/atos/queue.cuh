@@ -55,9 +55,10 @@ struct QueueRef {
     // The slots allocated: a ring's mask + 1, a linear queue's capacity (at least 1).
     __device__ u64 slots() const { return ring() ? mask + 1 : (capacity > 0 ? capacity : 1); }
     // One-GPU units: the publication chunks' counters, after the slots (8-byte aligned; the
-    // host's layout::chunk_counts_offset), one per PUBLISH_CHUNK slots. Chunk j (items
-    // [j * PUBLISH_CHUNK, (j + 1) * PUBLISH_CHUNK)) counts in word j mod the words of a lap
-    // (a linear queue's chunks never wrap); each word sums every lap's written items.
+    // host's layout::chunk_counts_offset), two per PUBLISH_CHUNK slots. Chunk j (items
+    // [j * PUBLISH_CHUNK, (j + 1) * PUBLISH_CHUNK)) of a ring counts in word j mod the words of
+    // two laps, so each word sums the written items of every other lap (chunk_complete says
+    // why two); a linear queue's chunks never wrap.
     __device__ u64* chunk_counts() const {
         return (u64*)(((unsigned long long)items + slots() * sizeof(T) + 7ull) & ~7ull);
     }
@@ -205,17 +206,22 @@ __device__ __forceinline__ void complete_range(Counter& count, Counter& max, Cou
 #endif
 
 // Chunk j is complete when every item of it has been written: its word holds PUBLISH_CHUNK
-// for each lap up to j's (a later lap's items cannot be written before j's are claimed,
-// which needs them published). Whether it is, after reading its word as `count`.
+// for each of its laps up to j's. One word per chunk of a single lap would not do: the tiling
+// may publish the first part of chunk j while its tail is unwritten, and the next lap may then
+// write over that part (claimed and copied out), adding to the same word, which would reach
+// its target with j's tail still unwritten (a gpu_suite SSSP run read such items on an H100,
+// 2026-12-07). The lap after next cannot: writing at item p + 2 x slots (p in chunk j) needs
+// item p + slots claimed, hence published, hence everything below it written, chunk j's tail
+// included. Whether chunk j is complete, after reading its word as `count`.
 template <class T, bool S>
 __device__ __forceinline__ bool chunk_complete(const QueueRef<T, S>& q, u64 j, u64 count) {
     if (!q.ring()) return count >= PUBLISH_CHUNK;
-    const u64 per_lap = (q.mask + 1) / PUBLISH_CHUNK;  // rings hold at least 1024 slots
-    return count >= (j / per_lap + 1) * PUBLISH_CHUNK;
+    const u64 words = 2 * ((q.mask + 1) / PUBLISH_CHUNK);  // rings hold at least 1024 slots
+    return count >= (j / words + 1) * PUBLISH_CHUNK;
 }
 template <class T, bool S>
 __device__ __forceinline__ u64* chunk_word(const QueueRef<T, S>& q, u64 j) {
-    return q.chunk_counts() + (q.ring() ? j & ((q.mask + 1) / PUBLISH_CHUNK - 1) : j);
+    return q.chunk_counts() + (q.ring() ? j & (2 * ((q.mask + 1) / PUBLISH_CHUNK) - 1) : j);
 }
 
 // Raises `end` over the complete chunks from the one it stands in. Relaxed polls; an acquire
@@ -235,8 +241,9 @@ __device__ void walk_chunks(const QueueRef<T, S>& q) {
     }
 }
 
-// Counts [base, base + n) in its chunks (acquire-release adds, after the range's fenced stores)
-// and walks when it completed one: the chunks below may have completed first, and their
+// Counts [base, base + n) in its chunks (release adds, after the range's fenced stores: a
+// walker that reads a word's total and fences acquires every add that made it) and walks when
+// it completed one: the chunks below may have completed first, and their
 // writers found `end` short of theirs. A completion that no walk saw is found by the claimers'
 // polls (published_end_from) or the next tiling.
 template <class T, bool S>
@@ -245,7 +252,7 @@ __device__ __forceinline__ void publish_chunks(const QueueRef<T, S>& q, u64 base
     for (u64 at = base; at < base + n;) {
         const u64 j = at / PUBLISH_CHUNK;
         const u64 upto = (j + 1) * PUBLISH_CHUNK < base + n ? (j + 1) * PUBLISH_CHUNK : base + n;
-        const u64 old = add_acq_rel<S>(chunk_word(q, j), upto - at);
+        const u64 old = add_release<S>(chunk_word(q, j), upto - at);
         completed |= chunk_complete(q, j, old + (upto - at));
         at = upto;
     }
