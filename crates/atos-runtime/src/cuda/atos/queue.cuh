@@ -230,7 +230,7 @@ __device__ __forceinline__ u64* chunk_word(const QueueRef<T, S>& q, u64 j) {
 // stops at its last slot. Several walkers may raise the same chunk: the raise is a maximum, and
 // it credits only what it moved.
 template <class T, bool S>
-__device__ void walk_chunks(const QueueRef<T, S>& q) {
+__device__ __noinline__ void walk_chunks(const QueueRef<T, S>& q) {
     QueueCounters* c = q.counters;
     while (true) {
         const u64 j = ld_relaxed(&c->end.value) / PUBLISH_CHUNK;
@@ -246,8 +246,11 @@ __device__ void walk_chunks(const QueueRef<T, S>& q) {
 // it completed one: the chunks below may have completed first, and their
 // writers found `end` short of theirs. A completion that no walk saw is found by the claimers'
 // polls (published_end_from) or the next tiling.
+//
+// Out of line, as walk_chunks: inlined into every push, the chunk code cost kernels registers
+// (call c1: kron:22's bulk-synchronous colouring kernel went from 6 to 4 blocks per SM).
 template <class T, bool S>
-__device__ __forceinline__ void publish_chunks(const QueueRef<T, S>& q, u64 base, u64 n) {
+__device__ __noinline__ void publish_chunks(const QueueRef<T, S>& q, u64 base, u64 n) {
     bool completed = false;
     for (u64 at = base; at < base + n;) {
         const u64 j = at / PUBLISH_CHUNK;
