@@ -148,6 +148,34 @@ fn phase_traced_units_compile() {
     check::<Rank>(KernelSpec::for_tasks(&irs).multi_device(true));
 }
 
+/// Units that publish by chunks (`KernelSpec::chunked_publish`): every worker kind, a priority
+/// queue's three rings, tuple items and several queues.
+#[test]
+fn chunked_publication_units_compile() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn check<P: atos::TaskSet>(spec: KernelSpec) {
+        let src = atos::cuda_source::<P>(&KernelSpec {
+            chunked_publish: true,
+            ..spec
+        })
+        .unwrap();
+        assert!(src.contains("#define ATOS_CHUNKED_PUBLISH 1"));
+        compile_clean(&src);
+    }
+    for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+        check::<bfs::Task>(KernelSpec::single(worker, 8, 256));
+    }
+    type Split = atos::apps::coloring::split::Tasks;
+    check::<Split>(KernelSpec::for_tasks(&<Split as atos::TaskSet>::irs()));
+    type Sssp = atos::apps::sssp::relax::Task;
+    check::<Sssp>(KernelSpec::for_tasks(&<Sssp as atos::TaskSet>::irs()));
+    check::<common::tuples::place::Task>(KernelSpec::for_tasks(
+        &<common::tuples::place::Task as atos::TaskSet>::irs(),
+    ));
+}
+
 /// Units for programs spread over several GPUs (peer-to-peer, `mesh.cuh`): every worker kind,
 /// checked and not, with one and several queues, an idle hook and tuple items.
 #[test]

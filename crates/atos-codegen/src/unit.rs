@@ -131,6 +131,14 @@ pub struct KernelSpec {
     /// clock read per batch and one atomic per block; off by default. Windowed strategies
     /// refuse it (their launches never run the persistent loop).
     pub trace_phases: bool,
+    /// One-GPU units: also publish pushed items by chunks of
+    /// [`PUBLISH_CHUNK`](crate::layout::PUBLISH_CHUNK) (`ATOS_CHUNKED_PUBLISH`, queue.cuh
+    /// `publish_chunks`), so a queue's items become claimable while other pushes to it are
+    /// still being written. Experimental, off by default: its first form published unwritten
+    /// items on an H100, the second is not yet measured there (docs/results/2026-12-07b). Spread
+    /// units ignore it. The runtime's default comes from the `ATOS_CHUNKED_PUBLISH` environment
+    /// variable (`ProgramBuilder::new`).
+    pub chunked_publish: bool,
 }
 
 /// The default [`KernelSpec::checked`]: whether atos itself is compiled with debug assertions
@@ -231,6 +239,7 @@ impl KernelSpec {
             multi_device: false,
             min_blocks: MIN_BLOCKS,
             trace_phases: false,
+            chunked_publish: false,
         }
     }
 
@@ -250,6 +259,7 @@ impl KernelSpec {
             multi_device: false,
             min_blocks: MIN_BLOCKS,
             trace_phases: false,
+            chunked_publish: false,
         }
     }
 
@@ -621,6 +631,9 @@ pub fn generate_unit(
         "#ifndef ATOS_IDLE_NAP_NS\n#define ATOS_IDLE_NAP_NS {}u\n#endif",
         spec.idle_nap_ns
     );
+    if spec.chunked_publish && !spec.multi_device {
+        out.push_str("#define ATOS_CHUNKED_PUBLISH 1  // the spec's: items published by chunks as well (experimental)\n");
+    }
     if spec.trace_phases {
         out.push_str(
             "#define ATOS_TRACE_PHASES 1  // the spec's: the run's phases on the GPU clock\n",

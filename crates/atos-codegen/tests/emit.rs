@@ -1067,6 +1067,24 @@ fn phase_trace_is_a_persistent_units_define() {
     }
 }
 
+/// Chunked publication is a one-GPU unit's define when the spec asks for it: never by
+/// default, never in a spread unit.
+#[test]
+fn chunked_publication_is_a_one_gpu_define() {
+    const DEFINE: &str = "#define ATOS_CHUNKED_PUBLISH 1";
+    let ir = lower_task_source("", "fn t(v: u32, s: &S) { }").unwrap();
+    let unit = |chunked_publish, multi_device| {
+        let spec = KernelSpec {
+            chunked_publish,
+            ..KernelSpec::for_tasks(&[&ir]).multi_device(multi_device)
+        };
+        generate_unit(&[&ir], &[], &state(), &spec).unwrap()
+    };
+    assert!(unit(true, false).contains(DEFINE));
+    assert!(!unit(false, false).contains("ATOS_CHUNKED_PUBLISH"));
+    assert!(!unit(true, true).contains("ATOS_CHUNKED_PUBLISH"));
+}
+
 /// The idle nap's cap (`ATOS_IDLE_NAP_MAX_SHIFT`): worker.cuh's 8 unless the spec gives one or
 /// a queue is a priority queue (3, so napping groups wake soon after an advance); a given one
 /// wins over both, and one whose longest nap leaves 32 bits or doubles more than 16 times is

@@ -192,6 +192,10 @@ pub struct BenchArgs {
     /// docs/bench.md, "Phases").
     #[arg(long)]
     phases: bool,
+    /// GPU, one device: publish pushed items by chunks as well (`ProgramBuilder::chunked_publish`;
+    /// experimental, recorded as `chunked_publish`).
+    #[arg(long)]
+    chunked_publish: bool,
     /// Also run the original Atos binaries in DIR (built by
     /// ../shared/baselines/atos-original.sh build DIR) on every graph.
     #[arg(long, value_name = "DIR")]
@@ -586,6 +590,7 @@ pub struct RunOpts {
     pub timeout: Duration,
     pub timeline: bool,
     pub phases: bool,
+    pub chunked_publish: bool,
     /// `ATOS_BENCH_CORRUPT=1`: change one depth after every run (test hook).
     pub corrupt: bool,
     pub cpu_threads: Option<usize>,
@@ -931,6 +936,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         timeout: Duration::from_secs_f64(args.timeout),
         timeline: args.timeline,
         phases: args.phases,
+        chunked_publish: args.chunked_publish,
         corrupt: std::env::var(CORRUPT_ENV).is_ok_and(|v| !v.is_empty() && v != "0"),
         cpu_threads: args.cpu_threads.map(|t| t as usize),
         gpus: Default::default(),
@@ -1262,6 +1268,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                     rec.min_blocks = Some(opts.min_blocks);
                     rec.idle_nap_ns = opts.idle_nap;
                     rec.idle_nap_doublings = opts.idle_nap_doublings;
+                    rec.chunked_publish = opts.chunked_publish.then_some(true);
                     rec.park = opts.park;
                     rec.share = opts.share;
                     // A spread run's devices (and transport), also on rows that fail or skip.

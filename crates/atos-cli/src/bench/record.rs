@@ -133,6 +133,8 @@ pub struct Record {
     /// started its loop: [the last batch's end, the first sight of the end, the last block's
     /// exit, the run's event time (launch and events included)].
     pub phases_us: Option<[f64; 4]>,
+    /// `--chunked-publish`: true (null without it).
+    pub chunked_publish: Option<bool>,
     /// PageRank: the tolerance.
     pub epsilon: Option<f64>,
     /// PageRank: the L1 distance of the last run's ranks to power iteration's (atos rows), or
@@ -324,6 +326,7 @@ impl Record {
             timeline: None,
             timeline_queues: None,
             phases_us: None,
+            chunked_publish: None,
             epsilon: None,
             rank_l1: None,
             rank_bound: None,
@@ -442,6 +445,7 @@ impl Record {
             && self.inline_check == other.inline_check
             && self.idle_nap_ns == other.idle_nap_ns
             && self.idle_nap_doublings == other.idle_nap_doublings
+            && self.chunked_publish == other.chunked_publish
     }
 
     /// How a spread run's devices talk: `nvshmem` for the ranks of an NVSHMEM run (their

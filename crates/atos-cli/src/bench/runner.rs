@@ -100,6 +100,12 @@ fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> Progra
         Some(on) => b.share(on),
         None => b,
     };
+    // Only when asked: a build left alone keeps the runtime's default.
+    let b = if opts.chunked_publish {
+        b.chunked_publish(true)
+    } else {
+        b
+    };
     let b = match opts.idle_nap {
         Some(ns) => b.idle_nap_ns(ns),
         None => b,

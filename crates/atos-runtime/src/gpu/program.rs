@@ -213,6 +213,13 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
+    /// One-GPU programs: publish pushed items by chunks as well (`KernelSpec::chunked_publish`;
+    /// experimental, default off or the `ATOS_CHUNKED_PUBLISH` environment variable's `1`).
+    pub fn chunked_publish(mut self, on: bool) -> Self {
+        self.spec.chunked_publish = on;
+        self
+    }
+
     /// Persistent kernels: trace when the run's phases happen on the GPU's clock (the first
     /// block's start, the last batch's end, the first sight of the end, the last block's exit),
     /// reported in [`Stats::phases`](crate::Stats::phases). Costs a clock read per batch;
@@ -394,9 +401,15 @@ impl<P: TaskSet> Program<P> {
     /// Starts building a program for `tasks` (one task or a tuple of tasks) on `gpu`.
     #[allow(clippy::new_ret_no_self)]
     pub fn new(gpu: &Gpu, _tasks: P) -> ProgramBuilder<P> {
+        // Chunked publication is experimental: on only where the environment asks for it
+        // (`ATOS_CHUNKED_PUBLISH=1`: a whole test program, such as gpu_suite, under it).
+        let spec = KernelSpec {
+            chunked_publish: std::env::var("ATOS_CHUNKED_PUBLISH").is_ok_and(|v| v == "1"),
+            ..KernelSpec::for_tasks(&P::irs())
+        };
         ProgramBuilder {
             gpu: gpu.clone(),
-            spec: KernelSpec::for_tasks(&P::irs()),
+            spec,
             grid: None,
             timeout: None,
             sample_every: None,

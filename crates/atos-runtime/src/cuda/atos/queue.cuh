@@ -8,9 +8,10 @@
 // A completed range is counted in `count` after raising `max`; the prefix (`end`, `read_end`)
 // advances to v only when count == max == v, which means the completed ranges tile [0, v).
 // Under steady pushing that instant may not come for as long as the pushes go on (some range
-// is always between its two counts), so one-GPU units also count each written range in its
-// publication chunks (PUBLISH_CHUNK items each, counters after the slots) and `end` advances
-// over every chunk found complete (`publish_chunks`, `walk_chunks`).
+// is always between its two counts), so one-GPU units may also count each written range in its
+// publication chunks (PUBLISH_CHUNK items each, counters after the slots) and advance `end`
+// over every chunk found complete (`publish_chunks`, `walk_chunks`; experimental, off by
+// default: ATOS_CHUNKED_PUBLISH).
 //
 // Memory ordering, explicitly, and cheaply: on sm_90 `ld.acquire` and `fence.acq_rel` each
 // invalidate the SM's L1 (CCTL.IVALL) while release operations only wait for earlier memory
@@ -200,9 +201,10 @@ __device__ __forceinline__ void complete_range(Counter& count, Counter& max, Cou
     if (c == ld_relaxed(&max.value)) raise_prefix<S>(prefix, credit, c);
 }
 
-// Publication chunks (one-GPU units; spread units' rings, which peers write, have none).
+// Publication chunks: experimental, off unless the unit defines it (KernelSpec::chunked_publish,
+// one-GPU units only: spread units' rings, which peers write, have no chunk counters).
 #ifndef ATOS_CHUNKED_PUBLISH
-#define ATOS_CHUNKED_PUBLISH (ATOS_SYSTEM_SCOPE == 0)
+#define ATOS_CHUNKED_PUBLISH 0
 #endif
 
 // Chunk j is complete when every item of it has been written: its word holds PUBLISH_CHUNK
