@@ -465,6 +465,19 @@ pub fn layout_header() -> String {
 mod tests {
     use super::*;
 
+    /// The chunk counters sit 8-byte aligned after the slots, two per chunk; the seeds fill
+    /// their chunks of the first lap, the last one partly.
+    #[test]
+    fn publication_chunks_lay_out_after_the_slots() {
+        assert_eq!(chunk_counts_offset(1024, 4), 4096);
+        assert_eq!(chunk_counts_offset(3, 12), 40);
+        assert_eq!(chunk_count_words(1024), 8);
+        assert_eq!(chunk_count_words(257), 4);
+        assert_eq!(seeded_chunk_counts(0), Vec::<u64>::new());
+        assert_eq!(seeded_chunk_counts(256), [256]);
+        assert_eq!(seeded_chunk_counts(600), [256, 256, 88]);
+    }
+
     /// A word written at `word_offset` (as the host does for one counter, e.g. a device's
     /// `elapsed_ns`) is the word `unpack_words` reads back, and the one `pack_words` sets.
     #[test]

@@ -255,11 +255,14 @@ impl<'s> DeviceState<'s> {
         Ok(())
     }
 
-    /// Queues on `stream` the reset of everything a run mutates, with `seeds` per queue.
+    /// Queues on `stream` the reset of everything a run mutates, with `seeds` per queue;
+    /// `chunked`: the run publishes by chunks (`KernelSpec::chunked_publish`), so its rings'
+    /// chunk counters are reset too (other runs never read them).
     pub(crate) fn reset(
         &self,
         stream: &Arc<CudaStream>,
         seeds: &[Vec<ItemBits>],
+        chunked: bool,
     ) -> Result<(), GpuError> {
         let s = stream.cu_stream();
         for a in &self.atomics {
@@ -286,6 +289,9 @@ impl<'s> DeviceState<'s> {
                 // SAFETY: the seeds fit the queue (checked by the caller against its capacity,
                 // and the buffer holds at least `capacity` slots).
                 unsafe { copy_in_and_wait(q.items, &raw, stream, "writing the seeds") }?;
+            }
+            if !chunked {
+                continue;
             }
             // The chunk counters: the seeds' chunks written, every other 0.
             let ChunkCounts { at, words } = q.chunks;

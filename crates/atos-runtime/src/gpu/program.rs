@@ -511,7 +511,7 @@ impl<P: TaskSet> Program<P> {
         // This program's hook over the uploaded values (a device state may serve several
         // programs over one state type).
         let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
-        dev.reset(&stream, &seeds)?;
+        dev.reset(&stream, &seeds, self.spec.chunked_publish)?;
         let run = super::driver::Driver {
             program: self.function.cu_function(),
             spec: &self.spec,
