@@ -40,11 +40,4 @@ finish
 grep -E "rc=|skip " "$log" | tr '\n' ' '; echo
 python3 scripts/records-summary.py "$w" atos 2>&1 | cut -c1-190
 python3 scripts/timeline-tail.py "$w/atos.jsonl" 20 | cut -c1-150
-python3 - "$w/atos.jsonl" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r.get("phases_us"):
-        print("phases", r["app"], r["graph"].split("/")[-1], r["worker"], r["fetch"], "work/stop/exit/event us", [round(x, 1) for x in r["phases_us"]])
-PY
 grep -E "FAIL|WRONG|hang|SUMMARY|passed|failed|rc=" "$w/suite.log" 2>/dev/null | tail -25

@@ -48,13 +48,6 @@ finish
 grep -E "rc=|skip " "$log" | tr '\n' ' '; echo
 python3 scripts/records-summary.py "$w" atos 2>&1 | cut -c1-170
 python3 scripts/timeline-tail.py "$w/atos.jsonl" 20 | cut -c1-150
-python3 - "$w/atos.jsonl" <<'PY'
-import json, sys
-for line in open(sys.argv[1]):
-    r = json.loads(line)
-    if r.get("phases_us"):
-        print("phases", r["app"], r["graph"].split("/")[-1], r["worker"], r["fetch"], r["grid"][0], "median", r["median_ms"], "work/stop/exit/event us", [round(x, 1) for x in r["phases_us"]])
-PY
 for f in "$w"/ncu-*.csv; do
   echo "$f"
   python3 -c 'import csv,sys

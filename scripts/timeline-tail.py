@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
-"""Where the tasks of a `--timeline` run end, by task kind (written 2026-12-07 for kron:22's
-colouring tail).
+"""Where a persistent run's time goes (written 2026-12-07 for kron:22's colouring tail).
 
     python3 scripts/timeline-tail.py FILE.jsonl [SLICES]
 
 For every record with `timeline_queues` (`atos bench --timeline`, persistent GPU runs): its
 configuration, the sampled run's length, when 50/90/99% of its tasks were done, and per slice
-of the run (SLICES equal slices of time, default 10) the tasks each queue finished in it.
+of the run (SLICES equal slices of time, default 10) the tasks each queue finished in it. Then
+one line per record with `phases_us` (`--phases`): its median and the traced run's last batch,
+end seen, last exit and event time, in µs after its first block started.
 """
 import json
 import sys
@@ -51,6 +52,13 @@ def main() -> None:
                 pts = list(zip(times, done))
                 row.append(at(pts, hi) - (at(pts, lo) if k else 0))
             print(f"  {lo:6.0f}-{hi:6.0f}  " + " ".join(f"{n:>10}" for n in row))
+    for line in open(sys.argv[1]):
+        r = json.loads(line)
+        if r.get("phases_us"):
+            grid = r["grid"][0] if r.get("grid") else "-"
+            print("phases", r["app"], r["graph"].split("/")[-1], f'{r["worker"]}/{r["fetch"]}',
+                  f"blocks={grid}", "median", r.get("median_ms"),
+                  "work/stop/exit/event us", [round(x, 1) for x in r["phases_us"]])
 
 
 if __name__ == "__main__":

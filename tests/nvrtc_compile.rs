@@ -121,6 +121,20 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::bfs_owner::Tasks>();
 }
 
+/// `P`'s unit under `spec` with an option turned on by `on`, which must define `define`: it
+/// compiles without a warning.
+fn compile_with_option<P: atos::TaskSet>(spec: KernelSpec, on: fn(&mut KernelSpec), define: &str) {
+    let mut spec = spec;
+    on(&mut spec);
+    let src = atos::cuda_source::<P>(&spec).unwrap();
+    assert!(src.contains(define), "no `{define}` in the unit");
+    compile_clean(&src);
+}
+
+fn irs_spec<P: atos::TaskSet>() -> KernelSpec {
+    KernelSpec::for_tasks(&P::irs())
+}
+
 /// Units that trace their run's phases (`KernelSpec::trace_phases`, `ATOS_TRACE_PHASES`):
 /// every worker kind, several queues, an idle hook and a spread unit.
 #[test]
@@ -128,24 +142,16 @@ fn phase_traced_units_compile() {
     if !nvrtc_or_skip() {
         return;
     }
-    fn check<P: atos::TaskSet>(spec: KernelSpec) {
-        let src = atos::cuda_source::<P>(&KernelSpec {
-            trace_phases: true,
-            ..spec
-        })
-        .unwrap();
-        assert!(src.contains("#define ATOS_TRACE_PHASES 1"));
-        compile_clean(&src);
-    }
+    const DEFINE: &str = "#define ATOS_TRACE_PHASES 1";
+    let on: fn(&mut KernelSpec) = |s| s.trace_phases = true;
     for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
-        check::<bfs::Task>(KernelSpec::single(worker, 8, 256));
+        compile_with_option::<bfs::Task>(KernelSpec::single(worker, 8, 256), on, DEFINE);
     }
     type Split = atos::apps::coloring::split::Tasks;
-    check::<Split>(KernelSpec::for_tasks(&<Split as atos::TaskSet>::irs()));
+    compile_with_option::<Split>(irs_spec::<Split>(), on, DEFINE);
     type Rank = atos::apps::pagerank::Tasks;
-    let irs = <Rank as atos::TaskSet>::irs();
-    check::<Rank>(KernelSpec::for_tasks(&irs));
-    check::<Rank>(KernelSpec::for_tasks(&irs).multi_device(true));
+    compile_with_option::<Rank>(irs_spec::<Rank>(), on, DEFINE);
+    compile_with_option::<Rank>(irs_spec::<Rank>().multi_device(true), on, DEFINE);
 }
 
 /// Units that publish by chunks (`KernelSpec::chunked_publish`): every worker kind, a priority
@@ -155,25 +161,17 @@ fn chunked_publication_units_compile() {
     if !nvrtc_or_skip() {
         return;
     }
-    fn check<P: atos::TaskSet>(spec: KernelSpec) {
-        let src = atos::cuda_source::<P>(&KernelSpec {
-            chunked_publish: true,
-            ..spec
-        })
-        .unwrap();
-        assert!(src.contains("#define ATOS_CHUNKED_PUBLISH 1"));
-        compile_clean(&src);
-    }
+    const DEFINE: &str = "#define ATOS_CHUNKED_PUBLISH 1";
+    let on: fn(&mut KernelSpec) = |s| s.chunked_publish = true;
     for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
-        check::<bfs::Task>(KernelSpec::single(worker, 8, 256));
+        compile_with_option::<bfs::Task>(KernelSpec::single(worker, 8, 256), on, DEFINE);
     }
     type Split = atos::apps::coloring::split::Tasks;
-    check::<Split>(KernelSpec::for_tasks(&<Split as atos::TaskSet>::irs()));
+    compile_with_option::<Split>(irs_spec::<Split>(), on, DEFINE);
     type Sssp = atos::apps::sssp::relax::Task;
-    check::<Sssp>(KernelSpec::for_tasks(&<Sssp as atos::TaskSet>::irs()));
-    check::<common::tuples::place::Task>(KernelSpec::for_tasks(
-        &<common::tuples::place::Task as atos::TaskSet>::irs(),
-    ));
+    compile_with_option::<Sssp>(irs_spec::<Sssp>(), on, DEFINE);
+    type Place = common::tuples::place::Task;
+    compile_with_option::<Place>(irs_spec::<Place>(), on, DEFINE);
 }
 
 /// Units for programs spread over several GPUs (peer-to-peer, `mesh.cuh`): every worker kind,
