@@ -136,7 +136,7 @@ fn irs_spec<P: atos::TaskSet>() -> KernelSpec {
 }
 
 /// Units that trace their run's phases (`KernelSpec::trace_phases`, `ATOS_TRACE_PHASES`):
-/// every worker kind, several queues, an idle hook and a spread unit.
+/// every worker kind, several queues and an idle hook (spread units refuse it).
 #[test]
 fn phase_traced_units_compile() {
     if !nvrtc_or_skip() {
@@ -151,7 +151,6 @@ fn phase_traced_units_compile() {
     compile_with_option::<Split>(irs_spec::<Split>(), on, DEFINE);
     type Rank = atos::apps::pagerank::Tasks;
     compile_with_option::<Rank>(irs_spec::<Rank>(), on, DEFINE);
-    compile_with_option::<Rank>(irs_spec::<Rank>().multi_device(true), on, DEFINE);
 }
 
 /// Units that publish by chunks (`KernelSpec::chunked_publish`): every worker kind, a priority

@@ -129,7 +129,8 @@ pub struct KernelSpec {
     /// control block's trace words (`ATOS_TRACE_PHASES` in worker.cuh): the first block's
     /// start, the last batch's end, the first sight of the end, the last block's exit. Costs a
     /// clock read per batch and one atomic per block; off by default. Windowed strategies
-    /// refuse it (their launches never run the persistent loop).
+    /// refuse it (their launches never run the persistent loop), and so do spread units (the
+    /// devices' clocks need not agree).
     pub trace_phases: bool,
     /// One-GPU units: also publish pushed items by chunks of
     /// [`PUBLISH_CHUNK`](crate::layout::PUBLISH_CHUNK) (`ATOS_CHUNKED_PUBLISH`, queue.cuh
@@ -397,6 +398,11 @@ impl KernelSpec {
                 self.block_size,
                 2048 / self.block_size
             )));
+        }
+        if self.trace_phases && self.multi_device {
+            return Err(CodegenError::Spec(
+                "trace_phases traces one GPU's run (the devices' clocks need not agree, and a spread run reports no phases): leave it off for a spread program".into(),
+            ));
         }
         if self.trace_phases && self.strategy.windowed() {
             return Err(CodegenError::Spec(format!(

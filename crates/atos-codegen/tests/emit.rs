@@ -1053,6 +1053,12 @@ fn phase_trace_is_a_persistent_units_define() {
             .unwrap()
             .contains("ATOS_TRACE_PHASES")
     );
+    let spread = spec(true, Strategy::Persistent).multi_device(true);
+    let err = unit(&spread).unwrap_err();
+    assert!(
+        matches!(&err, CodegenError::Spec(m) if m.contains("one GPU's run")),
+        "{err:?}"
+    );
     for strategy in [Strategy::Discrete, Strategy::Bsp] {
         assert!(
             !unit(&spec(false, strategy))

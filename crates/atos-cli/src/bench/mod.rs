@@ -1268,7 +1268,6 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                     rec.min_blocks = Some(opts.min_blocks);
                     rec.idle_nap_ns = opts.idle_nap;
                     rec.idle_nap_doublings = opts.idle_nap_doublings;
-                    rec.chunked_publish = opts.chunked_publish.then_some(true);
                     rec.park = opts.park;
                     rec.share = opts.share;
                     // A spread run's devices (and transport), also on rows that fail or skip.

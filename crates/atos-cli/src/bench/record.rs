@@ -133,7 +133,8 @@ pub struct Record {
     /// started its loop: [the last batch's end, the first sight of the end, the last block's
     /// exit, the run's event time (launch and events included)].
     pub phases_us: Option<[f64; 4]>,
-    /// `--chunked-publish`: true (null without it).
+    /// One-GPU runs built with chunked publication (`--chunked-publish`, or
+    /// `ATOS_CHUNKED_PUBLISH=1` in the environment): true; null otherwise.
     pub chunked_publish: Option<bool>,
     /// PageRank: the tolerance.
     pub epsilon: Option<f64>,

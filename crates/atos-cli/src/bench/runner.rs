@@ -293,6 +293,8 @@ fn gpu<P: TaskSet>(
         b.build()
             .map_err(|e| Fail::new(format!("building the kernel: {e}")))
     };
+    // What the kernel was built with: the flag, or the runtime's default from the environment.
+    rec.chunked_publish = builder().spec().chunked_publish.then_some(true);
     let program = build(false)?;
     rec.unit = unit_short(program.unit_id());
     note_resources(rec, program.resources());
