@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # What a persistent colouring run costs when there is next to no work, and what kron:22's tail
-# is made of (written 2026-12-07, not run yet: no device machine came). After the tie-skip call
+# is made of (written 2026-12-07; ran once, call f1 of
+# docs/results/2026-12-07b-floor-phases-publication-h100.md, when its loop variable overwrote $w
+# and its records stayed on the device: mended since, not rerun). After the tie-skip call
 # measured 0.051 ms for cta/4 and 0.100 for thread/4 on grid:4x4, against 0.116-0.120 for
 # luxembourg_osm's whole asynchronous colouring:
 # - the floor by worker kind and block count, with the nap not doubling, BFS's floor beside it;
@@ -9,8 +11,8 @@
 # - kron:22's best configuration with a timeline by queue (which task kind the tail runs);
 # - each configuration once more with --phases (the GPU clock at the last batch, the end seen,
 #   the last exit, against the event time);
-# - ncu's kernel duration of the floor and of luxembourg_osm (the events' time less the
-#   kernel's: launch and event gaps).
+# - ncu's kernel duration of the floor and of luxembourg_osm (meant for the launch's share; in
+#   f1 they came out above the runs' event times, ncu replaying with cold caches: not used).
 #
 # On the device machine, from the repository root, with this commit's release binaries in
 # .gpu/ (scripts/gpu-bundle.sh) and luxembourg_osm.edges, delaunay_n16.edges in .gpu/data
