@@ -8,11 +8,15 @@
 #   SM), twice, then once on with --timeline --phases; its bulk-synchronous form (cta/64);
 # - the meshes' colouring (split 8, thread/4, 528 blocks), the grid's (thread/64, 264 blocks);
 # - BFS (cta/64) on kron:22 and the grid, PageRank (cta/8) on kron:22;
-# - gpu_suite's checks (no BFS table, fewer stress runs) with ATOS_CHUNKED_PUBLISH=1.
+# - gpu_suite's checks (no BFS table, fewer stress runs) with ATOS_CHUNKED_PUBLISH=1;
+# - first, scripts/probes/hop-latency.cu (nvcc): the cost of one dependent atomic, load, fence
+#   and hand-off, with and without polling warps (a queue hop's ingredients).
 # On the device machine, from the repository root, with .gpu/ from scripts/gpu-bundle.sh and
 # .gpu/data the shared graphs; carry [".gpu"]:
 #   BUDGET=380 bash scripts/chunked-publish.sh
 source scripts/device-lib.sh ${CALL:-c2}
+( "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)" -O3 -arch=sm_90 -o /tmp/hop scripts/probes/hop-latency.cu && timeout 60 /tmp/hop ) > "$w/hop-latency.txt" 2>&1
+echo "hop probe rc=$? (t=$(( $(date +%s) - device_t0 )) s)" >> "$log"
 .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
 .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1
 K=/tmp/k22.acsr G=/tmp/g4k.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
@@ -38,6 +42,7 @@ else
 fi
 finish
 grep -E "rc=|skip " "$log" | tr '\n' ' '; echo
+cat "$w/hop-latency.txt"
 python3 scripts/records-summary.py "$w" atos 2>&1 | cut -c1-190
 python3 scripts/timeline-tail.py "$w/atos.jsonl" 20 | cut -c1-150
 grep -E "FAIL|WRONG|hang|SUMMARY|passed|failed|rc=" "$w/suite.log" 2>/dev/null | tail -25
