@@ -10,7 +10,9 @@
 # - BFS (cta/64) on kron:22 and the grid, PageRank (cta/8) on kron:22;
 # - gpu_suite's checks (no BFS table, fewer stress runs) with ATOS_CHUNKED_PUBLISH=1;
 # - first, scripts/probes/hop-latency.cu (nvcc): the cost of one dependent atomic, load, fence
-#   and hand-off, with and without polling warps (a queue hop's ingredients).
+#   and hand-off, with and without polling warps (a queue hop's ingredients); then BFS on a
+#   path of 4,000 vertices (grid:1x4000: 3,999 hops one after another, so its time over 3,999 is
+#   one hop) on every worker kind at 66 and 528 blocks.
 # On the device machine, from the repository root, with .gpu/ from scripts/gpu-bundle.sh and
 # .gpu/data the shared graphs; carry [".gpu"]:
 #   BUDGET=380 bash scripts/chunked-publish.sh
@@ -19,6 +21,7 @@ source scripts/device-lib.sh ${CALL:-c2}
 echo "hop probe rc=$? (t=$(( $(date +%s) - device_t0 )) s)" >> "$log"
 .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
 .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1
+bench atos path-bfs 40 --app bfs --graph grid:1x4000 --strategy persistent --worker thread,warp,cta --fetch 4 --grid 66,528 --runs 5
 K=/tmp/k22.acsr G=/tmp/g4k.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
 ab() {  # TAG LIMIT ARGS...: chunked publication off, then on
   local tag=$1 lim=$2; shift 2
