@@ -153,22 +153,24 @@ fn phase_traced_units_compile() {
     compile_with_option::<Rank>(irs_spec::<Rank>(), on, DEFINE);
 }
 
-/// Units that publish by chunks (`KernelSpec::chunked_publish`): every worker kind, a priority
-/// queue's three rings, tuple items and several queues.
+/// Units that stamp their rings (`KernelSpec::stamped_rings`): every worker kind (CTA groups
+/// keep and flush theirs), several queues, an idle hook, inline tasks and tuple items.
 #[test]
-fn chunked_publication_units_compile() {
+fn stamped_ring_units_compile() {
     if !nvrtc_or_skip() {
         return;
     }
-    const DEFINE: &str = "#define ATOS_CHUNKED_PUBLISH 1";
-    let on: fn(&mut KernelSpec) = |s| s.chunked_publish = true;
+    const DEFINE: &str = "#define ATOS_STAMPED_RINGS 1";
+    let on: fn(&mut KernelSpec) = |s| s.stamped_rings = true;
     for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
         compile_with_option::<bfs::Task>(KernelSpec::single(worker, 8, 256), on, DEFINE);
     }
     type Split = atos::apps::coloring::split::Tasks;
     compile_with_option::<Split>(irs_spec::<Split>(), on, DEFINE);
-    type Sssp = atos::apps::sssp::relax::Task;
-    compile_with_option::<Sssp>(irs_spec::<Sssp>(), on, DEFINE);
+    type Rank = atos::apps::pagerank::Tasks;
+    compile_with_option::<Rank>(irs_spec::<Rank>(), on, DEFINE);
+    type Inline = atos::apps::coloring::inline_check::Tasks;
+    compile_with_option::<Inline>(irs_spec::<Inline>(), on, DEFINE);
     type Place = common::tuples::place::Task;
     compile_with_option::<Place>(irs_spec::<Place>(), on, DEFINE);
 }

@@ -119,7 +119,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("timeline", Kind::Array, true),
     ("timeline_queues", Kind::Array, true),
     ("phases_us", Kind::Array, true),
-    ("chunked_publish", Kind::Bool, true),
+    ("stamped_rings", Kind::Bool, true),
     ("epsilon", Kind::Num, true),
     ("rank_l1", Kind::Num, true),
     ("rank_bound", Kind::Num, true),

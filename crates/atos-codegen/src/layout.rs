@@ -366,32 +366,30 @@ pub mod window {
     }
 }
 
-/// Items per publication chunk of a one-GPU queue (`PUBLISH_CHUNK`, queue.cuh `publish_chunks`):
-/// a ring's `end` advances over every chunk whose items are all written, without waiting for
-/// an instant when no push is between its counts. A power of two at most the smallest ring
-/// (1024 slots).
-pub const PUBLISH_CHUNK: u64 = 256;
-
-/// Where a one-GPU queue's publication chunk counters start in its slot buffer: after its
-/// `slots` items of `elem_size` bytes, rounded up to 8 bytes (`QueueRef::chunk_counts`).
-pub fn chunk_counts_offset(slots: u64, elem_size: usize) -> u64 {
+/// Where a queue's slot stamps start in its slot buffer: after its `slots` items of
+/// `elem_size` bytes, rounded up to 8 bytes (queue.cuh `QueueRef::stamps`). Stamped rings
+/// (`KernelSpec::stamped_rings`) keep one 32-bit stamp per slot: [`stamp_free`] of a lap while
+/// the slot may be written with that lap's item, [`stamp_written`] once it is.
+pub fn stamps_offset(slots: u64, elem_size: usize) -> u64 {
     (slots * elem_size as u64).next_multiple_of(8)
 }
 
-/// How many chunk counters (8 bytes each) a queue of `slots` slots has: two per
-/// [`PUBLISH_CHUNK`] slots (a ring counts two laps apart: queue.cuh `chunk_complete`), the last
-/// partial chunk included.
-pub fn chunk_count_words(slots: u64) -> u64 {
-    2 * slots.div_ceil(PUBLISH_CHUNK)
+/// The bytes of a queue's slot stamps: 4 per slot.
+pub fn stamp_bytes(slots: u64) -> u64 {
+    4 * slots
 }
 
-/// The chunk counters of a queue whose run starts with `seeds` items, the first
-/// `chunk_count_words` of them (the rest 0): the seeds, published by the host, are written
-/// items of the first lap.
-pub fn seeded_chunk_counts(seeds: u64) -> Vec<u64> {
-    (0..seeds.div_ceil(PUBLISH_CHUNK))
-        .map(|j| (seeds - j * PUBLISH_CHUNK).min(PUBLISH_CHUNK))
-        .collect()
+/// A slot's stamp once item number `i` of a ring of `slots` slots is written in it (lap
+/// `i / slots`): odd.
+pub fn stamp_written(i: u64, slots: u64) -> u32 {
+    (2 * (i / slots) + 1) as u32
+}
+
+/// A slot's stamp while it may take item number `i` of a ring of `slots` slots (the item of
+/// the lap before has been copied out, or `i` is in the first lap): even. A run starts with
+/// every stamp 0 but the seeds' (`stamp_written(i, slots)` for seed `i`).
+pub fn stamp_free(i: u64, slots: u64) -> u32 {
+    (2 * (i / slots)) as u32
 }
 
 /// Bit position of the sweep number in `Control::idle_cursor`.
@@ -453,7 +451,7 @@ pub fn layout_header() -> String {
         spread_parts::WORDS,
     );
     out.push_str(&format!(
-        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\nconstexpr unsigned PARK_EPOCH_SHIFT = {PARK_EPOCH_SHIFT};\nconstexpr unsigned long long EVERY_KEY = {EVERY_KEY}ull;\nconstexpr unsigned long long PUBLISH_CHUNK = {PUBLISH_CHUNK}ull;\n\n}}  // namespace atos\n",
+        "enum : unsigned long long {{ STATUS_OK = {}, STATUS_OVERFLOW = {}, STATUS_FAULT = {} }};\nconstexpr unsigned IDLE_SWEEP_SHIFT = {IDLE_SWEEP_SHIFT};\nconstexpr unsigned PARK_EPOCH_SHIFT = {PARK_EPOCH_SHIFT};\nconstexpr unsigned long long EVERY_KEY = {EVERY_KEY}ull;\n\n}}  // namespace atos\n",
         status::OK,
         status::OVERFLOW,
         status::FAULT
@@ -468,14 +466,15 @@ mod tests {
     /// The chunk counters sit 8-byte aligned after the slots, two per chunk; the seeds fill
     /// their chunks of the first lap, the last one partly.
     #[test]
-    fn publication_chunks_lay_out_after_the_slots() {
-        assert_eq!(chunk_counts_offset(1024, 4), 4096);
-        assert_eq!(chunk_counts_offset(3, 12), 40);
-        assert_eq!(chunk_count_words(1024), 8);
-        assert_eq!(chunk_count_words(257), 4);
-        assert_eq!(seeded_chunk_counts(0), Vec::<u64>::new());
-        assert_eq!(seeded_chunk_counts(256), [256]);
-        assert_eq!(seeded_chunk_counts(600), [256, 256, 88]);
+    fn slot_stamps_lay_out_after_the_slots() {
+        assert_eq!(stamps_offset(1024, 4), 4096);
+        assert_eq!(stamps_offset(3, 12), 40);
+        assert_eq!(stamp_bytes(1024), 4096);
+        assert_eq!((stamp_free(0, 1024), stamp_written(0, 1024)), (0, 1));
+        assert_eq!((stamp_free(1023, 1024), stamp_written(1023, 1024)), (0, 1));
+        // The slot's next lap: free once the first lap's item is copied out.
+        assert_eq!((stamp_free(1024, 1024), stamp_written(1024, 1024)), (2, 3));
+        assert_eq!(stamp_free(5000, 1024), stamp_written(5000 - 1024, 1024) + 1);
     }
 
     /// A word written at `word_offset` (as the host does for one counter, e.g. a device's

@@ -132,14 +132,14 @@ pub struct KernelSpec {
     /// refuse it (their launches never run the persistent loop), and so do spread units (the
     /// devices' clocks need not agree).
     pub trace_phases: bool,
-    /// One-GPU units: also publish pushed items by chunks of
-    /// [`PUBLISH_CHUNK`](crate::layout::PUBLISH_CHUNK) (`ATOS_CHUNKED_PUBLISH`, queue.cuh
-    /// `publish_chunks`), so a queue's items become claimable while other pushes to it are
-    /// still being written. Experimental, off by default: its first form published unwritten
-    /// items on an H100, the second is not yet measured there (docs/results/2026-12-07b). Spread
-    /// units ignore it. The runtime's default comes from the `ATOS_CHUNKED_PUBLISH` environment
-    /// variable (`ProgramBuilder::new`).
-    pub chunked_publish: bool,
+    /// Stamp the rings' slots (`ATOS_STAMPED_RINGS`, queue.cuh "stamped rings"): each pushed
+    /// item is published by a stamp on its slot and each copy-out frees its slot by another,
+    /// where a ring otherwise publishes written ranges through tiled counters (`end`,
+    /// `read_end`). Applies to one-GPU persistent units without a priority queue
+    /// ([`KernelSpec::stamps_rings`]); others ignore it. Experimental, off by default. The
+    /// runtime's default comes from the `ATOS_STAMPED_RINGS` environment variable
+    /// (`ProgramBuilder::new`).
+    pub stamped_rings: bool,
 }
 
 /// The default [`KernelSpec::checked`]: whether atos itself is compiled with debug assertions
@@ -240,7 +240,7 @@ impl KernelSpec {
             multi_device: false,
             min_blocks: MIN_BLOCKS,
             trace_phases: false,
-            chunked_publish: false,
+            stamped_rings: false,
         }
     }
 
@@ -260,7 +260,7 @@ impl KernelSpec {
             multi_device: false,
             min_blocks: MIN_BLOCKS,
             trace_phases: false,
-            chunked_publish: false,
+            stamped_rings: false,
         }
     }
 
@@ -286,6 +286,16 @@ impl KernelSpec {
     pub fn multi_device(mut self, on: bool) -> KernelSpec {
         self.multi_device = on;
         self
+    }
+
+    /// Whether this spec's unit stamps its rings ([`KernelSpec::stamped_rings`]): asked for,
+    /// on one GPU, persistent, and `priority_queue` false (no queue of the program is a
+    /// priority queue, whose advances move ring prefixes).
+    pub fn stamps_rings(&self, priority_queue: bool) -> bool {
+        self.stamped_rings
+            && !self.multi_device
+            && self.strategy == Strategy::Persistent
+            && !priority_queue
     }
 
     /// The blocks per SM a one-GPU launch of this spec's unit takes when the program (of
@@ -637,15 +647,15 @@ pub fn generate_unit(
         "#ifndef ATOS_IDLE_NAP_NS\n#define ATOS_IDLE_NAP_NS {}u\n#endif",
         spec.idle_nap_ns
     );
-    if spec.chunked_publish && !spec.multi_device {
-        out.push_str("#define ATOS_CHUNKED_PUBLISH 1  // the spec's: items published by chunks as well (experimental)\n");
+    let prioritized = state.queues().any(|f| f.kind.key().is_some());
+    if spec.stamps_rings(prioritized) {
+        out.push_str("#define ATOS_STAMPED_RINGS 1  // the spec's: rings published slot by slot (experimental)\n");
     }
     if spec.trace_phases {
         out.push_str(
             "#define ATOS_TRACE_PHASES 1  // the spec's: the run's phases on the GPU clock\n",
         );
     }
-    let prioritized = state.queues().any(|f| f.kind.key().is_some());
     match (spec.idle_nap_doublings, prioritized) {
         (Some(k), _) => {
             let _ = writeln!(out, "#define ATOS_IDLE_NAP_MAX_SHIFT {k}u  // the spec's");

@@ -1073,22 +1073,32 @@ fn phase_trace_is_a_persistent_units_define() {
     }
 }
 
-/// Chunked publication is a one-GPU unit's define when the spec asks for it: never by
-/// default, never in a spread unit.
+/// Stamped rings are a unit's define when the spec asks for them and the unit is one-GPU,
+/// persistent and without a priority queue: never by default, never in a spread unit, a
+/// windowed one or one with a priority queue (`KernelSpec::stamps_rings` says the same).
 #[test]
-fn chunked_publication_is_a_one_gpu_define() {
-    const DEFINE: &str = "#define ATOS_CHUNKED_PUBLISH 1";
+fn stamped_rings_are_a_one_gpu_persistent_define() {
+    const DEFINE: &str = "#define ATOS_STAMPED_RINGS 1";
     let ir = lower_task_source("", "fn t(v: u32, s: &S) { }").unwrap();
-    let unit = |chunked_publish, multi_device| {
+    let mut prioritized = state();
+    prioritized.fields[3].kind = FieldKind::PriorityQueue(Scalar::U32);
+    let unit = |st: &StateDesc, stamped_rings, multi_device, strategy| {
         let spec = KernelSpec {
-            chunked_publish,
+            stamped_rings,
+            strategy,
             ..KernelSpec::for_tasks(&[&ir]).multi_device(multi_device)
         };
-        generate_unit(&[&ir], &[], &state(), &spec).unwrap()
+        let src = generate_unit(&[&ir], &[], st, &spec).unwrap();
+        let prioritized = st.queues().any(|f| f.kind.key().is_some());
+        assert_eq!(src.contains(DEFINE), spec.stamps_rings(prioritized));
+        src.contains("ATOS_STAMPED_RINGS")
     };
-    assert!(unit(true, false).contains(DEFINE));
-    assert!(!unit(false, false).contains("ATOS_CHUNKED_PUBLISH"));
-    assert!(!unit(true, true).contains("ATOS_CHUNKED_PUBLISH"));
+    assert!(unit(&state(), true, false, Strategy::Persistent));
+    assert!(!unit(&state(), false, false, Strategy::Persistent));
+    assert!(!unit(&state(), true, true, Strategy::Persistent));
+    assert!(!unit(&state(), true, false, Strategy::Discrete));
+    assert!(!unit(&state(), true, false, Strategy::Bsp));
+    assert!(!unit(&prioritized, true, false, Strategy::Persistent));
 }
 
 /// The idle nap's cap (`ATOS_IDLE_NAP_MAX_SHIFT`): worker.cuh's 8 unless the spec gives one or

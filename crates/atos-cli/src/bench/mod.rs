@@ -192,10 +192,10 @@ pub struct BenchArgs {
     /// docs/bench.md, "Phases").
     #[arg(long)]
     phases: bool,
-    /// GPU, one device: publish pushed items by chunks as well (`ProgramBuilder::chunked_publish`;
-    /// experimental, recorded as `chunked_publish`).
+    /// GPU, one device, persistent, no priority queue: publish and free ring slots by stamps
+    /// (`ProgramBuilder::stamped_rings`; experimental, recorded as `stamped_rings`).
     #[arg(long)]
-    chunked_publish: bool,
+    stamped_rings: bool,
     /// Also run the original Atos binaries in DIR (built by
     /// ../shared/baselines/atos-original.sh build DIR) on every graph.
     #[arg(long, value_name = "DIR")]
@@ -590,7 +590,7 @@ pub struct RunOpts {
     pub timeout: Duration,
     pub timeline: bool,
     pub phases: bool,
-    pub chunked_publish: bool,
+    pub stamped_rings: bool,
     /// `ATOS_BENCH_CORRUPT=1`: change one depth after every run (test hook).
     pub corrupt: bool,
     pub cpu_threads: Option<usize>,
@@ -936,7 +936,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         timeout: Duration::from_secs_f64(args.timeout),
         timeline: args.timeline,
         phases: args.phases,
-        chunked_publish: args.chunked_publish,
+        stamped_rings: args.stamped_rings,
         corrupt: std::env::var(CORRUPT_ENV).is_ok_and(|v| !v.is_empty() && v != "0"),
         cpu_threads: args.cpu_threads.map(|t| t as usize),
         gpus: Default::default(),

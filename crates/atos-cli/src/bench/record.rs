@@ -133,9 +133,10 @@ pub struct Record {
     /// started its loop: [the last batch's end, the first sight of the end, the last block's
     /// exit, the run's event time (launch and events included)].
     pub phases_us: Option<[f64; 4]>,
-    /// One-GPU runs built with chunked publication (`--chunked-publish`, or
-    /// `ATOS_CHUNKED_PUBLISH=1` in the environment): true; null otherwise.
-    pub chunked_publish: Option<bool>,
+    /// Runs whose kernel stamps its rings (`--stamped-rings`, or `ATOS_STAMPED_RINGS=1` in the
+    /// environment, on a one-GPU persistent program without a priority queue): true; null
+    /// otherwise.
+    pub stamped_rings: Option<bool>,
     /// PageRank: the tolerance.
     pub epsilon: Option<f64>,
     /// PageRank: the L1 distance of the last run's ranks to power iteration's (atos rows), or
@@ -327,7 +328,7 @@ impl Record {
             timeline: None,
             timeline_queues: None,
             phases_us: None,
-            chunked_publish: None,
+            stamped_rings: None,
             epsilon: None,
             rank_l1: None,
             rank_bound: None,
@@ -446,7 +447,7 @@ impl Record {
             && self.inline_check == other.inline_check
             && self.idle_nap_ns == other.idle_nap_ns
             && self.idle_nap_doublings == other.idle_nap_doublings
-            && self.chunked_publish == other.chunked_publish
+            && self.stamped_rings == other.stamped_rings
     }
 
     /// How a spread run's devices talk: `nvshmem` for the ranks of an NVSHMEM run (their

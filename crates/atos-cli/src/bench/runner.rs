@@ -101,8 +101,8 @@ fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> Progra
         None => b,
     };
     // Only when asked: a build left alone keeps the runtime's default.
-    let b = if opts.chunked_publish {
-        b.chunked_publish(true)
+    let b = if opts.stamped_rings {
+        b.stamped_rings(true)
     } else {
         b
     };
@@ -293,9 +293,10 @@ fn gpu<P: TaskSet>(
         b.build()
             .map_err(|e| Fail::new(format!("building the kernel: {e}")))
     };
-    // What the kernel was built with: the flag, or the runtime's default from the environment.
-    rec.chunked_publish = builder().spec().chunked_publish.then_some(true);
     let program = build(false)?;
+    // What the kernel was built with: the flag or the runtime's default from the environment,
+    // where the program stamps its rings at all (one GPU, persistent, no priority queue).
+    rec.stamped_rings = program.stamps_rings().then_some(true);
     rec.unit = unit_short(program.unit_id());
     note_resources(rec, program.resources());
     let (compile, origin) = program.compile_time();

@@ -7,10 +7,10 @@ use std::time::{Duration, Instant};
 
 use atos_codegen::StateDesc;
 use atos_codegen::layout::{
-    EVERY_KEY, chunk_count_words, chunk_counts_offset, control as ctl, pack_words,
-    priority_control as pc, queue_counters as qc, seeded_chunk_counts, unpack_words, word_offset,
+    EVERY_KEY, control as ctl, pack_words, priority_control as pc, queue_counters as qc,
+    stamp_bytes, stamp_written, stamps_offset, unpack_words, word_offset,
 };
-use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, result};
+use cudarc::driver::{CudaSlice, CudaStream, DevicePtr, result, sys};
 
 use super::{Gpu, GpuError, driver_err};
 use crate::arrays::ring_slots;
@@ -33,9 +33,9 @@ pub(crate) struct QueueBuf {
     pub linear: bool,
     items: u64,
     elem_size: usize,
-    /// The publication chunks' counters after the slots (queue.cuh `QueueRef::chunk_counts`),
-    /// reset by every run.
-    chunks: ChunkCounts,
+    /// The slot stamps after the slots (queue.cuh `QueueRef::stamps`), reset by every run of
+    /// a unit that stamps its rings.
+    stamps: Stamps,
     /// A priority queue's next ring left at the smallest ring (capacity 0 on the device) by a
     /// windowed program's upload: where the ring's words sit in `packed`, and its slots in
     /// `buffers` ([`DeviceState::ensure_next_rings`]). `capacity` is the one a persistent run
@@ -43,11 +43,11 @@ pub(crate) struct QueueBuf {
     deferred: Option<Deferred>,
 }
 
-/// Where a ring's publication chunk counters sit: address and count of 8-byte words.
+/// Where a ring's slot stamps sit: address, and the slots (one 32-bit stamp each).
 #[derive(Clone, Copy)]
-struct ChunkCounts {
+struct Stamps {
     at: u64,
-    words: u64,
+    slots: u64,
 }
 
 #[derive(Clone, Copy)]
@@ -142,7 +142,7 @@ impl<'s> DeviceState<'s> {
                         // never opens it starts at capacity 0, the smallest ring.
                         let small = prio && ring == 2 && !next_rings && r.capacity > 0;
                         let capacity = if small { 0 } else { r.capacity };
-                        let (items, chunks, words) = ring_words(&mut arena, r, capacity)?;
+                        let (items, stamps, words) = ring_words(&mut arena, r, capacity)?;
                         let deferred = small.then(|| Deferred {
                             packed_at: packed.len(),
                             buffer: arena.buffers.len() - 1,
@@ -156,7 +156,7 @@ impl<'s> DeviceState<'s> {
                             linear: r.linear,
                             items,
                             elem_size: r.elem_size,
-                            chunks,
+                            stamps,
                             deferred,
                         });
                     }
@@ -207,7 +207,7 @@ impl<'s> DeviceState<'s> {
                 linear: q.linear,
                 elem_size: q.elem_size,
             };
-            let (items, chunks, [item_word, capacity_word, mask_word]) =
+            let (items, stamps, [item_word, capacity_word, mask_word]) =
                 ring_words(&mut arena, r, q.capacity)?;
             // The ring's words: items, counters (unchanged), capacity, mask.
             for (k, word) in [(0, item_word), (2, capacity_word), (3, mask_word)] {
@@ -215,7 +215,7 @@ impl<'s> DeviceState<'s> {
                 self.packed[at..at + 8].copy_from_slice(&word.to_le_bytes());
             }
             q.items = items;
-            q.chunks = chunks;
+            q.stamps = stamps;
             q.deferred = None;
             // The small ring's slots go (no run is in flight between runs).
             self.buffers[buffer] = arena.buffers.pop().expect("the ring just allocated");
@@ -256,13 +256,14 @@ impl<'s> DeviceState<'s> {
     }
 
     /// Queues on `stream` the reset of everything a run mutates, with `seeds` per queue;
-    /// `chunked`: the run publishes by chunks (`KernelSpec::chunked_publish`), so its rings'
-    /// chunk counters are reset too (other runs never read them).
+    /// `stamped`: the run's unit stamps its rings (`KernelSpec::stamps_rings`), so their
+    /// stamps are reset too: 0 (free for the first lap), the seeds' written (other runs never
+    /// read them).
     pub(crate) fn reset(
         &self,
         stream: &Arc<CudaStream>,
         seeds: &[Vec<ItemBits>],
-        chunked: bool,
+        stamped: bool,
     ) -> Result<(), GpuError> {
         let s = stream.cu_stream();
         for a in &self.atomics {
@@ -290,21 +291,20 @@ impl<'s> DeviceState<'s> {
                 // and the buffer holds at least `capacity` slots).
                 unsafe { copy_in_and_wait(q.items, &raw, stream, "writing the seeds") }?;
             }
-            if !chunked {
+            if !stamped || q.linear {
                 continue;
             }
-            // The chunk counters: the seeds' chunks written, every other 0.
-            let ChunkCounts { at, words } = q.chunks;
-            // SAFETY: `at` is a live allocation of `words` 8-byte counters (`ring_words`).
-            unsafe { result::memset_d8_async(at, 0, words as usize * 8, s) }
-                .map_err(driver_err("resetting the publication chunks"))?;
-            let seeded: Vec<u8> = seeded_chunk_counts(n)
-                .iter()
-                .flat_map(|w| w.to_le_bytes())
-                .collect();
-            if !seeded.is_empty() {
-                // SAFETY: as above; the seeds' chunks are at most `words` (seeds <= slots).
-                unsafe { copy_in_and_wait(at, &seeded, stream, "writing the seeds' chunks") }?;
+            let Stamps { at, slots } = q.stamps;
+            // SAFETY: `at` is a live allocation of `slots` 32-bit stamps (`ring_words`), and the
+            // seeds are at most `slots` (their capacity is below the slots).
+            unsafe { sys::cuMemsetD32Async(at, 0, slots as usize, s).result() }
+                .map_err(driver_err("resetting the slot stamps"))?;
+            if n > 0 {
+                // SAFETY: as above.
+                unsafe {
+                    sys::cuMemsetD32Async(at, stamp_written(0, slots), n as usize, s).result()
+                }
+                .map_err(driver_err("stamping the seeds"))?;
             }
         }
         for p in &self.priority {
@@ -409,27 +409,26 @@ impl<'s> DeviceState<'s> {
 }
 
 /// Allocates the slots of ring `r` at `capacity` (a linear queue never wraps: its mask is all
-/// ones, `LINEAR` in queue.cuh), followed by its publication chunk counters. Returns the slots'
-/// address, the chunk counters and the ring's state words: items, capacity, mask.
+/// ones, `LINEAR` in queue.cuh), followed by its slot stamps. Returns the slots' address, the
+/// stamps and the ring's state words: items, capacity, mask.
 fn ring_words(
     arena: &mut Arena<'_>,
     r: Ring,
     capacity: u64,
-) -> Result<(u64, ChunkCounts, [u64; 3]), GpuError> {
+) -> Result<(u64, Stamps, [u64; 3]), GpuError> {
     let (slots, mask) = if r.linear {
         (capacity.max(1), u64::MAX)
     } else {
         let slots = ring_slots(capacity);
         (slots, slots - 1)
     };
-    let offset = chunk_counts_offset(slots, r.elem_size);
-    let words = chunk_count_words(slots);
-    let items = arena.alloc((offset + 8 * words) as usize, None)?;
-    let chunks = ChunkCounts {
+    let offset = stamps_offset(slots, r.elem_size);
+    let items = arena.alloc((offset + stamp_bytes(slots)) as usize, None)?;
+    let stamps = Stamps {
         at: items + offset,
-        words,
+        slots,
     };
-    Ok((items, chunks, [items, capacity, mask]))
+    Ok((items, stamps, [items, capacity, mask]))
 }
 
 /// Counter words read back from the device.

@@ -213,10 +213,11 @@ impl<P: TaskSet> ProgramBuilder<P> {
         self
     }
 
-    /// One-GPU programs: publish pushed items by chunks as well (`KernelSpec::chunked_publish`;
-    /// experimental, default off or the `ATOS_CHUNKED_PUBLISH` environment variable's `1`).
-    pub fn chunked_publish(mut self, on: bool) -> Self {
-        self.spec.chunked_publish = on;
+    /// One-GPU persistent programs without a priority queue: publish and free ring slots by
+    /// stamps (`KernelSpec::stamped_rings`; experimental, default off or the
+    /// `ATOS_STAMPED_RINGS` environment variable's `1`; other programs ignore it).
+    pub fn stamped_rings(mut self, on: bool) -> Self {
+        self.spec.stamped_rings = on;
         self
     }
 
@@ -401,10 +402,10 @@ impl<P: TaskSet> Program<P> {
     /// Starts building a program for `tasks` (one task or a tuple of tasks) on `gpu`.
     #[allow(clippy::new_ret_no_self)]
     pub fn new(gpu: &Gpu, _tasks: P) -> ProgramBuilder<P> {
-        // Chunked publication is experimental: on only where the environment asks for it
-        // (`ATOS_CHUNKED_PUBLISH=1`: a whole test program, such as gpu_suite, under it).
+        // Stamped rings are experimental: on only where the environment asks for it
+        // (`ATOS_STAMPED_RINGS=1`: a whole test program, such as gpu_suite, under it).
         let spec = KernelSpec {
-            chunked_publish: std::env::var("ATOS_CHUNKED_PUBLISH").is_ok_and(|v| v == "1"),
+            stamped_rings: std::env::var("ATOS_STAMPED_RINGS").is_ok_and(|v| v == "1"),
             ..KernelSpec::for_tasks(&P::irs())
         };
         ProgramBuilder {
@@ -420,6 +421,13 @@ impl<P: TaskSet> Program<P> {
 
     pub fn spec(&self) -> &KernelSpec {
         &self.spec
+    }
+
+    /// Whether the kernel stamps its rings ([`KernelSpec::stamps_rings`]: asked for, and the
+    /// program one-GPU, persistent and without a priority queue).
+    pub fn stamps_rings(&self) -> bool {
+        self.spec
+            .stamps_rings(atos_codegen::unit::BoundTraits::of(&self.plan).priority_queue)
     }
 
     /// Blocks of a persistent launch (at most this many for a windowed one).
@@ -511,7 +519,7 @@ impl<P: TaskSet> Program<P> {
         // This program's hook over the uploaded values (a device state may serve several
         // programs over one state type).
         let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
-        dev.reset(&stream, &seeds, self.spec.chunked_publish)?;
+        dev.reset(&stream, &seeds, self.stamps_rings())?;
         let run = super::driver::Driver {
             program: self.function.cu_function(),
             spec: &self.spec,

@@ -8,10 +8,9 @@
 // A completed range is counted in `count` after raising `max`; the prefix (`end`, `read_end`)
 // advances to v only when count == max == v, which means the completed ranges tile [0, v).
 // Under steady pushing that instant may not come for as long as the pushes go on (some range
-// is always between its two counts), so one-GPU units may also count each written range in its
-// publication chunks (PUBLISH_CHUNK items each, counters after the slots) and advance `end`
-// over every chunk found complete (`publish_chunks`, `walk_chunks`; experimental, off by
-// default: ATOS_CHUNKED_PUBLISH).
+// is always between its two counts), and each publication is a chain of dependent release
+// atomics. Stamped rings (one-GPU persistent units without a priority queue, opt-in:
+// ATOS_STAMPED_RINGS, below `publish`) publish each slot by a stamp instead and keep no prefix.
 //
 // Memory ordering, explicitly, and cheaply: on sm_90 `ld.acquire` and `fence.acq_rel` each
 // invalidate the SM's L1 (CCTL.IVALL) while release operations only wait for earlier memory
@@ -55,14 +54,14 @@ struct QueueRef {
     __device__ T* slot(u64 i) const { return &items[i & mask]; }
     // The slots allocated: a ring's mask + 1, a linear queue's capacity (at least 1).
     __device__ u64 slots() const { return ring() ? mask + 1 : (capacity > 0 ? capacity : 1); }
-    // One-GPU units: the publication chunks' counters, after the slots (8-byte aligned; the
-    // host's layout::chunk_counts_offset), two per PUBLISH_CHUNK slots. Chunk j (items
-    // [j * PUBLISH_CHUNK, (j + 1) * PUBLISH_CHUNK)) of a ring counts in word j mod the words of
-    // two laps, so each word sums the written items of every other lap (chunk_complete says
-    // why two); a linear queue's chunks never wrap.
-    __device__ u64* chunk_counts() const {
-        return (u64*)(((unsigned long long)items + slots() * sizeof(T) + 7ull) & ~7ull);
+    // Stamped rings: one 32-bit stamp per slot, after the slots (8-byte aligned; the host's
+    // layout::stamps_offset): 2L while the slot may take its lap-L item, 2L + 1 once written.
+    __device__ uint32_t* stamps() const {
+        return (uint32_t*)(((unsigned long long)items + slots() * sizeof(T) + 7ull) & ~7ull);
     }
+    __device__ uint32_t* stamp(u64 i) const { return stamps() + (i & mask); }
+    // Item i's lap, times two (rings: slots are a power of two).
+    __device__ uint32_t lap2(u64 i) const { return (uint32_t)(i >> __popcll(mask)) << 1; }
 };
 
 // Orderings at a scope: S true is the system scope (between GPUs), false the device's. The
@@ -201,76 +200,78 @@ __device__ __forceinline__ void complete_range(Counter& count, Counter& max, Cou
     if (c == ld_relaxed(&max.value)) raise_prefix<S>(prefix, credit, c);
 }
 
-// Publication chunks: experimental, off unless the unit defines it (KernelSpec::chunked_publish,
-// one-GPU units only: spread units' rings, which peers write, have no chunk counters).
-#ifndef ATOS_CHUNKED_PUBLISH
-#define ATOS_CHUNKED_PUBLISH 0
-#endif
-
-// Chunk j is complete when every item of it has been written: its word holds PUBLISH_CHUNK
-// for each of its laps up to j's. One word per chunk of a single lap would not do: the tiling
-// may publish the first part of chunk j while its tail is unwritten, and the next lap may then
-// write over that part (claimed and copied out), adding to the same word, which would reach
-// its target with j's tail still unwritten (a gpu_suite SSSP run read such items on an H100,
-// 2026-12-07). The lap after next cannot: writing at item p + 2 x slots (p in chunk j) needs
-// item p + slots claimed, hence published, hence everything below it written, chunk j's tail
-// included. Whether chunk j is complete, after reading its word as `count`.
-template <class T, bool S>
-__device__ __forceinline__ bool chunk_complete(const QueueRef<T, S>& q, u64 j, u64 count) {
-    if (!q.ring()) return count >= PUBLISH_CHUNK;
-    const u64 words = 2 * ((q.mask + 1) / PUBLISH_CHUNK);  // rings hold at least 1024 slots
-    return count >= (j / words + 1) * PUBLISH_CHUNK;
-}
-template <class T, bool S>
-__device__ __forceinline__ u64* chunk_word(const QueueRef<T, S>& q, u64 j) {
-    return q.chunk_counts() + (q.ring() ? j & (2 * ((q.mask + 1) / PUBLISH_CHUNK) - 1) : j);
-}
-
-// Raises `end` over the complete chunks from the one it stands in. Relaxed polls; an acquire
-// fence (the chunk's writers' acquire-release adds, hence their fenced slot stores) before each
-// raise, which releases them on `end` and `avail` as a tiling's raise does. A linear queue
-// stops at its last slot. Several walkers may raise the same chunk: the raise is a maximum, and
-// it credits only what it moved.
-template <class T, bool S>
-__device__ __noinline__ void walk_chunks(const QueueRef<T, S>& q) {
-    QueueCounters* c = q.counters;
-    while (true) {
-        const u64 j = ld_relaxed(&c->end.value) / PUBLISH_CHUNK;
-        if (!q.ring() && (j + 1) * PUBLISH_CHUNK > q.slots()) return;
-        if (!chunk_complete(q, j, ld_relaxed(chunk_word(q, j)))) return;
-        fence_acq_rel<S>();
-        raise_prefix<S>(c->end, q.ring() ? &c->avail : nullptr, (j + 1) * PUBLISH_CHUNK);
-    }
-}
-
-// Counts [base, base + n) in its chunks (release adds, after the range's fenced stores: a
-// walker that reads a word's total and fences acquires every add that made it) and walks when
-// it completed one: the chunks below may have completed first, and their
-// writers found `end` short of theirs. A completion that no walk saw is found by the claimers'
-// polls (published_end_from) or the next tiling.
-//
-// Out of line, as walk_chunks: inlined into every push, the chunk code cost kernels registers
-// (call c1: kron:22's bulk-synchronous colouring kernel went from 6 to 4 blocks per SM).
-template <class T, bool S>
-__device__ __noinline__ void publish_chunks(const QueueRef<T, S>& q, u64 base, u64 n) {
-    bool completed = false;
-    for (u64 at = base; at < base + n;) {
-        const u64 j = at / PUBLISH_CHUNK;
-        const u64 upto = (j + 1) * PUBLISH_CHUNK < base + n ? (j + 1) * PUBLISH_CHUNK : base + n;
-        const u64 old = add_release<S>(chunk_word(q, j), upto - at);
-        completed |= chunk_complete(q, j, old + (upto - at));
-        at = upto;
-    }
-    if (completed) walk_chunks(q);
-}
-
 // The publication of a queue's written items (each already fenced by its writer); a ring
 // credits `avail`.
 template <class T, bool S>
 __device__ __forceinline__ void publish(const QueueRef<T, S>& q, u64 base, u64 n) {
     QueueCounters* c = q.counters;
-    if constexpr (ATOS_CHUNKED_PUBLISH != 0 && !S) publish_chunks(q, base, n);
     complete_range<S>(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr, base, n);
+}
+
+// ---- stamped rings (ATOS_STAMPED_RINGS: KernelSpec::stamped_rings) ----
+//
+// A one-GPU persistent unit without a priority queue may publish its rings' items slot by slot:
+//   producers  reserve on end_alloc; look for room (the bound on `start` only: no `read_end`);
+//              count the range on `end_count` (its writing is approved); per slot of a wrapped
+//              lap, wait until the slot's stamp says the item of the lap before is copied out
+//              (then acquire); store; fence (release); stamp each slot written (2L + 1); the
+//              leader credits `avail` (relaxed: the stamps order the items, not the credit);
+//   consumers  take credit from `avail`, then `start` (no fences: the positions may be
+//              reserved items not yet written); per slot, wait for its written stamp; acquire;
+//              copy the items out; release; stamp each slot free for the next lap (2L + 2),
+//              before the batch runs.
+// So a hop (push, claim, copy-out) is two relaxed atomics, a load and a fence on each side,
+// where a tiled publication chains four release atomics after the writer's fence and a copy-out
+// two more (docs/results/2026-12-07c). No prefix moves: `end`, `end_max` and every read_*
+// counter stay at their seeded values. Termination is unchanged (`done` against `end_alloc`).
+//
+// Waits end: a writer of item i waits for the claimer of item i - slots (claimed: the room
+// bound keeps every alive item within `capacity` < slots of `start`), which waits only for its
+// item's writer, and so on down to the first lap, which waits for nothing. The items of a push
+// that found no room (an overflow) are never written: their claimers stop waiting once the run
+// has failed (`status`), and drop their batch.
+//
+// The overflow's lower bound reads `end_count` (approved ranges) where a tiled ring reads `end`:
+// the leader counts its range there before its fence, and credits `avail` after it, so a credit
+// seen in `avail` is seen in `end_count` (never counted twice).
+#ifndef ATOS_STAMPED_RINGS
+#define ATOS_STAMPED_RINGS 0
+#endif
+template <class T, bool S>
+__device__ __forceinline__ bool stamped(const QueueRef<T, S>& q) {
+    return ATOS_STAMPED_RINGS != 0 && !S && q.ring();
+}
+__device__ __forceinline__ uint32_t ld_stamp(const uint32_t* p) {
+    uint32_t v;
+    asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+    return v;
+}
+__device__ __forceinline__ void st_stamp(uint32_t* p, uint32_t v) {
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(p), "r"(v) : "memory");
+}
+// Waits (relaxed polls, short naps) until the stamp at `p` is `want`; false if the run failed
+// first. The caller acquires after its waits.
+__device__ __noinline__ bool wait_stamp_slow(const uint32_t* p, uint32_t want, const Control* ctl) {
+    uint32_t nap = 32;
+    for (uint32_t polls = 1;; ++polls) {
+        __nanosleep(nap);
+        if (nap < 256) nap *= 2;
+        if (ld_stamp(p) == want) return true;
+        if ((polls & 15u) == 0 && ld_relaxed(&ctl->status.value) != STATUS_OK) return false;
+    }
+}
+__device__ __forceinline__ bool wait_stamp(const uint32_t* p, uint32_t want, const Control* ctl) {
+    return ld_stamp(p) == want || wait_stamp_slow(p, want, ctl);
+}
+// A writer of item i of a stamped ring, before storing it: whether its slot may be written
+// (the first lap's may at once; a later lap's once its stamp says the lap before is copied out;
+// false if the run failed first). `wrapped` is set when it waited on a later lap: the caller
+// then acquires (fence_acq_rel) before its stores.
+template <class T, bool S>
+__device__ __forceinline__ bool stamped_slot_free(const QueueRef<T, S>& q, u64 i, const Control* ctl, bool& wrapped) {
+    if (i <= q.mask) return true;
+    wrapped = true;
+    return wait_stamp(q.stamp(i), q.lap2(i), ctl);
 }
 
 __device__ __forceinline__ void report_overflow(Control* ctl, QueueCounters* c, u64 alive) {
@@ -304,7 +305,8 @@ __device__ int look_for_room(const QueueRef<T, S>& q, u64 need, Control* ctl) {
         // out, never counted twice, so this stays a lower bound.
         long long avail = (long long)ld_relaxed(&c->avail.value);
         fence_acq_rel<S>();
-        long long lower = (long long)(need - ld_relaxed(&c->end.value)) + (avail > 0 ? avail : 0);
+        const u64 counted = ld_relaxed(stamped(q) ? &c->end_count.value : &c->end.value);
+        long long lower = (long long)(need - counted) + (avail > 0 ? avail : 0);
         if (lower > (long long)q.capacity) {
             report_overflow(ctl, c, (u64)lower);
             return ROOM_NO;
@@ -313,7 +315,7 @@ __device__ int look_for_room(const QueueRef<T, S>& q, u64 need, Control* ctl) {
     }
     if (upper > ld_relaxed(&c->peak.value)) ATOS_ATOMIC(atomicMax)(&c->peak.value, upper);
     const u64 slots = q.mask + 1;
-    if (need <= slots) return ROOM_YES;
+    if (need <= slots || stamped(q)) return ROOM_YES;  // stamped: each slot waits for its copy-out
     const u64 floor = need - slots;  // items below it must be copied out; alive <= slots => start >= floor
     if (ld_relaxed(&c->read_end.value) < floor) {
         try_advance<S>(c->read_count, c->read_max, c->read_end, nullptr);
@@ -369,13 +371,14 @@ __device__ __forceinline__ bool wait_for_room_group(const G& g, const QueueRef<T
 
 // The aggregated push that push_lanes and push_lanes_many share: the leader of `lanes` reserves
 // `total` slots, the lanes wait for room together (the leader looks, every lane gets the answer
-// and naps), each lane writes its items with `store(base)` (true if it stored any), fences
-// them, and the leader publishes the total. A leader that waited alone while the others sat in
-// a shuffle hung warp workers on an H100 (priority SSSP with rings nearly full, its lanes split
-// over several rings: lanes left waiting in the shuffle after their leader was gone;
-// docs/results/2026-11-24g-overflow-hang-h100.md).
-template <class T, bool S, class F>
-__device__ __forceinline__ void push_reserved(const QueueRef<T, S>& q, Control* ctl, const Lanes& lanes, uint32_t total, const F& store) {
+// and naps), each lane writes its `n` (at most MAXN) items `item(k)` at base + offset + k, fences
+// them, and the leader publishes the total (stamped rings: each lane stamps its slots, the
+// leader counts the range before and credits it after). A leader that waited alone while the
+// others sat in a shuffle hung warp workers on an H100 (priority SSSP with rings nearly full,
+// its lanes split over several rings: lanes left waiting in the shuffle after their leader was
+// gone; docs/results/2026-11-24g-overflow-hang-h100.md).
+template <uint32_t MAXN, class T, bool S, class F>
+__device__ __forceinline__ void push_reserved(const QueueRef<T, S>& q, Control* ctl, const Lanes& lanes, uint32_t total, uint32_t offset, uint32_t n, const F& item) {
     u64 base = 0;
     int look = ROOM_WAIT;
     if (lanes.is_leader()) {
@@ -385,7 +388,41 @@ __device__ __forceinline__ void push_reserved(const QueueRef<T, S>& q, Control* 
     base = lanes.share(base);
     const bool ok = wait_for_room_group(lanes, q, base + total, ctl, look);
     __syncwarp(lanes.mask);  // the leader's acquire (room for an earlier lap) orders our stores too
-    if (ok && store(base)) fence_release<S>();  // the slot stores come before the leader's publication
+    if (stamped(q)) {
+        if (!ok) return;
+        // Approved before the leader's fence, credited after it (the overflow bound's order).
+        if (lanes.is_leader()) ATOS_ATOMIC(atomicAdd)(&q.counters->end_count.value, (u64)total);
+        const u64 first = base + offset;
+        bool wrapped = false, free = true;
+#pragma unroll
+        for (uint32_t k = 0; k < MAXN; ++k) {
+            if (k < n) free = stamped_slot_free(q, first + k, ctl, wrapped) && free;
+        }
+        if (wrapped) fence_acq_rel<S>();  // the copy-outs of the lap before come before our stores
+        if (free) {
+#pragma unroll
+            for (uint32_t k = 0; k < MAXN; ++k) {
+                if (k < n) store_item(q.slot(first + k), item(k));
+            }
+        }
+        if (n != 0 || lanes.is_leader()) fence_release<S>();
+        if (free) {
+#pragma unroll
+            for (uint32_t k = 0; k < MAXN; ++k) {
+                if (k < n) st_stamp(q.stamp(first + k), q.lap2(first + k) + 1);
+            }
+        }
+        __syncwarp(lanes.mask);
+        if (lanes.is_leader()) ATOS_ATOMIC(atomicAdd)(&q.counters->avail.value, (u64)total);
+        return;
+    }
+    if (ok && n != 0) {
+#pragma unroll
+        for (uint32_t k = 0; k < MAXN; ++k) {
+            if (k < n) store_item(q.slot(base + offset + k), item(k));
+        }
+        fence_release<S>();  // the slot stores come before the leader's publication
+    }
     __syncwarp(lanes.mask);
     if (lanes.is_leader() && ok) publish(q, base, total);
 }
@@ -396,10 +433,7 @@ template <class T, bool S>
 __device__ __forceinline__ void push_lanes(const QueueRef<T, S>& q, T item, Control* ctl, uint32_t mask) {
     const uint32_t leader = __ffs(mask) - 1;
     const uint32_t rank = __popc(mask & lanemask_lt());
-    push_reserved(q, ctl, Lanes{mask, leader, rank}, __popc(mask), [&](u64 base) {
-        store_item(q.slot(base + rank), item);
-        return true;
-    });
+    push_reserved<1>(q, ctl, Lanes{mask, leader, rank}, __popc(mask), rank, 1, [&](uint32_t) { return item; });
 }
 
 // push_lanes for lanes that each push their first `n` of `items` (n < 16; a lane may give 0):
@@ -424,14 +458,7 @@ __device__ __forceinline__ void push_lanes_many(const QueueRef<T, S>& q, const T
     }
     if (total == 0) return;
     // `rank` only tells the leader (0) from the others here: push_reserved reads no more.
-    push_reserved(q, ctl, Lanes{mask, leader, below == 0 ? 0u : 1u}, total, [&](u64 base) {
-        if (n == 0) return false;
-#pragma unroll
-        for (uint32_t k = 0; k < K; ++k) {
-            if (k < n) store_item(q.slot(base + offset + k), items[k]);
-        }
-        return true;
-    });
+    push_reserved<K>(q, ctl, Lanes{mask, leader, below == 0 ? 0u : 1u}, total, offset, n, [&](uint32_t k) { return items[k]; });
 }
 
 // Warp-aggregated push: one reservation per group of converged lanes pushing to this queue.
@@ -447,7 +474,6 @@ __device__ __forceinline__ u64 published_end_from(const QueueRef<T, S>& q, u64 e
     if (alloc <= e) return e;
     QueueCounters* c = q.counters;
     try_advance<S>(c->end_count, c->end_max, c->end, q.ring() ? &c->avail : nullptr);
-    if constexpr (ATOS_CHUNKED_PUBLISH != 0 && !S) walk_chunks(q);
     return ld_relaxed(&c->end.value);
 }
 template <class T, bool S>
@@ -477,6 +503,14 @@ template <class T, bool S>
 __device__ uint32_t claim_for(const QueueRef<T, S>& q, u64 max_n, u64& base) {
     QueueCounters* c = q.counters;
     long long avail = (long long)ld_relaxed(&c->avail.value);
+    if (stamped(q)) {
+        // Writers credit `avail` themselves; the claimed positions' stamps order the items
+        // (run_from waits for them), so no fence here.
+        const long long took = take_credit(&c->avail.value, avail, max_n);
+        if (took == 0) return 0;
+        base = ATOS_ATOMIC(atomicAdd)(&c->start.value, (u64)took);
+        return (uint32_t)took;
+    }
     if (avail <= 0) {
         if (ld_relaxed(&c->end_alloc.value) <= ld_relaxed(&c->start.value)) return 0;
         published_end(q);

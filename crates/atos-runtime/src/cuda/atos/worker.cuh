@@ -72,6 +72,7 @@ struct ThreadWorker {
     __device__ void lanes_end() const {}
     __device__ void lanes_end_after_reduce() const {}
     template <class Op, class V> __device__ V reduce(V v) const { return v; }
+    __device__ bool all(bool v) const { return v; }
     // Runs `f` on each item of the batch in turn (item t of a batch is held by lane t % size()
     // in slot t / size(): here all in this thread).
     template <class T, uint32_t K, class F> __device__ void each(const T (&held)[K], uint32_t count, const F& f) const {
@@ -96,6 +97,7 @@ struct WarpWorker {
     }
     __device__ void sync() const { __syncwarp(); }
     template <class Op, class V> __device__ V reduce(V v) const { return warp_reduce<Op>(v); }
+    __device__ bool all(bool v) const { return __all_sync(0xffffffffu, v) != 0; }
     // __syncwarp orders memory among the warp's threads.
     __device__ void lanes_end() const { __syncwarp(); }
     // The reduction's shuffles order no memory: the loop still ends with __syncwarp.
@@ -141,6 +143,7 @@ struct CtaWorker {
         if (is_leader()) f();
     }
     __device__ void sync() const { __syncthreads(); }
+    __device__ bool all(bool v) const { return __syncthreads_and(v) != 0; }
     // Warp butterflies, then every thread combines the warps' results in warp order, so all
     // threads hold identical bits.
     template <class Op, class V> __device__ V reduce(V v) const {
@@ -391,16 +394,32 @@ struct StagedPusher {
         if (threadIdx.x == 0) {
             base_shared = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)n);
             ok_shared = make_room(q, base_shared, n, ctl);
+            // Stamped rings: approved before thread 0's fence, credited after (queue.cuh).
+            if (ok_shared && stamped(q)) ATOS_ATOMIC(atomicAdd)(&q.counters->end_count.value, (u64)n);
         }
         __syncthreads();
         u64 base = base_shared;
-        if (ok_shared) {
+        if (ok_shared && stamped(q)) {
+            bool wrapped = false, free = true;
+            for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) free = stamped_slot_free(q, base + i, ctl, wrapped) && free;
+            if (wrapped) fence_acq_rel<false>();  // the copy-outs of the lap before come before our stores
+            if (free) {
+                for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_item(q.slot(base + i), stage[i]);
+            }
+            fence_release<false>();  // the slot stores (and thread 0's count) come before the stamps
+            if (free) {
+                for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) st_stamp(q.stamp(base + i), q.lap2(base + i) + 1);
+            }
+        } else if (ok_shared) {
             for (uint32_t i = threadIdx.x; i < n; i += blockDim.x) store_item(q.slot(base + i), stage[i]);
             fence_release<QueueRef<T>::sys>();  // the slot stores come before the leader's publication
         }
         __syncthreads();
         if (threadIdx.x == 0) {
-            if (ok_shared) publish(q, base, n);
+            if (ok_shared) {
+                if (stamped(q)) ATOS_ATOMIC(atomicAdd)(&q.counters->avail.value, (u64)n);
+                else publish(q, base, n);
+            }
             *staged = 0;
         }
         __syncthreads();
@@ -992,14 +1011,43 @@ struct QueueServer {
         const uint32_t lo = (g.rank() / size) * FETCH;  // this sub-worker's first batch index
         uint32_t count = lo < n ? min(FETCH, n - lo) : 0u;
         T held[K];
-        for (uint32_t k = 0; k < K; ++k) {
-            uint32_t t = worker.rank() + k * size;
-            if (t < count) held[k] = parked ? parked[lo + t] : load_item(from.slot(base + lo + t));
+        if (!parked && n != 0 && stamped(from)) {
+            // Stamped rings: each thread waits for its items' stamps, copies them out and frees
+            // their slots before the batch runs (queue.cuh). A group whose items a failed run
+            // never wrote drops its whole batch.
+            bool ok = true, any = false;
+            for (uint32_t k = 0; k < K; ++k) {
+                const uint32_t t = worker.rank() + k * size;
+                if (t < count) {
+                    any = true;
+                    ok = wait_stamp(from.stamp(base + lo + t), from.lap2(base + lo + t) + 1, fault_control) && ok;
+                }
+            }
+            if (!g.all(ok)) {
+                n = 0;
+                count = 0;
+            } else if (any) {
+                fence_acq_rel<false>();  // acquire: the written stamps' items
+                for (uint32_t k = 0; k < K; ++k) {
+                    const uint32_t t = worker.rank() + k * size;
+                    if (t < count) held[k] = load_item(from.slot(base + lo + t));
+                }
+                fence_release<false>();  // the copies come before the slots are freed
+                for (uint32_t k = 0; k < K; ++k) {
+                    const uint32_t t = worker.rank() + k * size;
+                    if (t < count) st_stamp(from.stamp(base + lo + t), from.lap2(base + lo + t) + 2);
+                }
+            }
+        } else {
+            for (uint32_t k = 0; k < K; ++k) {
+                uint32_t t = worker.rank() + k * size;
+                if (t < count) held[k] = parked ? parked[lo + t] : load_item(from.slot(base + lo + t));
+            }
         }
         g.sync();
         // The group's last thread releases the slots (its atomics overlap the first items'
         // loads on the other threads; with a small fetch it often holds no item).
-        if (!parked && n != 0 && g.rank() == g.size() - 1 && from.ring()) complete_range<S>(from.counters->read_count, from.counters->read_max, from.counters->read_end, nullptr, base, n);
+        if (!parked && n != 0 && g.rank() == g.size() - 1 && from.ring() && !stamped(from)) complete_range<S>(from.counters->read_count, from.counters->read_max, from.counters->read_end, nullptr, base, n);
         bool own = &from == &q;  // whether this batch counts done on the queue
         // The leader's: items of the queue's batches that ran while the group kept items, not yet
         // counted in `done`. While a group keeps items they are in flight (counted in `kept`, not
