@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Stamped rings on a GPU (written 2026-12-07, call s1): `--stamped-rings` off and on alternated in
+# Stamped rings on a GPU (written 2026-12-07, calls s1 and s2): `--stamped-rings` off and on alternated in
 # one binary, every run verified:
 # - BFS on a 4,000-vertex path (grid:1x4000: 3,999 hops one after another, so its time over
 #   3,999 is one hop) on every worker kind;
@@ -14,8 +14,9 @@
 # `scripts/chunked-publish.sh`, kept there as it ran.
 # On the device machine, from the repository root, with .gpu/ from scripts/gpu-bundle.sh and
 # .gpu/data the shared graphs; carry [".gpu"]:
-#   BUDGET=330 bash scripts/stamped-rings.sh
-source scripts/device-lib.sh ${CALL:-s1}
+#   BUDGET=330 CALL=s1 bash scripts/stamped-rings.sh   (s1: with the grid's BFS and PageRank)
+#   BUDGET=280 bash scripts/stamped-rings.sh           (s2: after the room bound's fix)
+source scripts/device-lib.sh ${CALL:-s2}
 .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
 .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1
 K=/tmp/k22.acsr G=/tmp/g4k.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
@@ -30,8 +31,8 @@ ab kron-gc 40 --app coloring --graph $K --split-degree 128 --min-blocks 6 --stra
 ab grid-gc 40 --app coloring --graph $G --strategy persistent --worker thread --fetch 64 --grid 264 --runs 3
 ab kron-bfs 30 --app bfs --graph $K --strategy persistent --worker cta --fetch 64 --runs 5
 ab lux-bfs 30 --app bfs --graph $L --strategy persistent --worker thread,cta --fetch 4,64 --runs 5
-ab grid-bfs 40 --app bfs --graph $G --strategy persistent --worker cta --fetch 64 --runs 3
-ab kron-pr 40 --app pagerank --graph $K --epsilon 0.01 --strategy persistent --worker cta --fetch 8 --runs 3
+[ "${CALL:-s2}" = s1 ] && ab grid-bfs 40 --app bfs --graph $G --strategy persistent --worker cta --fetch 64 --runs 3
+[ "${CALL:-s2}" = s1 ] && ab kron-pr 40 --app pagerank --graph $K --epsilon 0.01 --strategy persistent --worker cta --fetch 8 --runs 3
 if [ "$(left)" -gt 40 ]; then
   ( cd .gpu && ATOS_STAMPED_RINGS=1 timeout $(( $(left) - 10 )) ./gpu_suite --data data --no-bfs-table --strategies persistent --stress 20 --program-stress 150 --flag-tasks 200000 > "$w/suite.log" 2>&1; echo "gpu_suite rc=$?" >> "$w/suite.log" )
 else

@@ -299,7 +299,13 @@ __device__ int look_for_room(const QueueRef<T, S>& q, u64 need, Control* ctl) {
         report_overflow(ctl, c, need);
         return ROOM_NO;
     }
-    const u64 upper = need - ld_relaxed(&c->start.value);  // start <= end <= base
+    // A tiled ring's `start` never passes `end` <= base. A stamped ring's may pass a range whose
+    // writer has not yet found room (claims take credits by count, and positions in order):
+    // every item below `need` is then claimed, so the bound is 0. (Taken as a difference, it
+    // wrapped around and that writer waited forever, with claimers waiting for its items: call
+    // s1 of docs/results/2026-12-07c, colouring on thread workers.)
+    const u64 started = ld_relaxed(&c->start.value);
+    const u64 upper = need > started ? need - started : 0;
     if (upper > q.capacity) {
         // `avail` before `end` (a fence between): a publication seen by neither read is left
         // out, never counted twice, so this stays a lower bound.
