@@ -27,17 +27,24 @@ ab() {  # TAG LIMIT ARGS...: stamped rings off, then on
 }
 ab path-bfs 30 --app bfs --graph grid:1x4000 --strategy persistent --worker thread,warp,cta --fetch 4 --grid 528 --runs 5
 ab meshes-gc 30 --app coloring --graph $L --graph $D --split-degree 8 --strategy persistent --worker thread --fetch 4 --grid 528 --runs 7
-ab kron-gc 40 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 5
-ab grid-gc 40 --app coloring --graph $G --strategy persistent --worker thread --fetch 64 --grid 264 --runs 3
-ab kron-bfs 30 --app bfs --graph $K --strategy persistent --worker cta --fetch 64 --runs 5
-ab lux-bfs 30 --app bfs --graph $L --strategy persistent --worker thread,cta --fetch 4,64 --runs 5
-[ "${CALL:-s2}" = s1 ] && ab grid-bfs 40 --app bfs --graph $G --strategy persistent --worker cta --fetch 64 --runs 3
-[ "${CALL:-s2}" = s1 ] && ab kron-pr 40 --app pagerank --graph $K --epsilon 0.01 --strategy persistent --worker cta --fetch 8 --runs 3
+if [ "${CALL:-s2}" = s1 ]; then
+  ab kron-gc 40 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 5
+  ab grid-gc 40 --app coloring --graph $G --strategy persistent --worker thread --fetch 64 --grid 264 --runs 3
+  ab kron-bfs 30 --app bfs --graph $K --strategy persistent --worker cta --fetch 64 --runs 5
+  ab lux-bfs 30 --app bfs --graph $L --strategy persistent --worker thread,cta --fetch 4,64 --runs 5
+  ab grid-bfs 40 --app bfs --graph $G --strategy persistent --worker cta --fetch 64 --runs 3
+  ab kron-pr 40 --app pagerank --graph $K --epsilon 0.01 --strategy persistent --worker cta --fetch 8 --runs 3
+else  # s2: the grid's colouring (hung in s1) and the checks first, then kron:22 if time is left
+  bench atos grid-gc-stamped 40 --app coloring --graph $G --strategy persistent --worker thread --fetch 64 --grid 264 --runs 3 --stamped-rings
+fi
 if [ "$(left)" -gt 40 ]; then
-  ( cd .gpu && ATOS_STAMPED_RINGS=1 timeout $(( $(left) - 10 )) ./gpu_suite --data data --no-bfs-table --strategies persistent --stress 20 --program-stress 150 --flag-tasks 200000 > "$w/suite.log" 2>&1; echo "gpu_suite rc=$?" >> "$w/suite.log" )
+  suite_left=$(( $(left) - 10 ))
+  [ "${CALL:-s2}" = s1 ] || suite_left=$(( suite_left - 45 ))  # s2: kron:22's colouring after it
+  ( cd .gpu && ATOS_STAMPED_RINGS=1 timeout $suite_left ./gpu_suite --data data --no-bfs-table --strategies persistent --stress 20 --program-stress 150 --flag-tasks 200000 > "$w/suite.log" 2>&1; echo "gpu_suite rc=$?" >> "$w/suite.log" )
 else
   echo "skip gpu_suite" >> "$log"
 fi
+[ "${CALL:-s2}" = s1 ] || ab kron-gc 40 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 5
 finish
 grep -E "rc=|skip " "$log" | tr '\n' ' '; echo
 python3 scripts/records-summary.py "$w" atos 2>&1 | cut -c1-190
