@@ -331,14 +331,28 @@ __device__ int look_for_room(const QueueRef<T, S>& q, u64 need, Control* ctl) {
     return ROOM_YES;
 }
 
+// The first look of a push of `n` items reserved at `base`: look_for_room, except that a
+// stamped ring reports a push of more than `capacity` items an overflow at once. A tiled ring's
+// lower bound does the same (its `start` never passes the range, so the bound counts all of
+// it); a stamped ring's claims may pass part of it, and its writer would then wait for room
+// while the claimers of its items waited for it.
+template <class T, bool S>
+__device__ __forceinline__ int first_look(const QueueRef<T, S>& q, u64 base, u64 n, Control* ctl) {
+    if (stamped(q) && n > q.capacity) {
+        report_overflow(ctl, q.counters, n);
+        return ROOM_NO;
+    }
+    return look_for_room(q, base + n, ctl);
+}
+
 // Called by the one thread that reserved items [base, base + n), alone (its other threads, if
 // any, wait at a block barrier): looks for room until it has an answer. Returns whether they may
 // be written.
 template <class T, bool S>
 __device__ bool make_room(const QueueRef<T, S>& q, u64 base, u64 n, Control* ctl) {
     uint32_t nap = 32;
-    while (true) {
-        const int look = look_for_room(q, base + n, ctl);
+    for (bool first = true;; first = false) {
+        const int look = first ? first_look(q, base, n, ctl) : look_for_room(q, base + n, ctl);
         if (look != ROOM_WAIT) return look == ROOM_YES;
         __nanosleep(nap);
         if (nap < 1024) nap *= 2;
@@ -389,7 +403,7 @@ __device__ __forceinline__ void push_reserved(const QueueRef<T, S>& q, Control* 
     int look = ROOM_WAIT;
     if (lanes.is_leader()) {
         base = ATOS_ATOMIC(atomicAdd)(&q.counters->end_alloc.value, (u64)total);
-        look = look_for_room(q, base + total, ctl);
+        look = first_look(q, base, (u64)total, ctl);
     }
     base = lanes.share(base);
     const bool ok = wait_for_room_group(lanes, q, base + total, ctl, look);
