@@ -80,7 +80,8 @@ struct Args {
     /// Extra (worker/fetch) rows for the BFS table, e.g. cta/512.
     #[arg(long, value_delimiter = ',')]
     rows: Vec<String>,
-    /// Strategies to run (persistent, discrete, bsp; comma-separated); default: all.
+    /// Strategies of the BFS table (persistent, discrete, bsp; comma-separated); default: all.
+    /// The other checks run their own strategies.
     #[arg(long, value_delimiter = ',')]
     strategies: Vec<String>,
     /// Large generated graphs for the timed part.

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# Stamped rings on a GPU (written 2026-12-07, calls s1 and s2): `--stamped-rings` off and on alternated in
+# one binary, every run verified:
+# - BFS on a 4,000-vertex path (grid:1x4000: 3,999 hops one after another, so its time over
+#   3,999 is one hop) on every worker kind;
+# - kron:22 colouring at its best asynchronous configuration (split 128, warp/8, 6 blocks per
+#   SM), twice; the meshes' colouring (split 8, thread/4, 528 blocks); the grid's (thread/64,
+#   264 blocks);
+# - BFS (cta/64) on kron:22 and the grid; PageRank (cta/8) on kron:22; luxembourg_osm BFS on
+#   thread/4;
+# - gpu_suite's persistent checks (no BFS table, fewer stress runs; its tight rings wrap and
+#   overflow) with ATOS_STAMPED_RINGS=1.
+# The chunked publication this replaces ran in call c2 (docs/results/2026-12-07c), with
+# `scripts/chunked-publish.sh`, kept there as it ran.
+# On the device machine, from the repository root, with .gpu/ from scripts/gpu-bundle.sh and
+# .gpu/data the shared graphs; carry [".gpu"]:
+#   BUDGET=330 CALL=s1 bash scripts/stamped-rings.sh   (s1: with the grid's BFS and PageRank)
+#   BUDGET=280 bash scripts/stamped-rings.sh           (s2: after the room bound's fix)
+source scripts/device-lib.sh ${CALL:-s2}
+.gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
+.gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1
+K=/tmp/k22.acsr G=/tmp/g4k.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
+ab() {  # TAG LIMIT ARGS...: stamped rings off, then on
+  local tag=$1 lim=$2; shift 2
+  bench atos "$tag" "$lim" "$@"
+  bench atos "$tag-stamped" "$lim" "$@" --stamped-rings
+}
+ab path-bfs 30 --app bfs --graph grid:1x4000 --strategy persistent --worker thread,warp,cta --fetch 4 --grid 528 --runs 5
+ab meshes-gc 30 --app coloring --graph $L --graph $D --split-degree 8 --strategy persistent --worker thread --fetch 4 --grid 528 --runs 7
+if [ "${CALL:-s2}" = s1 ]; then
+  ab kron-gc 40 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 5
+  ab grid-gc 40 --app coloring --graph $G --strategy persistent --worker thread --fetch 64 --grid 264 --runs 3
+  ab kron-bfs 30 --app bfs --graph $K --strategy persistent --worker cta --fetch 64 --runs 5
+  ab lux-bfs 30 --app bfs --graph $L --strategy persistent --worker thread,cta --fetch 4,64 --runs 5
+  ab grid-bfs 40 --app bfs --graph $G --strategy persistent --worker cta --fetch 64 --runs 3
+  ab kron-pr 40 --app pagerank --graph $K --epsilon 0.01 --strategy persistent --worker cta --fetch 8 --runs 3
+else  # s2: the grid's colouring (hung in s1) and the checks first, then kron:22 if time is left
+  bench atos grid-gc-stamped 40 --app coloring --graph $G --strategy persistent --worker thread --fetch 64 --grid 264 --runs 3 --stamped-rings
+fi
+if [ "$(left)" -gt 40 ]; then
+  suite_left=$(( $(left) - 10 ))
+  [ "${CALL:-s2}" = s1 ] || suite_left=$(( suite_left - 45 ))  # s2: kron:22's colouring after it
+  ( cd .gpu && ATOS_STAMPED_RINGS=1 timeout $suite_left ./gpu_suite --data data --no-bfs-table --strategies persistent --stress 20 --program-stress 150 --flag-tasks 200000 > "$w/suite.log" 2>&1; echo "gpu_suite rc=$?" >> "$w/suite.log" )
+else
+  echo "skip gpu_suite" >> "$log"
+fi
+[ "${CALL:-s2}" = s1 ] || ab kron-gc 40 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 5
+finish
+grep -E "rc=|skip " "$log" | tr '\n' ' '; echo
+python3 scripts/records-summary.py "$w" atos 2>&1 | cut -c1-190
+grep -E "FAIL|WRONG|wrong|hang|SUMMARY|passed|failed|rc=|overflow|stress" "$w/suite.log" 2>/dev/null | tail -30
