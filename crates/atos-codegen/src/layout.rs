@@ -26,17 +26,17 @@ words!(
     /// seeds first) lives in ring slot `i & mask`.
     queue_counters, "QueueCounters", {
         0 START "start": "items below it have been claimed by a worker",
-        1 END "end": "items below it are written and may be claimed",
+        1 END "end": "items below it are written and may be claimed (stamped rings keep it at the seeds: their slots' stamps say what is written)",
         2 END_ALLOC "end_alloc": "items reserved by pushers (seeds included): every push of the run",
         3 END_MAX "end_max": "highest reserved end whose writer has finished writing",
-        4 END_COUNT "end_count": "items written so far",
-        5 READ_END "read_end": "items below it have been copied out by their claimer: their slots are free",
+        4 END_COUNT "end_count": "items written so far (stamped rings: items whose writing was approved, counted before they are written)",
+        5 READ_END "read_end": "items below it have been copied out by their claimer: their slots are free (stamped rings: unused, their slots' stamps say so)",
         6 READ_MAX "read_max": "highest claimed end whose claimer has finished copying",
         7 READ_COUNT "read_count": "items copied out so far",
         8 DONE "done": "items fully processed (counted after their own pushes are reserved)",
         9 PEAK "peak": "most items alive (pushed, not yet claimed) seen by a push",
         10 NEEDED "needed": "on overflow: items alive when a push found no room",
-        11 AVAIL "avail": "ring: written items not yet claimed (signed; claims take from it, each advance of end adds to it)",
+        11 AVAIL "avail": "ring: written items not yet claimed (signed; claims take from it, each advance of end adds to it; stamped rings: each writer credits its range)",
         12 WINDOW_NEXT "window_next": "windowed launches: the next item of the launch's window to hand out (set by the host before each launch)",
         13 KEPT "kept": "pushes a CTA kept in shared memory and ran itself instead of publishing them (counted before the batch that pushed them is done)",
         14 STAMP "stamp": "outbox rings of an aggregated spread run: the device's clock (ns) at the last forward of this outbox to its peer",
@@ -463,8 +463,8 @@ pub fn layout_header() -> String {
 mod tests {
     use super::*;
 
-    /// The chunk counters sit 8-byte aligned after the slots, two per chunk; the seeds fill
-    /// their chunks of the first lap, the last one partly.
+    /// The slot stamps sit 8-byte aligned after the slots, 4 bytes each; a slot's written stamp
+    /// for one lap is one below its free stamp for the next.
     #[test]
     fn slot_stamps_lay_out_after_the_slots() {
         assert_eq!(stamps_offset(1024, 4), 4096);

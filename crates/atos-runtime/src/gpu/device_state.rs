@@ -33,14 +33,15 @@ pub(crate) struct QueueBuf {
     pub linear: bool,
     items: u64,
     elem_size: usize,
-    /// The slot stamps after the slots (queue.cuh `QueueRef::stamps`), reset by every run of
-    /// a unit that stamps its rings.
-    stamps: Stamps,
+    /// The slot stamps after the slots (queue.cuh `QueueRef::stamps`): allocated by the first
+    /// run of a unit that stamps its rings ([`DeviceState::ensure_stamps`]), reset by each.
+    stamps: Option<Stamps>,
+    /// Where the ring's words sit in `packed`, and its slots in `buffers`.
+    at: RingAt,
     /// A priority queue's next ring left at the smallest ring (capacity 0 on the device) by a
-    /// windowed program's upload: where the ring's words sit in `packed`, and its slots in
-    /// `buffers` ([`DeviceState::ensure_next_rings`]). `capacity` is the one a persistent run
-    /// gets.
-    deferred: Option<Deferred>,
+    /// windowed program's upload ([`DeviceState::ensure_next_rings`]). `capacity` is the one a
+    /// persistent run gets.
+    deferred: bool,
 }
 
 /// Where a ring's slot stamps sit: address, and the slots (one 32-bit stamp each).
@@ -51,7 +52,7 @@ struct Stamps {
 }
 
 #[derive(Clone, Copy)]
-struct Deferred {
+struct RingAt {
     packed_at: usize,
     buffer: usize,
 }
@@ -142,11 +143,11 @@ impl<'s> DeviceState<'s> {
                         // never opens it starts at capacity 0, the smallest ring.
                         let small = prio && ring == 2 && !next_rings && r.capacity > 0;
                         let capacity = if small { 0 } else { r.capacity };
-                        let (items, stamps, words) = ring_words(&mut arena, r, capacity)?;
-                        let deferred = small.then(|| Deferred {
+                        let (items, stamps, words) = ring_words(&mut arena, r, capacity, false)?;
+                        let at = RingAt {
                             packed_at: packed.len(),
                             buffer: arena.buffers.len() - 1,
-                        });
+                        };
                         let counters = control + (ctl::BYTES + queues.len() * qc::BYTES) as u64;
                         for word in [words[0], counters, words[1], words[2]] {
                             packed.extend_from_slice(&word.to_le_bytes());
@@ -157,7 +158,8 @@ impl<'s> DeviceState<'s> {
                             items,
                             elem_size: r.elem_size,
                             stamps,
-                            deferred,
+                            at,
+                            deferred: small,
                         });
                     }
                     if prio {
@@ -198,28 +200,54 @@ impl<'s> DeviceState<'s> {
     /// every strategy, and holds the next rings only once one of them needs them.
     pub(crate) fn ensure_next_rings(&mut self, stream: &Arc<CudaStream>) -> Result<(), GpuError> {
         let mut arena = Arena::new(stream);
-        for q in &mut self.queues {
-            let Some(Deferred { packed_at, buffer }) = q.deferred else {
-                continue;
-            };
-            let r = Ring {
-                capacity: q.capacity,
-                linear: q.linear,
-                elem_size: q.elem_size,
-            };
-            let (items, stamps, [item_word, capacity_word, mask_word]) =
-                ring_words(&mut arena, r, q.capacity)?;
-            // The ring's words: items, counters (unchanged), capacity, mask.
-            for (k, word) in [(0, item_word), (2, capacity_word), (3, mask_word)] {
-                let at = packed_at + 8 * k;
-                self.packed[at..at + 8].copy_from_slice(&word.to_le_bytes());
+        for i in 0..self.queues.len() {
+            if self.queues[i].deferred {
+                self.reallocate_ring(&mut arena, i, false)?;
             }
-            q.items = items;
-            q.stamps = stamps;
-            q.deferred = None;
-            // The small ring's slots go (no run is in flight between runs).
-            self.buffers[buffer] = arena.buffers.pop().expect("the ring just allocated");
         }
+        Ok(())
+    }
+
+    /// Gives every ring (not the linear queues) its slot stamps, if it has none: a unit that
+    /// stamps its rings ([`KernelSpec::stamps_rings`](atos_codegen::KernelSpec::stamps_rings))
+    /// is about to run. The stamps (4 bytes a slot) are held only once such a unit runs.
+    pub(crate) fn ensure_stamps(&mut self, stream: &Arc<CudaStream>) -> Result<(), GpuError> {
+        let mut arena = Arena::new(stream);
+        for i in 0..self.queues.len() {
+            let q = &self.queues[i];
+            if !q.linear && q.stamps.is_none() {
+                self.reallocate_ring(&mut arena, i, true)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Allocates queue `i`'s slots anew at its full capacity, with slot stamps if `stamped`,
+    /// and points the state's words at them. The old slots go: no run is in flight between
+    /// runs, and each run writes its seeds.
+    fn reallocate_ring(
+        &mut self,
+        arena: &mut Arena<'_>,
+        i: usize,
+        stamped: bool,
+    ) -> Result<(), GpuError> {
+        let q = &mut self.queues[i];
+        let r = Ring {
+            capacity: q.capacity,
+            linear: q.linear,
+            elem_size: q.elem_size,
+        };
+        let (items, stamps, [item_word, capacity_word, mask_word]) =
+            ring_words(arena, r, q.capacity, stamped)?;
+        // The ring's words: items, counters (unchanged), capacity, mask.
+        for (k, word) in [(0, item_word), (2, capacity_word), (3, mask_word)] {
+            let at = q.at.packed_at + 8 * k;
+            self.packed[at..at + 8].copy_from_slice(&word.to_le_bytes());
+        }
+        q.items = items;
+        q.stamps = stamps;
+        q.deferred = false;
+        self.buffers[q.at.buffer] = arena.buffers.pop().expect("the ring just allocated");
         Ok(())
     }
 
@@ -291,10 +319,9 @@ impl<'s> DeviceState<'s> {
                 // and the buffer holds at least `capacity` slots).
                 unsafe { copy_in_and_wait(q.items, &raw, stream, "writing the seeds") }?;
             }
-            if !stamped || q.linear {
+            let (true, Some(Stamps { at, slots })) = (stamped, q.stamps) else {
                 continue;
-            }
-            let Stamps { at, slots } = q.stamps;
+            };
             // SAFETY: `at` is a live allocation of `slots` 32-bit stamps (`ring_words`), and the
             // seeds are at most `slots` (their capacity is below the slots).
             unsafe { sys::cuMemsetD32Async(at, 0, slots as usize, s).result() }
@@ -409,13 +436,14 @@ impl<'s> DeviceState<'s> {
 }
 
 /// Allocates the slots of ring `r` at `capacity` (a linear queue never wraps: its mask is all
-/// ones, `LINEAR` in queue.cuh), followed by its slot stamps. Returns the slots' address, the
-/// stamps and the ring's state words: items, capacity, mask.
+/// ones, `LINEAR` in queue.cuh), followed by its slot stamps if `stamped`. Returns the slots'
+/// address, the stamps and the ring's state words: items, capacity, mask.
 fn ring_words(
     arena: &mut Arena<'_>,
     r: Ring,
     capacity: u64,
-) -> Result<(u64, Stamps, [u64; 3]), GpuError> {
+    stamped: bool,
+) -> Result<(u64, Option<Stamps>, [u64; 3]), GpuError> {
     let (slots, mask) = if r.linear {
         (capacity.max(1), u64::MAX)
     } else {
@@ -423,11 +451,16 @@ fn ring_words(
         (slots, slots - 1)
     };
     let offset = stamps_offset(slots, r.elem_size);
-    let items = arena.alloc((offset + stamp_bytes(slots)) as usize, None)?;
-    let stamps = Stamps {
+    let bytes = if stamped {
+        offset + stamp_bytes(slots)
+    } else {
+        slots * r.elem_size as u64
+    };
+    let items = arena.alloc(bytes as usize, None)?;
+    let stamps = stamped.then_some(Stamps {
         at: items + offset,
         slots,
-    };
+    });
     Ok((items, stamps, [items, capacity, mask]))
 }
 

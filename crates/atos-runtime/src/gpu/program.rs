@@ -514,12 +514,16 @@ impl<P: TaskSet> Program<P> {
         if self.spec.strategy == atos_codegen::Strategy::Persistent {
             dev.ensure_next_rings(&stream)?;
         }
+        let stamped = self.stamps_rings();
+        if stamped {
+            dev.ensure_stamps(&stream)?;
+        }
         let capacities: Vec<u64> = dev.queues.iter().map(|q| q.capacity).collect();
         check_seed_room(&self.plan, &capacities, &seeds)?;
         // This program's hook over the uploaded values (a device state may serve several
         // programs over one state type).
         let range = idle_range(&self.plan, &P::irs(), &dev.field_values)?;
-        dev.reset(&stream, &seeds, self.stamps_rings())?;
+        dev.reset(&stream, &seeds, stamped)?;
         let run = super::driver::Driver {
             program: self.function.cu_function(),
             spec: &self.spec,

@@ -225,9 +225,15 @@ __device__ __forceinline__ void publish(const QueueRef<T, S>& q, u64 base, u64 n
 // two more (docs/results/2026-12-07c). No prefix moves: `end`, `end_max` and every read_*
 // counter stay at their seeded values. Termination is unchanged (`done` against `end_alloc`).
 //
-// Waits end: a writer of item i waits for the claimer of item i - slots (claimed: the room
-// bound keeps every alive item within `capacity` < slots of `start`), which waits only for its
-// item's writer, and so on down to the first lap, which waits for nothing. The items of a push
+// Waits end. A writer waits for all its slots before storing any, and a claimer group frees
+// none of its slots until all its items are written (then it copies and frees them all), so a
+// wait is between a batch and a range. A batch taken at `start` = a took credits only from
+// ranges approved with their end at most a + capacity, and a range whose items it waits for is
+// not among them; every slot such a range waits on holds an item below a + capacity - slots < a
+// (slots > capacity), taken by a batch that started below a. Batch starts strictly fall along
+// any chain of waits, which therefore ends at a batch that waits for nothing. A writer whose
+// range claims have passed has room (its bound is below its size, at most `capacity`:
+// `first_look`), so no writer waits for room on claimers that wait for it. The items of a push
 // that found no room (an overflow) are never written: their claimers stop waiting once the run
 // has failed (`status`), and drop their batch.
 //
