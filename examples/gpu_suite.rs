@@ -39,6 +39,9 @@ struct Args {
     /// whole suite in two (it takes longer than one call's 600 s).
     #[arg(long, conflicts_with = "bfs_only")]
     no_bfs_table: bool,
+    /// Only the program termination stress (`--program-stress` runs), then exit.
+    #[arg(long)]
+    stress_only: bool,
     /// Only the DSL checks: tuple items and faults (checked mode), then exit.
     #[arg(long)]
     dsl_only: bool,
@@ -1487,6 +1490,11 @@ fn main() {
         println!("\nSUMMARY: {} failures", failures);
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
+    if args.stress_only {
+        failures += program_stress(&gpu, &args);
+        println!("\nSUMMARY: {} failures", failures);
+        std::process::exit(if failures == 0 { 0 } else { 1 });
+    }
     if args.dsl_only {
         failures += device_twins(&gpu)
             + tuple_items(&gpu)
@@ -2033,6 +2041,21 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         println!("{line}");
     }
 
+    failures + program_stress(gpu, args)
+}
+
+/// The program termination stress: `--program-stress` random runs of the multi-task programs
+/// (near/far, colouring, idle hook, ring chains) over workers, blocks, grids, strategies and
+/// seeds, each checked against its reference. Returns the failures.
+fn program_stress(gpu: &Gpu, args: &Args) -> usize {
+    use programs::*;
+    let workers = [
+        None,
+        Some(WorkerKind::Thread),
+        Some(WorkerKind::Warp),
+        Some(WorkerKind::Cta),
+    ];
+    let wname = |w: Option<WorkerKind>| w.map(|w| w.name()).unwrap_or("own");
     println!(
         "\n== program termination stress: {} runs, random programs x workers x blocks x grids x seeds, 10 s timeout each ==",
         args.program_stress
@@ -2087,7 +2110,7 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         compiled.len() * 4,
         t0.elapsed().as_secs_f64()
     );
-    failures + tally.failures()
+    tally.failures()
 }
 
 /// Priority queues that overflow inside a band-by-band program: BFS by depth on a 300x300 grid

@@ -10,6 +10,8 @@
 # delaunay_n16.edges) and the original prepared in .gpu/orig/ (../shared/baselines/atos-original.sh
 # prepare .gpu/orig, with the script copied to .gpu/atos-original.sh); carry [".gpu"]:
 #   BUDGET=300 bash scripts/colouring-table.sh
+# EXTRA (e.g. EXTRA=--stamped-rings) is added to every atos bench line (bulk-synchronous
+# kernels ignore --stamped-rings: it applies to persistent ones only).
 # It needs about 200 s on an H100. $OUT gets colouring-table.tgz (the log, the records) and the
 # log; summarize with `python3 scripts/records-summary.py DIR atos`.
 #
@@ -20,18 +22,19 @@
 # session); not run yet as a whole: its steps ran in 2026-12-06f call 1 and 2026-12-06g call 1.
 source scripts/device-lib.sh colouring-table
 BUDGET=${BUDGET:-300}
+EXTRA=${EXTRA:-}
 ( bash .gpu/atos-original.sh build .gpu/orig > "$w/orig-build.log" 2>&1; echo "orig build rc=$? t=$(( $(date +%s) - device_t0 ))" >> "$w/orig-build.log" ) &
 ( .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr > "$w/convert.txt" 2>&1; .gpu/atos graph convert kron:22 /tmp/k22.acsr >> "$w/convert.txt" 2>&1 ) &
 L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
-bench atos meshes-split 40 --app coloring --graph $L --graph $D --split-degree 8 --strategy persistent,bsp --worker thread,warp --fetch 4,8 --runs 5
+bench atos meshes-split 40 --app coloring --graph $L --graph $D --split-degree 8 --strategy persistent,bsp --worker thread,warp --fetch 4,8 --runs 5 $EXTRA
 wait
 tail -1 "$w/orig-build.log" >> "$log"
 G=/tmp/g4k.acsr K=/tmp/k22.acsr
 O="--compare-original .gpu/orig --original-runs 3 --original-idle gc_32_cta=150"
-bench atos meshes 40 --app coloring --graph $L --graph $D --strategy persistent,bsp --worker cta --fetch 32 --block 128 --runs 5 $O --original-idle gc_32_warp=10
-bench atos grid 60 --app coloring --graph $G --strategy persistent,bsp --worker thread --fetch 64 --runs 3 --grid 264 $O --original-idle gc_32_warp=10
-bench atos kron 60 --app coloring --graph $K --strategy persistent,bsp --worker cta --fetch 64 --runs 3 $O --original-idle gc_32_warp=5000
-bench atos kron-split 30 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 3
+bench atos meshes 40 --app coloring --graph $L --graph $D --strategy persistent,bsp --worker cta --fetch 32 --block 128 --runs 5 $O --original-idle gc_32_warp=10 $EXTRA
+bench atos grid 60 --app coloring --graph $G --strategy persistent,bsp --worker thread --fetch 64 --runs 3 --grid 264 $O --original-idle gc_32_warp=10 $EXTRA
+bench atos kron 60 --app coloring --graph $K --strategy persistent,bsp --worker cta --fetch 64 --runs 3 $O --original-idle gc_32_warp=5000 $EXTRA
+bench atos kron-split 30 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 3 $EXTRA
 finish
 grep -E "rc=|skip|orig build" "$log" | tr '\n' ' '; echo
 grep -E "^(k22|g4k|luxembourg|delaunay)\S* +(orig|gc)" "$log" | cut -c1-160

@@ -16,7 +16,14 @@
 # .gpu/data the shared graphs; carry [".gpu"]:
 #   BUDGET=330 CALL=s1 bash scripts/stamped-rings.sh   (s1: with the grid's BFS and PageRank)
 #   BUDGET=280 bash scripts/stamped-rings.sh           (s2: after the room bound's fix)
+#   BUDGET=200 CALL=stress bash scripts/stamped-rings.sh   (next: gpu_suite --stress-only, stamps on)
 source scripts/device-lib.sh ${CALL:-s2}
+if [ "${CALL:-s2}" = stress ]; then  # the random-program termination stress with stamps (cut in s2)
+  ( cd .gpu && ATOS_STAMPED_RINGS=1 timeout $(( $(left) - 10 )) ./gpu_suite --stress-only --program-stress ${RUNS:-400} > "$w/suite.log" 2>&1; echo "gpu_suite rc=$?" >> "$w/suite.log" )
+  finish
+  grep -E "program stress|WRONG|hang|SUMMARY|rc=" "$w/suite.log" | tail -20
+  exit 0
+fi
 .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
 .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1
 K=/tmp/k22.acsr G=/tmp/g4k.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
