@@ -77,9 +77,17 @@ impl Driver<'_> {
             .new_stream()
             .map_err(driver_err("creating a stream"))
             .and_then(|poll| dev.read_counters(&poll));
+        // A stamped unit's rings keep `end` and the read_* words at the seeds (their slots'
+        // stamps say what is written), which the report should not read as a stuck publication.
+        let traits = atos_codegen::unit::BoundTraits::of(self.plan);
+        let stamped = if self.spec.stamps_rings(traits.priority_queue) {
+            " (stamped rings: `end` stays at the seeds, `end_count` counts approved pushes)"
+        } else {
+            ""
+        };
         match counters {
             Ok(c) => format!(
-                "; the run state at the timeout (include it in the report): {}",
+                "; the run state at the timeout{stamped} (include it in the report): {}",
                 describe_counters(
                     &self.plan.queues,
                     &self
