@@ -1882,16 +1882,23 @@ impl programs::Runner for GpuPrograms {
 
 /// The program-model checks: lanes-then-read, two queues, two task kinds, the idle hook, ring
 /// queues, overflow, and a termination stress over all of them. Returns the failures.
+/// The program checks' worker choices: the tasks' own attributes (`None`), then each kind for
+/// every task.
+const PROGRAM_WORKERS: [Option<WorkerKind>; 4] = [
+    None,
+    Some(WorkerKind::Thread),
+    Some(WorkerKind::Warp),
+    Some(WorkerKind::Cta),
+];
+
+/// A program check's worker choice as printed.
+fn wname(w: Option<WorkerKind>) -> &'static str {
+    w.map(|w| w.name()).unwrap_or("own")
+}
+
 fn program_model(gpu: &Gpu, args: &Args) -> usize {
     use programs::*;
     let mut failures = 0;
-    let workers = [
-        None,
-        Some(WorkerKind::Thread),
-        Some(WorkerKind::Warp),
-        Some(WorkerKind::Cta),
-    ];
-    let wname = |w: Option<WorkerKind>| w.map(|w| w.name()).unwrap_or("own");
 
     println!(
         "\n== lanes then read: {} tasks per worker kind, a flag set by the last lane ==",
@@ -1959,7 +1966,7 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
     let weighted = atos_graph::load("kron:14,w=60,seed=5").unwrap();
     let grid_w = atos_graph::load("grid:200x200,w=20").unwrap();
     let kron = atos_graph::load("kron:14,seed=2").unwrap();
-    for (w, strategy) in workers
+    for (w, strategy) in PROGRAM_WORKERS
         .into_iter()
         .flat_map(|w| Strategy::ALL.map(|s| (w, s)))
     {
@@ -2049,13 +2056,6 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
 /// seeds, each checked against its reference. Returns the failures.
 fn program_stress(gpu: &Gpu, args: &Args) -> usize {
     use programs::*;
-    let workers = [
-        None,
-        Some(WorkerKind::Thread),
-        Some(WorkerKind::Warp),
-        Some(WorkerKind::Cta),
-    ];
-    let wname = |w: Option<WorkerKind>| w.map(|w| w.name()).unwrap_or("own");
     println!(
         "\n== program termination stress: {} runs, random programs x workers x blocks x grids x seeds, 10 s timeout each ==",
         args.program_stress
@@ -2079,7 +2079,7 @@ fn program_stress(gpu: &Gpu, args: &Args) -> usize {
     for i in 0..args.program_stress {
         let gi = i % graphs.len();
         let which = rng.next_u64() % 4;
-        let w = workers[(rng.next_u64() % 4) as usize];
+        let w = PROGRAM_WORKERS[(rng.next_u64() % 4) as usize];
         let block = [64, 256][(rng.next_u64() % 2) as usize];
         let grid = [Some(2), None][(rng.next_u64() % 2) as usize];
         let strategy = Strategy::ALL[(rng.next_u64() % 3) as usize];

@@ -135,6 +135,18 @@ fn irs_spec<P: atos::TaskSet>() -> KernelSpec {
     KernelSpec::for_tasks(&P::irs())
 }
 
+/// The units every option's test compiles: BFS on each worker kind, the split colouring (two
+/// task kinds, CTA hubs) and PageRank (an idle hook).
+fn compile_option_units(on: fn(&mut KernelSpec), define: &str) {
+    for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
+        compile_with_option::<bfs::Task>(KernelSpec::single(worker, 8, 256), on, define);
+    }
+    type Split = atos::apps::coloring::split::Tasks;
+    compile_with_option::<Split>(irs_spec::<Split>(), on, define);
+    type Rank = atos::apps::pagerank::Tasks;
+    compile_with_option::<Rank>(irs_spec::<Rank>(), on, define);
+}
+
 /// Units that trace their run's phases (`KernelSpec::trace_phases`, `ATOS_TRACE_PHASES`):
 /// every worker kind, several queues and an idle hook (spread units refuse it).
 #[test]
@@ -142,15 +154,7 @@ fn phase_traced_units_compile() {
     if !nvrtc_or_skip() {
         return;
     }
-    const DEFINE: &str = "#define ATOS_TRACE_PHASES 1";
-    let on: fn(&mut KernelSpec) = |s| s.trace_phases = true;
-    for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
-        compile_with_option::<bfs::Task>(KernelSpec::single(worker, 8, 256), on, DEFINE);
-    }
-    type Split = atos::apps::coloring::split::Tasks;
-    compile_with_option::<Split>(irs_spec::<Split>(), on, DEFINE);
-    type Rank = atos::apps::pagerank::Tasks;
-    compile_with_option::<Rank>(irs_spec::<Rank>(), on, DEFINE);
+    compile_option_units(|s| s.trace_phases = true, "#define ATOS_TRACE_PHASES 1");
 }
 
 /// Units that stamp their rings (`KernelSpec::stamped_rings`): every worker kind (CTA groups
@@ -162,13 +166,7 @@ fn stamped_ring_units_compile() {
     }
     const DEFINE: &str = "#define ATOS_STAMPED_RINGS 1";
     let on: fn(&mut KernelSpec) = |s| s.stamped_rings = true;
-    for worker in [WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta] {
-        compile_with_option::<bfs::Task>(KernelSpec::single(worker, 8, 256), on, DEFINE);
-    }
-    type Split = atos::apps::coloring::split::Tasks;
-    compile_with_option::<Split>(irs_spec::<Split>(), on, DEFINE);
-    type Rank = atos::apps::pagerank::Tasks;
-    compile_with_option::<Rank>(irs_spec::<Rank>(), on, DEFINE);
+    compile_option_units(on, DEFINE);
     type Inline = atos::apps::coloring::inline_check::Tasks;
     compile_with_option::<Inline>(irs_spec::<Inline>(), on, DEFINE);
     type Place = common::tuples::place::Task;

@@ -289,13 +289,14 @@ impl KernelSpec {
     }
 
     /// Whether this spec's unit stamps its rings ([`KernelSpec::stamped_rings`]): asked for,
-    /// on one GPU, persistent, and `priority_queue` false (no queue of the program is a
-    /// priority queue, whose advances move ring prefixes).
-    pub fn stamps_rings(&self, priority_queue: bool) -> bool {
+    /// on one GPU, persistent, and no queue of the program (of `traits`) a priority queue,
+    /// whose advances move ring prefixes. The generator's define and the runtime's stamp
+    /// allocation and reset both ask this.
+    pub fn stamps_rings(&self, traits: BoundTraits) -> bool {
         self.stamped_rings
             && !self.multi_device
             && self.strategy == Strategy::Persistent
-            && !priority_queue
+            && !traits.priority_queue
     }
 
     /// The blocks per SM a one-GPU launch of this spec's unit takes when the program (of
@@ -647,10 +648,10 @@ pub fn generate_unit(
         "#ifndef ATOS_IDLE_NAP_NS\n#define ATOS_IDLE_NAP_NS {}u\n#endif",
         spec.idle_nap_ns
     );
-    let prioritized = state.queues().any(|f| f.kind.key().is_some());
-    if spec.stamps_rings(prioritized) {
+    if spec.stamps_rings(BoundTraits::of(&plan)) {
         out.push_str("#define ATOS_STAMPED_RINGS 1  // the spec's: rings published slot by slot (experimental)\n");
     }
+    let prioritized = state.queues().any(|f| f.kind.key().is_some());
     if spec.trace_phases {
         out.push_str(
             "#define ATOS_TRACE_PHASES 1  // the spec's: the run's phases on the GPU clock\n",

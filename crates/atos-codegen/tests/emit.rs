@@ -1089,8 +1089,11 @@ fn stamped_rings_are_a_one_gpu_persistent_define() {
             ..KernelSpec::for_tasks(&[&ir]).multi_device(multi_device)
         };
         let src = generate_unit(&[&ir], &[], st, &spec).unwrap();
-        let prioritized = st.queues().any(|f| f.kind.key().is_some());
-        assert_eq!(src.contains(DEFINE), spec.stamps_rings(prioritized));
+        let traits = BoundTraits {
+            priority_queue: st.queues().any(|f| f.kind.key().is_some()),
+            combines: false,
+        };
+        assert_eq!(src.contains(DEFINE), spec.stamps_rings(traits));
         src.contains("ATOS_STAMPED_RINGS")
     };
     assert!(unit(&state(), true, false, Strategy::Persistent));

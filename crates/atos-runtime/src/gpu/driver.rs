@@ -80,7 +80,7 @@ impl Driver<'_> {
         // A stamped unit's rings keep `end` and the read_* words at the seeds (their slots'
         // stamps say what is written), which the report should not read as a stuck publication.
         let traits = atos_codegen::unit::BoundTraits::of(self.plan);
-        let stamped = if self.spec.stamps_rings(traits.priority_queue) {
+        let stamped = if self.spec.stamps_rings(traits) {
             " (stamped rings: `end` stays at the seeds, `end_count` counts approved pushes)"
         } else {
             ""

@@ -427,7 +427,7 @@ impl<P: TaskSet> Program<P> {
     /// program one-GPU, persistent and without a priority queue).
     pub fn stamps_rings(&self) -> bool {
         self.spec
-            .stamps_rings(atos_codegen::unit::BoundTraits::of(&self.plan).priority_queue)
+            .stamps_rings(atos_codegen::unit::BoundTraits::of(&self.plan))
     }
 
     /// Blocks of a persistent launch (at most this many for a windowed one).
