@@ -18,7 +18,8 @@
 # The configurations (docs/results/2026-12-06g-bsp-fence-small-colouring-h100.md, and
 # 2026-12-06f for kron:22 and the grid): kron:22 async split 128 warp/8 at min blocks 6, BSP
 # plain cta/64; the grid thread/64 at 264 blocks in both forms; the meshes async split 8
-# thread/4, BSP split 8 warp/8 and plain cta/32 at block 128. Written 2026-12-06 (seventh
+# thread/4, BSP split 8 warp/8 and plain cta/32 at block 128; the grid's check inline (thread/16,
+# 264 blocks: docs/results/2026-12-06h-inline-check-h100.md), added 2026-12-07. Written 2026-12-06 (seventh
 # session); not run yet as a whole: its steps ran in 2026-12-06f call 1 and 2026-12-06g call 1.
 source scripts/device-lib.sh colouring-table
 BUDGET=${BUDGET:-300}
@@ -33,6 +34,7 @@ G=/tmp/g4k.acsr K=/tmp/k22.acsr
 O="--compare-original .gpu/orig --original-runs 3 --original-idle gc_32_cta=150"
 bench atos meshes 40 --app coloring --graph $L --graph $D --strategy persistent,bsp --worker cta --fetch 32 --block 128 --runs 5 $O --original-idle gc_32_warp=10 $EXTRA
 bench atos grid 60 --app coloring --graph $G --strategy persistent,bsp --worker thread --fetch 64 --runs 3 --grid 264 $O --original-idle gc_32_warp=10 $EXTRA
+bench atos grid-inline 30 --app coloring --graph $G --inline-check --strategy persistent --worker thread --fetch 16 --runs 5 --grid 264 $EXTRA
 bench atos kron 60 --app coloring --graph $K --strategy persistent,bsp --worker cta --fetch 64 --runs 3 $O --original-idle gc_32_warp=5000 $EXTRA
 bench atos kron-split 30 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 3 $EXTRA
 finish

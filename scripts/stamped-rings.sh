@@ -16,12 +16,51 @@
 # .gpu/data the shared graphs; carry [".gpu"]:
 #   BUDGET=330 CALL=s1 bash scripts/stamped-rings.sh   (s1: with the grid's BFS and PageRank)
 #   BUDGET=280 bash scripts/stamped-rings.sh           (s2: after the room bound's fix)
-#   BUDGET=200 CALL=stress bash scripts/stamped-rings.sh   (next: gpu_suite --stress-only, stamps on)
+#   BUDGET=200 CALL=stress bash scripts/stamped-rings.sh   (gpu_suite --stress-only, stamps on; 2026-12-07 d1)
+#   BUDGET=420 CALL=cta bash scripts/stamped-rings.sh      (d2: CTA workers and others, off and on, for the default;
+#                                                         bfs-priority is a control: it never stamps)
+#   BUDGET=560 CALL=default bash scripts/stamped-rings.sh  (d3: the default on thread and warp units; gpu_suite under it)
 source scripts/device-lib.sh ${CALL:-s2}
 if [ "${CALL:-s2}" = stress ]; then  # the random-program termination stress with stamps (cut in s2)
   ( cd .gpu && ATOS_STAMPED_RINGS=1 timeout $(( $(left) - 10 )) ./gpu_suite --stress-only --program-stress ${RUNS:-400} > "$w/suite.log" 2>&1; echo "gpu_suite rc=$?" >> "$w/suite.log" )
   finish
   grep -E "program stress|WRONG|hang|SUMMARY|rc=" "$w/suite.log" | tail -20
+  exit 0
+fi
+if [ "${CALL:-s2}" = default ]; then  # stamps by default where a task runs on thread or warp workers
+  .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
+  K=/tmp/k22.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
+  # the records say which kernels stamp: thread and warp units, and PageRank's (its re-scan is on threads)
+  bench atos default-bfs 40 --app bfs --graph $K --graph $L --strategy persistent --worker thread,warp,cta --fetch 8 --runs 3
+  bench atos default-gc 30 --app coloring --graph $L --graph $D --split-degree 8 --strategy persistent --worker thread,cta --fetch 4 --grid 528 --runs 5
+  bench atos default-pr 40 --app pagerank-rescan --graph $K --epsilon 0.01 --strategy persistent --worker cta --fetch 8 --runs 3
+  bench atos default-gc-off 30 --app coloring --graph $L --graph $D --split-degree 8 --strategy persistent --worker thread --fetch 4 --grid 528 --runs 5 --stamped-rings=off
+  ( cd .gpu && timeout $(( $(left) - 130 )) ./gpu_suite --data data --no-bfs-table --stress 120 --program-stress 500 --flag-tasks 500000 > "$w/suite.log" 2>&1; echo "gpu_suite rc=$?" >> "$w/suite.log" )
+  ( cd .gpu && timeout $(( $(left) - 8 )) ./gpu_suite --data data --bfs-only --runs 3 --graph grid:2048x2048 --graph kron:20 > "$w/suite-bfs.log" 2>&1; echo "gpu_suite bfs rc=$?" >> "$w/suite-bfs.log" )
+  finish
+  grep -E "rc=|skip " "$log" | tr '\n' ' '; echo
+  python3 scripts/records-summary.py "$w" atos 2>&1 | cut -c1-190
+  grep -E "FAIL|WRONG|wrong|hang|SUMMARY|passed|failed|rc=|stress" "$w/suite.log" | tail -25
+  grep -cE " ok" "$w/suite-bfs.log"; grep -E "FAIL|WRONG|wrong|hang|SUMMARY|rc=" "$w/suite-bfs.log" | tail -8
+  exit 0
+fi
+if [ "${CALL:-s2}" = cta ]; then  # which units should stamp by default: CTA workers and the rest, off and on
+  .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
+  .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1
+  K=/tmp/k22.acsr G=/tmp/g4k.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
+  ab() { local tag=$1 lim=$2; shift 2; bench atos "$tag" "$lim" "$@"; bench atos "$tag-stamped" "$lim" "$@" --stamped-rings; }
+  for round in 1 2; do
+    ab bfs-cta-$round 40 --app bfs --graph $K --graph $G --graph $L --graph $D --strategy persistent --worker cta --fetch 64 --runs 5
+  done
+  ab bfs-tw 50 --app bfs --graph $K --graph $G --strategy persistent --worker thread,warp --fetch 8,64 --runs 5
+  ab pr-cta 50 --app pagerank --graph $G --graph $L --graph $D --epsilon 0.01 --strategy persistent --worker cta --fetch 256 --runs 3
+  ab pr-rescan-cta 30 --app pagerank-rescan --graph $K --epsilon 0.01 --strategy persistent --worker cta --fetch 8 --runs 3
+  ab gc-cta 40 --app coloring --graph $K --graph $G --strategy persistent --worker cta --fetch 64 --runs 3
+  ab gc-cta-meshes 30 --app coloring --graph $L --graph $D --strategy persistent --worker cta --fetch 16,32 --block 128 --runs 5
+  ab bfs-prio 40 --app bfs-priority --graph $K --graph $L --strategy persistent --worker cta,warp --fetch 64 --runs 3
+  finish
+  grep -E "rc=|skip " "$log" | tr '\n' ' '; echo
+  python3 scripts/records-summary.py "$w" atos 2>&1 | cut -c1-190
   exit 0
 fi
 .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1

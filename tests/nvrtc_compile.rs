@@ -165,12 +165,37 @@ fn stamped_ring_units_compile() {
         return;
     }
     const DEFINE: &str = "#define ATOS_STAMPED_RINGS 1";
-    let on: fn(&mut KernelSpec) = |s| s.stamped_rings = true;
+    let on: fn(&mut KernelSpec) = |s| s.stamped_rings = Some(true);
     compile_option_units(on, DEFINE);
     type Inline = atos::apps::coloring::inline_check::Tasks;
     compile_with_option::<Inline>(irs_spec::<Inline>(), on, DEFINE);
     type Place = common::tuples::place::Task;
     compile_with_option::<Place>(irs_spec::<Place>(), on, DEFINE);
+}
+
+/// Units asked for tiled publication (`KernelSpec::stamped_rings` `Some(false)`) on thread and
+/// warp workers, which stamp by default: the same units without the define.
+#[test]
+fn tiled_ring_units_compile() {
+    if !nvrtc_or_skip() {
+        return;
+    }
+    fn tiled<P: atos::TaskSet>(spec: KernelSpec) {
+        let spec = KernelSpec {
+            stamped_rings: Some(false),
+            ..spec
+        };
+        let src = atos::cuda_source::<P>(&spec).unwrap();
+        assert!(!src.contains("ATOS_STAMPED_RINGS 1"), "a tiled unit stamps");
+        compile_clean(&src);
+    }
+    for worker in [WorkerKind::Thread, WorkerKind::Warp] {
+        tiled::<bfs::Task>(KernelSpec::single(worker, 8, 256));
+    }
+    type Split = atos::apps::coloring::split::Tasks;
+    tiled::<Split>(irs_spec::<Split>());
+    type Inline = atos::apps::coloring::inline_check::Tasks;
+    tiled::<Inline>(irs_spec::<Inline>().worker(WorkerKind::Thread));
 }
 
 /// Units for programs spread over several GPUs (peer-to-peer, `mesh.cuh`): every worker kind,

@@ -1230,6 +1230,7 @@ fn priority_apps_are_verified_and_record_their_delta() {
         ("sssp", &["--prune-stale", "yes"], "use on, off or above:D"),
         ("pagerank", &["--park", "on"], "--park is for"),
         ("bfs-priority", &["--park", "yes"], "use on or off"),
+        ("bfs", &["--stamped-rings", "yes"], "use on or off"),
         ("coloring", &["--split-big-fetch", "4"], "--split-degree"),
         ("coloring", &["--tie-skip", "4"], "--split-degree"),
         (

@@ -136,10 +136,11 @@ pub struct KernelSpec {
     /// item is published by a stamp on its slot and each copy-out frees its slot by another,
     /// where a ring otherwise publishes written ranges through tiled counters (`end`,
     /// `read_end`). Applies to one-GPU persistent units without a priority queue
-    /// ([`KernelSpec::stamps_rings`]); others ignore it. Experimental, off by default. The
-    /// runtime's default comes from the `ATOS_STAMPED_RINGS` environment variable
-    /// (`ProgramBuilder::new`).
-    pub stamped_rings: bool,
+    /// ([`KernelSpec::stamps_rings`]); others ignore it. `Some(on)` asks; `None` (the
+    /// default) leaves it to [`stamps_by_default`]: on where some task of the unit runs on
+    /// thread or warp workers. The runtime's default comes from the `ATOS_STAMPED_RINGS`
+    /// environment variable (`ProgramBuilder::new`: `1` on, `0` off, otherwise `None`).
+    pub stamped_rings: Option<bool>,
 }
 
 /// The default [`KernelSpec::checked`]: whether atos itself is compiled with debug assertions
@@ -174,6 +175,23 @@ impl BoundTraits {
             combines: !plan.combines.is_empty(),
         }
     }
+}
+
+/// Whether a unit of `tasks` stamps its rings when the spec does not say
+/// ([`KernelSpec::stamped_rings`] `None`): where some task runs on thread or warp workers.
+/// On an H100, off and on in one binary, every run verified
+/// (docs/results/2026-12-07d-stamped-default-h100.md): every thread- and warp-worker run
+/// measured gained, 1.07x to 2.9x (BFS on a path, luxembourg_osm, kron:22 and
+/// grid:4096x4096; colouring with the split on kron:22 and the meshes; the grid's colouring
+/// with its check inline 3.52 to 2.77 ms). Units whose tasks all run on CTA workers were mixed
+/// and mostly slower: colouring cta/64 on the grid 34.4 to 57.8 ms, on kron:22 11.7 to 13.2,
+/// the meshes' cta/16 and cta/32 1.2x to 1.45x slower; BFS cta/64 5% slower on the grid and
+/// luxembourg_osm, 1.15x faster on kron:22. A CTA's batch waits on the stamps of all its items,
+/// and its flush carries more code; those units keep tiled publication unless asked.
+/// PageRank's units, whose re-scan runs on thread workers, stamp (kron:22's re-scan cta/8 1.15x
+/// faster, the meshes' cta/256 1.05x to 1.1x, the grid's 3% slower).
+pub fn stamps_by_default(tasks: &[TaskSpec]) -> bool {
+    tasks.iter().any(|t| t.worker != WorkerKind::Cta)
 }
 
 /// Blocks per SM a one-GPU persistent unit whose every task runs on thread workers launches
@@ -240,7 +258,7 @@ impl KernelSpec {
             multi_device: false,
             min_blocks: MIN_BLOCKS,
             trace_phases: false,
-            stamped_rings: false,
+            stamped_rings: None,
         }
     }
 
@@ -260,7 +278,7 @@ impl KernelSpec {
             multi_device: false,
             min_blocks: MIN_BLOCKS,
             trace_phases: false,
-            stamped_rings: false,
+            stamped_rings: None,
         }
     }
 
@@ -288,12 +306,13 @@ impl KernelSpec {
         self
     }
 
-    /// Whether this spec's unit stamps its rings ([`KernelSpec::stamped_rings`]): asked for,
-    /// on one GPU, persistent, and no queue of the program (of `traits`) a priority queue,
+    /// Whether this spec's unit stamps its rings ([`KernelSpec::stamped_rings`]): asked for
+    /// (or, not asked either way, [`stamps_by_default`]), on one GPU, persistent, and no queue of the program (of `traits`) a priority queue,
     /// whose advances move ring prefixes. The generator's define and the runtime's stamp
     /// allocation and reset both ask this.
     pub fn stamps_rings(&self, traits: BoundTraits) -> bool {
         self.stamped_rings
+            .unwrap_or_else(|| stamps_by_default(&self.tasks))
             && !self.multi_device
             && self.strategy == Strategy::Persistent
             && !traits.priority_queue
@@ -649,7 +668,7 @@ pub fn generate_unit(
         spec.idle_nap_ns
     );
     if spec.stamps_rings(BoundTraits::of(&plan)) {
-        out.push_str("#define ATOS_STAMPED_RINGS 1  // the spec's: rings published slot by slot (experimental)\n");
+        out.push_str("#define ATOS_STAMPED_RINGS 1  // rings published slot by slot (KernelSpec::stamps_rings)\n");
     }
     let prioritized = state.queues().any(|f| f.kind.key().is_some());
     if spec.trace_phases {

@@ -1073,20 +1073,23 @@ fn phase_trace_is_a_persistent_units_define() {
     }
 }
 
-/// Stamped rings are a unit's define when the spec asks for them and the unit is one-GPU,
-/// persistent and without a priority queue: never by default, never in a spread unit, a
-/// windowed one or one with a priority queue (`KernelSpec::stamps_rings` says the same).
+/// Stamped rings are a unit's define when the spec asks for them, or leaves it to
+/// `stamps_by_default` (some task on thread or warp workers), and the unit is one-GPU,
+/// persistent and without a priority queue: never in a spread unit, a windowed one or one with
+/// a priority queue, nor where asked off (`KernelSpec::stamps_rings` says the same).
 #[test]
 fn stamped_rings_are_a_one_gpu_persistent_define() {
     const DEFINE: &str = "#define ATOS_STAMPED_RINGS 1";
     let ir = lower_task_source("", "fn t(v: u32, s: &S) { }").unwrap();
     let mut prioritized = state();
     prioritized.fields[3].kind = FieldKind::PriorityQueue(Scalar::U32);
-    let unit = |st: &StateDesc, stamped_rings, multi_device, strategy| {
+    let unit = |st: &StateDesc, stamped_rings, worker, multi_device, strategy| {
         let spec = KernelSpec {
             stamped_rings,
             strategy,
-            ..KernelSpec::for_tasks(&[&ir]).multi_device(multi_device)
+            ..KernelSpec::for_tasks(&[&ir])
+                .worker(worker)
+                .multi_device(multi_device)
         };
         let src = generate_unit(&[&ir], &[], st, &spec).unwrap();
         let traits = BoundTraits {
@@ -1096,12 +1099,38 @@ fn stamped_rings_are_a_one_gpu_persistent_define() {
         assert_eq!(src.contains(DEFINE), spec.stamps_rings(traits));
         src.contains("ATOS_STAMPED_RINGS")
     };
-    assert!(unit(&state(), true, false, Strategy::Persistent));
-    assert!(!unit(&state(), false, false, Strategy::Persistent));
-    assert!(!unit(&state(), true, true, Strategy::Persistent));
-    assert!(!unit(&state(), true, false, Strategy::Discrete));
-    assert!(!unit(&state(), true, false, Strategy::Bsp));
-    assert!(!unit(&prioritized, true, false, Strategy::Persistent));
+    use Strategy::*;
+    use WorkerKind::*;
+    let s = state();
+    for worker in [Thread, Warp, Cta] {
+        assert!(unit(&s, Some(true), worker, false, Persistent));
+        assert!(!unit(&s, Some(false), worker, false, Persistent));
+        assert_eq!(unit(&s, None, worker, false, Persistent), worker != Cta);
+        for asked in [None, Some(true)] {
+            assert!(!unit(&s, asked, worker, true, Persistent));
+            assert!(!unit(&s, asked, worker, false, Discrete));
+            assert!(!unit(&s, asked, worker, false, Bsp));
+            assert!(!unit(&prioritized, asked, worker, false, Persistent));
+        }
+    }
+}
+
+/// The default: stamps where some task of the unit runs on thread or warp workers, tiled
+/// publication where every task runs on CTA workers.
+#[test]
+fn stamps_by_default_where_a_task_is_not_on_cta_workers() {
+    use atos_codegen::unit::stamps_by_default;
+    let t = |worker| TaskSpec { worker, fetch: 8 };
+    assert!(!stamps_by_default(&[
+        t(WorkerKind::Cta),
+        t(WorkerKind::Cta)
+    ]));
+    assert!(stamps_by_default(&[
+        t(WorkerKind::Cta),
+        t(WorkerKind::Thread)
+    ]));
+    assert!(stamps_by_default(&[t(WorkerKind::Warp)]));
+    assert!(!stamps_by_default(&[]));
 }
 
 /// The idle nap's cap (`ATOS_IDLE_NAP_MAX_SHIFT`): worker.cuh's 8 unless the spec gives one or

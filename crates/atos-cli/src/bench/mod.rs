@@ -193,9 +193,13 @@ pub struct BenchArgs {
     #[arg(long)]
     phases: bool,
     /// GPU, one device, persistent, no priority queue: publish and free ring slots by stamps
-    /// (`ProgramBuilder::stamped_rings`; experimental, recorded as `stamped_rings`).
-    #[arg(long)]
-    stamped_rings: bool,
+    /// (on) or through tiled counters (off) (`ProgramBuilder::stamped_rings`; `--stamped-rings`
+    /// alone is on) [default: the runtime's: `ATOS_STAMPED_RINGS` (`1` or `0`), else on where
+    /// some task runs on thread or warp workers]. Recorded as `stamped_rings` where the kernel
+    /// stamps.
+    #[arg(long, value_name = "on|off", value_parser = parse_on_off, num_args = 0..=1,
+          default_missing_value = "on")]
+    stamped_rings: Option<bool>,
     /// Also run the original Atos binaries in DIR (built by
     /// ../shared/baselines/atos-original.sh build DIR) on every graph.
     #[arg(long, value_name = "DIR")]
@@ -590,7 +594,8 @@ pub struct RunOpts {
     pub timeout: Duration,
     pub timeline: bool,
     pub phases: bool,
-    pub stamped_rings: bool,
+    /// `--stamped-rings` as given (`None`: the runtime's default).
+    pub stamped_rings: Option<bool>,
     /// `ATOS_BENCH_CORRUPT=1`: change one depth after every run (test hook).
     pub corrupt: bool,
     pub cpu_threads: Option<usize>,

@@ -101,10 +101,9 @@ fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> Progra
         None => b,
     };
     // Only when asked: a build left alone keeps the runtime's default.
-    let b = if opts.stamped_rings {
-        b.stamped_rings(true)
-    } else {
-        b
+    let b = match opts.stamped_rings {
+        Some(on) => b.stamped_rings(on),
+        None => b,
     };
     let b = match opts.idle_nap {
         Some(ns) => b.idle_nap_ns(ns),

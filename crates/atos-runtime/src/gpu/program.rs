@@ -214,10 +214,12 @@ impl<P: TaskSet> ProgramBuilder<P> {
     }
 
     /// One-GPU persistent programs without a priority queue: publish and free ring slots by
-    /// stamps (`KernelSpec::stamped_rings`; experimental, default off or the
-    /// `ATOS_STAMPED_RINGS` environment variable's `1`; other programs ignore it).
+    /// stamps (`true`) or through tiled counters (`false`). Left unset, the
+    /// `ATOS_STAMPED_RINGS` environment variable decides (`1` or `0`), and without it
+    /// `atos_codegen::unit::stamps_by_default`: stamps where some task runs on thread or warp
+    /// workers (`KernelSpec::stamped_rings`). Other programs ignore it.
     pub fn stamped_rings(mut self, on: bool) -> Self {
-        self.spec.stamped_rings = on;
+        self.spec.stamped_rings = Some(on);
         self
     }
 
@@ -402,10 +404,14 @@ impl<P: TaskSet> Program<P> {
     /// Starts building a program for `tasks` (one task or a tuple of tasks) on `gpu`.
     #[allow(clippy::new_ret_no_self)]
     pub fn new(gpu: &Gpu, _tasks: P) -> ProgramBuilder<P> {
-        // Stamped rings are experimental: on only where the environment asks for it
-        // (`ATOS_STAMPED_RINGS=1`: a whole test program, such as gpu_suite, under it).
+        // Stamped rings follow `stamps_by_default` unless the environment says
+        // (`ATOS_STAMPED_RINGS=1` or `0`: a whole test program, such as gpu_suite, under it).
         let spec = KernelSpec {
-            stamped_rings: std::env::var("ATOS_STAMPED_RINGS").is_ok_and(|v| v == "1"),
+            stamped_rings: match std::env::var("ATOS_STAMPED_RINGS").as_deref() {
+                Ok("1") => Some(true),
+                Ok("0") => Some(false),
+                _ => None,
+            },
             ..KernelSpec::for_tasks(&P::irs())
         };
         ProgramBuilder {
@@ -423,8 +429,8 @@ impl<P: TaskSet> Program<P> {
         &self.spec
     }
 
-    /// Whether the kernel stamps its rings ([`KernelSpec::stamps_rings`]: asked for, and the
-    /// program one-GPU, persistent and without a priority queue).
+    /// Whether the kernel stamps its rings ([`KernelSpec::stamps_rings`]: asked for or by
+    /// default, and the program one-GPU, persistent and without a priority queue).
     pub fn stamps_rings(&self) -> bool {
         self.spec
             .stamps_rings(atos_codegen::unit::BoundTraits::of(&self.plan))

@@ -9,8 +9,9 @@
 // advances to v only when count == max == v, which means the completed ranges tile [0, v).
 // Under steady pushing that instant may not come for as long as the pushes go on (some range
 // is always between its two counts), and each publication is a chain of dependent release
-// atomics. Stamped rings (one-GPU persistent units without a priority queue, opt-in:
-// ATOS_STAMPED_RINGS, below `publish`) publish each slot by a stamp instead and keep no prefix.
+// atomics. Stamped rings (one-GPU persistent units without a priority queue; by default where
+// a task runs on thread or warp workers: ATOS_STAMPED_RINGS, below `publish`) publish each slot
+// by a stamp instead and keep no prefix.
 //
 // Memory ordering, explicitly, and cheaply: on sm_90 `ld.acquire` and `fence.acq_rel` each
 // invalidate the SM's L1 (CCTL.IVALL) while release operations only wait for earlier memory
