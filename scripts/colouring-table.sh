@@ -20,7 +20,7 @@
 # plain cta/64; the grid thread/64 at 264 blocks in both forms; the meshes async split 8
 # thread/4, BSP split 8 warp/8 and plain cta/32 at block 128; the grid's check inline (thread/16,
 # 264 blocks: docs/results/2026-12-06h-inline-check-h100.md), added 2026-12-07. Written 2026-12-06 (seventh
-# session); not run yet as a whole: its steps ran in 2026-12-06f call 1 and 2026-12-06g call 1.
+# session); run whole in 2026-12-06h call 1 and, with EXTRA=--stamped-rings, 2026-12-07d call 1.
 source scripts/device-lib.sh colouring-table
 BUDGET=${BUDGET:-300}
 EXTRA=${EXTRA:-}

@@ -11,12 +11,16 @@
 # (scripts/gpu-bundle.sh), the shared graphs in .gpu/data/ and the original prepared in
 # .gpu/orig/ (../shared/baselines/atos-original.sh prepare .gpu/orig, the script copied to
 # .gpu/atos-original.sh); carry [".gpu"]:
-#   BUDGET=420 bash scripts/pagerank-table.sh
+#   BUDGET=420 bash scripts/pagerank-table.sh   (2026-12-07d call 4 ran BUDGET=400)
 # PARTS picks some of kron-async, rest-async, kron-bsp, rest-bsp (default all). kron:22's
-# originals load the graph per process: its part needs about 150 s (a 60 s limit cut it in the
-# first run, 2026-12-07d call 4; call 5 ran it alone).
+# originals load the graph per process: its part needs about 190 s (a 60 s limit on the part cut
+# it in the first run, 2026-12-07d call 4; calls 5 and 6 ran it alone, call 6 with the 60 s
+# process limit now set below).
 # EXTRA is added to every atos bench line. $OUT gets pagerank-table.tgz and the log. Written
 # 2026-12-07 from the 2026-11-24b calls' commands (callA/i11a.sh, callB/i11b.sh there).
+# kron:22's originals read the 1 GB file in each process: the bench's default 30 s process limit
+# killed one run of each in 2026-12-07d call 5, so this script gives runs 60 s.
+export DEVICE_BENCH_FLAGS="${DEVICE_BENCH_FLAGS:---timeout 60 --warmup 1}"
 source scripts/device-lib.sh pagerank-table
 EXTRA=${EXTRA:-}
 ( bash .gpu/atos-original.sh build .gpu/orig > "$w/orig-build.log" 2>&1; echo "orig build rc=$? t=$(( $(date +%s) - device_t0 ))" >> "$w/orig-build.log" ) &

@@ -16,10 +16,13 @@
 # .gpu/data the shared graphs; carry [".gpu"]:
 #   BUDGET=330 CALL=s1 bash scripts/stamped-rings.sh   (s1: with the grid's BFS and PageRank)
 #   BUDGET=280 bash scripts/stamped-rings.sh           (s2: after the room bound's fix)
-#   BUDGET=200 CALL=stress bash scripts/stamped-rings.sh   (gpu_suite --stress-only, stamps on; 2026-12-07 d1)
-#   BUDGET=420 CALL=cta bash scripts/stamped-rings.sh      (d2: CTA workers and others, off and on, for the default;
-#                                                         bfs-priority is a control: it never stamps)
-#   BUDGET=560 CALL=default bash scripts/stamped-rings.sh  (d3: the default on thread and warp units; gpu_suite under it)
+#   BUDGET=210 CALL=stress bash scripts/stamped-rings.sh   (gpu_suite --stress-only, stamps on; 2026-12-07d call 1)
+#   BUDGET=440 CALL=cta bash scripts/stamped-rings.sh      (2026-12-07d call 2: CTA workers and others, off and on,
+#                                                         for the default; bfs-priority is a control: it never stamps)
+#   BUDGET=570 CALL=default bash scripts/stamped-rings.sh  (2026-12-07d call 3: the default on thread and warp units;
+#                                                         gpu_suite under it)
+# Since 2026-12-07d thread and warp units stamp by default, so the "off" arm of each pair says
+# `--stamped-rings=off` (calls s1, s2 and 2026-12-07d call 2 ran a build where no flag meant off).
 source scripts/device-lib.sh ${CALL:-s2}
 if [ "${CALL:-s2}" = stress ]; then  # the random-program termination stress with stamps (cut in s2)
   ( cd .gpu && ATOS_STAMPED_RINGS=1 timeout $(( $(left) - 10 )) ./gpu_suite --stress-only --program-stress ${RUNS:-400} > "$w/suite.log" 2>&1; echo "gpu_suite rc=$?" >> "$w/suite.log" )
@@ -48,7 +51,7 @@ if [ "${CALL:-s2}" = cta ]; then  # which units should stamp by default: CTA wor
   .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
   .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1
   K=/tmp/k22.acsr G=/tmp/g4k.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
-  ab() { local tag=$1 lim=$2; shift 2; bench atos "$tag" "$lim" "$@"; bench atos "$tag-stamped" "$lim" "$@" --stamped-rings; }
+  ab() { local tag=$1 lim=$2; shift 2; bench atos "$tag" "$lim" "$@" --stamped-rings=off; bench atos "$tag-stamped" "$lim" "$@" --stamped-rings; }
   for round in 1 2; do
     ab bfs-cta-$round 40 --app bfs --graph $K --graph $G --graph $L --graph $D --strategy persistent --worker cta --fetch 64 --runs 5
   done
@@ -68,7 +71,7 @@ fi
 K=/tmp/k22.acsr G=/tmp/g4k.acsr L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
 ab() {  # TAG LIMIT ARGS...: stamped rings off, then on
   local tag=$1 lim=$2; shift 2
-  bench atos "$tag" "$lim" "$@"
+  bench atos "$tag" "$lim" "$@" --stamped-rings=off
   bench atos "$tag-stamped" "$lim" "$@" --stamped-rings
 }
 ab path-bfs 30 --app bfs --graph grid:1x4000 --strategy persistent --worker thread,warp,cta --fetch 4 --grid 528 --runs 5

@@ -1264,6 +1264,19 @@ fn priority_apps_are_verified_and_record_their_delta() {
             assert!(o.stderr.contains(app), "{app} {flags:?}: {}", o.stderr);
         }
     }
+    // `--stamped-rings` takes on or off, or nothing (on) before another option; the CPU
+    // executor has no rings to stamp, so each run is a plain verified one.
+    for flags in [
+        &["--stamped-rings", "--runs", "1"][..],
+        &["--runs", "1", "--stamped-rings"],
+        &["--stamped-rings", "off", "--runs", "1"],
+        &["--stamped-rings=on", "--runs", "1"],
+    ] {
+        let mut args = vec!["bench", "--device", "cpu", "--graph", "grid:8x8"];
+        args.extend_from_slice(flags);
+        let o = atos(&args);
+        assert_eq!(o.code, Some(0), "{flags:?}: {}", o.stderr);
+    }
     // The corrupt hook (one core number off) fails k-core's check; a directed graph is refused.
     let o = atos_env(
         &[

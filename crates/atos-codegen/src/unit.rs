@@ -180,16 +180,16 @@ impl BoundTraits {
 /// Whether a unit of `tasks` stamps its rings when the spec does not say
 /// ([`KernelSpec::stamped_rings`] `None`): where some task runs on thread or warp workers.
 /// On an H100, off and on in one binary, every run verified
-/// (docs/results/2026-12-07d-stamped-default-h100.md): every thread- and warp-worker run
-/// measured gained, 1.07x to 2.9x (BFS on a path, luxembourg_osm, kron:22 and
-/// grid:4096x4096; colouring with the split on kron:22 and the meshes; the grid's colouring
-/// with its check inline 3.52 to 2.77 ms). Units whose tasks all run on CTA workers were mixed
-/// and mostly slower: colouring cta/64 on the grid 34.4 to 57.8 ms, on kron:22 11.7 to 13.2,
-/// the meshes' cta/16 and cta/32 1.2x to 1.45x slower; BFS cta/64 5% slower on the grid and
-/// luxembourg_osm, 1.15x faster on kron:22. A CTA's batch waits on the stamps of all its items,
-/// and its flush carries more code; those units keep tiled publication unless asked.
-/// PageRank's units, whose re-scan runs on thread workers, stamp (kron:22's re-scan cta/8 1.15x
-/// faster, the meshes' cta/256 1.05x to 1.1x, the grid's 3% slower).
+/// (docs/results/2026-12-07c-hops-slot-stamps-h100.md, 2026-12-07d-stamped-default-h100.md):
+/// every thread- and warp-worker run measured gained, 1.06x to 2.9x (BFS on a path,
+/// luxembourg_osm, kron:22 and grid:4096x4096; colouring with the split on kron:22 and the
+/// meshes). Units whose tasks all run on CTA workers were mixed and mostly slower: colouring
+/// cta/64 on the grid 34.4 to 57.8 ms, on kron:22 11.7 to 13.2, the meshes' cta/16 and cta/32
+/// 1.2x to 1.45x slower; BFS cta/64 5-6% slower on the grid and luxembourg_osm, 1.16x faster on
+/// kron:22. A CTA's batch waits on the stamps of all its items, and its flush carries more
+/// code; those units keep tiled publication unless asked. PageRank's units, whose re-scan runs
+/// on thread workers, stamp (kron:22's re-scan cta/8 1.15x faster, the meshes' cta/256 1.05x
+/// to 1.1x, the grid's 3% slower).
 pub fn stamps_by_default(tasks: &[TaskSpec]) -> bool {
     tasks.iter().any(|t| t.worker != WorkerKind::Cta)
 }

@@ -133,9 +133,9 @@ pub struct Record {
     /// started its loop: [the last batch's end, the first sight of the end, the last block's
     /// exit, the run's event time (launch and events included)].
     pub phases_us: Option<[f64; 4]>,
-    /// Runs whose kernel stamps its rings (`--stamped-rings`, or `ATOS_STAMPED_RINGS=1` in the
-    /// environment, on a one-GPU persistent program without a priority queue): true; null
-    /// otherwise.
+    /// Runs whose kernel stamps its rings (a one-GPU persistent program without a priority
+    /// queue, asked by `--stamped-rings` or `ATOS_STAMPED_RINGS`, or by default where some task
+    /// runs on thread or warp workers: `KernelSpec::stamps_rings`): true; null otherwise.
     pub stamped_rings: Option<bool>,
     /// PageRank: the tolerance.
     pub epsilon: Option<f64>,

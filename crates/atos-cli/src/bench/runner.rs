@@ -293,8 +293,9 @@ fn gpu<P: TaskSet>(
             .map_err(|e| Fail::new(format!("building the kernel: {e}")))
     };
     let program = build(false)?;
-    // What the kernel was built with: the flag or the runtime's default from the environment,
-    // where the program stamps its rings at all (one GPU, persistent, no priority queue).
+    // What the kernel was built with: the flag, else the environment, else the default rule
+    // (some task on thread or warp workers), where the program stamps its rings at all (one
+    // GPU, persistent, no priority queue).
     rec.stamped_rings = program.stamps_rings().then_some(true);
     rec.unit = unit_short(program.unit_id());
     note_resources(rec, program.resources());

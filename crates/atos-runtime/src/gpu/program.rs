@@ -396,6 +396,17 @@ impl<P: TaskSet> ProgramBuilder<P> {
     }
 }
 
+/// `ATOS_STAMPED_RINGS`'s value: `1`, `on` or `true` asks for stamped rings, `0`, `off` or
+/// `false` for tiled ones; anything else (or unset) leaves the default
+/// (`atos_codegen::unit::stamps_by_default`).
+fn stamped_rings_from_env(value: &str) -> Option<bool> {
+    match value.trim().to_ascii_lowercase().as_str() {
+        "1" | "on" | "true" => Some(true),
+        "0" | "off" | "false" => Some(false),
+        _ => None,
+    }
+}
+
 fn task_index<P: TaskSet, T: Task>() -> Option<usize> {
     P::irs().iter().position(|ir| ir.name == T::ir().name)
 }
@@ -405,13 +416,11 @@ impl<P: TaskSet> Program<P> {
     #[allow(clippy::new_ret_no_self)]
     pub fn new(gpu: &Gpu, _tasks: P) -> ProgramBuilder<P> {
         // Stamped rings follow `stamps_by_default` unless the environment says
-        // (`ATOS_STAMPED_RINGS=1` or `0`: a whole test program, such as gpu_suite, under it).
+        // (`ATOS_STAMPED_RINGS`: a whole test program, such as gpu_suite, under it).
         let spec = KernelSpec {
-            stamped_rings: match std::env::var("ATOS_STAMPED_RINGS").as_deref() {
-                Ok("1") => Some(true),
-                Ok("0") => Some(false),
-                _ => None,
-            },
+            stamped_rings: std::env::var("ATOS_STAMPED_RINGS")
+                .ok()
+                .and_then(|v| stamped_rings_from_env(&v)),
             ..KernelSpec::for_tasks(&P::irs())
         };
         ProgramBuilder {
@@ -611,5 +620,23 @@ mod share_can_post_tests {
         assert!(!share_can_post([6, 1], 256, 256));
         assert!(share_can_post([u64::MAX], 256, 256));
         assert!(!share_can_post(std::iter::empty(), 64, 256));
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stamped_rings_from_env;
+
+    #[test]
+    fn the_environment_asks_for_stamped_or_tiled_rings() {
+        for on in ["1", "on", "ON", "true", " 1 "] {
+            assert_eq!(stamped_rings_from_env(on), Some(true), "{on:?}");
+        }
+        for off in ["0", "off", "False"] {
+            assert_eq!(stamped_rings_from_env(off), Some(false), "{off:?}");
+        }
+        for neither in ["", "yes", "2", "auto"] {
+            assert_eq!(stamped_rings_from_env(neither), None, "{neither:?}");
+        }
     }
 }
