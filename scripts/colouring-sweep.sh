@@ -7,7 +7,10 @@
 # On the device machine, from the repository root, with .gpu/ from scripts/gpu-bundle.sh and the
 # shared graphs in .gpu/data; carry [".gpu"]:
 #   BUDGET=330 bash scripts/colouring-sweep.sh
-# Written 2026-12-07; not run yet (that session's device time ran out: a start failed). Summarize:
+# Written 2026-12-07; ran in 2026-12-07d call 8 with BUDGET=125 (the meshes and kron:22 whole but
+# kron-s128's thread rows, cut by its limit: thread workers on kron:22 take seconds a run, so the
+# line now runs warp workers only; the grid's first row only) and call 9 (the grid's inline
+# thread/16 and its BSP, on the same warm machine). Summarize:
 # python3 scripts/records-summary.py DIR atos
 source scripts/device-lib.sh colouring-sweep
 ( .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1; .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1 ) &
@@ -23,7 +26,7 @@ bench atos meshes-bsp 30 --app coloring --graph $L --graph $D --split-degree 8 -
 bench atos meshes-bsp-cta 30 --app coloring --graph $L --graph $D --strategy bsp --worker cta --fetch 32 --block 128 --runs 7
 wait
 K=/tmp/k22.acsr G=/tmp/g4k.acsr
-bench atos kron-s128 50 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp,thread --fetch 4,8,16 --runs 5
+bench atos kron-s128 50 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 4,8,16,32 --runs 5
 bench atos kron-s64 20 --app coloring --graph $K --split-degree 64 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 5
 bench atos kron-s256 20 --app coloring --graph $K --split-degree 256 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 5
 bench atos kron-s128-mb 20 --app coloring --graph $K --split-degree 128 --strategy persistent --worker warp --fetch 8 --runs 5
