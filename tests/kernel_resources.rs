@@ -90,7 +90,11 @@ fn the_apps_kernels_keep_their_register_allocation() {
         usage_line::<pagerank_bsp::Tasks>("pagerank-bsp", cta, 8, false),
         usage_line::<coloring::Tasks>("coloring", cta, 64, false),
         // Persistent thread workers hold their check pushes (`HeldPusher`): publishing them in
-        // one reservation took thread/8 from 40 to 64 registers (6 to 4 blocks per SM).
+        // one reservation took thread/8 from 40 to 64 registers (6 to 4 blocks per SM). Since
+        // thread units stamp their rings by default (`stamps_by_default`), both are back at
+        // 40 with 120 B of spill; the stamped grid colouring thread/64 still ran 4.44 ms
+        // against 4.70-4.74 tiled in earlier calls (docs/results/2026-12-07d-stamped-default-h100.md
+        // call 1; 2026-12-06h-inline-check-h100.md calls 3-5).
         usage_line::<coloring::Tasks>("coloring", thread, 8, false),
         usage_line::<coloring::Tasks>("coloring", thread, 64, false),
     ];

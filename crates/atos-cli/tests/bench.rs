@@ -1564,3 +1564,36 @@ fn report_prints_a_runs_tables_again_from_its_records() {
         assert!(o.stderr.contains(says), "{says}: {}", o.stderr);
     }
 }
+
+/// The table's queue column says `ring stamped` for a kernel that stamped its rings (the
+/// record's `stamped_rings`; GPU runs only, so the record here is a CPU one marked by hand).
+#[test]
+fn the_table_names_stamped_rings() {
+    let dir = temp_dir("stamped-table");
+    let out = dir.join("run.jsonl");
+    let bench = atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--graph",
+        "grid:8x8",
+        "--runs",
+        "1",
+        "--out",
+        out.to_str().unwrap(),
+    ]);
+    assert_eq!(bench.code, Some(0), "{}", bench.stderr);
+    assert!(!bench.stdout.contains("stamped"), "{}", bench.stdout);
+    let mut rec = records(&out).remove(0);
+    rec["stamped_rings"] = Value::Bool(true);
+    let marked = dir.join("marked.jsonl");
+    std::fs::write(&marked, format!("{rec}\n")).unwrap();
+    let report = atos(&["report", marked.to_str().unwrap()]);
+    assert_eq!(report.code, Some(0), "{}", report.stderr);
+    assert!(
+        report.stdout.contains(" ring stamped "),
+        "{}",
+        report.stdout
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

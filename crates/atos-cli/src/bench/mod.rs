@@ -1709,7 +1709,11 @@ fn print_table(records: &[Record], graphs: &[String], slugs: &[String]) {
                 },
                 r.strategy.clone(),
                 wf,
-                r.queue.clone(),
+                // A kernel that stamps its rings (`stamped_rings`): `ring stamped`.
+                match r.stamped_rings {
+                    Some(true) => format!("{} stamped", r.queue),
+                    _ => r.queue.clone(),
+                },
                 num(r.median_ms, 3),
                 num(r.mteps, 1),
                 num(r.workload_ratio, 3),
