@@ -38,6 +38,24 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
+/// One CPU BFS run on grid:8x8 (no warm-up) with its records in `out`.
+fn small_cpu_run(out: &Path) -> Out {
+    atos(&[
+        "bench",
+        "--device",
+        "cpu",
+        "--graph",
+        "grid:8x8",
+        "--runs",
+        "1",
+        "--warmup",
+        "0",
+        "--quiet",
+        "--out",
+        out.to_str().unwrap(),
+    ])
+}
+
 fn records(path: &Path) -> Vec<Value> {
     std::fs::read_to_string(path)
         .unwrap()
@@ -1436,20 +1454,7 @@ fn the_version_and_the_records_name_the_device_code() {
         .to_string();
     let dir = temp_dir("device-code");
     let out = dir.join("v.jsonl");
-    let o = atos(&[
-        "bench",
-        "--device",
-        "cpu",
-        "--graph",
-        "grid:8x8",
-        "--runs",
-        "1",
-        "--warmup",
-        "0",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = small_cpu_run(&out);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let recs = records(&out);
     assert!(!recs.is_empty());
@@ -1571,17 +1576,7 @@ fn report_prints_a_runs_tables_again_from_its_records() {
 fn the_table_names_stamped_rings() {
     let dir = temp_dir("stamped-table");
     let out = dir.join("run.jsonl");
-    let bench = atos(&[
-        "bench",
-        "--device",
-        "cpu",
-        "--graph",
-        "grid:8x8",
-        "--runs",
-        "1",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let bench = small_cpu_run(&out);
     assert_eq!(bench.code, Some(0), "{}", bench.stderr);
     assert!(!bench.stdout.contains("stamped"), "{}", bench.stdout);
     let mut rec = records(&out).remove(0);
