@@ -38,14 +38,14 @@ fn temp_dir(name: &str) -> PathBuf {
     d
 }
 
-/// One CPU BFS run on grid:8x8 (no warm-up) with its records in `out`.
-fn small_cpu_run(out: &Path) -> Out {
+/// One quiet CPU BFS run on `graph` (no warm-up) appending its records to `out`.
+fn small_cpu_run(graph: &str, out: &Path) -> Out {
     atos(&[
         "bench",
         "--device",
         "cpu",
         "--graph",
-        "grid:8x8",
+        graph,
         "--runs",
         "1",
         "--warmup",
@@ -318,20 +318,7 @@ fn cpu_run_writes_verified_records_and_plots() {
         );
     }
     // A second run appends.
-    let o = atos(&[
-        "bench",
-        "--device",
-        "cpu",
-        "--graph",
-        "grid:16x16",
-        "--runs",
-        "1",
-        "--warmup",
-        "0",
-        "--quiet",
-        "--out",
-        out.to_str().unwrap(),
-    ]);
+    let o = small_cpu_run("grid:16x16", &out);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     assert!(o.stderr.is_empty(), "--quiet printed: {}", o.stderr);
     let recs = records(&out);
@@ -1454,7 +1441,7 @@ fn the_version_and_the_records_name_the_device_code() {
         .to_string();
     let dir = temp_dir("device-code");
     let out = dir.join("v.jsonl");
-    let o = small_cpu_run(&out);
+    let o = small_cpu_run("grid:8x8", &out);
     assert_eq!(o.code, Some(0), "{}", o.stderr);
     let recs = records(&out);
     assert!(!recs.is_empty());
@@ -1576,7 +1563,7 @@ fn report_prints_a_runs_tables_again_from_its_records() {
 fn the_table_names_stamped_rings() {
     let dir = temp_dir("stamped-table");
     let out = dir.join("run.jsonl");
-    let bench = small_cpu_run(&out);
+    let bench = small_cpu_run("grid:8x8", &out);
     assert_eq!(bench.code, Some(0), "{}", bench.stderr);
     assert!(!bench.stdout.contains("stamped"), "{}", bench.stdout);
     let mut rec = records(&out).remove(0);
