@@ -69,67 +69,71 @@ impl Ring {
     }
 }
 
+/// A push of a running batch: its items' `ids` at `base` (once reserved), the batch's items
+/// left to run after it (`rest`) and how many the batch claimed (`ran`).
+#[derive(Debug)]
+struct Push {
+    base: u64,
+    ids: Vec<u64>,
+    rest: Vec<u64>,
+    ran: u64,
+}
+
+impl Push {
+    fn need(&self) -> u64 {
+        self.base + self.ids.len() as u64
+    }
+}
+
 /// Where one group is in its loop.
 #[derive(Debug)]
 enum Step {
     /// Polls `avail` (claim_for's relaxed read).
     Idle,
     /// take_credit's add of `-want`, with what the poll saw.
-    Take { want: u64 },
+    Take {
+        want: u64,
+    },
     /// take_credit gave back what it could not take; then `start`.
-    GiveBack { took: u64, back: u64 },
+    GiveBack {
+        took: u64,
+        back: u64,
+    },
     /// claim_for's add on `start`.
-    Start { took: u64 },
+    Start {
+        took: u64,
+    },
     /// run_from: every item's written stamp, then the copy-out and the free stamps.
-    Copy { base: u64, n: u64 },
+    Copy {
+        base: u64,
+        n: u64,
+    },
     /// The batch runs: `items` left to run, the pushes each makes.
-    Run { items: Vec<u64>, ran: u64 },
-    /// A push of `ids` (one reservation): its add on `end_alloc`.
-    Reserve {
-        ids: Vec<u64>,
-        rest: Vec<u64>,
+    Run {
+        items: Vec<u64>,
         ran: u64,
     },
-    /// make_room's looks: `start` read (the upper bound), or the lower bound's two reads.
-    Look {
-        base: u64,
-        ids: Vec<u64>,
-        rest: Vec<u64>,
-        ran: u64,
-        first: bool,
-    },
-    LowerAvail {
-        base: u64,
-        ids: Vec<u64>,
-        rest: Vec<u64>,
-        ran: u64,
-    },
-    LowerCount {
-        base: u64,
-        ids: Vec<u64>,
-        rest: Vec<u64>,
-        ran: u64,
-        avail: i64,
-        alive: u64,
-    },
+    /// A push (one reservation): its add on `end_alloc`.
+    Reserve(Push),
+    /// make_room's looks: `start` read (the upper bound), or the lower bound's two reads (with
+    /// the items alive when `avail` was read).
+    Look(Push, bool),
+    LowerAvail(Push),
+    LowerCount(Push, i64, u64),
     /// The leader counts the range on `end_count` (approved).
-    Approve {
-        base: u64,
-        ids: Vec<u64>,
-        rest: Vec<u64>,
-        ran: u64,
-    },
+    Approve(Push),
     /// Every slot's free stamp (a wrapped lap), then the stores and the written stamps.
-    Write {
-        base: u64,
-        ids: Vec<u64>,
+    Write(Push),
+    /// The leader credits `avail` with `n` items.
+    Credit {
+        n: u64,
         rest: Vec<u64>,
         ran: u64,
     },
-    /// The leader credits `avail`.
-    Credit { n: u64, rest: Vec<u64>, ran: u64 },
     /// The batch counts done.
-    Done { ran: u64 },
+    Done {
+        ran: u64,
+    },
 }
 
 struct Run {
@@ -161,16 +165,9 @@ enum End {
 
 impl Run {
     fn new(seed: u64, shape: &Shape, bound: RoomBound) -> Run {
-        let &Shape {
-            capacity,
-            slots,
-            groups,
-            fetch,
-            seeds,
-            budget,
-        } = shape;
+        let (slots, seeds) = (shape.slots, shape.seeds);
         let mut ring = Ring {
-            capacity,
+            capacity: shape.capacity,
             slots,
             end_alloc: seeds,
             end_count: seeds,
@@ -188,12 +185,12 @@ impl Run {
         }
         Run {
             ring,
-            groups: (0..groups).map(|_| Step::Idle).collect(),
-            fetch,
+            groups: (0..shape.groups).map(|_| Step::Idle).collect(),
+            fetch: shape.fetch,
             bound,
             rng: Rng(seed),
             next_id: seeds,
-            budget,
+            budget: shape.budget,
             pushed: (0..seeds).collect(),
             copied: Vec::new(),
             in_transit: 0,
@@ -225,17 +222,15 @@ impl Run {
             }
             // A look moves when it would end the wait: room, or an overflow to report (the
             // first look's, or the lower bound's, here from one snapshot of the counters).
-            Step::Look {
-                base, ids, first, ..
-            } => {
-                let n = ids.len() as u64;
-                let need = base + n;
+            Step::Look(p, first) => {
+                let n = p.ids.len() as u64;
                 (*first && n > r.capacity)
-                    || self.upper(need) <= r.capacity
-                    || need as i64 - r.end_count as i64 + r.avail.max(0) > r.capacity as i64
+                    || self.upper(p.need()) <= r.capacity
+                    || p.need() as i64 - r.end_count as i64 + r.avail.max(0) > r.capacity as i64
             }
-            Step::Write { base, ids, .. } => (*base..base + ids.len() as u64)
-                .all(|i| i < r.slots || r.stamps[r.slot(i)] == r.lap2(i)),
+            Step::Write(p) => {
+                (p.base..p.need()).all(|i| i < r.slots || r.stamps[r.slot(i)] == r.lap2(i))
+            }
             _ => true,
         }
     }
@@ -320,77 +315,33 @@ impl Run {
                     self.start_push(ids, items, ran)
                 }
             }
-            Step::Reserve { ids, rest, ran } => {
-                let base = self.ring.end_alloc;
-                self.ring.end_alloc += ids.len() as u64;
-                self.pushed.extend(&ids);
-                Step::Look {
-                    base,
-                    ids,
-                    rest,
-                    ran,
-                    first: true,
-                }
+            Step::Reserve(mut p) => {
+                p.base = self.ring.end_alloc;
+                self.ring.end_alloc += p.ids.len() as u64;
+                self.pushed.extend(&p.ids);
+                Step::Look(p, true)
             }
-            Step::Look {
-                base,
-                ids,
-                rest,
-                ran,
-                first,
-            } => {
-                let n = ids.len() as u64;
-                if first && n > self.ring.capacity {
+            Step::Look(p, first) => {
+                if first && p.ids.len() as u64 > self.ring.capacity {
                     // first_look: more than `capacity` items in one push.
                     self.overflow = true;
                     return;
                 }
-                if self.upper(base + n) > self.ring.capacity {
-                    Step::LowerAvail {
-                        base,
-                        ids,
-                        rest,
-                        ran,
-                    }
+                if self.upper(p.need()) > self.ring.capacity {
+                    Step::LowerAvail(p)
                 } else {
-                    Step::Approve {
-                        base,
-                        ids,
-                        rest,
-                        ran,
-                    }
+                    Step::Approve(p)
                 }
             }
-            Step::LowerAvail {
-                base,
-                ids,
-                rest,
-                ran,
-            } => {
+            Step::LowerAvail(p) => {
                 let avail = self.ring.avail;
                 // The items really alive now (below `need`, every one reserved: not yet
                 // claimed, counting credits taken whose `start` add is still to come).
-                let need = base + ids.len() as u64;
-                let alive = need.saturating_sub(self.ring.start + self.in_transit);
-                Step::LowerCount {
-                    base,
-                    ids,
-                    rest,
-                    ran,
-                    avail,
-                    alive,
-                }
+                let alive = p.need().saturating_sub(self.ring.start + self.in_transit);
+                Step::LowerCount(p, avail, alive)
             }
-            Step::LowerCount {
-                base,
-                ids,
-                rest,
-                ran,
-                avail,
-                alive,
-            } => {
-                let need = base + ids.len() as u64;
-                let lower = need as i64 - self.ring.end_count as i64 + avail.max(0);
+            Step::LowerCount(p, avail, alive) => {
+                let lower = p.need() as i64 - self.ring.end_count as i64 + avail.max(0);
                 if lower > self.ring.capacity as i64 {
                     // The bound never counts an item twice: as many were alive at its first read.
                     assert!(
@@ -401,53 +352,24 @@ impl Run {
                     self.overflow = true;
                     return;
                 }
-                Step::Look {
-                    base,
-                    ids,
-                    rest,
-                    ran,
-                    first: false,
-                }
+                Step::Look(p, false)
             }
-            Step::Approve {
-                base,
-                ids,
-                rest,
-                ran,
-            } => {
-                self.ring.end_count += ids.len() as u64;
-                Step::Write {
-                    base,
-                    ids,
-                    rest,
-                    ran,
-                }
+            Step::Approve(p) => {
+                self.ring.end_count += p.ids.len() as u64;
+                Step::Write(p)
             }
-            Step::Write {
-                base,
-                ids,
-                rest,
-                ran,
-            } => {
-                if !movable {
-                    Step::Write {
-                        base,
-                        ids,
-                        rest,
-                        ran,
-                    }
-                } else {
-                    for (k, id) in ids.iter().enumerate() {
-                        let i = base + k as u64;
-                        let s = self.ring.slot(i);
-                        self.ring.items[s] = *id;
-                        self.ring.stamps[s] = self.ring.lap2(i) + 1;
-                    }
-                    Step::Credit {
-                        n: ids.len() as u64,
-                        rest,
-                        ran,
-                    }
+            Step::Write(p) if !movable => Step::Write(p),
+            Step::Write(p) => {
+                for (k, id) in p.ids.iter().enumerate() {
+                    let i = p.base + k as u64;
+                    let s = self.ring.slot(i);
+                    self.ring.items[s] = *id;
+                    self.ring.stamps[s] = self.ring.lap2(i) + 1;
+                }
+                Step::Credit {
+                    n: p.ids.len() as u64,
+                    rest: p.rest,
+                    ran: p.ran,
                 }
             }
             Step::Credit { n, rest, ran } => {
@@ -467,7 +389,12 @@ impl Run {
         if ids.is_empty() {
             Step::Run { items: rest, ran }
         } else {
-            Step::Reserve { ids, rest, ran }
+            Step::Reserve(Push {
+                base: 0,
+                ids,
+                rest,
+                ran,
+            })
         }
     }
 
