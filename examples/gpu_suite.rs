@@ -1880,8 +1880,6 @@ impl programs::Runner for GpuPrograms {
     }
 }
 
-/// The program-model checks: lanes-then-read, two queues, two task kinds, the idle hook, ring
-/// queues, overflow, and a termination stress over all of them. Returns the failures.
 /// The program checks' worker choices: the tasks' own attributes (`None`), then each kind for
 /// every task.
 const PROGRAM_WORKERS: [Option<WorkerKind>; 4] = [
@@ -1896,6 +1894,9 @@ fn wname(w: Option<WorkerKind>) -> &'static str {
     w.map(|w| w.name()).unwrap_or("own")
 }
 
+/// The program-model checks: lanes-then-read, two queues, two task kinds, the idle hook, ring
+/// queues, overflow, and a termination stress over all of them (`program_stress`). Returns the
+/// failures.
 fn program_model(gpu: &Gpu, args: &Args) -> usize {
     use programs::*;
     let mut failures = 0;

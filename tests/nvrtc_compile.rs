@@ -180,13 +180,20 @@ fn tiled_ring_units_compile() {
     if !nvrtc_or_skip() {
         return;
     }
+    const DEFINE: &str = "#define ATOS_STAMPED_RINGS 1";
     fn tiled<P: atos::TaskSet>(spec: KernelSpec) {
+        // Each of these stamps by default, so `Some(false)` is what takes the define out.
+        let by_default = atos::cuda_source::<P>(&spec).unwrap();
+        assert!(
+            by_default.contains(DEFINE),
+            "a thread or warp unit is tiled by default"
+        );
         let spec = KernelSpec {
             stamped_rings: Some(false),
             ..spec
         };
         let src = atos::cuda_source::<P>(&spec).unwrap();
-        assert!(!src.contains("ATOS_STAMPED_RINGS 1"), "a tiled unit stamps");
+        assert!(!src.contains(DEFINE), "a unit asked for tiled rings stamps");
         compile_clean(&src);
     }
     for worker in [WorkerKind::Thread, WorkerKind::Warp] {
