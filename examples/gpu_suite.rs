@@ -45,7 +45,7 @@ struct Args {
     /// Only the DSL checks: tuple items and faults (checked mode), then exit.
     #[arg(long)]
     dsl_only: bool,
-    /// Only the colouring app's checks (split, and thread workers with held pushes and with the
+    /// Only the colouring app's checks (split, hub windows, and thread workers with held pushes and with the
     /// check inline, this many runs each) and the store-buffering litmus of held inline runs,
     /// then exit.
     #[arg(long)]
@@ -444,7 +444,8 @@ fn tuple_items(gpu: &Gpu) -> usize {
 /// every operation and type a batch combines in shared memory, read by a tail that stores and
 /// pushes the next round; each (vertex, round) must store what the items give one by one, on
 /// every strategy, on thread workers (item by item) and on warps and CTAs fetching 4, 8 and 64
-/// (balanced, with ranges from 0 to 3,000 values).
+/// and CTAs fetching 1 (balanced, with ranges from 0 to 10,000 values: persistent CTA groups
+/// share the long ones, helpers adding their parts of the reductions to the owner's).
 fn balanced_reductions(gpu: &Gpu) -> usize {
     println!("\n== balanced batches whose loop reduces, read after it ==");
     let mut failures = 0;
@@ -452,6 +453,7 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
         for (worker, fetch) in [
             (WorkerKind::Thread, 8),
             (WorkerKind::Warp, 4),
+            (WorkerKind::Cta, 1),
             (WorkerKind::Cta, 8),
             (WorkerKind::Cta, 64),
         ] {
@@ -581,6 +583,63 @@ fn coloring_split_on(
             "  {strategy:?} {}/{fetch}, tie skip {tie_skip}: {verdict}",
             w.name()
         );
+    }
+    failures
+}
+
+/// The split colouring with the hubs coloured a window per task (`apps::coloring::hub_windows`)
+/// on kron:16 split at degree 16, persistent and BSP, `assign` on each worker kind: its hubs of
+/// degree 4,096 and more (up to 9,738) are windows persistent CTA groups share with idle
+/// groups, whose parts of `taken` reach the owner through the board. Every colouring proper and
+/// complete, and at least one check per vertex (each colouring ends in one). Returns the
+/// failures.
+fn coloring_hub_windows(gpu: &Gpu) -> usize {
+    use atos::Seeds;
+    use atos::apps::coloring::{self, ColoringArrays, hub_windows};
+    use atos_graph::reference::coloring as coloring_ref;
+    println!("\n== colouring split at degree 16 (kron:16), hubs a window per task ==");
+    let g = atos_graph::load("kron:16").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let (small, large) = coloring::split_seeds(&offsets, 16);
+    let hubs = hub_windows::hub_seeds(&large);
+    let mut failures = 0;
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        for (w, fetch) in [
+            (WorkerKind::Thread, 64),
+            (WorkerKind::Warp, 8),
+            (WorkerKind::Cta, 8),
+        ] {
+            let p = Program::new(gpu, hub_windows::Tasks::default())
+                .strategy(strategy)
+                .worker_for(hub_windows::assign::Task, w)
+                .fetch_for(hub_windows::assign::Task, fetch)
+                .build_timed(10);
+            let arrays = ColoringArrays::new(g.num_vertices());
+            let state = arrays.state_hub_windows(&offsets, &g.cols, 16);
+            let seeds = Seeds::new()
+                .add(hub_windows::assign::Task, &small)
+                .add(hub_windows::assign_big::Task, &hubs);
+            let verdict = match p.run_seeds(&state, &seeds) {
+                Ok(st) => {
+                    let windows = st.queue("work_big").map_or(0, |q| q.popped);
+                    let checks = st.queue("check").map_or(0, |q| q.popped);
+                    match coloring_ref::validate_coloring(&g, &arrays.color.to_vec()) {
+                        Ok(k) if checks >= g.num_vertices() as u64 => {
+                            format!("{k} colours, {windows} hub windows, {checks} checks")
+                        }
+                        Ok(_) => {
+                            format!("WRONG: {checks} checks for {} vertices", g.num_vertices())
+                        }
+                        Err(e) => format!("WRONG: {e}"),
+                    }
+                }
+                Err(e) => format!("WRONG: {e}"),
+            };
+            if verdict.starts_with("WRONG") {
+                failures += 1;
+            }
+            println!("  {strategy:?} {}/{fetch}: {verdict}", w.name());
+        }
     }
     failures
 }
@@ -1486,7 +1545,10 @@ fn main() {
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if let Some(runs) = args.coloring_only {
-        failures += coloring_split(&gpu) + coloring_thread(&gpu, runs) + store_buffering(&gpu);
+        failures += coloring_split(&gpu)
+            + coloring_hub_windows(&gpu)
+            + coloring_thread(&gpu, runs)
+            + store_buffering(&gpu);
         println!("\nSUMMARY: {} failures", failures);
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
@@ -1504,7 +1566,7 @@ fn main() {
         std::process::exit(if failures == 0 { 0 } else { 1 });
     }
     if !args.bfs_only {
-        failures += coloring_split(&gpu);
+        failures += coloring_split(&gpu) + coloring_hub_windows(&gpu);
         failures += coloring_thread(&gpu, 10);
         failures += store_buffering(&gpu);
         failures += device_twins(&gpu);

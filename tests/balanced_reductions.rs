@@ -176,27 +176,44 @@ fn a_prefix_that_pushes_opens_the_batch_with_a_barrier() {
     }
 }
 
-/// Which specializations run the task balanced, and that none of them shares.
+/// Which specializations run the task balanced, and which share: persistent CTA groups, at
+/// any fetch (fetch 1 is balanced only there, where its one item may be shared), with the
+/// reductions on the board; warps and other strategies never share.
 #[test]
 fn it_runs_balanced_on_warps_and_ctas_fetching_several() {
-    for (worker, fetch, balanced) in [
-        (WorkerKind::Thread, 8, false),
-        (WorkerKind::Warp, 1, false),
-        (WorkerKind::Warp, 4, true),
-        (WorkerKind::Cta, 8, true),
-        (WorkerKind::Cta, 64, true),
+    for (worker, fetch, strategy, balanced, shared) in [
+        (WorkerKind::Thread, 8, Strategy::Persistent, false, false),
+        (WorkerKind::Warp, 1, Strategy::Persistent, false, false),
+        (WorkerKind::Warp, 4, Strategy::Persistent, true, false),
+        (WorkerKind::Cta, 1, Strategy::Persistent, true, true),
+        (WorkerKind::Cta, 1, Strategy::Discrete, false, false),
+        (WorkerKind::Cta, 8, Strategy::Persistent, true, true),
+        (WorkerKind::Cta, 64, Strategy::Persistent, true, true),
+        (WorkerKind::Cta, 64, Strategy::Bsp, true, false),
     ] {
-        let src = atos::cuda_source::<fold::Task>(&KernelSpec::single(worker, fetch, 256)).unwrap();
-        assert_eq!(src.contains("fold_batch"), balanced, "{worker:?}/{fetch}");
-        assert!(!src.contains("atos_fold_board"), "{worker:?}/{fetch}");
+        let mut spec = KernelSpec::single(worker, fetch, 256);
+        spec.strategy = strategy;
+        let src = atos::cuda_source::<fold::Task>(&spec).unwrap();
+        let what = format!("{worker:?}/{fetch} {strategy:?}");
+        assert_eq!(src.contains("fold_batch"), balanced, "{what}");
+        assert_eq!(src.contains("atos_fold_board"), shared, "{what}");
+        assert_eq!(src.contains("struct atos_fold_Red {"), shared, "{what}");
         if balanced {
             // One shared slot per reduction, combined with the operation's atomic.
             assert_eq!(
-                src.matches("__shared__ ").count() - 1,
+                src.matches("__shared__ uint").count() + src.matches("__shared__ int").count(),
                 8,
-                "{worker:?}/{fetch}"
+                "{what}"
             );
             assert!(src.contains("__shared__ uint32_t atos_red4[256];  // `odd` of each item"));
+        }
+        if shared {
+            // The board holds each reduction in its slot type, and a helper adds its parts.
+            assert!(src.contains("    uint32_t r4;  // `odd`"), "{what}");
+            assert!(
+                src.contains("atos::shared_combine(atos::ReduceXor{}, &atos_board_red[atos_i].r4"),
+                "{what}"
+            );
         }
     }
 }

@@ -280,6 +280,40 @@ fn apps_cuda() {
     insta::assert_snapshot!("app_coloring_split_assign_big", function("assign_big"));
 }
 
+/// `hub_windows`' `assign_big` (CTA, fetch 1, a loop that ORs into `taken`) runs balanced and
+/// shares its chunk although its loop reduces: a helper starts its slots at the identity and
+/// adds them to the board's `red` before it counts its grabs finished; the owner takes them
+/// into its own slots in `share_end` before its tail reads `taken`. Without sharing (bsp) the
+/// same loop reduces in the block alone.
+#[test]
+fn shared_reduction_batch() {
+    use atos::apps::coloring::hub_windows;
+    let spec = unchecked::<hub_windows::Tasks>();
+    let src = atos::cuda_source::<hub_windows::Tasks>(&spec).unwrap();
+    assert!(src.contains("struct atos_assign_big_Red {"));
+    assert!(src.contains(
+        "__device__ atos::ShareBoard<atos_assign_big_Frame, 256, ATOS_SHARE_SLOTS, atos_assign_big_Red> atos_assign_big_board;"
+    ));
+    // `check` shares too, and reduces nothing.
+    assert!(src.contains("ATOS_SHARE_SLOTS, atos::NoReductions> atos_check_board;"));
+    let at = src
+        .find("bool assign_big_batch(")
+        .expect("balanced and shared");
+    let batch = &src[at..at + src[at..].find("\n}\n").expect("ends") + 3];
+    let helper_init = batch
+        .find("if (atos_count == 0) {")
+        .expect("helper slots start");
+    let walk = batch.find("while (atos_walk").unwrap();
+    assert!(helper_init < walk);
+    assert!(batch.contains("atos::shared_combine(atos::ReduceOr{}, &atos_board_red[atos_i].r0"));
+    assert!(batch.contains("atos::share_read(&atos_board_red[atos_i].r0)"));
+    insta::assert_snapshot!("app_coloring_hub_windows_assign_big_batch", batch);
+    let mut bsp = spec.clone();
+    bsp.strategy = Strategy::Bsp;
+    let src = atos::cuda_source::<hub_windows::Tasks>(&bsp).unwrap();
+    assert!(!src.contains("atos_assign_big_Red") && !src.contains("ShareBoard"));
+}
+
 /// Colouring's `assign` ends `store; fence; push`, and each strategy handles that fence its own
 /// way (atos-codegen `TrailingFence`): persistent warp groups fence where it is written, CTA
 /// groups and persistent thread groups owe it and fence once per batch, discrete thread groups
@@ -635,7 +669,7 @@ fn persistent_cta_units_share_large_chunks() {
     use atos::apps::pagerank;
     let cta = atos::cuda_source::<bfs::Task>(&spec(WorkerKind::Cta, 64)).unwrap();
     assert!(cta.contains(
-        "__device__ atos::ShareBoard<atos_bfs_Frame, 256, ATOS_SHARE_SLOTS> atos_bfs_board;"
+        "__device__ atos::ShareBoard<atos_bfs_Frame, 256, ATOS_SHARE_SLOTS, atos::NoReductions> atos_bfs_board;"
     ));
     assert!(cta.contains("atos::share_begin(worker, atos_board"));
     assert!(cta.contains("return bfs_batch(held, count, state, worker0, out, &atos_bfs_board);"));

@@ -113,6 +113,8 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::pagerank_bsp::Tasks>();
     check::<atos::apps::coloring::Tasks>();
     check::<atos::apps::coloring::split::Tasks>();
+    // A balanced loop with a reduction whose chunks persistent CTAs share (`taken`).
+    check::<atos::apps::coloring::hub_windows::Tasks>();
     check::<atos::apps::coloring::inline_check::Tasks>();
     check::<atos::apps::sssp::relax::Task>();
     check::<atos::apps::bfs_priority::visit::Task>();
@@ -239,6 +241,7 @@ fn multi_device_programs_compile_for_every_worker_kind() {
     check::<atos::apps::pagerank::Tasks>();
     check::<atos::apps::coloring::Tasks>();
     check::<atos::apps::coloring::split::Tasks>();
+    check::<atos::apps::coloring::hub_windows::Tasks>();
     check::<(relax::Task, promote::Task)>();
     check::<common::tuples::place::Task>();
     // An inline task: run at the push when this device owns the item, routed otherwise; its

@@ -353,11 +353,123 @@ pub mod split {
     pub type Tasks = (assign::Task, check::Task, assign_big::Task);
 }
 
+/// [`split`] with each hub's colouring one window of 64 colours per task, so that idle CTAs
+/// help with it. A hub's `assign_big` in [`split`] reads its neighbours `colour / 64 + 1`
+/// times on its one CTA (kron:22's largest, of degree 162,552 and colour about 400: a million
+/// reads), and a run's last milliseconds are such colourings, one after another, while most
+/// groups idle. Here `assign_big` takes `(v, base)`: one `lanes` loop over the edges that ORs
+/// the colours in `base..base + 64` into `taken`, then a tail that stores the first free one
+/// (and queues the check) or, with all 64 taken, queues `(v, base + 64)`. That is the balanced
+/// shape with a reduction, so a persistent CTA group posts a hub's window on its board and idle
+/// groups run parts of it, each adding its part of `taken` to the board's before the owner's
+/// tail reads it (docs/runtime.md, "Shared ranges"). A vertex's windows may see colours of
+/// different moments, so its colour is one no neighbour held when that window read it, not
+/// always first fit's; "Why it ends properly coloured" holds as written (the colour is stored
+/// and fenced before the check is queued). `pending` is cleared at the first window: a check
+/// may re-queue the hub while its later windows run, and both colourings then end in checks.
+/// Bulk-synchronous runs take one level per window (kron:22's hubs: about seven).
+pub mod hub_windows {
+    use crate::{Atomics, Queue, Slice, lanes};
+
+    coloring_state!(
+        /// [`super::split::SplitColoringState`] with hub items `(vertex, window base)`.
+        HubWindowsState {
+            /// `(v, base)`: the hubs (degree above `big`) and the window each colours next.
+            pub work_big: Queue<'a, (u32, u32)>,
+            /// The degree above which `assign_big` colours a vertex.
+            pub big: u32,
+        }
+    );
+
+    /// Queues `v`, of degree `degree`, to be coloured again by the task of its side.
+    #[atos::device]
+    fn requeue(s: &HubWindowsState, v: u32, degree: u32) {
+        if degree > s.big {
+            s.work_big.push((v, 0));
+        } else {
+            s.work.push(v);
+        }
+    }
+
+    colour_task!(
+        HubWindowsState,
+        /// Colours a vertex of degree up to `big` (the module's `assign`, on its queue).
+        #[atos::task(queue = "work", worker = "warp", fetch = 8)]
+        assign
+    );
+
+    /// Looks for a free colour of a hub in `base..base + 64`: takes the first, or queues the
+    /// next window.
+    #[atos::task(queue = "work_big", worker = "cta", fetch = 1)]
+    pub fn assign_big((v, base): (u32, u32), s: &HubWindowsState) {
+        if base == 0 {
+            s.pending.store(v, 0);
+        }
+        let lo = s.offsets[v];
+        let hi = s.offsets[v + 1];
+        // Bit i: some neighbour holds colour base + i.
+        let mut taken = 0u64;
+        for e in lanes(lo..hi) {
+            let u = s.cols[e];
+            let c = s.color.load(u);
+            if u != v && c >= base && c - base < 64 {
+                taken |= 1u64 << (c - base);
+            }
+        }
+        let free = !taken;
+        if free != 0 {
+            s.color.store(v, base + free.trailing_zeros());
+            // As in `colour_task`: the colour before the check reads colours.
+            atos::fence();
+            s.check.push(v);
+        } else {
+            s.work_big.push((v, base + 64));
+        }
+    }
+
+    check_task!(
+        HubWindowsState,
+        /// Checks a vertex of either side; routes a loser by its degree.
+        #[atos::task(queue = "check", worker = "cta", fetch = 64)]
+        check
+    );
+
+    /// The program: colour (up to degree `big`; above it a window at a time) and check.
+    pub type Tasks = (assign::Task, check::Task, assign_big::Task);
+
+    /// The hub seeds of [`split_seeds`](super::split_seeds)' second part, each at window 0.
+    pub fn hub_seeds(large: &[u32]) -> Vec<(u32, u32)> {
+        large.iter().map(|&v| (v, 0)).collect()
+    }
+}
+
 /// Every vertex in id order, split at degree `big`: `(up to big, above big)`, the seeds of
 /// `assign` and `assign_big`.
 pub fn split_seeds(offsets: &[u32], big: u32) -> (Vec<u32>, Vec<u32>) {
     (0..offsets.len().saturating_sub(1) as u32)
         .partition(|&v| offsets[v as usize + 1] - offsets[v as usize] <= big)
+}
+
+/// How many vertices have a degree above `big`.
+fn degree_above(offsets: &[u32], big: u32) -> u64 {
+    offsets.windows(2).filter(|w| w[1] - w[0] > big).count() as u64
+}
+
+/// A split state (`$ty`) from the plain one's arrays and queues (`$plain`, a [`ColoringState`]),
+/// and its own fields.
+macro_rules! with_plain_queues {
+    ($plain:expr, $ty:path { $($own:tt)* }) => {{
+        let plain = $plain;
+        $ty {
+            offsets: plain.offsets,
+            cols: plain.cols,
+            color: plain.color,
+            pending: plain.pending,
+            work: plain.work,
+            check: plain.check,
+            $($own)*
+        }
+    }};
 }
 
 /// Host arrays of a run: colours (all [`UNCOLORED`]), flags, every vertex seeded.
@@ -403,6 +515,27 @@ impl ColoringArrays {
         }
     }
 
+    /// The state of [`hub_windows`]' program: [`Self::state_split`]'s, the hubs' queue holding
+    /// `(vertex, window)` items (seed it with [`hub_windows::hub_seeds`]).
+    pub fn state_hub_windows<'a>(
+        &'a self,
+        offsets: &'a [u32],
+        cols: &'a [u32],
+        big: u32,
+    ) -> hub_windows::HubWindowsState<'a> {
+        let above = degree_above(offsets, big);
+        with_plain_queues!(
+            self.state(offsets, cols),
+            hub_windows::HubWindowsState {
+                // A hub is in `work_big` once per colouring under way (a window at a time), and a
+                // check may re-queue it while one is: twice the hubs is room for two at once, not
+                // a proven bound (an overflow is a RunError naming the queue and the capacity).
+                work_big: Queue::with_capacity(2 * above + 1),
+                big,
+            }
+        )
+    }
+
     /// The state of [`split`]'s program, the vertices of degree above `big` coloured by
     /// `assign_big` (seed them with [`split_seeds`]) by first fit (`tie_skip` 0: set the
     /// field to pass over tied colours, [`split`]'s "Passing over tied colours").
@@ -412,21 +545,17 @@ impl ColoringArrays {
         cols: &'a [u32],
         big: u32,
     ) -> split::SplitColoringState<'a> {
-        let plain = self.state(offsets, cols);
-        let above = offsets.windows(2).filter(|w| w[1] - w[0] > big).count() as u64;
-        split::SplitColoringState {
-            offsets: plain.offsets,
-            cols: plain.cols,
-            color: plain.color,
-            pending: plain.pending,
-            // As in `state`: a vertex waits at most once in `work` or `work_big`. `work` has
-            // room for every vertex, so a program seeded with every vertex there (not by
-            // `split_seeds`) still runs; its hubs are then coloured once by `assign`.
-            work: plain.work,
-            check: plain.check,
-            work_big: Queue::with_capacity(above + 1),
-            big,
-            tie_skip: 0,
-        }
+        // As in `state`: a vertex waits at most once in `work` or `work_big`. `work` has room
+        // for every vertex, so a program seeded with every vertex there (not by `split_seeds`)
+        // still runs; its hubs are then coloured once by `assign`.
+        let above = degree_above(offsets, big);
+        with_plain_queues!(
+            self.state(offsets, cols),
+            split::SplitColoringState {
+                work_big: Queue::with_capacity(above + 1),
+                big,
+                tie_skip: 0,
+            }
+        )
     }
 }

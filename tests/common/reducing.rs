@@ -66,14 +66,16 @@ pub fn fold((v, round): (u32, u32), s: &Reducing) {
     }
 }
 
-/// The input: `n` vertices whose ranges are 0 to 40 values long, every 97th 3,000 (many strides
-/// of a CTA) and vertex 0 empty; values of both signs.
+/// The input: `n` vertices whose ranges are 0 to 40 values long, every 97th 10,000 (39 strides
+/// of a CTA of 256, above the 16 at which a persistent CTA group shares its chunk with idle
+/// groups, which then add their parts of the reductions to its own: docs/runtime.md, "Shared
+/// ranges") and vertex 0 empty; values of both signs.
 pub fn input(n: u32) -> (Vec<u32>, Vec<i32>) {
     let mut offsets = vec![0u32];
     for v in 0..n {
         let len = match v {
             0 => 0,
-            v if v % 97 == 5 => 3_000,
+            v if v % 97 == 5 => 10_000,
             v => (v * 7919 + 3) % 41,
         };
         offsets.push(offsets.last().unwrap() + len);

@@ -65,8 +65,8 @@ impl BalancedShape<'_> {
                 .all(|s| matches!(s.kind, StmtKind::Let { .. }))
     }
 
-    /// Whether the loop reduces: such a chunk is not shared with other groups (its
-    /// reductions would have to be combined across them).
+    /// Whether the loop reduces: a shared chunk's helpers then combine their parts into the
+    /// board, and the owner takes them before its tail (`atos::share_end`).
     pub fn reduces(&self) -> bool {
         !crate::ir::reductions(self.body()).is_empty()
     }
@@ -257,7 +257,11 @@ pub fn runs_balanced(
     spec: &KernelSpec,
     budget: &mut usize,
 ) -> bool {
-    if !spec.balance || ts.fetch < 2 || matches!(ts.worker, WorkerKind::Thread) {
+    // Fetch 1 gains nothing from balancing but where its item may be shared with idle groups.
+    if !spec.balance
+        || (ts.fetch < 2 && !shares(spec, ts))
+        || matches!(ts.worker, WorkerKind::Thread)
+    {
         return false;
     }
     let Some(shape) = balanced_shape(task) else {
@@ -285,11 +289,11 @@ pub fn shares(spec: &KernelSpec, ts: &TaskSpec) -> bool {
     spec.share && spec.strategy == Strategy::Persistent && ts.worker == WorkerKind::Cta
 }
 
-/// Whether `task`, balanced, shares its chunks: [`shares`], and a loop that reduces nothing
-/// ([`BalancedShape::reduces`]; a chunk whose loop reduces runs on its own group). Statements
-/// before the loop and a tail are fine: the owner runs them, the tail once the helpers are done.
+/// Whether `task`, balanced, shares its chunks: [`shares`] and the balanced shape. Statements
+/// before the loop and a tail are fine: the owner runs them, the tail once the helpers are done
+/// and their parts of the loop's reductions are combined into the owner's.
 pub fn task_shares(spec: &KernelSpec, ts: &TaskSpec, task: &FnIr) -> bool {
-    shares(spec, ts) && balanced_shape(task).is_some_and(|s| !s.reduces())
+    shares(spec, ts) && balanced_shape(task).is_some()
 }
 
 /// Whether `task`, balanced, may push before its batch's first barrier (the prefix, or a call
@@ -342,7 +346,34 @@ pub(crate) fn emit_batch_fn(
     }
     out.push_str("};\n\n");
     let share = task_shares(spec, ts, task);
-    let board_ty = format!("atos::ShareBoard<{frame_ty}, {block_size}, ATOS_SHARE_SLOTS>");
+    // A shared chunk's reductions on its board: one member per slot, in slot types.
+    let red_ty = if share && !slots.is_empty() {
+        let red_ty = format!("atos_{}_Red", sanitize(&task.name));
+        let _ = writeln!(out, "struct {red_ty} {{");
+        for (i, r) in slots.iter().enumerate() {
+            let _ = writeln!(out, "    {} r{i};  // `{}`", r.slot_ty, r.name);
+        }
+        let _ = writeln!(
+            out,
+            "    static constexpr uint32_t count = {};",
+            slots.len()
+        );
+        let ids: Vec<String> = slots
+            .iter()
+            .map(|r| format!("atos::{}::identity<{}>()", r.functor, r.slot_ty))
+            .collect();
+        let _ = writeln!(
+            out,
+            "    static __device__ __forceinline__ {red_ty} identity() {{ return {red_ty}{{{}}}; }}",
+            ids.join(", ")
+        );
+        out.push_str("};\n\n");
+        red_ty
+    } else {
+        "atos::NoReductions".to_string()
+    };
+    let board_ty =
+        format!("atos::ShareBoard<{frame_ty}, {block_size}, ATOS_SHARE_SLOTS, {red_ty}>");
     if share {
         let _ = writeln!(out, "__device__ {board_ty} {};\n", board_name(task));
     }
@@ -456,29 +487,29 @@ pub(crate) fn emit_batch_fn(
         em.raw("const uint64_t atos_total = atos_count == 0 ? 0ull : atos::balance_scan(worker, atos_slots, atos_f, atos_len, atos_n);");
         em.raw("const bool atos_walk = atos::share_begin(worker, atos_board, atos_slots, atos_n, atos_total, atos_count == 0);");
         em.raw("if (atos_count == 0 && !atos_walk) return false;");
+        if !slots.is_empty() {
+            // A helper's slots start at the identities: it adds only its grabs' parts.
+            em.raw("if (atos_count == 0) {");
+            em.indent_by(1);
+            for (i, r) in slots.iter().enumerate() {
+                em.raw(&format!(
+                    "atos_red{i}[threadIdx.x] = atos::{}::identity<{}>();",
+                    r.functor, r.slot_ty
+                ));
+            }
+            em.indent_by(-1);
+            em.raw("}");
+        }
         em.raw("uint64_t atos_b = 0, atos_e = atos_total;");
         em.raw("bool atos_first = !atos_walk;  // not walking: one pass over [0, total)");
         em.raw("while (atos_walk ? atos::share_next(worker, atos_board, atos_slots, atos_n, atos_b, atos_e) : atos_first) {");
         em.indent_by(1);
         em.raw("atos_first = false;");
+        open_lane_shares(&mut em, &slots);
         em.raw("for (uint64_t atos_j = atos_b + worker.rank(); atos_j < atos_e; atos_j += worker.size()) {");
     } else {
         em.raw("const uint64_t atos_total = atos::balance_scan(worker, atos_slots, atos_f, atos_len, atos_n);");
-        if !slots.is_empty() {
-            // Each lane's share of the item it is on (`atos_on`), combined into the item's slot
-            // when the lane moves on to another item and after its last index.
-            em.raw("{");
-            em.indent_by(1);
-            em.raw("uint32_t atos_on = 0xffffffffu;");
-            for r in &slots {
-                em.raw(&format!(
-                    "{t} {} = atos::{}::identity<{t}>();",
-                    r.name,
-                    r.functor,
-                    t = r.ty.cuda_name()
-                ));
-            }
-        }
+        open_lane_shares(&mut em, &slots);
         em.raw(
             "for (uint64_t atos_j = worker.rank(); atos_j < atos_total; atos_j += worker.size()) {",
         );
@@ -526,7 +557,20 @@ pub(crate) fn emit_batch_fn(
     if share {
         em.indent_by(-1);
         em.raw("}");
-        em.raw(&format!("if (atos_walk && !atos::share_end(worker, atos_board, [&]() {{ {OUT}.flush(worker); }})) return false;"));
+        let flush = format!("[&]() {{ {OUT}.flush(worker); }}");
+        if slots.is_empty() {
+            em.raw(&format!(
+                "if (atos_walk && !atos::share_end(worker, atos_board, {flush}, [](atos::NoReductions*, bool) {{}})) return false;"
+            ));
+        } else {
+            em.raw(&format!(
+                "if (atos_walk && !atos::share_end(worker, atos_board, {flush}, [&]({red_ty}* atos_board_red, bool atos_helper) {{"
+            ));
+            em.indent_by(1);
+            emit_board_merge(&mut em, &slots);
+            em.indent_by(-1);
+            em.raw("})) return false;");
+        }
     }
     if !shape.suffix.is_empty() {
         // The suffix, per item on its own thread: the frame's values and the reductions'. A
@@ -582,6 +626,47 @@ fn emit_frame_reads(em: &mut Emitter<'_>, members: &[Member], used: &[String], q
             m.name
         ));
     }
+}
+
+/// Opens a block in which each lane folds its share of the item it is on (`atos_on`) of each
+/// reduction, combined into the item's slot when the lane moves on to another item and after
+/// its last index (closed after the loop, with [`emit_combine`]). Nothing without reductions.
+fn open_lane_shares(em: &mut Emitter<'_>, slots: &[ReductionSlot]) {
+    if slots.is_empty() {
+        return;
+    }
+    em.raw("{");
+    em.indent_by(1);
+    em.raw("uint32_t atos_on = 0xffffffffu;");
+    for r in slots {
+        em.raw(&format!(
+            "{t} {} = atos::{}::identity<{t}>();",
+            r.name,
+            r.functor,
+            t = r.ty.cuda_name()
+        ));
+    }
+}
+
+/// The body of `share_end`'s `merge` (`atos_board_red`, `atos_helper`): a helper adds its slots
+/// of the chunk's items to the board's with the operation's atomic; the owner combines the
+/// board's (every helper's part, counted finished) into its own slots, each thread its item's.
+fn emit_board_merge(em: &mut Emitter<'_>, slots: &[ReductionSlot]) {
+    em.raw("for (uint32_t atos_i = worker.rank(); atos_i < atos_n; atos_i += worker.size()) {");
+    em.indent_by(1);
+    em.raw("const uint32_t atos_s = threadIdx.x - worker.rank() + atos_i;");
+    for (i, r) in slots.iter().enumerate() {
+        em.raw(&format!(
+            "if (atos_helper) atos::shared_combine(atos::{f}{{}}, &atos_board_red[atos_i].r{i}, atos_red{i}[atos_s]);",
+            f = r.functor
+        ));
+        em.raw(&format!(
+            "else atos_red{i}[atos_s] = atos::{f}::apply(atos_red{i}[atos_s], atos::share_read(&atos_board_red[atos_i].r{i}));",
+            f = r.functor
+        ));
+    }
+    em.indent_by(-1);
+    em.raw("}");
 }
 
 /// Combines each reduction's share of item `atos_on` (if the lane has one) into its slot.

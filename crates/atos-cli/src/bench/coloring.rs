@@ -3,7 +3,7 @@
 //! run checked to be a proper colouring of every vertex, its colour count recorded beside CPU
 //! first-fit's.
 
-use atos::apps::coloring::{self, ColoringArrays, UNCOLORED, inline_check, split};
+use atos::apps::coloring::{self, ColoringArrays, UNCOLORED, hub_windows, inline_check, split};
 use atos::codegen::WorkerKind;
 use atos::{Gpu, ProgramBuilder, Seeds, Stats};
 use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
@@ -33,7 +33,7 @@ pub enum Form {
     /// `--inline-check`: [`inline_check::Tasks`], the check inline.
     InlineCheck,
     /// `--split-degree` and what goes with it: [`split::Tasks`], the hubs coloured by
-    /// `split::assign_big`.
+    /// `split::assign_big` (with `--hub-windows`, [`hub_windows::Tasks`]).
     Split(Split),
 }
 
@@ -47,7 +47,8 @@ impl Form {
     }
 }
 
-/// A split colouring's settings (`--split-degree`, `--split-big-fetch`, `--tie-skip`).
+/// A split colouring's settings (`--split-degree`, `--split-big-fetch`, `--tie-skip`,
+/// `--hub-windows`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Split {
     /// Vertices of degree above it are coloured by `split::assign_big` on CTAs.
@@ -56,6 +57,8 @@ pub struct Split {
     pub big_fetch: u32,
     /// The most free colours `assign_big` passes over when it re-colours (`tie_skip`).
     pub tie_skip: u32,
+    /// Whether the hubs are coloured a window per task ([`hub_windows`]; `tie_skip` is then 0).
+    pub hub_windows: bool,
 }
 
 impl ColoringInput {
@@ -117,6 +120,25 @@ fn split_program(
         .fetch_for(split::assign_big::Task, big_fetch)
 }
 
+/// With `--hub-windows`, [`hub_windows::Tasks`], set up as [`split_program`] sets up its own.
+fn windows_program(
+    gpu: &Gpu,
+    cfg: &Config,
+    opts: &RunOpts,
+    big_fetch: u32,
+) -> ProgramBuilder<hub_windows::Tasks> {
+    runner::builder_for(
+        gpu,
+        hub_windows::Tasks::default(),
+        hub_windows::assign::Task,
+        cfg,
+        opts,
+    )
+    .worker_for(hub_windows::check::Task, WorkerKind::Cta)
+    .fetch_for(hub_windows::check::Task, SPLIT_CHECK_FETCH)
+    .fetch_for(hub_windows::assign_big::Task, big_fetch)
+}
+
 pub fn gpu_skip_reason(
     gpu: &Gpu,
     input: &ColoringInput,
@@ -126,6 +148,9 @@ pub fn gpu_skip_reason(
     match input.form {
         Form::InlineCheck => runner::skip_reason(&inlined(gpu, cfg, opts)),
         Form::Plain => runner::skip_reason(&plain(gpu, cfg, opts)),
+        Form::Split(split) if split.hub_windows => {
+            runner::skip_reason(&windows_program(gpu, cfg, opts, split.big_fetch))
+        }
         Form::Split(split) => runner::skip_reason(&split_program(gpu, cfg, opts, split.big_fetch)),
     }
 }
@@ -153,9 +178,19 @@ pub fn run(
         Ok(())
     };
     let reset = || a.reset();
-    // Colour tasks per vertex (checks are one per colour task).
+    // Colour tasks per vertex (checks are one per colour task). With hub windows a hub's
+    // colouring is several tasks of `work_big`, and only the last queues a check: there the
+    // checks count the colourings.
     let popped = |s: &Stats, q: &str| s.queue(q).map_or(0, |q| q.popped);
-    let workload = |s: &Stats| (popped(s, "work") + popped(s, "work_big")) as f64 / n.max(1) as f64;
+    let windows = input.form.split().is_some_and(|s| s.hub_windows);
+    let workload = |s: &Stats| {
+        let colourings = if windows {
+            popped(s, "check")
+        } else {
+            popped(s, "work") + popped(s, "work_big")
+        };
+        colourings as f64 / n.max(1) as f64
+    };
     let result = match input.form {
         Form::InlineCheck => {
             let state = a.state(&input.offsets, &g.cols);
@@ -178,6 +213,27 @@ pub fn run(
                 workload: &workload,
             };
             runner::run(gpu, &|gpu| plain(gpu, cfg, opts), &app, cfg, opts, rec)
+        }
+        Form::Split(split) if split.hub_windows => {
+            let state = a.state_hub_windows(&input.offsets, &g.cols, split.degree);
+            let hubs = hub_windows::hub_seeds(&input.large);
+            let app = AppRun {
+                state: &state,
+                seeds: Seeds::new()
+                    .add(hub_windows::assign::Task, &input.small)
+                    .add(hub_windows::assign_big::Task, &hubs),
+                verify: &verify,
+                reset: &reset,
+                workload: &workload,
+            };
+            runner::run(
+                gpu,
+                &|gpu| windows_program(gpu, cfg, opts, split.big_fetch),
+                &app,
+                cfg,
+                opts,
+                rec,
+            )
         }
         Form::Split(split) => {
             let mut state = a.state_split(&input.offsets, &g.cols, split.degree);

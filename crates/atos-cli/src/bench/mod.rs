@@ -131,6 +131,13 @@ pub struct BenchArgs {
     /// (`atos::apps::coloring::split`, "Passing over tied colours") [default: 0, first fit].
     #[arg(long, value_name = "N", requires = "split_degree")]
     tie_skip: Option<u32>,
+    /// coloring with --split-degree: colour each hub one window of 64 colours per task
+    /// (`atos::apps::coloring::hub_windows`): `assign_big` takes `(vertex, window)`, ORs the
+    /// neighbours' colours of that window over its edges and stores the first free colour or
+    /// queues the next window, so persistent CTA groups share a hub's window with idle groups
+    /// (shared ranges with a reduction); bsp runs take a level per window.
+    #[arg(long, requires = "split_degree", conflicts_with = "tie_skip")]
+    hub_windows: bool,
     /// coloring without --split-degree: run `check` inline (`atos::apps::coloring::inline_check`):
     /// in persistent runs `assign`'s push runs its vertex's check in the same
     /// thread, instead of queueing it (same colourings; persistent thread workers hold up to 8
@@ -356,6 +363,7 @@ impl App {
                         degree,
                         big_fetch: args.split_big_fetch.unwrap_or(1),
                         tie_skip: args.tie_skip.unwrap_or(0),
+                        hub_windows: args.hub_windows,
                     }),
                     None if args.inline_check => coloring::Form::InlineCheck,
                     None => coloring::Form::Plain,
@@ -1226,6 +1234,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 rec.split_degree = split.map(|s| s.degree);
                 rec.split_big_fetch = split.map(|s| s.big_fetch);
                 rec.tie_skip = split.map(|s| s.tie_skip);
+                rec.hub_windows = split.and_then(|s| s.hub_windows.then_some(true));
                 rec.inline_check = (c.form == coloring::Form::InlineCheck).then_some(true);
             }
             opts.placement = None;
@@ -1597,7 +1606,12 @@ fn answer(r: &Record) -> String {
                     Some(k) if k > 0 => format!(", tie skip {k}"),
                     _ => String::new(),
                 };
-                format!(", split {d}{fetch}{skip}")
+                let windows = if r.hub_windows == Some(true) {
+                    ", hub windows"
+                } else {
+                    ""
+                };
+                format!(", split {d}{fetch}{skip}{windows}")
             }
             None if r.inline_check == Some(true) => ", check inline".into(),
             None => String::new(),
@@ -1797,6 +1811,7 @@ mod share_tests {
                     degree: 16,
                     big_fetch: 1,
                     tie_skip: 0,
+                    hub_windows: false,
                 }),
             )
             .unwrap(),

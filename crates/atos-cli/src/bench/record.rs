@@ -189,6 +189,10 @@ pub struct Record {
     /// records).
     #[serde(default)]
     pub tie_skip: Option<u32>,
+    /// Colouring with a split: `true` when each hub was coloured a window of 64 colours per
+    /// task (`--hub-windows`); absent otherwise and in older records.
+    #[serde(default)]
+    pub hub_windows: Option<bool>,
     /// Colouring: `true` when `check` ran inline (`--inline-check`); absent otherwise and in
     /// older records.
     #[serde(default)]
@@ -347,6 +351,7 @@ impl Record {
             split_degree: None,
             split_big_fetch: None,
             tie_skip: None,
+            hub_windows: None,
             inline_check: None,
             devices: None,
             partition: None,
@@ -444,6 +449,7 @@ impl Record {
             && self.split_degree == other.split_degree
             && self.split_big_fetch == other.split_big_fetch
             && self.tie_skip == other.tie_skip
+            && self.hub_windows == other.hub_windows
             && self.inline_check == other.inline_check
             && self.idle_nap_ns == other.idle_nap_ns
             && self.idle_nap_doublings == other.idle_nap_doublings

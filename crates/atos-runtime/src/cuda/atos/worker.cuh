@@ -743,7 +743,15 @@ constexpr u64 SHARE_POS = (1ull << 40) - 1;
 // the slot's next posting: 3-6 vertices of kron:22 with wrong depths on 2 H200s).
 constexpr u64 SHARE_CLOSED = 1ull << 39;
 
-template <class F, uint32_t BLOCK>
+// The reductions of a task whose loop reduces nothing (`Red` of a board): the generator writes
+// a struct of the same form for a task whose loop does, one member per reduction (its slot
+// type), with `count` and `identity()`.
+struct NoReductions {
+    static constexpr uint32_t count = 0;
+    static __device__ __forceinline__ NoReductions identity() { return NoReductions{}; }
+};
+
+template <class F, uint32_t BLOCK, class Red>
 struct ShareSlot {
     u64 busy;      // 1 while an owner holds the slot
     u64 head;      // generation << 40 | the posted chunk's total (0: nothing posted)
@@ -752,12 +760,20 @@ struct ShareSlot {
     u64 n;         // the chunk's items
     F frame[BLOCK];
     u64 start[BLOCK];
+    // Per item, the helpers' parts of its loop's reductions, combined with global atomics
+    // before they count their grabs finished (the identities while nothing is combined).
+    Red red[Red::count > 0 ? BLOCK : 1];
 };
-template <class F, uint32_t BLOCK, uint32_t SLOTS>
+template <class F, uint32_t BLOCK, uint32_t SLOTS, class Red>
 struct ShareBoard {
     u64 posted;  // slots posted now: idle groups look at the slots only when it is not 0
-    ShareSlot<F, BLOCK> slot[SLOTS];
+    ShareSlot<F, BLOCK, Red> slot[SLOTS];
 };
+
+// A value of a board's `red` another group combined into: a volatile load, which no stale L1
+// line of an earlier posting of the slot answers.
+template <class T>
+__device__ __forceinline__ T share_read(const T* p) { return *(const volatile T*)p; }
 
 // Whether the run has stopped (a fault, a timeout, an overflow): groups leave their loops.
 __device__ __forceinline__ bool run_failed() { return ld_relaxed(&fault_control->status.value) != STATUS_OK; }
@@ -782,8 +798,8 @@ __shared__ ShareCursor share_cursor;
 // has a posted slot with indices left. An owner (n items in `s`, `total` indices) walks when its
 // chunk spans at least ATOS_SHARE_MIN_STRIDES strides and a slot is free: it posts the chunk
 // there. `total` is the same on every thread (balance_scan), so the common case decides alone.
-template <class W, class F, uint32_t BLOCK, uint32_t SLOTS>
-__device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLOTS>* board, const BalanceSlots<F, BLOCK>& s, uint32_t n, u64 total, bool help) {
+template <class W, class F, uint32_t BLOCK, uint32_t SLOTS, class Red>
+__device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLOTS, Red>* board, const BalanceSlots<F, BLOCK>& s, uint32_t n, u64 total, bool help) {
     static_assert(ATOS_SHARE_MIN_STRIDES > 0 && sizeof(F) > 0, "a unit that shares defines ATOS_SHARE_MIN_STRIDES");
     // A total at or past SHARE_CLOSED could not be closed (a u64 lanes range may be that long):
     // such a chunk runs unshared.
@@ -816,10 +832,11 @@ __device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLO
     }
     k = w.share(k);
     if (k < 0 || help) return k >= 0;
-    ShareSlot<F, BLOCK>* const sl = &board->slot[k];
+    ShareSlot<F, BLOCK, Red>* const sl = &board->slot[k];
     for (uint32_t i = w.rank(); i < n; i += w.size()) {
         sl->frame[i] = s.frame[i];
         sl->start[i] = s.start[i];
+        if constexpr (Red::count > 0) sl->red[i] = Red::identity();
     }
     w.sync();
     if (w.is_leader()) {
@@ -839,14 +856,14 @@ __device__ __forceinline__ bool share_begin(const W& w, ShareBoard<F, BLOCK, SLO
 // helper's first grab loads the chunk's frames into `s` (and `n`); its later grabs are of the
 // same posting, which the owner cannot free before this group counts its grabs finished
 // (`share_end`).
-template <class W, class F, uint32_t BLOCK, uint32_t SLOTS>
-__device__ __forceinline__ bool share_next(const W& w, ShareBoard<F, BLOCK, SLOTS>* board, BalanceSlots<F, BLOCK>& s, uint32_t& n, u64& b, u64& e) {
+template <class W, class F, uint32_t BLOCK, uint32_t SLOTS, class Red>
+__device__ __forceinline__ bool share_next(const W& w, ShareBoard<F, BLOCK, SLOTS, Red>* board, BalanceSlots<F, BLOCK>& s, uint32_t& n, u64& b, u64& e) {
     u64 got = ~0ull;
     u64 want = 0;
     if (w.is_leader()) {
         ShareCursor& c = share_cursor;
         if (!run_failed()) {
-            ShareSlot<F, BLOCK>* const sl = &board->slot[c.k];
+            ShareSlot<F, BLOCK, Red>* const sl = &board->slot[c.k];
             want = c.helper ? (u64)ATOS_SHARE_HELP_STRIDES * w.size()
                             : max((u64)ATOS_SHARE_OWN_STRIDES * w.size(), (c.total - min(c.ran, c.total)) / 64);
             const u64 r = atomicAdd(&sl->next, want);
@@ -871,7 +888,7 @@ __device__ __forceinline__ bool share_next(const W& w, ShareBoard<F, BLOCK, SLOT
     if (b == ~0ull) return false;
     want = w.share(want);
     if (want >> 63) {
-        const ShareSlot<F, BLOCK>* const sl = &board->slot[share_cursor.k];
+        const ShareSlot<F, BLOCK, Red>* const sl = &board->slot[share_cursor.k];
         n = (uint32_t)sl->n;
         for (uint32_t i = w.rank(); i < n; i += w.size()) {
             s.frame[i] = sl->frame[i];
@@ -884,20 +901,35 @@ __device__ __forceinline__ bool share_next(const W& w, ShareBoard<F, BLOCK, SLOT
 }
 
 // After the walk. The owner closes the cursor (what was taken by then is all that runs), waits
-// for the helpers' part of it (every grab taken, failed run or not: below) and frees the slot. A helper flushes its grabs' pushes (`flush`: reserved before they count) and counts
-// them finished. Whether the walk ran anything (the owner's: always; a helper's that found its
-// slot taken up: nothing).
-template <class W, class F, uint32_t BLOCK, uint32_t SLOTS, class Flush>
-__device__ __forceinline__ bool share_end(const W& w, ShareBoard<F, BLOCK, SLOTS>* board, const Flush& flush) {
+// for the helpers' part of it (every grab taken, failed run or not: below) and frees the slot. A
+// helper flushes its grabs' pushes (`flush`: reserved before they count) and counts them
+// finished. Whether the walk ran anything (the owner's: always; a helper's that found its slot
+// taken up: nothing).
+//
+// A loop that reduces (`Red::count > 0`): every thread calls `merge(red, helper)` with the
+// slot's reductions per item. A helper's adds its parts to them (global atomics) before it
+// flushes and counts its grabs finished, with a release; the owner's, after its wait has
+// acquired every grab's `finished`, takes them into its own slots, between two barriers, before
+// it frees the slot. Each index was run by one group, so the owner ends with the loop's value.
+template <class W, class F, uint32_t BLOCK, uint32_t SLOTS, class Red, class Flush, class Merge>
+__device__ __forceinline__ bool share_end(const W& w, ShareBoard<F, BLOCK, SLOTS, Red>* board, const Flush& flush, const Merge& merge) {
     const ShareCursor c = share_cursor;
     if (!c.helper) {
         if (w.is_leader()) {
-            ShareSlot<F, BLOCK>* const sl = &board->slot[c.k];
+            ShareSlot<F, BLOCK, Red>* const sl = &board->slot[c.k];
             const u64 taken = min(atomicExch(&sl->next, c.gen << 40 | SHARE_CLOSED) & SHARE_POS, c.total);
             // Every taken grab finishes, failed run or not (a helper stops at its next grab,
             // and a push in a failed run reports instead of waiting for room): only then may
             // the slot take another chunk, whose frames a helper still reading would mix in.
             while (ld_acquire<false>(&sl->finished) + c.ran < taken) __nanosleep(64);
+        }
+        if constexpr (Red::count > 0) {
+            w.sync();
+            merge(board->slot[c.k].red, false);
+            w.sync();
+        }
+        if (w.is_leader()) {
+            ShareSlot<F, BLOCK, Red>* const sl = &board->slot[c.k];
             st_relaxed<false>(&sl->head, c.gen << 40);
             atomicAdd(&board->posted, ~0ull);
             fence_acq_rel<false>();
@@ -906,9 +938,13 @@ __device__ __forceinline__ bool share_end(const W& w, ShareBoard<F, BLOCK, SLOTS
         return true;
     }
     if (c.ran == 0) return false;
+    if constexpr (Red::count > 0) {
+        merge(board->slot[c.k].red, true);
+        w.sync();
+    }
     flush();
     if (w.is_leader()) {
-        fence_acq_rel();  // the flush's reservations (at the unit's scope) before `finished`
+        fence_acq_rel();  // the flush's reservations (at the unit's scope) and the reductions' parts before `finished`
         atomicAdd(&board->slot[c.k].finished, c.ran);
     }
     return true;
