@@ -5,7 +5,7 @@
 
 mod common;
 
-use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED, split};
+use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED, hub_windows, split};
 use atos::prelude::*;
 use atos::{Stats, Task, TaskSet};
 use atos_graph::Csr;
@@ -54,7 +54,7 @@ fn color_with<P: for<'a> TaskSet<State<'a> = coloring::ColoringState<'a>>, A: Ta
         check_ring_used, !inlined,
         "{name} {strategy:?}: check ring peak"
     );
-    checked(name, g, strategy, &arrays, &stats, 0)
+    checked(name, g, strategy, &arrays, &stats, Some(0))
 }
 
 /// `coloring::inline_check`: the check run inline at the colour task's push.
@@ -108,24 +108,59 @@ fn color_split(
         big_tasks >= above && (above > 0 || big_tasks == 0),
         "{name}"
     );
-    checked(name, g, strategy, &arrays, &stats, tie_skip)
+    checked(name, g, strategy, &arrays, &stats, Some(tie_skip))
 }
 
-/// A proper colouring, each colour task checked once, nothing left pending, and no colour above
-/// its vertex's degree (self-loops not counted) plus `slack`: first fit against any reading
-/// of the neighbours never goes above the degree, and passing over tied colours adds at most
-/// the tie skip; (colours, colour tasks per vertex, levels).
+/// The same with `coloring::hub_windows`: the vertices of degree above `big` coloured a window
+/// of 64 colours per task. A hub's windows read the colours at different moments, so first
+/// fit's bound is not checked, and its colourings are counted by their checks.
+fn color_hub_windows(
+    name: &str,
+    g: &Csr,
+    strategy: Strategy,
+    threads: usize,
+    big: u32,
+) -> (u64, f64, u64) {
+    let offsets = g.offsets_u32().unwrap();
+    let arrays = ColoringArrays::new(g.num_vertices());
+    let state = arrays.state_hub_windows(&offsets, &g.cols, big);
+    let (small, large) = coloring::split_seeds(&offsets, big);
+    let stats = CpuExecutor::new()
+        .threads(threads)
+        .strategy(strategy)
+        .run_seeds(
+            hub_windows::Tasks::default(),
+            &state,
+            &Seeds::new().add(hub_windows::assign::Task, &small).add(
+                hub_windows::assign_big::Task,
+                &hub_windows::hub_seeds(&large),
+            ),
+        )
+        .unwrap();
+    // Each hub takes a window per 64 colours below its own, at least one.
+    let windows = stats.queue("work_big").unwrap().popped;
+    assert!(windows >= large.len() as u64, "{name}");
+    checked(name, g, strategy, &arrays, &stats, None)
+}
+
+/// A proper colouring, each colour task checked once, nothing left pending, and with a `slack`
+/// no colour above its vertex's degree (self-loops not counted) plus it: first fit against any
+/// reading of the neighbours never goes above the degree, and passing over tied colours adds
+/// at most the tie skip; (colours, colour tasks per vertex, levels). Without one (hub windows)
+/// the colourings are the checks, a hub's windows more tasks than one colouring.
 fn checked(
     name: &str,
     g: &Csr,
     strategy: Strategy,
     arrays: &ColoringArrays,
     stats: &Stats,
-    slack: u32,
+    slack: Option<u32>,
 ) -> (u64, f64, u64) {
     let colors = arrays.color.to_vec();
     let used = validate_coloring(g, &colors).unwrap_or_else(|e| panic!("{name} {strategy:?}: {e}"));
-    if let Some(v) = first_fit_bound_exceeded(g, &colors, slack) {
+    if let Some(slack) = slack
+        && let Some(v) = first_fit_bound_exceeded(g, &colors, slack)
+    {
         panic!(
             "{name} {strategy:?}: vertex {v} of degree {} has colour {} (slack {slack})",
             g.degree(v),
@@ -133,8 +168,14 @@ fn checked(
         );
     }
     let popped = |q: &str| stats.queue(q).map_or(0, |q| q.popped);
-    let assigns = popped("work") + popped("work_big");
-    assert_eq!(popped("check"), assigns, "{name}");
+    let assigns = match slack {
+        Some(_) => {
+            let assigns = popped("work") + popped("work_big");
+            assert_eq!(popped("check"), assigns, "{name}");
+            assigns
+        }
+        None => popped("check"),
+    };
     assert!(
         arrays.pending.to_vec().iter().all(|&p| p == 0),
         "{name}: a vertex left pending"
@@ -179,6 +220,17 @@ fn coloring_is_proper_on_every_strategy() {
                 if strategy == Strategy::Bsp {
                     assert_eq!(levels % 2, 0, "{spec} split: {levels} levels");
                 }
+            }
+        }
+        // Split at degree 8 with the hubs a window per task.
+        for strategy in [Strategy::Persistent, Strategy::Bsp] {
+            let (used, _, levels) = color_hub_windows(spec, &g, strategy, 4, 8);
+            assert!(
+                used <= 2 * greedy + 2,
+                "{spec} hub windows: {used} colours vs greedy {greedy}"
+            );
+            if strategy == Strategy::Bsp {
+                assert_eq!(levels % 2, 0, "{spec} hub windows: {levels} levels");
             }
         }
         // The check inline (persistent: run at the push; bsp: queued as ever).
@@ -233,7 +285,8 @@ fn clique_with_hub(k: u32) -> Csr {
 /// with every vertex above its bound, `assign_big` alone, on a clique of 300 (301 colours, five
 /// windows), by first fit and passing over up to 4 tied colours (a clique's losers are all tied
 /// rivals). Every vertex is joined to the `k` others, so the colours are exactly `0..=k` by
-/// first fit (`checked` bounds each by its degree) and at most `k + 4` with the tie skip.
+/// first fit (`checked` bounds each by its degree) and at most `k + 4` with the tie skip; and
+/// the split with the hubs a window per task (`hub_windows`) on the clique of 300.
 #[test]
 fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
     for (k, split) in [(150u32, None), (300, Some((8, 0))), (300, Some((8, 4)))] {
@@ -251,6 +304,16 @@ fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
                 );
             }
         }
+    }
+    // The hubs a window per task (five windows each): on one worker the windows of a vertex
+    // read colours no other worker changes, so first fit's 301 colours; on four, a proper
+    // colouring (at least 301).
+    let g = clique_with_hub(300);
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        let (one, _, _) = color_hub_windows("clique", &g, strategy, 1, 8);
+        assert_eq!(one, 301, "hub windows, {strategy:?} on one thread");
+        let (four, _, _) = color_hub_windows("clique", &g, strategy, 4, 8);
+        assert!(four >= 301, "hub windows, {strategy:?} on four threads");
     }
 }
 
