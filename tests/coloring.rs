@@ -382,3 +382,43 @@ fn coloring_on_a_real_graph() {
     assert_eq!(color("isolated", &g, Strategy::Bsp, 2), (1, 1.0, 2));
     assert_ne!(UNCOLORED, 0);
 }
+
+/// `hubs_by_degree` puts the largest degrees first (ties by id), and a split run seeded in that
+/// order still colours properly.
+#[test]
+fn hubs_seeded_by_degree() {
+    let g = atos_graph::load("kron:11,seed=2").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let (small, mut large) = coloring::split_seeds(&offsets, 8);
+    let by_id = large.clone();
+    coloring::hubs_by_degree(&offsets, &mut large);
+    let degree = |v: u32| g.degree(v);
+    assert!(
+        large
+            .windows(2)
+            .all(|w| degree(w[0]) > degree(w[1]) || (degree(w[0]) == degree(w[1]) && w[0] < w[1]))
+    );
+    let mut sorted = large.clone();
+    sorted.sort_unstable();
+    assert_eq!(sorted, by_id, "the same hubs");
+    let arrays = ColoringArrays::new(g.num_vertices());
+    let state = arrays.state_split(&offsets, &g.cols, 8);
+    let stats = CpuExecutor::new()
+        .threads(4)
+        .run_seeds(
+            split::Tasks::default(),
+            &state,
+            &Seeds::new()
+                .add(split::assign::Task, &small)
+                .add(split::assign_big::Task, &large),
+        )
+        .unwrap();
+    checked(
+        "kron:11 hubs by degree",
+        &g,
+        Strategy::Persistent,
+        &arrays,
+        &stats,
+        Some(0),
+    );
+}

@@ -472,6 +472,16 @@ macro_rules! with_plain_queues {
     }};
 }
 
+/// Orders `hubs` by descending degree (ties by id), so that a queue seeded with them starts
+/// the longest colourings first. A persistent group serves each of its queues once a round,
+/// `assign`'s several vertices and `assign_big`'s one hub, so in id order the hubs of a
+/// Kronecker graph fall behind the many vertices of low degree, and the largest of them may
+/// start late and end the run alone.
+pub fn hubs_by_degree(offsets: &[u32], hubs: &mut [u32]) {
+    let degree = |v: u32| offsets[v as usize + 1] - offsets[v as usize];
+    hubs.sort_by_key(|&v| (std::cmp::Reverse(degree(v)), v));
+}
+
 /// Host arrays of a run: colours (all [`UNCOLORED`]), flags, every vertex seeded.
 pub struct ColoringArrays {
     pub color: AtomicArray<u32>,

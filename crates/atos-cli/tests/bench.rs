@@ -156,6 +156,8 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("split_degree", Kind::Int, true),
     ("split_big_fetch", Kind::Int, true),
     ("tie_skip", Kind::Int, true),
+    ("hub_windows", Kind::Bool, true),
+    ("hubs_by_degree", Kind::Bool, true),
     ("inline_check", Kind::Bool, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
@@ -903,9 +905,10 @@ exit 1
     std::fs::remove_dir_all(&dir).unwrap();
 }
 
-/// PageRank (all three forms) and colouring (one program, and split at a degree:
-/// `coloring::split`) on the CPU executor: verified records with the app's measures, and the
-/// corrupt hook failing each app.
+/// PageRank (all three forms) and colouring (one program, split at a degree:
+/// `coloring::split`, and split with the hubs a window per task seeded by degree:
+/// `coloring::hub_windows`) on the CPU executor: verified records with the app's measures, and
+/// the corrupt hook failing each app.
 #[test]
 fn pagerank_and_coloring_are_verified_per_app() {
     let dir = temp_dir("apps");
@@ -916,12 +919,15 @@ fn pagerank_and_coloring_are_verified_per_app() {
         ("coloring", "persistent,bsp", None),
         ("coloring", "persistent,bsp", Some("8")),
         ("coloring", "persistent,bsp", Some("inline")),
+        ("coloring", "persistent,bsp", Some("windows")),
     ] {
-        // `inline` stands for `--inline-check` (which takes no split), a number for a split.
+        // `inline` stands for `--inline-check` (which takes no split), `windows` for a split at
+        // 8 with `--hub-windows --hubs-by-degree`, a number for a split.
         let inline = split == Some("inline");
-        let split = split.filter(|_| !inline);
-        let form = if inline {
-            "inline"
+        let windows = split == Some("windows");
+        let split = split.filter(|_| !inline && !windows);
+        let form = if inline || windows {
+            if inline { "inline" } else { "windows" }
         } else {
             split.unwrap_or("plain")
         };
@@ -959,6 +965,9 @@ fn pagerank_and_coloring_are_verified_per_app() {
         if inline {
             args.push("--inline-check");
         }
+        if windows {
+            args.extend(["--split-degree", "8", "--hub-windows", "--hubs-by-degree"]);
+        }
         let corrupt = args.clone();
         args.extend(["--out", out.to_str().unwrap()]);
         let o = atos(&args);
@@ -975,10 +984,24 @@ fn pagerank_and_coloring_are_verified_per_app() {
                     assert_eq!(r["split_big_fetch"], 2, "{r}");
                     assert_eq!(r["tie_skip"], 3, "{r}");
                 }
+                None if windows => {
+                    assert_eq!(r["split_degree"], 8, "{r}");
+                    assert_eq!(r["tie_skip"], 0, "{r}");
+                }
                 None => assert!(
                     r["split_degree"].is_null()
                         && r["split_big_fetch"].is_null()
                         && r["tie_skip"].is_null(),
+                    "{r}"
+                ),
+            }
+            match windows {
+                true => assert!(
+                    r["hub_windows"] == true && r["hubs_by_degree"] == true,
+                    "{r}"
+                ),
+                false => assert!(
+                    r["hub_windows"].is_null() && r["hubs_by_degree"].is_null(),
                     "{r}"
                 ),
             }
@@ -1238,6 +1261,13 @@ fn priority_apps_are_verified_and_record_their_delta() {
         ("bfs", &["--stamped-rings", "yes"], "use on or off"),
         ("coloring", &["--split-big-fetch", "4"], "--split-degree"),
         ("coloring", &["--tie-skip", "4"], "--split-degree"),
+        ("coloring", &["--hub-windows"], "--split-degree"),
+        ("coloring", &["--hubs-by-degree"], "--split-degree"),
+        (
+            "coloring",
+            &["--split-degree", "8", "--hub-windows", "--tie-skip", "2"],
+            "--tie-skip",
+        ),
         (
             "coloring",
             &["--split-degree", "8", "--split-big-fetch", "0"],

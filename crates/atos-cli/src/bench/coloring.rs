@@ -59,6 +59,8 @@ pub struct Split {
     pub tie_skip: u32,
     /// Whether the hubs are coloured a window per task ([`hub_windows`]; `tie_skip` is then 0).
     pub hub_windows: bool,
+    /// Whether the hubs are seeded by descending degree ([`coloring::hubs_by_degree`]).
+    pub hubs_by_degree: bool,
 }
 
 impl ColoringInput {
@@ -66,10 +68,13 @@ impl ColoringInput {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
         let greedy = greedy_coloring(g, ColoringOrder::Natural);
         let greedy_colors = validate_coloring(g, &greedy).map_err(|e| e.to_string())?;
-        let (small, large) = match form {
+        let (small, mut large) = match form {
             Form::Split(split) => coloring::split_seeds(&offsets, split.degree),
             _ => (Vec::new(), Vec::new()),
         };
+        if form.split().is_some_and(|s| s.hubs_by_degree) {
+            coloring::hubs_by_degree(&offsets, &mut large);
+        }
         Ok(ColoringInput {
             offsets,
             greedy_colors,

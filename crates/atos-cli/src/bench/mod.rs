@@ -138,6 +138,11 @@ pub struct BenchArgs {
     /// (shared ranges with a reduction); bsp runs take a level per window.
     #[arg(long, requires = "split_degree", conflicts_with = "tie_skip")]
     hub_windows: bool,
+    /// coloring with --split-degree: seed the hubs (`assign_big`'s queue) by descending degree
+    /// instead of by id, so that the longest colourings start first (`atos::apps::coloring::
+    /// hubs_by_degree`) [default: by id, as every other seed].
+    #[arg(long, requires = "split_degree")]
+    hubs_by_degree: bool,
     /// coloring without --split-degree: run `check` inline (`atos::apps::coloring::inline_check`):
     /// in persistent runs `assign`'s push runs its vertex's check in the same
     /// thread, instead of queueing it (same colourings; persistent thread workers hold up to 8
@@ -364,6 +369,7 @@ impl App {
                         big_fetch: args.split_big_fetch.unwrap_or(1),
                         tie_skip: args.tie_skip.unwrap_or(0),
                         hub_windows: args.hub_windows,
+                        hubs_by_degree: args.hubs_by_degree,
                     }),
                     None if args.inline_check => coloring::Form::InlineCheck,
                     None => coloring::Form::Plain,
@@ -1235,6 +1241,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 rec.split_big_fetch = split.map(|s| s.big_fetch);
                 rec.tie_skip = split.map(|s| s.tie_skip);
                 rec.hub_windows = split.and_then(|s| s.hub_windows.then_some(true));
+                rec.hubs_by_degree = split.and_then(|s| s.hubs_by_degree.then_some(true));
                 rec.inline_check = (c.form == coloring::Form::InlineCheck).then_some(true);
             }
             opts.placement = None;
@@ -1611,7 +1618,12 @@ fn answer(r: &Record) -> String {
                 } else {
                     ""
                 };
-                format!(", split {d}{fetch}{skip}{windows}")
+                let order = if r.hubs_by_degree == Some(true) {
+                    ", hubs by degree"
+                } else {
+                    ""
+                };
+                format!(", split {d}{fetch}{skip}{windows}{order}")
             }
             None if r.inline_check == Some(true) => ", check inline".into(),
             None => String::new(),
@@ -1812,6 +1824,7 @@ mod share_tests {
                     big_fetch: 1,
                     tie_skip: 0,
                     hub_windows: false,
+                    hubs_by_degree: false,
                 }),
             )
             .unwrap(),

@@ -193,6 +193,10 @@ pub struct Record {
     /// task (`--hub-windows`); absent otherwise and in older records.
     #[serde(default)]
     pub hub_windows: Option<bool>,
+    /// Colouring with a split: `true` when the hubs were seeded by descending degree
+    /// (`--hubs-by-degree`); absent otherwise and in older records.
+    #[serde(default)]
+    pub hubs_by_degree: Option<bool>,
     /// Colouring: `true` when `check` ran inline (`--inline-check`); absent otherwise and in
     /// older records.
     #[serde(default)]
@@ -352,6 +356,7 @@ impl Record {
             split_big_fetch: None,
             tie_skip: None,
             hub_windows: None,
+            hubs_by_degree: None,
             inline_check: None,
             devices: None,
             partition: None,
@@ -450,6 +455,7 @@ impl Record {
             && self.split_big_fetch == other.split_big_fetch
             && self.tie_skip == other.tie_skip
             && self.hub_windows == other.hub_windows
+            && self.hubs_by_degree == other.hubs_by_degree
             && self.inline_check == other.inline_check
             && self.idle_nap_ns == other.idle_nap_ns
             && self.idle_nap_doublings == other.idle_nap_doublings
