@@ -198,6 +198,30 @@ macro_rules! check_task {
     };
 }
 
+/// Defines, in a split program over the state `$state`, `requeue` (a loser of degree above
+/// `big` goes to `work_big` as the item `$hub` of `$v`, the others to `work`) and `assign`, the
+/// colour task of the vertices up to `big`. One pair for [`split`] and [`hub_windows`].
+macro_rules! split_sides {
+    ($state:ident, |$v:ident| $hub:expr) => {
+        /// Queues `v`, of degree `degree`, to be coloured again by the task of its side.
+        #[atos::device]
+        fn requeue(s: &$state, $v: u32, degree: u32) {
+            if degree > s.big {
+                s.work_big.push($hub);
+            } else {
+                s.work.push($v);
+            }
+        }
+
+        colour_task!(
+            $state,
+            /// Colours a vertex of degree up to `big` (the module's `assign`, on its queue).
+            #[atos::task(queue = "work", worker = "warp", fetch = 8)]
+            assign
+        );
+    };
+}
+
 /// Queues `v` (of degree `_degree`) to be coloured again.
 #[atos::device]
 fn requeue(s: &ColoringState, v: u32, _degree: u32) {
@@ -317,22 +341,7 @@ pub mod split {
         }
     );
 
-    /// Queues `v`, of degree `degree`, to be coloured again by the task of its side.
-    #[atos::device]
-    fn requeue(s: &SplitColoringState, v: u32, degree: u32) {
-        if degree > s.big {
-            s.work_big.push(v);
-        } else {
-            s.work.push(v);
-        }
-    }
-
-    colour_task!(
-        SplitColoringState,
-        /// Colours a vertex of degree up to `big` (the module's `assign`, on its queue).
-        #[atos::task(queue = "work", worker = "warp", fetch = 8)]
-        assign
-    );
+    split_sides!(SplitColoringState, |v| v);
 
     colour_task!(
         SplitColoringState with tie_skip,
@@ -368,6 +377,13 @@ pub mod split {
 /// and fenced before the check is queued). `pending` is cleared at the first window: a check
 /// may re-queue the hub while its later windows run, and both colourings then end in checks.
 /// Bulk-synchronous runs take one level per window (kron:22's hubs: about seven).
+///
+/// **Measured: slower on kron:22.** On one H100 (split 128, `assign` on warp/8) it took
+/// 11.4-11.5 ms against 8.4-8.7 for [`split`], with several hubs' windows at once
+/// (`assign_big` fetching 8, balanced) as with one: every extra window is a task of its own,
+/// and most of the 110,576 hubs need two or more
+/// (`docs/results/2026-12-07e-hub-windows-h100.md`). It stays, tested on the CPU and the GPU, as
+/// the app that shares a loop with a reduction.
 pub mod hub_windows {
     use crate::{Atomics, Queue, Slice, lanes};
 
@@ -381,22 +397,7 @@ pub mod hub_windows {
         }
     );
 
-    /// Queues `v`, of degree `degree`, to be coloured again by the task of its side.
-    #[atos::device]
-    fn requeue(s: &HubWindowsState, v: u32, degree: u32) {
-        if degree > s.big {
-            s.work_big.push((v, 0));
-        } else {
-            s.work.push(v);
-        }
-    }
-
-    colour_task!(
-        HubWindowsState,
-        /// Colours a vertex of degree up to `big` (the module's `assign`, on its queue).
-        #[atos::task(queue = "work", worker = "warp", fetch = 8)]
-        assign
-    );
+    split_sides!(HubWindowsState, |v| (v, 0));
 
     /// Looks for a free colour of a hub in `base..base + 64`: takes the first, or queues the
     /// next window.
@@ -476,7 +477,9 @@ macro_rules! with_plain_queues {
 /// the longest colourings first. A persistent group serves each of its queues once a round,
 /// `assign`'s several vertices and `assign_big`'s one hub, so in id order the hubs of a
 /// Kronecker graph fall behind the many vertices of low degree, and the largest of them may
-/// start late and end the run alone.
+/// start late and end the run alone. Measured slower on kron:22 (one H100, split 128: 11.7 ms
+/// against 8.5 in id order): its largest hubs, joined to each other, are then coloured at
+/// once, conflict and re-colour in chains (`docs/results/2026-12-07e-hub-windows-h100.md`).
 pub fn hubs_by_degree(offsets: &[u32], hubs: &mut [u32]) {
     let degree = |v: u32| offsets[v as usize + 1] - offsets[v as usize];
     hubs.sort_by_key(|&v| (std::cmp::Reverse(degree(v)), v));
