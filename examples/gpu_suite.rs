@@ -1967,9 +1967,10 @@ fn program_model(gpu: &Gpu, args: &Args) -> usize {
         "\n== lanes then read: {} tasks per worker kind, a flag set by the last lane ==",
         args.flag_tasks
     );
-    // Fetch 1 runs the task item by item (the loop's barrier, then the leader's read); warps
-    // and CTAs fetching 4 run it balanced (the loop's barrier, then each item's tail on its
-    // own thread).
+    // Fetch 1 runs the task item by item (the loop's barrier, then the leader's read), but for
+    // `flag_reduced` on persistent CTAs, balanced so that it may be shared; warps and CTAs
+    // fetching 4 run it balanced (the loop's barrier, then each item's tail on its own
+    // thread).
     for (w, fetch) in [
         (WorkerKind::Thread, 4),
         (WorkerKind::Warp, 1),

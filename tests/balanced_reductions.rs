@@ -177,8 +177,9 @@ fn a_prefix_that_pushes_opens_the_batch_with_a_barrier() {
 }
 
 /// Which specializations run the task balanced, and which share: persistent CTA groups, at
-/// any fetch (fetch 1 is balanced only there, where its one item may be shared), with the
-/// reductions on the board; warps and other strategies never share.
+/// any fetch (fetch 1 is balanced only there, where its one item may be shared, and only for a
+/// loop that reduces: `mark`'s runs item by item), with the reductions on the board; warps and
+/// other strategies never share.
 #[test]
 fn it_runs_balanced_on_warps_and_ctas_fetching_several() {
     for (worker, fetch, strategy, balanced, shared) in [
@@ -216,6 +217,15 @@ fn it_runs_balanced_on_warps_and_ctas_fetching_several() {
             );
         }
     }
+    let cta1 = KernelSpec::single(WorkerKind::Cta, 1, 256);
+    let mark = atos::cuda_source::<reducing::mark::Task>(&cta1).unwrap();
+    assert!(
+        !mark.contains("mark_batch"),
+        "a loop that reduces nothing, fetching 1"
+    );
+    let mark8 = KernelSpec::single(WorkerKind::Cta, 8, 256);
+    let mark8 = atos::cuda_source::<reducing::mark::Task>(&mark8).unwrap();
+    assert!(mark8.contains("atos_mark_board"), "shared at fetch 8");
 }
 
 #[test]

@@ -374,9 +374,12 @@ pub mod split {
 /// tail reads it (docs/runtime.md, "Shared ranges"). A vertex's windows may see colours of
 /// different moments, so its colour is one no neighbour held when that window read it, not
 /// always first fit's; "Why it ends properly coloured" holds as written (the colour is stored
-/// and fenced before the check is queued). `pending` is cleared at the first window: a check
-/// may re-queue the hub while its later windows run, and both colourings then end in checks.
-/// Bulk-synchronous runs take one level per window (kron:22's hubs: about seven).
+/// and fenced before the check is queued). `pending` stays set while the windows run and is
+/// cleared by the last, fenced before the colour's store: a check that finds the hub losing
+/// meanwhile queues nothing (the colouring under way ends in a check of its own), and one that
+/// reads the new colour also reads the cleared flag, so it can queue the hub again. So a hub
+/// has at most one item in `work_big` at a time. Bulk-synchronous runs take one level per
+/// window (kron:22's hubs: about seven).
 ///
 /// **Measured: slower on kron:22.** On one H100 (split 128, `assign` on warp/8) it took
 /// 11.4-11.5 ms against 8.4-8.7 for [`split`], with several hubs' windows at once
@@ -403,9 +406,6 @@ pub mod hub_windows {
     /// next window.
     #[atos::task(queue = "work_big", worker = "cta", fetch = 1)]
     pub fn assign_big((v, base): (u32, u32), s: &HubWindowsState) {
-        if base == 0 {
-            s.pending.store(v, 0);
-        }
         let lo = s.offsets[v];
         let hi = s.offsets[v + 1];
         // Bit i: some neighbour holds colour base + i.
@@ -419,6 +419,9 @@ pub mod hub_windows {
         }
         let free = !taken;
         if free != 0 {
+            // Waiting no more: cleared before the colour is seen (the module doc).
+            s.pending.store(v, 0);
+            atos::fence();
             s.color.store(v, base + free.trailing_zeros());
             // As in `colour_task`: the colour before the check reads colours.
             atos::fence();
@@ -540,10 +543,9 @@ impl ColoringArrays {
         with_plain_queues!(
             self.state(offsets, cols),
             hub_windows::HubWindowsState {
-                // A hub is in `work_big` once per colouring under way (a window at a time), and a
-                // check may re-queue it while one is: twice the hubs is room for two at once, not
-                // a proven bound (an overflow is a RunError naming the queue and the capacity).
-                work_big: Queue::with_capacity(2 * above + 1),
+                // A hub is in `work_big` at most once (a window at a time; `pending` stays set
+                // until its last window, so no check queues it meanwhile).
+                work_big: Queue::with_capacity(above + 1),
                 big,
             }
         )

@@ -248,8 +248,9 @@ fn frame(task: &FnIr, shape: &BalancedShape<'_>, typed: &Typed) -> Option<Vec<Me
 }
 
 /// Whether `task` runs balanced under `ts` in `spec`: a warp or CTA worker fetching more than
-/// one item, the balanced shape with an unsigned loop, and slots that fit in `budget` (the
-/// block's shared memory still free; what the slots take is subtracted from it).
+/// one item (or one, for a loop that reduces on persistent CTA groups that share: so that its
+/// item's range can be shared), the balanced shape with an unsigned loop, and slots that fit in
+/// `budget` (the block's shared memory still free; what the slots take is subtracted from it).
 pub fn runs_balanced(
     task: &FnIr,
     typed: &Typed,
@@ -257,16 +258,18 @@ pub fn runs_balanced(
     spec: &KernelSpec,
     budget: &mut usize,
 ) -> bool {
-    // Fetch 1 gains nothing from balancing but where its item may be shared with idle groups.
-    if !spec.balance
-        || (ts.fetch < 2 && !shares(spec, ts))
-        || matches!(ts.worker, WorkerKind::Thread)
-    {
+    if !spec.balance || matches!(ts.worker, WorkerKind::Thread) {
         return false;
     }
     let Some(shape) = balanced_shape(task) else {
         return false;
     };
+    // Fetch 1 gains nothing from balancing but where its item may be shared with idle groups.
+    // Only a loop that reduces takes that path: one that does not (BFS, SSSP, k-core at fetch
+    // 1) keeps running item by item, as measured, and `--share` keeps meaning sharing alone.
+    if ts.fetch < 2 && !(shares(spec, ts) && shape.reduces()) {
+        return false;
+    }
     let Some(members) = frame(task, &shape, typed) else {
         return false;
     };
