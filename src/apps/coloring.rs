@@ -31,6 +31,17 @@
 //! emit no such trailing fence: there the check runs in the next level, a later launch, which sees
 //! every store of this one, and nothing in the assign's own level reads what follows the fence.
 //!
+//! **A gap in that argument (found in review, 2026-12-07, not yet closed).** "Queues the losing
+//! endpoint" assumes the check's `pending.swap` reads the `0` that the loser's last `assign`
+//! stored when it started. In `colour_task` that store and the colour's store are both relaxed,
+//! with no fence between them, so the memory model lets a check read the new colour and still
+//! swap the old `1`: it then queues nothing, and the other check of the pair may have read the
+//! old colour. The two stores are a window loop apart (microseconds), and every run so far was
+//! verified proper, but nothing orders them. Closing it needs the colour stored with release
+//! semantics (no such store in the DSL yet) or a fence after the flag's store, a cost per
+//! colouring not yet measured. [`hub_windows`] orders them already (a fence between the two).
+//! A wrong colouring could not pass silently: the bench and the tests verify every run.
+//!
 //! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times
 //! (below), so re-colouring a hub costs up to a million reads (kron:22: degree 162,552, colour
 //! about 400), and re-colouring a low-degree vertex a few. With the id alone deciding, a hub lost to any smaller id. On
