@@ -221,6 +221,9 @@ mod features;
 #[path = "../tests/common/tuples.rs"]
 mod tuples;
 
+#[path = "../tests/common/fixed_leaves.rs"]
+mod fixed_leaves;
+
 #[path = "../tests/common/reducing.rs"]
 mod reducing;
 
@@ -591,8 +594,10 @@ fn coloring_split_on(
 /// on kron:16 split at degree 16, persistent and BSP, `assign` on each worker kind: its hubs of
 /// degree 4,096 and more (up to 9,738) are windows persistent CTA groups share with idle
 /// groups, whose parts of `taken` reach the owner through the board. Every colouring proper and
-/// complete, and at least one check per vertex (each colouring ends in one). Returns the
-/// failures.
+/// complete, and at least one check per vertex (each colouring ends in one). A real graph's
+/// checks would mend a colour chosen from a `taken` that lost a part, so then hubs over leaves
+/// of fixed colours (`fixed_leaves`), each of which must get exactly first fit's colour.
+/// Returns the failures.
 fn coloring_hub_windows(gpu: &Gpu) -> usize {
     use atos::Seeds;
     use atos::apps::coloring::{self, ColoringArrays, hub_windows};
@@ -639,6 +644,26 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
                 failures += 1;
             }
             println!("  {strategy:?} {}/{fetch}: {verdict}", w.name());
+        }
+    }
+    // The sharp form (`tests/common/fixed_leaves.rs`): 12 hubs of 10,000 leaves with fixed
+    // colours, only the hubs queued, so most groups idle and help with the hubs' windows; each
+    // hub must get exactly first fit's colour, which a lost part of `taken` would change.
+    println!("  hubs over leaves of fixed colours (each hub exactly first fit's colour):");
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        for big_fetch in [1, 8] {
+            let p = Program::new(gpu, hub_windows::Tasks::default())
+                .strategy(strategy)
+                .fetch_for(hub_windows::assign_big::Task, big_fetch)
+                .build_timed(10);
+            let label = format!("{strategy:?}, assign_big fetching {big_fetch}");
+            match fixed_leaves::check(|state, seeds| p.run_seeds(state, seeds)) {
+                Ok(()) => println!("    {label}: exact"),
+                Err(e) => {
+                    println!("    {label}: WRONG: {e}");
+                    failures += 1;
+                }
+            }
         }
     }
     failures

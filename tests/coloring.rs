@@ -383,6 +383,24 @@ fn coloring_on_a_real_graph() {
     assert_ne!(UNCOLORED, 0);
 }
 
+/// `hub_windows` on hubs over leaves of fixed colours (`tests/common/fixed_leaves.rs`): each
+/// hub exactly first fit's colour, one window per 64 colours below it, one check per hub, on
+/// one and four workers, persistent and bulk-synchronous.
+#[test]
+fn hub_windows_colour_exactly_over_fixed_leaves() {
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        for threads in [1, 4] {
+            common::fixed_leaves::check(|state, seeds| {
+                CpuExecutor::new()
+                    .threads(threads)
+                    .strategy(strategy)
+                    .run_seeds(hub_windows::Tasks::default(), state, seeds)
+            })
+            .unwrap_or_else(|e| panic!("{strategy:?} on {threads} threads: {e}"));
+        }
+    }
+}
+
 /// `hubs_by_degree` puts the largest degrees first (ties by id), and a split run seeded in that
 /// order still colours properly.
 #[test]

@@ -392,7 +392,8 @@ pub mod split {
 /// has at most one item in `work_big` at a time. Bulk-synchronous runs take one level per
 /// window (kron:22's hubs: about seven).
 ///
-/// **Measured: slower on kron:22.** On one H100 (split 128, `assign` on warp/8) it took
+/// **Measured: slower on kron:22.** On one H100 (split 128, `assign` on warp/8, a build that
+/// cleared `pending` at the first window: one fence less per hub colouring) it took
 /// 11.4-11.5 ms against 8.4-8.7 for [`split`], with several hubs' windows at once
 /// (`assign_big` fetching 8, balanced) as with one: every extra window is a task of its own,
 /// and most of the 110,576 hubs need two or more
@@ -470,11 +471,12 @@ fn degree_above(offsets: &[u32], big: u32) -> u64 {
     offsets.windows(2).filter(|w| w[1] - w[0] > big).count() as u64
 }
 
-/// A split state (`$ty`) from the plain one's arrays and queues (`$plain`, a [`ColoringState`]),
-/// and its own fields.
-macro_rules! with_plain_queues {
-    ($plain:expr, $ty:path { $($own:tt)* }) => {{
-        let plain = $plain;
+/// A split state (`$ty`) over `$offsets`/`$cols` split at degree `$big`: the plain state's
+/// arrays and queues (from `$arrays`, a [`ColoringArrays`]), `work_big` with room for every
+/// vertex above `$big` once, and the state's own fields.
+macro_rules! split_state {
+    ($arrays:expr, $offsets:expr, $cols:expr, $big:expr, $ty:path { $($own:tt)* }) => {{
+        let plain = $arrays.state($offsets, $cols);
         $ty {
             offsets: plain.offsets,
             cols: plain.cols,
@@ -482,6 +484,8 @@ macro_rules! with_plain_queues {
             pending: plain.pending,
             work: plain.work,
             check: plain.check,
+            work_big: Queue::with_capacity(degree_above($offsets, $big) + 1),
+            big: $big,
             $($own)*
         }
     }};
@@ -550,16 +554,9 @@ impl ColoringArrays {
         cols: &'a [u32],
         big: u32,
     ) -> hub_windows::HubWindowsState<'a> {
-        let above = degree_above(offsets, big);
-        with_plain_queues!(
-            self.state(offsets, cols),
-            hub_windows::HubWindowsState {
-                // A hub is in `work_big` at most once (a window at a time; `pending` stays set
-                // until its last window, so no check queues it meanwhile).
-                work_big: Queue::with_capacity(above + 1),
-                big,
-            }
-        )
+        // A hub is in `work_big` at most once (a window at a time; `pending` stays set until
+        // its last window, so no check queues it meanwhile).
+        split_state!(self, offsets, cols, big, hub_windows::HubWindowsState {})
     }
 
     /// The state of [`split`]'s program, the vertices of degree above `big` coloured by
@@ -574,14 +571,12 @@ impl ColoringArrays {
         // As in `state`: a vertex waits at most once in `work` or `work_big`. `work` has room
         // for every vertex, so a program seeded with every vertex there (not by `split_seeds`)
         // still runs; its hubs are then coloured once by `assign`.
-        let above = degree_above(offsets, big);
-        with_plain_queues!(
-            self.state(offsets, cols),
-            split::SplitColoringState {
-                work_big: Queue::with_capacity(above + 1),
-                big,
-                tie_skip: 0,
-            }
+        split_state!(
+            self,
+            offsets,
+            cols,
+            big,
+            split::SplitColoringState { tie_skip: 0 }
         )
     }
 }

@@ -86,6 +86,7 @@ pub fn pagerank_exact(
 pub mod atomics;
 pub mod faults;
 pub mod features;
+pub mod fixed_leaves;
 pub mod programs;
 pub mod reducing;
 pub mod tuples;
