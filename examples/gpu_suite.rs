@@ -563,7 +563,7 @@ fn coloring_split_on(
         let verdict = match p.run_seeds(&state, &seeds) {
             Ok(st) => {
                 let big = st.queue("work_big").map_or(0, |q| q.popped);
-                let colors = arrays.color.to_vec();
+                let colors = arrays.colors();
                 let above = coloring_ref::first_fit_bound_exceeded(g, &colors, tie_skip);
                 match coloring_ref::validate_coloring(g, &colors) {
                     Ok(_) if above.is_some() => {
@@ -628,7 +628,7 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
                 Ok(st) => {
                     let windows = st.queue("work_big").map_or(0, |q| q.popped);
                     let checks = st.queue("check").map_or(0, |q| q.popped);
-                    match coloring_ref::validate_coloring(&g, &arrays.color.to_vec()) {
+                    match coloring_ref::validate_coloring(&g, &arrays.colors()) {
                         Ok(k) if checks >= g.num_vertices() as u64 => {
                             format!("{k} colours, {windows} hub windows, {checks} checks")
                         }
@@ -821,11 +821,8 @@ where
                             if inline && peak != 0 {
                                 return Err(format!("{peak} checks went through the ring"));
                             }
-                            atos_graph::reference::coloring::validate_coloring(
-                                &g,
-                                &arrays.color.to_vec(),
-                            )
-                            .map_err(|e| e.to_string())
+                            atos_graph::reference::coloring::validate_coloring(&g, &arrays.colors())
+                                .map_err(|e| e.to_string())
                         });
                     match verdict {
                         Ok(k) => colours = colours.max(k),

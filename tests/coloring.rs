@@ -5,7 +5,7 @@
 
 mod common;
 
-use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED, hub_windows, split};
+use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED, WAITING, hub_windows, split};
 use atos::prelude::*;
 use atos::{Stats, Task, TaskSet};
 use atos_graph::Csr;
@@ -143,7 +143,7 @@ fn color_hub_windows(
     checked(name, g, strategy, &arrays, &stats, None)
 }
 
-/// A proper colouring, each colour task checked once, nothing left pending, and with a `slack`
+/// A proper colouring, each colour task checked once, no vertex left waiting, and with a `slack`
 /// no colour above its vertex's degree (self-loops not counted) plus it: first fit against any
 /// reading of the neighbours never goes above the degree, and passing over tied colours adds
 /// at most the tie skip; (colours, colour tasks per vertex, levels). Without one (hub windows)
@@ -156,7 +156,11 @@ fn checked(
     stats: &Stats,
     slack: Option<u32>,
 ) -> (u64, f64, u64) {
-    let colors = arrays.color.to_vec();
+    assert!(
+        arrays.color.to_vec().iter().all(|&w| w & WAITING == 0),
+        "{name}: a vertex left waiting"
+    );
+    let colors = arrays.colors();
     let used = validate_coloring(g, &colors).unwrap_or_else(|e| panic!("{name} {strategy:?}: {e}"));
     if let Some(slack) = slack
         && let Some(v) = first_fit_bound_exceeded(g, &colors, slack)
@@ -176,10 +180,6 @@ fn checked(
         }
         None => popped("check"),
     };
-    assert!(
-        arrays.pending.to_vec().iter().all(|&p| p == 0),
-        "{name}: a vertex left pending"
-    );
     (used, assigns as f64 / g.num_vertices() as f64, stats.levels)
 }
 
@@ -319,8 +319,8 @@ fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
 
 /// `assign_big`'s tie skip, step by step: a clique of 5 whose vertices all hold colour 0 after
 /// a speculative round, vertex 0 the winner (equal degrees: the smaller id), 1-4 the losers,
-/// pending, re-coloured by one worker in reverse tie order. Each loser counts its tied rivals
-/// (the losers before it in the tie order, still pending with colour 0) and passes over that
+/// waiting, re-coloured by one worker in reverse tie order. Each loser counts its tied rivals
+/// (the losers before it in the tie order, still waiting with colour 0) and passes over that
 /// many free colours, at most `tie_skip`; first fit (0) gives the reverse order.
 #[test]
 fn tied_rivals_pass_over_one_free_colour_each() {
@@ -340,9 +340,9 @@ fn tied_rivals_pass_over_one_free_colour_each() {
         (4, [0, 1, 2, 3, 4]),
     ] {
         let arrays = ColoringArrays::new(5);
-        arrays.color.fill(0);
-        arrays.pending.fill(1);
-        arrays.pending.view().store(0u32, 0);
+        // Colour 0 and waiting, but vertex 0: colour 0 alone.
+        arrays.color.fill(WAITING);
+        arrays.color.view().store(0u32, 0);
         let mut state = arrays.state_split(&offsets, &g.cols, 0);
         state.tie_skip = tie_skip;
         let stats = CpuExecutor::new()
@@ -381,6 +381,20 @@ fn coloring_on_a_real_graph() {
         .unwrap();
     assert_eq!(color("isolated", &g, Strategy::Bsp, 2), (1, 1.0, 2));
     assert_ne!(UNCOLORED, 0);
+}
+
+/// The colour word's two parts as the task bodies spell them (`1 << 31`, `u32::MAX >> 1`) and
+/// as the host does (`WAITING`, `ColoringArrays::colors`): one bit for the flag, 31 for the
+/// colour, and a word still waiting read back as uncoloured.
+#[test]
+fn colour_words_split_the_same_on_host_and_device() {
+    assert_eq!(WAITING, 1 << 31);
+    assert_eq!(WAITING, !(u32::MAX >> 1));
+    assert_eq!(UNCOLORED & WAITING, WAITING);
+    let arrays = ColoringArrays::new(3);
+    arrays.color.view().store(0u32, 7);
+    arrays.color.view().store(1u32, WAITING | 7);
+    assert_eq!(arrays.colors(), [7, UNCOLORED, UNCOLORED]);
 }
 
 /// `hub_windows` on hubs over leaves of fixed colours (`tests/common/fixed_leaves.rs`): each

@@ -10,8 +10,9 @@
 //! - **check** (queue `check`): looks for a neighbour with the vertex's colour. For each such
 //!   edge one endpoint loses and is queued for `assign` again, whichever endpoint's check found
 //!   it. The tie rule is a strict order on vertices: the endpoint of smaller degree loses, and
-//!   of equal degrees the larger id. A per-vertex `pending` flag (taken with `swap`, cleared
-//!   when `assign` starts) queues a vertex at most once while it waits.
+//!   of equal degrees the larger id. The [`WAITING`] bit of the vertex's colour word (set
+//!   with `fetch_or`, cleared by `assign`'s store of the colour) queues a vertex at most once
+//!   while it waits.
 //!
 //! **Why it ends properly coloured.** Take an edge `u - v` and the last `assign` of each. Each
 //! stores its colour, then runs `atos::fence()` (sequentially consistent) before queueing its
@@ -31,16 +32,23 @@
 //! emit no such trailing fence: there the check runs in the next level, a later launch, which sees
 //! every store of this one, and nothing in the assign's own level reads what follows the fence.
 //!
-//! **A gap in that argument (found in review, 2026-12-07, not yet closed).** "Queues the losing
-//! endpoint" assumes the check's `pending.swap` reads the `0` that the loser's last `assign`
-//! stored when it started. In `colour_task` that store and the colour's store are both relaxed,
-//! with no fence between them, so the memory model lets a check read the new colour and still
-//! swap the old `1`: it then queues nothing, and the other check of the pair may have read the
-//! old colour. The two stores are a window loop apart (microseconds), and every run so far was
-//! verified proper, but nothing orders them. Closing it needs the colour stored with release
-//! semantics (no such store in the DSL yet) or a fence after the flag's store, a cost per
-//! colouring not yet measured. [`hub_windows`] orders them already (a fence between the two).
-//! A wrong colouring could not pass silently: the bench and the tests verify every run.
+//! **Why the loser is queued.** "Queues the losing endpoint" needs the check's claim on the
+//! loser to see that the loser's last `assign` ended. The claim and that end are one word: a
+//! vertex's colour word holds its colour in the low 31 bits and [`WAITING`] in the top bit.
+//! Queueing a vertex sets the bit (`fetch_or`, whose old value says whether this check is the
+//! one to queue it); `assign` keeps it set while it runs and its one store, the colour, clears
+//! it. A check that read the loser's final word claims it with a `fetch_or` of that same word,
+//! later in the same thread, so coherence (one order of the writes to each location, which
+//! every thread's reads and read-modify-writes follow) gives it the final store's value or a
+//! later claim's. A clear bit means it queues the loser; a set bit means another check queued
+//! it after its last `assign`. Both contradict "last", so no conflict remains, with no fence
+//! and no ordering between two locations. (An earlier form kept the flag in an array of its
+//! own, cleared when `assign` started: its relaxed store and the colour's had no order
+//! between them, so a check could read the new colour and swap the old flag; found in review,
+//! 2026-12-07, and closed by this word.) A check that finds a vertex losing while its `assign`
+//! runs sees the bit set and queues nothing: the colouring under way ends in a check of its
+//! own. The bit is 0 in every word when a run ends ([`ColoringArrays::colors`] reads a set one
+//! as uncoloured, so a run that left one fails its verification).
 //!
 //! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times
 //! (below), so re-colouring a hub costs up to a million reads (kron:22: degree 162,552, colour
@@ -86,11 +94,19 @@
 
 use crate::{AtomicArray, Atomics, Queue, Slice, lanes};
 
-/// The colour of a vertex not coloured yet.
+/// The colour word of a vertex not coloured yet (its colour bits all ones, [`WAITING`] set).
 pub const UNCOLORED: u32 = u32::MAX;
 
-/// Defines a colouring state named `$name`: the graph, the colours, the pending flags and the
-/// colour and check queues, then `$extra` fields. One list for [`ColoringState`] and
+/// The top bit of a colour word: the vertex waits to be coloured (queued, or its `assign`
+/// running), so a check that finds it losing does not queue it again ("Why the loser is
+/// queued"). The task bodies spell it `1 << 31`, and a word's colour `word & (u32::MAX >> 1)`:
+/// the DSL takes no host constants, and a call of a device function would cost `assign`'s
+/// neighbour loop its four strides a trip (a `lanes` loop that calls is not one that only
+/// reads, docs/dsl.md).
+pub const WAITING: u32 = 1 << 31;
+
+/// Defines a colouring state named `$name`: the graph, the colour words and the colour and
+/// check queues, then `$extra` fields. One list for [`ColoringState`] and
 /// [`split::SplitColoringState`].
 macro_rules! coloring_state {
     ($(#[$attr:meta])* $name:ident { $($extra:tt)* }) => {
@@ -99,9 +115,9 @@ macro_rules! coloring_state {
         pub struct $name<'a> {
             pub offsets: Slice<'a, u32>,
             pub cols: Slice<'a, u32>,
+            /// Each vertex's colour word: its colour, and [`WAITING`](super::WAITING) while
+            /// it waits to be coloured.
             pub color: Atomics<'a, u32>,
-            /// 1 while the vertex waits to be coloured.
-            pub pending: Atomics<'a, u32>,
             pub work: Queue<'a, u32>,
             pub check: Queue<'a, u32>,
             $($extra)*
@@ -123,20 +139,20 @@ macro_rules! colour_task {
     ($state:ident $(with $cap:ident)?, $(#[$attr:meta])* $name:ident) => {
         $(#[$attr])*
         pub fn $name(v: u32, s: &$state) {
-            s.pending.store(v, 0);
             let lo = s.offsets[v];
             let hi = s.offsets[v + 1];
             $(
                 // On a re-colouring with something to pass over, count the tied rivals:
-                // neighbours that hold the colour this vertex lost with, wait to be
-                // re-coloured as well, and come first in the tie rule's order. A pass of its
-                // own, so that first colourings, and all of them at 0, pay nothing for it.
-                let old = if s.$cap > 0 { s.color.load(v) } else { u32::MAX };
+                // neighbours whose word is this vertex's (the colour it lost with, waiting
+                // to be re-coloured as well) and that come first in the tie rule's order. A
+                // pass of its own, so that first colourings, and all of them at 0, pay nothing
+                // for it.
+                let word = if s.$cap > 0 { s.color.load(v) } else { u32::MAX };
                 let mut ties = 0u32;
-                if old != u32::MAX {
+                if word != u32::MAX {
                     for e in lanes(lo..hi) {
                         let u = s.cols[e];
-                        if u != v && s.color.load(u) == old && s.pending.load(u) == 1 {
+                        if u != v && s.color.load(u) == word {
                             let du = s.offsets[u + 1] - s.offsets[u];
                             if du > hi - lo || (du == hi - lo && u < v) {
                                 ties += 1;
@@ -151,7 +167,7 @@ macro_rules! colour_task {
                 let mut taken = 0u64;
                 for e in lanes(lo..hi) {
                     let u = s.cols[e];
-                    let c = s.color.load(u);
+                    let c = s.color.load(u) & (u32::MAX >> 1);
                     if u != v && c >= base && c - base < 64 {
                         taken |= 1u64 << (c - base);
                     }
@@ -170,6 +186,7 @@ macro_rules! colour_task {
                     }
                 )?
                 if free != 0 {
+                    // The colour, and `WAITING` cleared: "Why the loser is queued".
                     s.color.store(v, base + free.trailing_zeros());
                     break;
                 }
@@ -191,16 +208,17 @@ macro_rules! check_task {
     ($state:ident, $(#[$attr:meta])* $name:ident) => {
         $(#[$attr])*
         pub fn $name(v: u32, s: &$state) {
-            let c = s.color.load(v);
+            let c = s.color.load(v) & (u32::MAX >> 1);
             let lo = s.offsets[v];
             let hi = s.offsets[v + 1];
             for e in lanes(lo..hi) {
                 let u = s.cols[e];
-                if u != v && s.color.load(u) == c {
+                if u != v && (s.color.load(u) & (u32::MAX >> 1)) == c {
                     let du = s.offsets[u + 1] - s.offsets[u];
                     let u_loses = du < hi - lo || (du == hi - lo && u > v);
                     let loser = if u_loses { u } else { v };
-                    if s.pending.swap(loser, 1) == 0 {
+                    // Claims the loser's word: queued by the check that sets `WAITING`.
+                    if s.color.fetch_or(loser, 1 << 31) & (1 << 31) == 0 {
                         requeue(s, loser, if u_loses { du } else { hi - lo });
                     }
                 }
@@ -307,14 +325,14 @@ pub mod inline_check {
 /// rest, which, re-coloured at once by first fit, pick one colour again: a group of `k` needs
 /// up to `k` rounds, each a hub's colouring. With `tie_skip` above 0, `assign_big` counts, on
 /// a re-colouring, its *tied rivals*: neighbours that hold the colour it lost with, are
-/// pending (queued to be re-coloured, not yet started) and come before it in the tie rule's
-/// order. It then passes over that many free colours, at most `tie_skip`, and takes the next.
+/// waiting (queued to be re-coloured, or re-colouring and not yet stored) and come before it
+/// in the tie rule's order. It then passes over that many free colours, at most `tie_skip`, and takes the next.
 /// In a group of mutual rivals that see the same free colours, the `i`-th in the order passes
 /// over `i - 1`, so the first `tie_skip + 1` pick different colours (those further down pass
 /// over `tie_skip` each and may meet again); rivals with different neighbourhoods, or counted
 /// while some of them have started, can still collide, and are re-queued as before.
 /// The count is a pass of its own over the neighbours, run only on re-colourings with a cap
-/// above 0 (`pending` and the degree read only for neighbours holding the old colour), so
+/// above 0 (the degree read only for neighbours whose word is the vertex's own), so
 /// first colourings, and every colouring at 0, cost what first fit costs. The colour is still
 /// one no neighbour held when read, so the module's "Why it ends properly coloured" holds as
 /// written, and the first vertex of a conflict still keeps its colour. Against one reading of
@@ -385,15 +403,14 @@ pub mod split {
 /// tail reads it (docs/runtime.md, "Shared ranges"). A vertex's windows may see colours of
 /// different moments, so its colour is one no neighbour held when that window read it, not
 /// always first fit's; "Why it ends properly coloured" holds as written (the colour is stored
-/// and fenced before the check is queued). `pending` stays set while the windows run and is
-/// cleared by the last, fenced before the colour's store: a check that finds the hub losing
-/// meanwhile queues nothing (the colouring under way ends in a check of its own), and one that
-/// reads the new colour also reads the cleared flag, so it can queue the hub again. So a hub
-/// has at most one item in `work_big` at a time. Bulk-synchronous runs take one level per
+/// and fenced before the check is queued). [`WAITING`](super::WAITING) stays set while the
+/// windows run and the last one's store of the colour clears it: a check that finds the hub
+/// losing meanwhile queues nothing (the colouring under way ends in a check of its own). So a
+/// hub has at most one item in `work_big` at a time. Bulk-synchronous runs take one level per
 /// window (kron:22's hubs: about seven).
 ///
 /// **Measured: slower on kron:22.** On one H100 (split 128, `assign` on warp/8, a build that
-/// cleared `pending` at the first window: one fence less per hub colouring) it took
+/// cleared a separate pending flag at the first window) it took
 /// 11.4-11.5 ms against 8.4-8.7 for [`split`], with several hubs' windows at once
 /// (`assign_big` fetching 8, balanced) as with one: every extra window is a task of its own,
 /// and most of the 110,576 hubs need two or more
@@ -424,16 +441,14 @@ pub mod hub_windows {
         let mut taken = 0u64;
         for e in lanes(lo..hi) {
             let u = s.cols[e];
-            let c = s.color.load(u);
+            let c = s.color.load(u) & (u32::MAX >> 1);
             if u != v && c >= base && c - base < 64 {
                 taken |= 1u64 << (c - base);
             }
         }
         let free = !taken;
         if free != 0 {
-            // Waiting no more: cleared before the colour is seen (the module doc).
-            s.pending.store(v, 0);
-            atos::fence();
+            // The colour, and `WAITING` cleared (the module doc, "Why the loser is queued").
             s.color.store(v, base + free.trailing_zeros());
             // As in `colour_task`: the colour before the check reads colours.
             atos::fence();
@@ -481,7 +496,6 @@ macro_rules! split_state {
             offsets: plain.offsets,
             cols: plain.cols,
             color: plain.color,
-            pending: plain.pending,
             work: plain.work,
             check: plain.check,
             work_big: Queue::with_capacity(degree_above($offsets, $big) + 1),
@@ -503,10 +517,11 @@ pub fn hubs_by_degree(offsets: &[u32], hubs: &mut [u32]) {
     hubs.sort_by_key(|&v| (std::cmp::Reverse(degree(v)), v));
 }
 
-/// Host arrays of a run: colours (all [`UNCOLORED`]), flags, every vertex seeded.
+/// Host arrays of a run: colour words (all [`UNCOLORED`]: no colour, waiting), every vertex
+/// seeded.
 pub struct ColoringArrays {
+    /// The colour words; read the colours with [`Self::colors`].
     pub color: AtomicArray<u32>,
-    pub pending: AtomicArray<u32>,
     /// Every vertex, in id order.
     pub seeds: Vec<u32>,
 }
@@ -516,17 +531,27 @@ impl ColoringArrays {
     pub fn new(vertices: usize) -> ColoringArrays {
         let a = ColoringArrays {
             color: AtomicArray::filled(vertices, 0),
-            pending: AtomicArray::filled(vertices, 0),
             seeds: (0..vertices as u32).collect(),
         };
         a.reset();
         a
     }
 
-    /// Back to the start of a run: every vertex uncoloured and pending.
+    /// Back to the start of a run: every vertex uncoloured and waiting.
     pub fn reset(&self) {
         self.color.fill(UNCOLORED);
-        self.pending.fill(1);
+    }
+
+    /// Each vertex's colour, [`UNCOLORED`] for a vertex whose word still has [`WAITING`] set
+    /// (none, after a run that ended properly): what the validators take.
+    pub fn colors(&self) -> Vec<u32> {
+        let mut colors = self.color.to_vec();
+        for c in &mut colors {
+            if *c & WAITING != 0 {
+                *c = UNCOLORED;
+            }
+        }
+        colors
     }
 
     /// The state over `offsets`/`cols` (a symmetric CSR with u32 offsets).
@@ -536,7 +561,6 @@ impl ColoringArrays {
             offsets: Slice::new(offsets),
             cols: Slice::new(cols),
             color: self.color.view(),
-            pending: self.pending.view(),
             // A vertex waits at most once in `work`. In `check` it waits once per assign not
             // yet checked: once under BSP; asynchronously a vertex re-coloured before its check
             // ran is there again. 2n is room for every vertex twice, not a proven bound; an
@@ -554,7 +578,7 @@ impl ColoringArrays {
         cols: &'a [u32],
         big: u32,
     ) -> hub_windows::HubWindowsState<'a> {
-        // A hub is in `work_big` at most once (a window at a time; `pending` stays set until
+        // A hub is in `work_big` at most once (a window at a time; `WAITING` stays set until
         // its last window, so no check queues it meanwhile).
         split_state!(self, offsets, cols, big, hub_windows::HubWindowsState {})
     }

@@ -51,11 +51,8 @@ pub fn check(
     let offsets = g.offsets_u32().unwrap();
     let arrays = ColoringArrays::new(g.num_vertices());
     for (v, &c) in start.iter().enumerate() {
+        // A leaf's word is its colour alone (not waiting); a hub's is `UNCOLORED`.
         arrays.color.view().store(v as u32, c);
-        arrays
-            .pending
-            .view()
-            .store(v as u32, u32::from(c == atos::apps::coloring::UNCOLORED));
     }
     let state = arrays.state_hub_windows(&offsets, &g.cols, 1);
     let (_, hubs) = split_seeds(&offsets, 1);
@@ -65,7 +62,7 @@ pub fn check(
         &hub_windows::hub_seeds(&hubs),
     );
     let stats = run(&state, &seeds).map_err(|e| e.to_string())?;
-    let got = arrays.color.to_vec();
+    let got = arrays.colors();
     for h in 0..HUBS {
         if got[h as usize] != expected(h) {
             return Err(format!(

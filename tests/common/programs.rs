@@ -142,25 +142,25 @@ pub fn dijkstra_u32(g: &Csr) -> Vec<u32> {
 pub struct Coloring<'a> {
     pub offsets: Slice<'a, u32>,
     pub cols: Slice<'a, u32>,
+    /// The colour in the low 31 bits; the top bit set while the vertex waits to be coloured
+    /// (queued, or its `color` running), so it is queued at most once at a time.
     pub color: Atomics<'a, u32>,
-    /// 1 while the vertex waits in `recolor`: it is queued at most once at a time.
-    pub pending: Atomics<'a, u32>,
     pub recolor: Queue<'a, u32>,
     pub check: Queue<'a, u32>,
 }
 
+/// No colour (the low 31 bits all ones), waiting.
 pub const UNCOLORED: u32 = u32::MAX;
 
 /// Gives `v` the smallest colour none of its neighbours holds, then checks it.
 #[atos::task(queue = "recolor", worker = "warp")]
 pub fn color(v: u32, s: &Coloring) {
-    s.pending.store(v, 0);
     let mut c = 0u32;
     loop {
         let mut used = false;
         for e in s.offsets[v]..s.offsets[v + 1] {
             let u = s.cols[e];
-            if u != v && s.color.load(u) == c {
+            if u != v && s.color.load(u) & (u32::MAX >> 1) == c {
                 used = true;
             }
         }
@@ -169,6 +169,9 @@ pub fn color(v: u32, s: &Coloring) {
         }
         c += 1;
     }
+    // The colour, and the waiting bit cleared in the same store: a check that reads it and
+    // claims `v` with `fetch_or` on the same word sees the bit clear (`atos::apps::coloring`,
+    // "Why the loser is queued").
     s.color.store(v, c);
     // The colour is stored before this vertex's check (and any neighbour's) reads colours:
     // without it both checks of an edge coloured at once may read the old colours
@@ -181,19 +184,20 @@ pub fn color(v: u32, s: &Coloring) {
 /// Re-queues the larger endpoint of every edge whose ends hold `v`'s colour.
 #[atos::task(queue = "check", worker = "cta", fetch = 8)]
 pub fn check(v: u32, s: &Coloring) {
-    let c = s.color.load(v);
+    let c = s.color.load(v) & (u32::MAX >> 1);
     for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
         let u = s.cols[e];
-        if u != v && s.color.load(u) == c {
+        if u != v && s.color.load(u) & (u32::MAX >> 1) == c {
             let loser = if u > v { u } else { v };
-            if s.pending.swap(loser, 1) == 0 {
+            if s.color.fetch_or(loser, 1 << 31) & (1 << 31) == 0 {
                 s.recolor.push(loser);
             }
         }
     }
 }
 
-/// Colours every vertex of `g`; returns the colours.
+/// Colours every vertex of `g`; returns the colours (`UNCOLORED` for a vertex left waiting,
+/// which no run that ends properly leaves, so validation fails on it).
 pub fn coloring_run(
     g: &Csr,
     run: impl FnOnce(&Coloring, &[u32]) -> Result<Stats, RunError>,
@@ -201,18 +205,22 @@ pub fn coloring_run(
     let offsets = g.offsets_u32().unwrap();
     let n = g.num_vertices();
     let color = AtomicArray::<u32>::filled(n, UNCOLORED);
-    let pending = AtomicArray::<u32>::filled(n, 1);
     let state = Coloring {
         offsets: Slice::new(&offsets),
         cols: Slice::new(&g.cols),
         color: color.view(),
-        pending: pending.view(),
         recolor: Queue::with_capacity(n as u64 + 1),
         check: Queue::with_capacity(n as u64 + 1),
     };
     let all: Vec<u32> = (0..n as u32).collect();
     let stats = run(&state, &all)?;
-    Ok((color.to_vec(), stats))
+    let colors = color.to_vec().into_iter();
+    Ok((
+        colors
+            .map(|w| if w >> 31 == 0 { w } else { UNCOLORED })
+            .collect(),
+        stats,
+    ))
 }
 
 // ---- 4. an idle hook: integer residual push with a re-scan ----

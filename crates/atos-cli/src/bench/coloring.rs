@@ -173,7 +173,7 @@ pub fn run(
     let a = ColoringArrays::new(n);
     let colors = std::cell::Cell::new(0u64);
     let verify = |label: &str| {
-        let mut c = a.color.to_vec();
+        let mut c = a.colors();
         if opts.corrupt && n > 0 {
             // The test hook: vertex n - 1 loses its colour.
             c[n - 1] = UNCOLORED;
