@@ -448,10 +448,16 @@ fn tuple_items(gpu: &Gpu) -> usize {
 /// pushes the next round; each (vertex, round) must store what the items give one by one, on
 /// every strategy, on thread workers (item by item) and on warps and CTAs fetching 4, 8 and 64
 /// and CTAs fetching 1 (balanced, with ranges from 0 to 10,000 values: persistent CTA groups
-/// share the long ones, helpers adding their parts of the reductions to the owner's).
+/// share the long ones, helpers adding their parts of the reductions to the owner's). Each row
+/// prints how many indices helpers ran (`QueueStats::helped`); the persistent CTA rows of each
+/// program must count some, or sharing went untested.
 fn balanced_reductions(gpu: &Gpu) -> usize {
     println!("\n== balanced batches whose loop reduces, read after it ==");
     let mut failures = 0;
+    // Indices helpers ran in the persistent CTA runs of each program: 0 would mean the checks
+    // never exercised sharing.
+    let (mut fold_helped, mut mark_helped) = (0, 0);
+    let helped = |st: &atos::Stats| st.queues.iter().map(|q| q.helped).sum::<u64>();
     for strategy in Strategy::ALL {
         for (worker, fetch) in [
             (WorkerKind::Thread, 8),
@@ -466,8 +472,17 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                 .fetch(fetch)
                 .build_timed(60);
             let label = format!("{}/{}/{fetch}", strategy.name(), worker.name());
+            let shares = strategy == Strategy::Persistent && worker == WorkerKind::Cta;
             match reducing::check(5_000, 3, |s, seeds| p.run(s, seeds)) {
-                Ok(_) => println!("  {label}: identical to the reference"),
+                Ok(st) => {
+                    if shares {
+                        fold_helped += helped(&st);
+                    }
+                    println!(
+                        "  {label}: identical to the reference, {} indices run by helpers",
+                        helped(&st)
+                    );
+                }
                 Err(e) => {
                     println!("  {label}: WRONG: {e}");
                     failures += 1;
@@ -481,8 +496,16 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                 .fetch(fetch)
                 .build_timed(60);
             match reducing::marks_check(20_000, |s, seeds| p.run(s, seeds)) {
-                Ok(0) => println!("  {label}: tail after the loop, 0 misses"),
-                Ok(m) => {
+                Ok((0, st)) => {
+                    if shares {
+                        mark_helped += helped(&st);
+                    }
+                    println!(
+                        "  {label}: tail after the loop, 0 misses, {} indices run by helpers",
+                        helped(&st)
+                    );
+                }
+                Ok((m, _)) => {
                     println!("  {label}: tail after the loop: WRONG, {m} misses");
                     failures += 1;
                 }
@@ -491,6 +514,12 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                     failures += 1;
                 }
             }
+        }
+    }
+    for (program, n) in [("fold", fold_helped), ("mark", mark_helped)] {
+        if n == 0 {
+            println!("  WRONG: no helper ran any index of {program}'s persistent CTA runs");
+            failures += 1;
         }
     }
     failures
@@ -628,10 +657,11 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
                 Ok(st) => {
                     let windows = st.queue("work_big").map_or(0, |q| q.popped);
                     let checks = st.queue("check").map_or(0, |q| q.popped);
+                    let helped = st.queue("work_big").map_or(0, |q| q.helped);
                     match coloring_ref::validate_coloring(&g, &arrays.colors()) {
-                        Ok(k) if checks >= g.num_vertices() as u64 => {
-                            format!("{k} colours, {windows} hub windows, {checks} checks")
-                        }
+                        Ok(k) if checks >= g.num_vertices() as u64 => format!(
+                            "{k} colours, {windows} hub windows ({helped} of their edges run by helpers), {checks} checks"
+                        ),
                         Ok(_) => {
                             format!("WRONG: {checks} checks for {} vertices", g.num_vertices())
                         }
@@ -648,8 +678,11 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
     }
     // The sharp form (`tests/common/fixed_leaves.rs`): 12 hubs of 10,000 leaves with fixed
     // colours, only the hubs queued, so most groups idle and help with the hubs' windows; each
-    // hub must get exactly first fit's colour, which a lost part of `taken` would change.
+    // hub must get exactly first fit's colour, which a lost part of `taken` would change. The
+    // persistent runs must show that helpers ran some of the windows' edges (`helped`), or the
+    // check proves nothing about their parts.
     println!("  hubs over leaves of fixed colours (each hub exactly first fit's colour):");
+    let mut helped_persistent = 0;
     for strategy in [Strategy::Persistent, Strategy::Bsp] {
         for big_fetch in [1, 8] {
             let p = Program::new(gpu, hub_windows::Tasks::default())
@@ -658,13 +691,23 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
                 .build_timed(10);
             let label = format!("{strategy:?}, assign_big fetching {big_fetch}");
             match fixed_leaves::check(|state, seeds| p.run_seeds(state, seeds)) {
-                Ok(()) => println!("    {label}: exact"),
+                Ok(st) => {
+                    let helped = st.queue("work_big").map_or(0, |q| q.helped);
+                    if strategy == Strategy::Persistent {
+                        helped_persistent += helped;
+                    }
+                    println!("    {label}: exact, {helped} edges run by helpers");
+                }
                 Err(e) => {
                     println!("    {label}: WRONG: {e}");
                     failures += 1;
                 }
             }
         }
+    }
+    if helped_persistent == 0 {
+        println!("    WRONG: no helper ran any edge of the persistent runs' windows");
+        failures += 1;
     }
     failures
 }

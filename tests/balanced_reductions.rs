@@ -55,7 +55,7 @@ fn the_cpu_executor_gives_the_reference() {
 #[test]
 fn a_tail_reads_what_the_loop_wrote_on_the_cpu() {
     for strategy in [Strategy::Persistent, Strategy::Bsp] {
-        let misses = reducing::marks_check(400, |s, seeds| {
+        let (misses, stats) = reducing::marks_check(400, |s, seeds| {
             CpuExecutor::new()
                 .threads(4)
                 .strategy(strategy)
@@ -63,11 +63,13 @@ fn a_tail_reads_what_the_loop_wrote_on_the_cpu() {
         })
         .unwrap_or_else(|e| panic!("{strategy:?}: {e}"));
         assert_eq!(misses, 0, "{strategy:?}");
+        // The CPU executor shares no ranges (only persistent CTA groups on a GPU do).
+        assert_eq!(stats.queue("work").unwrap().helped, 0, "{strategy:?}");
     }
 }
 
 /// A persistent CTA unit shares `mark`'s chunks (no reduction) and runs its tail after the
-/// walk, behind a barrier, on the owner only; `fold`'s chunks (reductions) are never shared.
+/// walk, behind a barrier, on the owner only.
 #[test]
 fn a_tail_runs_after_a_shared_chunk_on_its_owner() {
     let src =

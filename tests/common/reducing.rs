@@ -198,11 +198,12 @@ pub fn mark(v: u32, s: &Marks) {
 pub const LONG: u32 = 20_000;
 
 /// Runs [`mark`] over `n` vertices (every 13th of [`LONG`] indices, the others 0 to 40);
-/// returns the misses, which must be 0, and the vertices whose flag is wrong.
+/// returns the misses, which must be 0, with the run's stats, or the vertex whose flag is
+/// wrong.
 pub fn marks_check(
     n: u32,
     run: impl FnOnce(&Marks, &[u32]) -> Result<Stats, RunError>,
-) -> Result<u32, String> {
+) -> Result<(u32, Stats), String> {
     let mut offsets = vec![0u32];
     for v in 0..n {
         let len = if v % 13 == 7 { LONG } else { (v * 31 + 5) % 41 };
@@ -217,10 +218,10 @@ pub fn marks_check(
         work: Queue::with_capacity(u64::from(n) + 1),
     };
     let seeds: Vec<u32> = (0..n).collect();
-    run(&state, &seeds).map_err(|e| e.to_string())?;
+    let stats = run(&state, &seeds).map_err(|e| e.to_string())?;
     let seen = seen.to_vec();
     if let Some(v) = (0..n as usize).find(|&v| (seen[v] == 1) != (offsets[v + 1] > offsets[v])) {
         return Err(format!("vertex {v}: flag {}", seen[v]));
     }
-    Ok(misses.to_vec()[0])
+    Ok((misses.to_vec()[0], stats))
 }

@@ -126,6 +126,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("popped", Kind::Int, true),
     ("pushed", Kind::Int, true),
     ("queue_peak", Kind::Int, true),
+    ("helped", Kind::Int, true),
     ("launches", Kind::Int, true),
     ("levels", Kind::Int, true),
     ("grid", Kind::Array, true),

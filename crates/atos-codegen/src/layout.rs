@@ -41,6 +41,7 @@ words!(
         13 KEPT "kept": "pushes a CTA kept in shared memory and ran itself instead of publishing them (counted before the batch that pushed them is done)",
         14 STAMP "stamp": "outbox rings of an aggregated spread run: the device's clock (ns) at the last forward of this outbox to its peer",
         15 INLINED "inlined": "items of an inline task's queue that their push ran at once (never in the ring; added when the kernel ends): counted as pushed and popped, not in termination",
+        16 HELPED "helped": "shared ranges: indices of this queue's task's balanced loops that idle CTA groups ran for the group that posted them (each helper adds its walk's count after counting it finished); statistics only",
     }
 );
 

@@ -17,6 +17,12 @@ pub(crate) fn pushes_and_tasks<'a>(rings: impl IntoIterator<Item = &'a [u64]>) -
     })
 }
 
+/// Indices of shared ranges that helpers ran, over the counter words of the rings a queue's
+/// items run from (`layout::queue_counters::HELPED`; the CPU executor shares none).
+pub(crate) fn helped<'a>(rings: impl IntoIterator<Item = &'a [u64]>) -> u64 {
+    rings.into_iter().map(|c| c[qc::HELPED]).sum()
+}
+
 /// What a run did with one queue.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct QueueStats {
@@ -32,6 +38,10 @@ pub struct QueueStats {
     /// The capacity this run needed, at most: for a ring, the most items alive at once
     /// (pushed, not yet taken) seen by a push; for a linear queue, every push (seeds included).
     pub peak: u64,
+    /// Indices of this queue's task's balanced loops that idle CTA groups ran for the group
+    /// that posted them (docs/runtime.md, "Shared ranges"): 0 where nothing was shared, and
+    /// always on the CPU executor.
+    pub helped: u64,
     /// A priority queue's far ring (`<field>.far`): its items are not tasks (the passes move
     /// them to the near or the next ring), so the totals leave it out. The next ring
     /// (`<field>.next`) holds tasks: it is not `far`.
@@ -207,6 +217,10 @@ impl fmt::Display for Stats {
         }
         if self.idle_sweeps > 0 {
             write!(f, ", {} idle sweeps", self.idle_sweeps + 1)?;
+        }
+        let helped: u64 = self.queues.iter().map(|q| q.helped).sum();
+        if helped > 0 {
+            write!(f, ", {helped} shared indices run by helpers")?;
         }
         if !self.devices.is_empty() {
             let sent: u64 = self.devices.iter().map(|d| d.sent).sum();

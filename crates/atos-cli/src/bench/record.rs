@@ -112,6 +112,9 @@ pub struct Record {
     pub popped: Option<u64>,
     pub pushed: Option<u64>,
     pub queue_peak: Option<u64>,
+    /// Indices of shared ranges that idle CTA groups ran for the group that posted them, over
+    /// every queue (the last run's `QueueStats::helped`; 0 where nothing was shared).
+    pub helped: Option<u64>,
     pub launches: Option<u64>,
     pub levels: Option<u64>,
     /// GPU launch shape: [blocks, threads per block], as launched; on a row that failed or
@@ -325,6 +328,7 @@ impl Record {
             popped: None,
             pushed: None,
             queue_peak: None,
+            helped: None,
             launches: None,
             levels: None,
             grid: None,

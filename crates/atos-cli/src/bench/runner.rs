@@ -44,6 +44,7 @@ fn fill_stats<P: TaskSet>(rec: &mut Record, app: &AppRun<'_, '_, P>, stats: &Sta
     rec.popped = Some(stats.popped);
     rec.pushed = Some(stats.pushed);
     rec.queue_peak = Some(stats.queue_peak);
+    rec.helped = Some(stats.queues.iter().map(|q| q.helped).sum());
     rec.launches = Some(stats.launches);
     rec.levels = Some(stats.levels);
     rec.grid = stats.grid.map(|(b, t)| [b, t]);

@@ -22,7 +22,7 @@ use crate::program::{
     seeds_per_queue,
 };
 use crate::state::{AtomicHost, FieldRef, State};
-use crate::stats::{DeviceStats, PriorityStats, QueueStats, Stats, pushes_and_tasks};
+use crate::stats::{DeviceStats, PriorityStats, QueueStats, Stats, helped, pushes_and_tasks};
 use crate::task::{Task, TaskSet};
 use atos_codegen::layout::priority_control as pc;
 use atos_codegen::unit::PASS_FETCH;
@@ -283,6 +283,7 @@ impl CpuExecutor {
                     popped: tasks,
                     pushed: pushes - seeds[i].len() as u64,
                     peak: t.peak,
+                    helped: helped([&t.words[..]]),
                     far: plan.far_of(i).is_some(),
                 }
             })
@@ -588,6 +589,7 @@ impl CpuExecutor {
                     popped: tasks,
                     pushed: pushes - seeds[q].len() as u64,
                     peak: t.iter().map(|t| t.peak).max().unwrap_or(0),
+                    helped: helped(t.iter().map(|t| &t.words[..])),
                     far: false,
                 }
             })

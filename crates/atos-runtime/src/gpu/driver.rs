@@ -23,7 +23,7 @@ use super::device_state::{Counters, DeviceState};
 use super::{Gpu, GpuError, driver_err};
 use crate::elem::ItemBits;
 use crate::error::RunError;
-use crate::stats::{PhaseTimes, PriorityStats, QueueStats, Stats, pushes_and_tasks};
+use crate::stats::{PhaseTimes, PriorityStats, QueueStats, Stats, helped, pushes_and_tasks};
 
 /// What the launches of one run took.
 pub(crate) struct Outcome {
@@ -505,6 +505,7 @@ impl Driver<'_> {
                 } else {
                     c[qc::PEAK]
                 },
+                helped: helped([&c[..]]),
                 far: plan.far_of(i).is_some(),
             });
         }

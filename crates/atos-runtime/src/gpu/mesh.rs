@@ -42,7 +42,7 @@ use crate::program::{
     seeds_per_queue,
 };
 use crate::state::{AtomicHost, FieldRef, State};
-use crate::stats::{DeviceStats, QueueStats, Stats, pushes_and_tasks};
+use crate::stats::{DeviceStats, QueueStats, Stats, helped, pushes_and_tasks};
 use crate::task::TaskSet;
 
 /// The GPUs of a spread run: several GPUs of one node driven by this process, with peer
@@ -1591,6 +1591,7 @@ impl<'s> MeshState<'s> {
                         .map(|c| c[qc::PEAK])
                         .max()
                         .unwrap_or(0),
+                    helped: helped(all.iter().map(|c| &c[..])),
                     far: false,
                 }
             })

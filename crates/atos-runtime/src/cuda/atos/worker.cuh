@@ -1110,7 +1110,9 @@ struct QueueServer {
             if (g.is_leader()) {
                 if (kept) ATOS_ATOMIC(atomicAdd)(&q.counters->kept.value, (u64)kept);
                 if (n == 0) {
-                    // a help walk: its grabs count in the owner's batch
+                    // A help walk: its grabs count done in the owner's batch; the indices it
+                    // ran are counted here (statistics: `helped`).
+                    if constexpr (HELPS) ATOS_ATOMIC(atomicAdd)(&q.counters->helped.value, share_cursor.ran);
                 } else if (!own) {
                     add_release(&from.counters->done.value, n);
                 } else if (ATOS_KEPT_DONE_DEFER && kept && held_back < (1u << 31)) {
