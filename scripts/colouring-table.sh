@@ -21,6 +21,10 @@
 # thread/4, BSP split 8 warp/8 and plain cta/32 at block 128; the grid's check inline (thread/16,
 # 264 blocks: docs/results/2026-12-06h-inline-check-h100.md), added 2026-12-07. Written 2026-12-06 (seventh
 # session); run whole in 2026-12-06h call 1 and, with EXTRA=--stamped-rings, 2026-12-07d call 1.
+# Added 2026-12-07 (fourth session, docs/results/2026-12-07f-colour-word-h100.md): the meshes'
+# async split at 4 blocks per SM (`--min-blocks 4`: the colour word took its unit from 64 to 80
+# registers, 3 blocks per SM, by default), and kron:22 split at degree 4,096 (warp/8 and
+# warp/16): 7.27-7.36 ms against 8.27 at 128 in a sweep of that call.
 source scripts/device-lib.sh colouring-table
 BUDGET=${BUDGET:-300}
 EXTRA=${EXTRA:-}
@@ -28,6 +32,7 @@ EXTRA=${EXTRA:-}
 ( .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr > "$w/convert.txt" 2>&1; .gpu/atos graph convert kron:22 /tmp/k22.acsr >> "$w/convert.txt" 2>&1 ) &
 L=.gpu/data/luxembourg_osm.edges D=.gpu/data/delaunay_n16.edges
 bench atos meshes-split 40 --app coloring --graph $L --graph $D --split-degree 8 --strategy persistent,bsp --worker thread,warp --fetch 4,8 --runs 5 $EXTRA
+bench atos meshes-split-mb4 20 --app coloring --graph $L --graph $D --split-degree 8 --min-blocks 4 --strategy persistent --worker thread --fetch 4 --runs 5 $EXTRA
 wait
 tail -1 "$w/orig-build.log" >> "$log"
 G=/tmp/g4k.acsr K=/tmp/k22.acsr
@@ -37,6 +42,7 @@ bench atos grid 60 --app coloring --graph $G --strategy persistent,bsp --worker 
 bench atos grid-inline 30 --app coloring --graph $G --inline-check --strategy persistent --worker thread --fetch 16 --runs 5 --grid 264 $EXTRA
 bench atos kron 60 --app coloring --graph $K --strategy persistent,bsp --worker cta --fetch 64 --runs 3 $O --original-idle gc_32_warp=5000 $EXTRA
 bench atos kron-split 30 --app coloring --graph $K --split-degree 128 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 3 $EXTRA
+bench atos kron-split-4096 40 --app coloring --graph $K --split-degree 4096 --min-blocks 6 --strategy persistent --worker warp --fetch 8,16 --runs 3 $EXTRA
 finish
 grep -E "rc=|skip|orig build" "$log" | tr '\n' ' '; echo
 grep -E "^(k22|g4k|luxembourg|delaunay)\S* +(orig|gc)" "$log" | cut -c1-160

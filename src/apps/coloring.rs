@@ -65,6 +65,10 @@
 //! colours the vertices of degree above a bound with `assign_big` (a CTA each), the others with
 //! `assign` (any worker, fetching several), and checks every vertex on load-balanced CTAs.
 //! The tasks share their bodies (one macro each), so the two programs compute the same.
+//! Where the bound sits matters less than it seemed: on kron:22 (warp/8, one H100) 128 took
+//! 8.1-8.3 ms and every bound from 1,024 to 8,192 7.3-7.4 (16,384: 11.1), a warp colouring a
+//! vertex of a few thousand neighbours well and only the largest hubs left to single CTAs
+//! (`docs/results/2026-12-07f-colour-word-h100.md`).
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
@@ -414,7 +418,9 @@ pub mod split {
 /// 11.4-11.5 ms against 8.4-8.7 for [`split`], with several hubs' windows at once
 /// (`assign_big` fetching 8, balanced) as with one: every extra window is a task of its own,
 /// and most of the 110,576 hubs need two or more
-/// (`docs/results/2026-12-07e-hub-windows-h100.md`). It stays, tested on the CPU and the GPU, as
+/// (`docs/results/2026-12-07e-hub-windows-h100.md`). With only the hubs above degree 4,096 or
+/// 8,192 taking windows it came to 8.1-8.2 ms, still behind [`split`] at the same degree (7.3;
+/// `docs/results/2026-12-07f-colour-word-h100.md`, calls 4-5). It stays, tested on the CPU and the GPU, as
 /// the app that shares a loop with a reduction.
 pub mod hub_windows {
     use crate::{Atomics, Queue, Slice, lanes};
