@@ -448,7 +448,8 @@ fn tuple_items(gpu: &Gpu) -> usize {
 /// pushes the next round; each (vertex, round) must store what the items give one by one, on
 /// every strategy, on thread workers (item by item) and on warps and CTAs fetching 4, 8 and 64
 /// and CTAs fetching 1 (balanced, with ranges from 0 to 10,000 values: persistent CTA groups
-/// share the long ones, helpers adding their parts of the reductions to the owner's). Each row
+/// share the long ones, helpers adding their parts of the reductions to the owner's); then the
+/// per-type folds, every operation with every integer type, persistent and BSP. Each row
 /// prints how many indices helpers ran (`QueueStats::helped`); the persistent CTA rows of each
 /// program must count some, or sharing went untested.
 fn balanced_reductions(gpu: &Gpu) -> usize {
@@ -516,7 +517,55 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
             }
         }
     }
-    for (program, n) in [("fold", fold_helped), ("mark", mark_helped)] {
+    // Every operation with every integer type (the per-type folds), where a batch merges on
+    // the board (persistent CTA groups, shared) and in shared memory alone (warps; BSP CTAs).
+    let mut typed_helped = 0;
+    for (strategy, worker, fetch) in [
+        (Strategy::Persistent, WorkerKind::Cta, 1),
+        (Strategy::Persistent, WorkerKind::Cta, 8),
+        (Strategy::Persistent, WorkerKind::Cta, 64),
+        (Strategy::Persistent, WorkerKind::Warp, 4),
+        (Strategy::Bsp, WorkerKind::Cta, 8),
+        (Strategy::Bsp, WorkerKind::Warp, 4),
+    ] {
+        let label = format!("{}/{}/{fetch}", strategy.name(), worker.name());
+        let mut wrong = Vec::new();
+        let mut helped_here = 0;
+        macro_rules! typed {
+            ($task:ident, $reference:ident) => {{
+                let p = Program::new(gpu, reducing::$task::Task)
+                    .strategy(strategy)
+                    .worker(worker)
+                    .fetch(fetch)
+                    .build_timed(60);
+                match reducing::typed_check(5_000, reducing::$reference, |s, seeds| p.run(s, seeds))
+                {
+                    Ok(st) => helped_here += helped(&st),
+                    Err(e) => wrong.push(format!("{}: {e}", stringify!($task))),
+                }
+            }};
+        }
+        typed!(fold_u32, reference_u32);
+        typed!(fold_i32, reference_i32);
+        typed!(fold_u64, reference_u64);
+        typed!(fold_i64, reference_i64);
+        if strategy == Strategy::Persistent && worker == WorkerKind::Cta {
+            typed_helped += helped_here;
+        }
+        if wrong.is_empty() {
+            println!(
+                "  {label}: every operation on u32, i32, u64 and i64 identical to the reference, {helped_here} indices run by helpers"
+            );
+        } else {
+            println!("  {label}: WRONG: {}", wrong.join("; "));
+            failures += 1;
+        }
+    }
+    for (program, n) in [
+        ("fold", fold_helped),
+        ("mark", mark_helped),
+        ("the per-type folds", typed_helped),
+    ] {
         if n == 0 {
             println!("  WRONG: no helper ran any index of {program}'s persistent CTA runs");
             failures += 1;

@@ -230,6 +230,36 @@ fn it_runs_balanced_on_warps_and_ctas_fetching_several() {
     assert!(mark8.contains("atos_mark_board"), "shared at fetch 8");
 }
 
+/// Every operation with every integer type (`common::reducing`'s per-type folds): the CPU
+/// executor gives the reference, persistent and bulk-synchronous, on one and four threads.
+#[test]
+fn every_operation_on_every_type_gives_the_reference_on_the_cpu() {
+    type Reference = fn(&[u32], &[i32]) -> Vec<i64>;
+    fn each<T>(name: &str, reference: Reference)
+    where
+        T: for<'a> atos::TaskSet<State<'a> = reducing::Typed<'a>> + Default,
+        T::First: atos::Task<Item = u32>,
+    {
+        for strategy in [Strategy::Persistent, Strategy::Bsp] {
+            for threads in [1, 4] {
+                let stats = reducing::typed_check(400, reference, |s, seeds| {
+                    CpuExecutor::new().threads(threads).strategy(strategy).run(
+                        T::default(),
+                        s,
+                        seeds,
+                    )
+                })
+                .unwrap_or_else(|e| panic!("{name} {strategy:?} x{threads}: {e}"));
+                assert_eq!(stats.popped, 400, "{name}");
+            }
+        }
+    }
+    each::<reducing::fold_u32::Task>("u32", reducing::reference_u32);
+    each::<reducing::fold_i32::Task>("i32", reducing::reference_i32);
+    each::<reducing::fold_u64::Task>("u64", reducing::reference_u64);
+    each::<reducing::fold_i64::Task>("i64", reducing::reference_i64);
+}
+
 #[test]
 fn every_strategy_compiles_with_nvrtc() {
     if !common::nvrtc_or_skip() {
@@ -243,6 +273,23 @@ fn every_strategy_compiles_with_nvrtc() {
             common::compile_clean(&src);
             let src = atos::cuda_source::<reducing::mark::Task>(&spec).unwrap();
             common::compile_clean(&src);
+        }
+    }
+    // The per-type folds where a batch merges on the board (persistent CTA, shared) and in
+    // shared memory alone (bulk-synchronous warps): every `shared_combine` instantiation.
+    for (strategy, worker, fetch) in [
+        (Strategy::Persistent, WorkerKind::Cta, 8),
+        (Strategy::Bsp, WorkerKind::Warp, 4),
+    ] {
+        let mut spec = KernelSpec::single(worker, fetch, 256);
+        spec.strategy = strategy;
+        for src in [
+            atos::cuda_source::<reducing::fold_u32::Task>(&spec),
+            atos::cuda_source::<reducing::fold_i32::Task>(&spec),
+            atos::cuda_source::<reducing::fold_u64::Task>(&spec),
+            atos::cuda_source::<reducing::fold_i64::Task>(&spec),
+        ] {
+            common::compile_clean(&src.unwrap());
         }
     }
 }

@@ -166,6 +166,130 @@ pub fn check(
     Ok(stats)
 }
 
+// ---- every operation on every type ----
+
+/// The state of the per-type folds ([`fold_u32`] and the others): [`TYPED_FACTS`] results per
+/// vertex.
+#[atos::state]
+pub struct Typed<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub vals: Slice<'a, i32>,
+    pub out: Atomics<'a, i64>,
+    pub work: Queue<'a, u32>,
+}
+
+/// Results a per-type fold stores: min, max, sum, and, or, xor.
+pub const TYPED_FACTS: usize = 6;
+
+/// Defines `$task`, which folds vertex `v`'s values as `$ty` (`|x| $value` of each `i32`, its
+/// sums of `|y| $addend`, small enough not to overflow) with each of the six operations, and
+/// `$reference`, the same fold item by item: one expression for both. [`fold`] covers each
+/// operation and each type at least once; these cover every operation with every integer
+/// type, so that each of the 24 combinations a shared batch merges with a global atomic
+/// (worker.cuh, `shared_combine`) runs.
+macro_rules! fold_type {
+    ($task:ident, $reference:ident, $ty:ident, |$x:ident| $value:expr, |$y:ident| $addend:expr) => {
+        #[atos::task(worker = "cta", fetch = 8)]
+        pub fn $task(v: u32, s: &Typed) {
+            let lo = s.offsets[v];
+            let hi = s.offsets[v + 1];
+            let mut least = $ty::MAX;
+            let mut most = $ty::MIN;
+            let mut sum: $ty = 0;
+            let mut all: $ty = !0;
+            let mut any: $ty = 0;
+            let mut flips: $ty = 0;
+            for e in lanes(lo..hi) {
+                let $x = s.vals[e];
+                let $y: $ty = $value;
+                least = least.min($y);
+                most = most.max($y);
+                sum += $addend;
+                all &= $y;
+                any |= $y;
+                flips ^= $y;
+            }
+            let at = v * 6;
+            s.out.store(at, least as i64);
+            s.out.store(at + 1, most as i64);
+            s.out.store(at + 2, sum as i64);
+            s.out.store(at + 3, all as i64);
+            s.out.store(at + 4, any as i64);
+            s.out.store(at + 5, flips as i64);
+        }
+
+        /// What `$task` must store for each vertex, computed item by item.
+        pub fn $reference(offsets: &[u32], vals: &[i32]) -> Vec<i64> {
+            let mut out = Vec::with_capacity((offsets.len() - 1) * TYPED_FACTS);
+            for w in offsets.windows(2) {
+                let (mut least, mut most, mut sum) = ($ty::MAX, $ty::MIN, 0 as $ty);
+                let (mut all, mut any, mut flips) = (!(0 as $ty), 0 as $ty, 0 as $ty);
+                for &$x in &vals[w[0] as usize..w[1] as usize] {
+                    let $y: $ty = $value;
+                    least = least.min($y);
+                    most = most.max($y);
+                    sum += $addend;
+                    all &= $y;
+                    any |= $y;
+                    flips ^= $y;
+                }
+                out.extend([least, most, sum, all, any, flips].map(|r| r as i64));
+            }
+            out
+        }
+    };
+}
+
+// Values up to about 1.4 M in magnitude (`input`), at most 10,000 per vertex: the sums' addends
+// are shifted down so that no sum overflows its type.
+fold_type!(fold_u32, reference_u32, u32, |x| x as u32, |y| y >> 20);
+fold_type!(fold_i32, reference_i32, i32, |x| x, |y| y >> 12);
+fold_type!(
+    fold_u64,
+    reference_u64,
+    u64,
+    |x| x as i64 as u64 ^ 0x9e37_79b9_0000_0000,
+    |y| y >> 20
+);
+fold_type!(
+    fold_i64,
+    reference_i64,
+    i64,
+    |x| x as i64 * 4_000_000_007,
+    |y| y >> 8
+);
+
+/// Runs `run` (one of the per-type folds, with its `reference`) over [`input`]`(n)`, every
+/// vertex seeded once; the run's stats, or a message saying what differs.
+pub fn typed_check(
+    n: u32,
+    reference: fn(&[u32], &[i32]) -> Vec<i64>,
+    run: impl FnOnce(&Typed, &[u32]) -> Result<Stats, RunError>,
+) -> Result<Stats, String> {
+    let (offsets, vals) = input(n);
+    let out = AtomicArray::<i64>::filled(n as usize * TYPED_FACTS, -1);
+    let state = Typed {
+        offsets: Slice::new(&offsets),
+        vals: Slice::new(&vals),
+        out: out.view(),
+        work: Queue::with_capacity(u64::from(n) + 1),
+    };
+    let seeds: Vec<u32> = (0..n).collect();
+    let stats = run(&state, &seeds).map_err(|e| e.to_string())?;
+    let (want, got) = (reference(&offsets, &vals), out.to_vec());
+    if let Some(i) = (0..want.len()).find(|&i| got[i] != want[i]) {
+        let v = i / TYPED_FACTS;
+        return Err(format!(
+            "vertex {v} fact {}: {} against {} ({} values)",
+            i % TYPED_FACTS,
+            got[i],
+            want[i],
+            offsets[v + 1] - offsets[v]
+        ));
+    }
+    Ok(stats)
+}
+
 // ---- a tail after a shared chunk ----
 
 #[atos::state]
