@@ -455,10 +455,19 @@ fn tuple_items(gpu: &Gpu) -> usize {
 fn balanced_reductions(gpu: &Gpu) -> usize {
     println!("\n== balanced batches whose loop reduces, read after it ==");
     let mut failures = 0;
-    // Indices helpers ran in the persistent CTA runs of each program: 0 would mean the checks
-    // never exercised sharing.
-    let (mut fold_helped, mut mark_helped) = (0, 0);
+    // Indices helpers ran: every run that shares (persistent CTA groups; `mark` at fetch 1
+    // runs item by item) must count some, or its check never exercised sharing, and every
+    // other run none.
     let helped = |st: &atos::Stats| st.queues.iter().map(|q| q.helped).sum::<u64>();
+    let sharing = |shares: bool, st: &atos::Stats| -> Result<u64, String> {
+        match (shares, helped(st)) {
+            (true, 0) => Err("no helper ran any index of a run that shares".into()),
+            (false, n) if n > 0 => Err(format!(
+                "helpers ran {n} indices of a run that shares nothing"
+            )),
+            (_, n) => Ok(n),
+        }
+    };
     for strategy in Strategy::ALL {
         for (worker, fetch) in [
             (WorkerKind::Thread, 8),
@@ -474,15 +483,11 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                 .build_timed(60);
             let label = format!("{}/{}/{fetch}", strategy.name(), worker.name());
             let shares = strategy == Strategy::Persistent && worker == WorkerKind::Cta;
-            match reducing::check(5_000, 3, |s, seeds| p.run(s, seeds)) {
-                Ok(st) => {
-                    if shares {
-                        fold_helped += helped(&st);
-                    }
-                    println!(
-                        "  {label}: identical to the reference, {} indices run by helpers",
-                        helped(&st)
-                    );
+            match reducing::check(5_000, 3, |s, seeds| p.run(s, seeds))
+                .and_then(|st| sharing(shares, &st))
+            {
+                Ok(n) => {
+                    println!("  {label}: identical to the reference, {n} indices run by helpers")
                 }
                 Err(e) => {
                     println!("  {label}: WRONG: {e}");
@@ -496,15 +501,12 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                 .worker(worker)
                 .fetch(fetch)
                 .build_timed(60);
-            match reducing::marks_check(20_000, |s, seeds| p.run(s, seeds)) {
-                Ok((0, st)) => {
-                    if shares {
-                        mark_helped += helped(&st);
-                    }
-                    println!(
-                        "  {label}: tail after the loop, 0 misses, {} indices run by helpers",
-                        helped(&st)
-                    );
+            let mark_shares = shares && fetch > 1;
+            match reducing::marks_check(20_000, |s, seeds| p.run(s, seeds))
+                .and_then(|(m, st)| Ok((m, sharing(mark_shares, &st)?)))
+            {
+                Ok((0, n)) => {
+                    println!("  {label}: tail after the loop, 0 misses, {n} indices run by helpers")
                 }
                 Ok((m, _)) => {
                     println!("  {label}: tail after the loop: WRONG, {m} misses");
@@ -519,7 +521,6 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
     }
     // Every operation with every integer type (the per-type folds), where a batch merges on
     // the board (persistent CTA groups, shared) and in shared memory alone (warps; BSP CTAs).
-    let mut typed_helped = 0;
     for (strategy, worker, fetch) in [
         (Strategy::Persistent, WorkerKind::Cta, 1),
         (Strategy::Persistent, WorkerKind::Cta, 8),
@@ -531,6 +532,7 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
         let label = format!("{}/{}/{fetch}", strategy.name(), worker.name());
         let mut wrong = Vec::new();
         let mut helped_here = 0;
+        let shares = strategy == Strategy::Persistent && worker == WorkerKind::Cta;
         macro_rules! typed {
             ($task:ident, $reference:ident) => {{
                 let p = Program::new(gpu, reducing::$task::Task)
@@ -539,8 +541,9 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                     .fetch(fetch)
                     .build_timed(60);
                 match reducing::typed_check(5_000, reducing::$reference, |s, seeds| p.run(s, seeds))
+                    .and_then(|st| sharing(shares, &st))
                 {
-                    Ok(st) => helped_here += helped(&st),
+                    Ok(n) => helped_here += n,
                     Err(e) => wrong.push(format!("{}: {e}", stringify!($task))),
                 }
             }};
@@ -549,25 +552,12 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
         typed!(fold_i32, reference_i32);
         typed!(fold_u64, reference_u64);
         typed!(fold_i64, reference_i64);
-        if strategy == Strategy::Persistent && worker == WorkerKind::Cta {
-            typed_helped += helped_here;
-        }
         if wrong.is_empty() {
             println!(
                 "  {label}: every operation on u32, i32, u64 and i64 identical to the reference, {helped_here} indices run by helpers"
             );
         } else {
             println!("  {label}: WRONG: {}", wrong.join("; "));
-            failures += 1;
-        }
-    }
-    for (program, n) in [
-        ("fold", fold_helped),
-        ("mark", mark_helped),
-        ("the per-type folds", typed_helped),
-    ] {
-        if n == 0 {
-            println!("  WRONG: no helper ran any index of {program}'s persistent CTA runs");
             failures += 1;
         }
     }
@@ -728,10 +718,9 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
     // The sharp form (`tests/common/fixed_leaves.rs`): 12 hubs of 10,000 leaves with fixed
     // colours, only the hubs queued, so most groups idle and help with the hubs' windows; each
     // hub must get exactly first fit's colour, which a lost part of `taken` would change. The
-    // persistent runs must show that helpers ran some of the windows' edges (`helped`), or the
-    // check proves nothing about their parts.
+    // persistent runs must each show that helpers ran some of the windows' edges (`helped`),
+    // or the check proves nothing about their parts.
     println!("  hubs over leaves of fixed colours (each hub exactly first fit's colour):");
-    let mut helped_persistent = 0;
     for strategy in [Strategy::Persistent, Strategy::Bsp] {
         for big_fetch in [1, 8] {
             let p = Program::new(gpu, hub_windows::Tasks::default())
@@ -739,24 +728,22 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
                 .fetch_for(hub_windows::assign_big::Task, big_fetch)
                 .build_timed(10);
             let label = format!("{strategy:?}, assign_big fetching {big_fetch}");
-            match fixed_leaves::check(|state, seeds| p.run_seeds(state, seeds)) {
-                Ok(st) => {
-                    let helped = st.queue("work_big").map_or(0, |q| q.helped);
-                    if strategy == Strategy::Persistent {
-                        helped_persistent += helped;
-                    }
-                    println!("    {label}: exact, {helped} edges run by helpers");
-                }
+            let shares = strategy == Strategy::Persistent;
+            let verdict = fixed_leaves::check(|state, seeds| p.run_seeds(state, seeds)).and_then(
+                |st| match (shares, st.queue("work_big").map_or(0, |q| q.helped)) {
+                    (true, 0) => Err("no helper ran any edge of its windows".into()),
+                    (false, n) if n > 0 => Err(format!("helpers ran {n} edges, nothing shared")),
+                    (_, n) => Ok(n),
+                },
+            );
+            match verdict {
+                Ok(n) => println!("    {label}: exact, {n} edges run by helpers"),
                 Err(e) => {
                     println!("    {label}: WRONG: {e}");
                     failures += 1;
                 }
             }
         }
-    }
-    if helped_persistent == 0 {
-        println!("    WRONG: no helper ran any edge of the persistent runs' windows");
-        failures += 1;
     }
     failures
 }

@@ -37,17 +37,24 @@
 //! vertex's colour word holds its colour in the low 31 bits and [`WAITING`] in the top bit.
 //! Queueing a vertex sets the bit (`fetch_or`, whose old value says whether this check is the
 //! one to queue it); `assign` keeps it set while it runs and its one store, the colour, clears
-//! it. A check that read the loser's final word claims it with a `fetch_or` of that same word,
-//! later in the same thread, so coherence (one order of the writes to each location, which
-//! every thread's reads and read-modify-writes follow) gives it the final store's value or a
-//! later claim's. A clear bit means it queues the loser; a set bit means another check queued
-//! it after its last `assign`. Both contradict "last", so no conflict remains, with no fence
-//! and no ordering between two locations. (An earlier form kept the flag in an array of its
-//! own, cleared when `assign` started: its relaxed store and the colour's had no order
-//! between them, so a check could read the new colour and swap the old flag; found in review,
-//! 2026-12-07, and closed by this word.) A check that finds a vertex losing while its `assign`
-//! runs sees the bit set and queues nothing: the colouring under way ends in a check of its
-//! own. The bit is 0 in every word when a run ends ([`ColoringArrays::colors`] reads a set one
+//! it. So after a vertex's last store its word changes only by claims, and the first claim
+//! after that store would find the bit clear and queue the vertex again: no claim follows it
+//! either, and the final store is the word's last write. The check of the pair that read the
+//! other's final colour now claims the loser:
+//! - **the other endpoint:** the check read its final word and claims that word later in the
+//!   same thread, so coherence (one order of the writes to each location, which every thread's
+//!   reads and read-modify-writes follow) gives the claim the final store's value;
+//! - **the check's own vertex:** its final store precedes the claim through the fence
+//!   after the store, the push and the pop of the check (and, where idle CTA groups help with
+//!   the check's edges, the shared range's posting), so the claim again reads the final store.
+//!
+//! Either way the claim finds the bit clear and queues the loser: a contradiction with "last",
+//! so no conflict remains, with no fence added and no ordering between two locations. (An
+//! earlier form kept the flag in an array of its own, cleared when `assign` started: its
+//! relaxed store and the colour's had no order between them, so a check could read the new
+//! colour and swap the old flag; found in review, 2026-12-07, and closed by this word.) A
+//! check that finds a vertex losing while its `assign` runs sees the bit set and queues
+//! nothing: the colouring under way ends in a check of its own. The bit is 0 in every word when a run ends ([`ColoringArrays::colors`] reads a set one
 //! as uncoloured, so a run that left one fails its verification).
 //!
 //! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times
@@ -333,8 +340,10 @@ pub mod inline_check {
 /// in the tie rule's order. It then passes over that many free colours, at most `tie_skip`, and takes the next.
 /// In a group of mutual rivals that see the same free colours, the `i`-th in the order passes
 /// over `i - 1`, so the first `tie_skip + 1` pick different colours (those further down pass
-/// over `tie_skip` each and may meet again); rivals with different neighbourhoods, or counted
-/// while some of them have started, can still collide, and are re-queued as before.
+/// over `tie_skip` each and may meet again); rivals with different neighbourhoods, or that
+/// stored their new colour before the count (a rival stays "waiting" until its store), can
+/// still collide, and are re-queued as before. (Until 2026-12-07 a rival counted only until its
+/// re-colouring started: the measurements below counted fewer rivals.)
 /// The count is a pass of its own over the neighbours, run only on re-colourings with a cap
 /// above 0 (the degree read only for neighbours whose word is the vertex's own), so
 /// first colourings, and every colouring at 0, cost what first fit costs. The colour is still
