@@ -450,24 +450,11 @@ fn tuple_items(gpu: &Gpu) -> usize {
 /// and CTAs fetching 1 (balanced, with ranges from 0 to 10,000 values: persistent CTA groups
 /// share the long ones, helpers adding their parts of the reductions to the owner's); then the
 /// per-type folds, every operation with every integer type, persistent and BSP. Each row
-/// prints how many indices helpers ran (`QueueStats::helped`); the persistent CTA rows of each
-/// program must count some, or sharing went untested.
+/// prints how many indices helpers ran (`QueueStats::helped`, [`sharing`]).
 fn balanced_reductions(gpu: &Gpu) -> usize {
     println!("\n== balanced batches whose loop reduces, read after it ==");
     let mut failures = 0;
-    // Indices helpers ran: every run that shares (persistent CTA groups; `mark` at fetch 1
-    // runs item by item) must count some, or its check never exercised sharing, and every
-    // other run none.
-    let helped = |st: &atos::Stats| st.queues.iter().map(|q| q.helped).sum::<u64>();
-    let sharing = |shares: bool, st: &atos::Stats| -> Result<u64, String> {
-        match (shares, helped(st)) {
-            (true, 0) => Err("no helper ran any index of a run that shares".into()),
-            (false, n) if n > 0 => Err(format!(
-                "helpers ran {n} indices of a run that shares nothing"
-            )),
-            (_, n) => Ok(n),
-        }
-    };
+    // Runs that share: persistent CTA groups (`mark` at fetch 1 runs item by item).
     for strategy in Strategy::ALL {
         for (worker, fetch) in [
             (WorkerKind::Thread, 8),
@@ -484,7 +471,7 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
             let label = format!("{}/{}/{fetch}", strategy.name(), worker.name());
             let shares = strategy == Strategy::Persistent && worker == WorkerKind::Cta;
             match reducing::check(5_000, 3, |s, seeds| p.run(s, seeds))
-                .and_then(|st| sharing(shares, &st))
+                .and_then(|st| sharing(shares, &st, None))
             {
                 Ok(n) => {
                     println!("  {label}: identical to the reference, {n} indices run by helpers")
@@ -503,7 +490,7 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                 .build_timed(60);
             let mark_shares = shares && fetch > 1;
             match reducing::marks_check(20_000, |s, seeds| p.run(s, seeds))
-                .and_then(|(m, st)| Ok((m, sharing(mark_shares, &st)?)))
+                .and_then(|(m, st)| Ok((m, sharing(mark_shares, &st, None)?)))
             {
                 Ok((0, n)) => {
                     println!("  {label}: tail after the loop, 0 misses, {n} indices run by helpers")
@@ -541,7 +528,7 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
                     .fetch(fetch)
                     .build_timed(60);
                 match reducing::typed_check(5_000, reducing::$reference, |s, seeds| p.run(s, seeds))
-                    .and_then(|st| sharing(shares, &st))
+                    .and_then(|st| sharing(shares, &st, None))
                 {
                     Ok(n) => helped_here += n,
                     Err(e) => wrong.push(format!("{}: {e}", stringify!($task))),
@@ -729,13 +716,8 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
                 .build_timed(10);
             let label = format!("{strategy:?}, assign_big fetching {big_fetch}");
             let shares = strategy == Strategy::Persistent;
-            let verdict = fixed_leaves::check(|state, seeds| p.run_seeds(state, seeds)).and_then(
-                |st| match (shares, st.queue("work_big").map_or(0, |q| q.helped)) {
-                    (true, 0) => Err("no helper ran any edge of its windows".into()),
-                    (false, n) if n > 0 => Err(format!("helpers ran {n} edges, nothing shared")),
-                    (_, n) => Ok(n),
-                },
-            );
+            let verdict = fixed_leaves::check(|state, seeds| p.run_seeds(state, seeds))
+                .and_then(|st| sharing(shares, &st, Some("work_big")));
             match verdict {
                 Ok(n) => println!("    {label}: exact, {n} edges run by helpers"),
                 Err(e) => {
@@ -746,6 +728,25 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
         }
     }
     failures
+}
+
+/// The indices helpers ran in `st` (of queue `queue`, or of every queue), if that agrees with
+/// whether the run shares: a run that shares must count some, or its check never exercised
+/// sharing, and any other run none.
+fn sharing(shares: bool, st: &atos::Stats, queue: Option<&str>) -> Result<u64, String> {
+    let helped = st
+        .queues
+        .iter()
+        .filter(|q| queue.is_none_or(|name| q.name == name))
+        .map(|q| q.helped)
+        .sum::<u64>();
+    match (shares, helped) {
+        (true, 0) => Err("no helper ran any index of a run that shares".into()),
+        (false, n) if n > 0 => Err(format!(
+            "helpers ran {n} indices of a run that shares nothing"
+        )),
+        (_, n) => Ok(n),
+    }
 }
 
 /// Store buffering through held inline runs (`programs::StoreBufferTasks`): each vertex of a

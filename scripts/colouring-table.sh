@@ -24,7 +24,8 @@
 # Added 2026-12-07 (fourth session, docs/results/2026-12-07f-colour-word-h100.md): the meshes'
 # async split at 4 blocks per SM (`--min-blocks 4`: the colour word took its unit from 64 to 80
 # registers, 3 blocks per SM, by default), and kron:22 split at degree 4,096 (warp/8 and
-# warp/16): 7.27-7.36 ms against 8.27 at 128 in a sweep of that call.
+# warp/16): 7.27-7.36 ms against 8.27 at 128 in calls 4-5 of those results; in call 6 (this
+# script) warp/8 7.31 and warp/16 7.67.
 source scripts/device-lib.sh colouring-table
 BUDGET=${BUDGET:-300}
 EXTRA=${EXTRA:-}

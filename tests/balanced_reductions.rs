@@ -63,8 +63,18 @@ fn a_tail_reads_what_the_loop_wrote_on_the_cpu() {
         })
         .unwrap_or_else(|e| panic!("{strategy:?}: {e}"));
         assert_eq!(misses, 0, "{strategy:?}");
-        // The CPU executor shares no ranges (only persistent CTA groups on a GPU do).
+        // The CPU executor shares no ranges (only persistent CTA groups on a GPU do), and the
+        // stats line names helpers only where some ran.
         assert_eq!(stats.queue("work").unwrap().helped, 0, "{strategy:?}");
+        assert!(!stats.to_string().contains("helpers"), "{stats}");
+        let mut shared = stats.clone();
+        shared.queues[0].helped = 7;
+        assert!(
+            shared
+                .to_string()
+                .contains(", 7 shared indices run by helpers"),
+            "{shared}"
+        );
     }
 }
 

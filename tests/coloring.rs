@@ -81,11 +81,25 @@ fn color_split(
     big: u32,
     tie_skip: u32,
 ) -> (u64, f64, u64) {
+    color_split_ordered(name, g, strategy, threads, big, tie_skip, |_, _| {})
+}
+
+/// [`color_split`] with the hubs' seeds put in order by `order` (given the offsets).
+fn color_split_ordered(
+    name: &str,
+    g: &Csr,
+    strategy: Strategy,
+    threads: usize,
+    big: u32,
+    tie_skip: u32,
+    order: impl FnOnce(&[u32], &mut Vec<u32>),
+) -> (u64, f64, u64) {
     let offsets = g.offsets_u32().unwrap();
     let arrays = ColoringArrays::new(g.num_vertices());
     let mut state = arrays.state_split(&offsets, &g.cols, big);
     state.tie_skip = tie_skip;
-    let (small, large) = coloring::split_seeds(&offsets, big);
+    let (small, mut large) = coloring::split_seeds(&offsets, big);
+    order(&offsets, &mut large);
     let stats = CpuExecutor::new()
         .threads(threads)
         .strategy(strategy)
@@ -421,7 +435,7 @@ fn hub_windows_colour_exactly_over_fixed_leaves() {
 fn hubs_seeded_by_degree() {
     let g = atos_graph::load("kron:11,seed=2").unwrap();
     let offsets = g.offsets_u32().unwrap();
-    let (small, mut large) = coloring::split_seeds(&offsets, 8);
+    let (_, mut large) = coloring::split_seeds(&offsets, 8);
     let by_id = large.clone();
     coloring::hubs_by_degree(&offsets, &mut large);
     let degree = |v: u32| g.degree(v);
@@ -433,24 +447,9 @@ fn hubs_seeded_by_degree() {
     let mut sorted = large.clone();
     sorted.sort_unstable();
     assert_eq!(sorted, by_id, "the same hubs");
-    let arrays = ColoringArrays::new(g.num_vertices());
-    let state = arrays.state_split(&offsets, &g.cols, 8);
-    let stats = CpuExecutor::new()
-        .threads(4)
-        .run_seeds(
-            split::Tasks::default(),
-            &state,
-            &Seeds::new()
-                .add(split::assign::Task, &small)
-                .add(split::assign_big::Task, &large),
-        )
-        .unwrap();
-    checked(
-        "kron:11 hubs by degree",
-        &g,
-        Strategy::Persistent,
-        &arrays,
-        &stats,
-        Some(0),
-    );
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        color_split_ordered("kron:11 hubs by degree", &g, strategy, 4, 8, 0, |o, h| {
+            coloring::hubs_by_degree(o, h)
+        });
+    }
 }

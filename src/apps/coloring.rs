@@ -54,8 +54,9 @@
 //! relaxed store and the colour's had no order between them, so a check could read the new
 //! colour and swap the old flag; found in review, 2026-12-07, and closed by this word.) A
 //! check that finds a vertex losing while its `assign` runs sees the bit set and queues
-//! nothing: the colouring under way ends in a check of its own. The bit is 0 in every word when a run ends ([`ColoringArrays::colors`] reads a set one
-//! as uncoloured, so a run that left one fails its verification).
+//! nothing: the colouring under way ends in a check of its own. The bit is 0 in every word
+//! when a run ends ([`ColoringArrays::colors`] reads a set one as uncoloured, so a run that
+//! left one fails its verification).
 //!
 //! **Why the degree decides.** A vertex's `assign` reads its neighbours `colour / 64 + 1` times
 //! (below), so re-colouring a hub costs up to a million reads (kron:22: degree 162,552, colour
@@ -337,7 +338,8 @@ pub mod inline_check {
 /// up to `k` rounds, each a hub's colouring. With `tie_skip` above 0, `assign_big` counts, on
 /// a re-colouring, its *tied rivals*: neighbours that hold the colour it lost with, are
 /// waiting (queued to be re-coloured, or re-colouring and not yet stored) and come before it
-/// in the tie rule's order. It then passes over that many free colours, at most `tie_skip`, and takes the next.
+/// in the tie rule's order. It then passes over that many free colours, at most `tie_skip`,
+/// and takes the next.
 /// In a group of mutual rivals that see the same free colours, the `i`-th in the order passes
 /// over `i - 1`, so the first `tie_skip + 1` pick different colours (those further down pass
 /// over `tie_skip` each and may meet again); rivals with different neighbourhoods, or that
@@ -429,8 +431,8 @@ pub mod split {
 /// and most of the 110,576 hubs need two or more
 /// (`docs/results/2026-12-07e-hub-windows-h100.md`). With only the hubs above degree 4,096 or
 /// 8,192 taking windows it came to 8.1-8.2 ms, still behind [`split`] at the same degree (7.3;
-/// `docs/results/2026-12-07f-colour-word-h100.md`, calls 4-5). It stays, tested on the CPU and the GPU, as
-/// the app that shares a loop with a reduction.
+/// `docs/results/2026-12-07f-colour-word-h100.md`, calls 4-5). It stays, tested on the CPU and
+/// the GPU, as the app that shares a loop with a reduction.
 pub mod hub_windows {
     use crate::{Atomics, Queue, Slice, lanes};
 

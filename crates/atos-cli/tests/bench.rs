@@ -927,10 +927,10 @@ fn pagerank_and_coloring_are_verified_per_app() {
         let inline = split == Some("inline");
         let windows = split == Some("windows");
         let split = split.filter(|_| !inline && !windows);
-        let form = if inline || windows {
-            if inline { "inline" } else { "windows" }
-        } else {
-            split.unwrap_or("plain")
+        let form = match (inline, windows) {
+            (true, _) => "inline",
+            (_, true) => "windows",
+            _ => split.unwrap_or("plain"),
         };
         let out = dir.join(format!("{app}-{form}.jsonl"));
         let mut args = vec![
