@@ -72,20 +72,9 @@ fn color_inline(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64
 }
 
 /// The same with `coloring::split`: the vertices of degree above `big` coloured by
-/// `assign_big`, which passes over up to `tie_skip` free colours when it re-colours.
+/// `assign_big`, which passes over up to `tie_skip` free colours when it re-colours, its seeds
+/// put in order by `order` (given the offsets; `|_, _| {}` keeps them in id order).
 fn color_split(
-    name: &str,
-    g: &Csr,
-    strategy: Strategy,
-    threads: usize,
-    big: u32,
-    tie_skip: u32,
-) -> (u64, f64, u64) {
-    color_split_ordered(name, g, strategy, threads, big, tie_skip, |_, _| {})
-}
-
-/// [`color_split`] with the hubs' seeds put in order by `order` (given the offsets).
-fn color_split_ordered(
     name: &str,
     g: &Csr,
     strategy: Strategy,
@@ -226,7 +215,7 @@ fn coloring_is_proper_on_every_strategy() {
         // by first fit or passing over tied colours.
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
             for tie_skip in [0, 4] {
-                let (used, _, levels) = color_split(spec, &g, strategy, 4, 8, tie_skip);
+                let (used, _, levels) = color_split(spec, &g, strategy, 4, 8, tie_skip, |_, _| {});
                 assert!(
                     used <= 2 * greedy + 2,
                     "{spec} split, tie skip {tie_skip}: {used} colours vs greedy {greedy}"
@@ -309,7 +298,9 @@ fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
             for threads in [1, 4] {
                 let (used, _, _) = match split {
                     None => color("clique", &g, strategy, threads),
-                    Some((big, skip)) => color_split("clique", &g, strategy, threads, big, skip),
+                    Some((big, skip)) => {
+                        color_split("clique", &g, strategy, threads, big, skip, |_, _| {})
+                    }
                 };
                 assert_eq!(
                     used,
@@ -448,7 +439,7 @@ fn hubs_seeded_by_degree() {
     sorted.sort_unstable();
     assert_eq!(sorted, by_id, "the same hubs");
     for strategy in [Strategy::Persistent, Strategy::Bsp] {
-        color_split_ordered("kron:11 hubs by degree", &g, strategy, 4, 8, 0, |o, h| {
+        color_split("kron:11 hubs by degree", &g, strategy, 4, 8, 0, |o, h| {
             coloring::hubs_by_degree(o, h)
         });
     }
