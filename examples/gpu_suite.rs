@@ -684,8 +684,10 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
                     let windows = st.queue("work_big").map_or(0, |q| q.popped);
                     let checks = st.queue("check").map_or(0, |q| q.popped);
                     let helped = st.queue("work_big").map_or(0, |q| q.helped);
+                    // A vertex without edges queues no check.
+                    let isolated = coloring::vertices_without_edges(&offsets);
                     match coloring_ref::validate_coloring(&g, &arrays.colors()) {
-                        Ok(k) if checks >= g.num_vertices() as u64 => format!(
+                        Ok(k) if checks + isolated >= g.num_vertices() as u64 => format!(
                             "{k} colours, {windows} hub windows ({helped} of their edges run by helpers), {checks} checks"
                         ),
                         Ok(_) => {
@@ -834,7 +836,7 @@ fn store_buffering(gpu: &Gpu) -> usize {
 /// each thread holds up to 8 checks and runs them after one fence (`atos::InlineHold`; fetch 64
 /// fills the hold, fetch 1 and 8 never do), so its `check` ring must stay empty (discrete and
 /// bsp would queue the checks, the runs above). Every run must check each colour task once
-/// (`check` popped as often as `work`, inline runs counted as popped).
+/// (`check` popped once per `work` task of a vertex with edges, inline runs counted as popped).
 /// Returns the failures.
 fn coloring_thread(gpu: &Gpu, runs: usize) -> usize {
     use atos::apps::coloring;
@@ -890,9 +892,11 @@ where
                         .and_then(|st| {
                             let popped = |q: &str| st.queue(q).map_or(0, |q| q.popped);
                             recolours += popped("work") - g.num_vertices() as u64;
-                            if popped("check") != popped("work") {
+                            // A vertex without edges queues no check.
+                            let isolated = atos::apps::coloring::vertices_without_edges(&offsets);
+                            if popped("check") + isolated != popped("work") {
                                 return Err(format!(
-                                    "{} checks for {} colour tasks",
+                                    "{} checks for {} colour tasks ({isolated} vertices without edges)",
                                     popped("check"),
                                     popped("work")
                                 ));

@@ -183,14 +183,16 @@ pub fn run(
         Ok(())
     };
     let reset = || a.reset();
-    // Colour tasks per vertex (checks are one per colour task). With hub windows a hub's
-    // colouring is several tasks of `work_big`, and only the last queues a check: there the
-    // checks count the colourings.
+    // Colour tasks per vertex (checks are one per colour task of a vertex with edges). With hub
+    // windows a hub's colouring is several tasks of `work_big`, and only the last queues a
+    // check: there the checks count the colourings of vertices with edges, and a vertex without
+    // is coloured once (no check can queue it again).
     let popped = |s: &Stats, q: &str| s.queue(q).map_or(0, |q| q.popped);
     let windows = input.form.split().is_some_and(|s| s.hub_windows);
+    let isolated = coloring::vertices_without_edges(&input.offsets);
     let workload = |s: &Stats| {
         let colourings = if windows {
-            popped(s, "check")
+            popped(s, "check") + isolated
         } else {
             popped(s, "work") + popped(s, "work_big")
         };
