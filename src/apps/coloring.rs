@@ -77,7 +77,9 @@
 //! Where the bound sits matters less than it seemed: on kron:22 (warp/8, one H100) 128 took
 //! 8.1-8.3 ms and every bound from 1,024 to 8,192 7.3-7.4 (16,384: 11.1), a warp colouring a
 //! vertex of a few thousand neighbours well and only the largest hubs left to single CTAs
-//! (`docs/results/2026-12-07f-colour-word-h100.md`).
+//! (`docs/results/2026-12-07f-colour-word-h100.md`). [`tiered`] splits the warps' side again:
+//! the vertices of the lowest degrees (kron:22: 1.8 M of its 4.2 M vertices have no edges) one
+//! thread each.
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
