@@ -695,7 +695,8 @@ fn coloring_split_on(
 /// on kron:16 split at degree 16, persistent and BSP, `assign` on each worker kind: its hubs of
 /// degree 4,096 and more (up to 9,738) are windows persistent CTA groups share with idle
 /// groups, whose parts of `taken` reach the owner through the board. Every colouring proper and
-/// complete, and at least one check per vertex (each colouring ends in one). A real graph's
+/// complete, and at least one check per vertex with edges (each of their colourings ends in one;
+/// a vertex without edges is coloured once and queues none). A real graph's
 /// checks would mend a colour chosen from a `taken` that lost a part, so then hubs over leaves
 /// of fixed colours (`fixed_leaves`), each of which must get exactly first fit's colour.
 /// Returns the failures.
@@ -708,6 +709,8 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
     let offsets = g.offsets_u32().unwrap();
     let (small, large) = coloring::split_seeds(&offsets, 16);
     let hubs = hub_windows::hub_seeds(&large);
+    // A vertex without edges queues no check.
+    let isolated = coloring::vertices_without_edges(&offsets);
     let mut failures = 0;
     for strategy in [Strategy::Persistent, Strategy::Bsp] {
         for (w, fetch) in [
@@ -730,15 +733,14 @@ fn coloring_hub_windows(gpu: &Gpu) -> usize {
                     let windows = st.queue("work_big").map_or(0, |q| q.popped);
                     let checks = st.queue("check").map_or(0, |q| q.popped);
                     let helped = st.queue("work_big").map_or(0, |q| q.helped);
-                    // A vertex without edges queues no check.
-                    let isolated = coloring::vertices_without_edges(&offsets);
                     match coloring_ref::validate_coloring(&g, &arrays.colors()) {
                         Ok(k) if checks + isolated >= g.num_vertices() as u64 => format!(
                             "{k} colours, {windows} hub windows ({helped} of their edges run by helpers), {checks} checks"
                         ),
-                        Ok(_) => {
-                            format!("WRONG: {checks} checks for {} vertices", g.num_vertices())
-                        }
+                        Ok(_) => format!(
+                            "WRONG: {checks} checks for {} vertices ({isolated} without edges)",
+                            g.num_vertices()
+                        ),
                         Err(e) => format!("WRONG: {e}"),
                     }
                 }
@@ -920,6 +922,8 @@ where
         let g = atos_graph::load(spec).unwrap();
         let offsets = g.offsets_u32().unwrap();
         let all: Vec<u32> = (0..g.num_vertices() as u32).collect();
+        // A vertex without edges queues no check.
+        let isolated = atos::apps::coloring::vertices_without_edges(&offsets);
         for &strategy in strategies {
             for fetch in [1, 8, 64] {
                 let p = Program::new(gpu, tasks())
@@ -938,8 +942,6 @@ where
                         .and_then(|st| {
                             let popped = |q: &str| st.queue(q).map_or(0, |q| q.popped);
                             recolours += popped("work") - g.num_vertices() as u64;
-                            // A vertex without edges queues no check.
-                            let isolated = atos::apps::coloring::vertices_without_edges(&offsets);
                             if popped("check") + isolated != popped("work") {
                                 return Err(format!(
                                     "{} checks for {} colour tasks ({isolated} vertices without edges)",

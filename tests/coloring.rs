@@ -101,7 +101,11 @@ fn check_sides(
         (
             "work",
             mid as u64,
-            degrees_in(offsets, low.map_or(0, |l| l + 1), big),
+            degrees_in(
+                offsets,
+                low.map_or(0, |l| l.min(big).saturating_add(1)),
+                big,
+            ),
         ),
         (
             "work_big",
@@ -110,7 +114,7 @@ fn check_sides(
         ),
     ];
     if let Some(low) = low {
-        sides.push(("work_low", few as u64, degrees_in(offsets, 0, low)));
+        sides.push(("work_low", few as u64, degrees_in(offsets, 0, low.min(big))));
     }
     for (queue, seeded, want) in sides {
         assert_eq!(seeded, want, "{name}: {queue} seeds");

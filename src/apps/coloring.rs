@@ -258,7 +258,8 @@ macro_rules! split_sides {
 
         colour_task!(
             $state,
-            /// Colours a vertex of degree up to `big` (the module's `assign`, on its queue).
+            /// Colours a vertex of the middle side: degree up to `big` (above `low` in
+            /// [`tiered`](super::tiered)).
             #[atos::task(queue = "work", worker = "warp", fetch = 8)]
             assign
         );
@@ -419,8 +420,10 @@ pub mod split {
 /// to `big`. Of kron:22's 4.2 M vertices 1.8 M have no edges and 3.6 M a degree of 16 or less:
 /// on a warp such a vertex occupies 32 lanes for a few neighbours, on a thread one. A separate
 /// program (not a side added to [`split`]), because its fourth task costs the units that do not
-/// need it registers: with `assign_low` in it, the meshes' split unit (thread/4, nothing shared)
-/// compiled at 128 registers instead of 80 (ptxas 13.0, sm_90), 2 blocks per SM instead of 3.
+/// need it registers: while `assign_low` was part of [`split`] during this change,
+/// `tests/kernel_resources.rs` printed the meshes' split unit (thread/4, nothing shared) at 128
+/// registers instead of 80 (ptxas 13.0, sm_90), 2 blocks per SM instead of 3. Not yet run on a
+/// GPU (`docs/results/2026-12-07g-low-degrees-model.md`).
 /// The tasks are [`split`]'s (the same bodies, and `assign_big` with its tie skip), so the
 /// programs compute the same.
 pub mod tiered {
@@ -585,7 +588,12 @@ pub fn split_seeds(offsets: &[u32], big: u32) -> (Vec<u32>, Vec<u32>) {
 /// How many vertices have no edges: each is coloured once and queues no check, so a run's
 /// checks are its colour tasks less these.
 pub fn vertices_without_edges(offsets: &[u32]) -> u64 {
-    offsets.len().saturating_sub(1) as u64 - degree_above(offsets, 0)
+    degree_at_most(offsets, 0)
+}
+
+/// How many vertices have a degree of at most `d`.
+fn degree_at_most(offsets: &[u32], d: u32) -> u64 {
+    offsets.len().saturating_sub(1) as u64 - degree_above(offsets, d)
 }
 
 /// [`split_seeds`] with its first part split again at degree `low`: `(up to low, above low up
@@ -711,7 +719,7 @@ impl ColoringArrays {
         big: u32,
     ) -> tiered::TieredColoringState<'a> {
         // As in `state_split`, and `work_low` with room for every vertex up to `low` once.
-        let few = offsets.len().saturating_sub(1) as u64 - degree_above(offsets, low);
+        let few = degree_at_most(offsets, low);
         split_state!(
             self,
             offsets,

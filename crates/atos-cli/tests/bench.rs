@@ -1301,6 +1301,40 @@ fn priority_apps_are_verified_and_record_their_delta() {
             &["--split-degree", "8", "--split-big-fetch", "0"],
             "--split-big-fetch",
         ),
+        ("coloring", &["--split-low-degree", "2"], "--split-degree"),
+        (
+            "coloring",
+            &["--split-degree", "8", "--split-low-fetch", "4"],
+            "--split-low-degree",
+        ),
+        (
+            "coloring",
+            &[
+                "--split-degree",
+                "8",
+                "--split-low-degree",
+                "2",
+                "--hub-windows",
+            ],
+            "--hub-windows",
+        ),
+        (
+            "coloring",
+            &[
+                "--split-degree",
+                "8",
+                "--split-low-degree",
+                "2",
+                "--split-low-fetch",
+                "0",
+            ],
+            "--split-low-fetch",
+        ),
+        (
+            "coloring",
+            &["--split-degree", "8", "--split-low-degree", "8"],
+            "must be below --split-degree",
+        ),
         (
             "bfs",
             &["--idle-nap-doublings", "17"],

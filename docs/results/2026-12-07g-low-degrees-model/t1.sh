@@ -5,7 +5,7 @@ K=/tmp/k22.acsr
 S4="--app coloring --graph $K --split-degree 4096 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 3"
 bench atos_prev base-prev 30 $S4
 bench atos base 30 $S4
-bench atos low16 60 $S4 --split-low-degree 16 --split-low-fetch 4
+bench atos low16 60 $S4 --split-low-degree 16 --split-low-fetch 16
 bench atos low32 60 $S4 --split-low-degree 32 --split-low-fetch 4
 bench atos bsp 30 --app coloring --graph $K --strategy bsp --worker cta --fetch 64 --runs 3
 bench atos bsp-split 40 --app coloring --graph $K --split-degree 4096 --split-low-degree 32 --strategy bsp --worker warp --fetch 8 --runs 3

@@ -946,6 +946,13 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
     if args.delta.is_some() && args.delta_scale != 1.0 {
         return Err("--delta-scale scales the default delta: give it or --delta, not both".into());
     }
+    if let (Some(low), Some(big)) = (args.split_low_degree, args.split_degree)
+        && low >= big
+    {
+        return Err(format!(
+            "--split-low-degree {low} must be below --split-degree {big}: at or above it no vertex is left for `assign` (give a smaller low degree, or run the plain split)"
+        ));
+    }
     Ok(())
 }
 
