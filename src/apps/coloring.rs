@@ -79,7 +79,7 @@
 //! vertex of a few thousand neighbours well and only the largest hubs left to single CTAs
 //! (`docs/results/2026-12-07f-colour-word-h100.md`). [`tiered`] splits the warps' side again:
 //! the vertices of the lowest degrees (kron:22: 1.8 M of its 4.2 M vertices have no edges) one
-//! thread each.
+//! thread each; on kron:22 that was slower (more conflicts, more colours).
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
@@ -422,10 +422,19 @@ pub mod split {
 /// program (not a side added to [`split`]), because its fourth task costs the units that do not
 /// need it registers: while `assign_low` was part of [`split`] during this change,
 /// `tests/kernel_resources.rs` printed the meshes' split unit (thread/4, nothing shared) at 128
-/// registers instead of 80 (ptxas 13.0, sm_90), 2 blocks per SM instead of 3. Not yet run on a
-/// GPU (`docs/results/2026-12-07g-low-degrees-model.md`).
-/// The tasks are [`split`]'s (the same bodies, and `assign_big` with its tie skip), so the
-/// programs compute the same.
+/// registers instead of 80 (ptxas 13.0, sm_90), 2 blocks per SM instead of 3. The tasks are
+/// [`split`]'s (the same bodies, and `assign_big` with its tie skip), so the programs compute the
+/// same.
+///
+/// **Measured: slower on kron:22.** A CPU model of the work per side
+/// (`docs/results/2026-12-07g-low-degrees-model.md`) put it at a third of the split's. On one
+/// H100 it took 7.96 ms at low 32 (thread/4) and 11.1 at low 16 (thread/16), against 7.30 for
+/// [`split`] at 4,096 in the same call, with about 510 colours against 347. BSP took 72.3 ms
+/// in 46 levels, against 14.7 in 6 for the plain program. A CTA group's threads colour 256 x
+/// fetch consecutive vertices at once, and neighbours among them pick the same small colours:
+/// more conflicts (1.011 colour tasks per vertex against 1.003), and more colours for everyone
+/// after. It stays, tested, for graphs whose low-degree vertices are not each other's
+/// neighbours.
 pub mod tiered {
     use crate::{Atomics, Queue, Slice, lanes};
 

@@ -1,5 +1,5 @@
 source scripts/device-lib.sh t1
-BUDGET=${BUDGET:-250}
+BUDGET=${BUDGET:-170}
 .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1
 K=/tmp/k22.acsr
 S4="--app coloring --graph $K --split-degree 4096 --min-blocks 6 --strategy persistent --worker warp --fetch 8 --runs 3"
