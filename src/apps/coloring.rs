@@ -430,11 +430,11 @@ pub mod split {
 /// (`docs/results/2026-12-07g-low-degrees-model.md`) put it at a third of the split's. On one
 /// H100 it took 7.96 ms at low 32 (thread/4) and 11.1 at low 16 (thread/16), against 7.30 for
 /// [`split`] at 4,096 in the same call, with about 510 colours against 347. BSP took 72.3 ms
-/// in 46 levels, against 14.7 in 6 for the plain program. A CTA group's threads colour 256 x
-/// fetch consecutive vertices at once, and neighbours among them pick the same small colours:
-/// more conflicts (1.011 colour tasks per vertex against 1.003), and more colours for everyone
-/// after. It stays, tested, for graphs whose low-degree vertices are not each other's
-/// neighbours.
+/// in 46 levels, against 14.7 in 6 for the plain program, with more conflicts (1.011 colour
+/// tasks per vertex against 1.003). Likely, not measured: 256 x fetch consecutive vertices
+/// coloured at once, neighbours among them taking the same small colours. It stays as a tested
+/// program (no graph where it wins is known), the measurement here; delete it if it keeps
+/// losing.
 pub mod tiered {
     use crate::{Atomics, Queue, Slice, lanes};
 
