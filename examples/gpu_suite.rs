@@ -556,9 +556,7 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
 /// a hub, colours 0..600: ten 64-colour windows), `assign_big` by first fit and passing over
 /// up to 4 tied colours (`tie_skip`); every colouring proper and complete, no vertex's colour
 /// above its degree plus the tie skip (`first_fit_bound_exceeded`; so the clique's first-fit
-/// colours are exactly 0..600), the vertices above the split coloured by `assign_big`. Then
-/// the tiered split (`apps::coloring::tiered`) on the Kronecker graph, degrees up to 2 (its
-/// vertices without edges among them) coloured by `assign_low` on threads.
+/// colours are exactly 0..600), the vertices above the split coloured by `assign_big`.
 /// Returns the failures.
 fn coloring_split(gpu: &Gpu) -> usize {
     let mut clique = atos_graph::EdgeList::new(600);
@@ -575,48 +573,28 @@ fn coloring_split(gpu: &Gpu) -> usize {
         "kron:14",
         &kron,
         &[(thread, 64, 0), (warp, 8, 0), (warp, 8, 4), (cta, 8, 0)],
-        None,
-    ) + coloring_split_on(
-        gpu,
-        "kron:14",
-        &kron,
-        &[(thread, 64, 0), (warp, 8, 0), (warp, 8, 4), (cta, 8, 0)],
-        Some(2),
     ) + coloring_split_on(
         gpu,
         "a clique of 600",
         &clique,
         &[(warp, 8, 0), (warp, 8, 4)],
-        None,
     )
 }
 
 /// [`coloring_split`] on one graph, persistent and BSP, for each (worker, fetch, tie skip) of
-/// `every`; with `low`, the tiered program, the degrees up to `low` on threads.
+/// `every`.
 fn coloring_split_on(
     gpu: &Gpu,
     name: &str,
     g: &atos_graph::Csr,
     every: &[(WorkerKind, u32, u32)],
-    low: Option<u32>,
 ) -> usize {
     use atos::Seeds;
-    use atos::apps::coloring::{self, ColoringArrays, split, tiered};
+    use atos::apps::coloring::{self, ColoringArrays, split};
     use atos_graph::reference::coloring as coloring_ref;
-    match low {
-        None => println!("\n== colouring split at degree 16 ({name}): hubs on CTAs =="),
-        Some(low) => println!(
-            "\n== colouring tiered at degrees {low} and 16 ({name}): the lowest on threads, hubs on CTAs =="
-        ),
-    }
+    println!("\n== colouring split at degree 16 ({name}): hubs on CTAs ==");
     let offsets = g.offsets_u32().unwrap();
-    let (few, small, large) = match low {
-        Some(low) => coloring::tiered_seeds(&offsets, low, 16),
-        None => {
-            let (small, large) = coloring::split_seeds(&offsets, 16);
-            (Vec::new(), small, large)
-        }
-    };
+    let (small, large) = coloring::split_seeds(&offsets, 16);
     let mut failures = 0;
     let every = [Strategy::Persistent, Strategy::Bsp]
         .into_iter()
@@ -626,40 +604,20 @@ fn coloring_split_on(
                 .map(move |&(w, fetch, skip)| (s, w, fetch, skip))
         });
     for (strategy, w, fetch, tie_skip) in every {
+        let p = Program::new(gpu, split::Tasks::default())
+            .strategy(strategy)
+            .worker_for(split::assign::Task, w)
+            .fetch_for(split::assign::Task, fetch)
+            .build_timed(10);
         let arrays = ColoringArrays::new(g.num_vertices());
-        let run = match low {
-            None => {
-                let p = Program::new(gpu, split::Tasks::default())
-                    .strategy(strategy)
-                    .worker_for(split::assign::Task, w)
-                    .fetch_for(split::assign::Task, fetch)
-                    .build_timed(10);
-                let mut state = arrays.state_split(&offsets, &g.cols, 16);
-                state.tie_skip = tie_skip;
-                let seeds = Seeds::new()
-                    .add(split::assign::Task, &small)
-                    .add(split::assign_big::Task, &large);
-                p.run_seeds(&state, &seeds)
-            }
-            Some(low) => {
-                let p = Program::new(gpu, tiered::Tasks::default())
-                    .strategy(strategy)
-                    .worker_for(tiered::assign::Task, w)
-                    .fetch_for(tiered::assign::Task, fetch)
-                    .build_timed(10);
-                let mut state = arrays.state_tiered(&offsets, &g.cols, low, 16);
-                state.tie_skip = tie_skip;
-                let seeds = Seeds::new()
-                    .add(tiered::assign_low::Task, &few)
-                    .add(tiered::assign::Task, &small)
-                    .add(tiered::assign_big::Task, &large);
-                p.run_seeds(&state, &seeds)
-            }
-        };
-        let verdict = match run {
+        let mut state = arrays.state_split(&offsets, &g.cols, 16);
+        state.tie_skip = tie_skip;
+        let seeds = Seeds::new()
+            .add(split::assign::Task, &small)
+            .add(split::assign_big::Task, &large);
+        let verdict = match p.run_seeds(&state, &seeds) {
             Ok(st) => {
                 let big = st.queue("work_big").map_or(0, |q| q.popped);
-                let on_threads = st.queue("work_low").map_or(0, |q| q.popped);
                 let colors = arrays.colors();
                 let above = coloring_ref::first_fit_bound_exceeded(g, &colors, tie_skip);
                 match coloring_ref::validate_coloring(g, &colors) {
@@ -667,14 +625,10 @@ fn coloring_split_on(
                         let v = above.unwrap();
                         format!("WRONG: vertex {v} has colour {}", colors[v as usize])
                     }
-                    Ok(k) if big >= large.len() as u64 && on_threads >= few.len() as u64 => {
-                        format!("{k} colours, {big} hub and {on_threads} low-side colourings")
+                    Ok(k) if big >= large.len() as u64 => {
+                        format!("{k} colours, {big} hub colourings")
                     }
-                    Ok(_) => format!(
-                        "WRONG: {big} hub colourings for {} hubs, {on_threads} low-side colourings for {} vertices",
-                        large.len(),
-                        few.len()
-                    ),
+                    Ok(_) => format!("WRONG: {big} hub colourings for {} hubs", large.len()),
                     Err(e) => format!("WRONG: {e}"),
                 }
             }

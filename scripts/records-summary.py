@@ -33,7 +33,7 @@ def main() -> None:
                     print("NOT OK", b, r.get("impl"), r.get("binary") or "", r.get("app"), r.get("graph"), r.get("status"))
                 if r.get("median_ms") is None:
                     continue
-            extra = [f"{k}={r[k]}" for k in ("split_degree", "split_low_degree", "split_low_fetch", "split_big_fetch", "tie_skip", "wide_window", "min_blocks", "devices", "delta") if r.get(k)]
+            extra = [f"{k}={r[k]}" for k in ("split_degree", "split_big_fetch", "tie_skip", "wide_window", "min_blocks", "devices", "delta") if r.get(k)]
             extra += [f"{k}={r[k]}" for k in ("idle_nap_ns", "idle_nap_doublings", "inline_check", "hub_windows", "hubs_by_degree", "stamped_rings", "chunked_publish") if r.get(k) is not None]
             if r.get("grid"):
                 extra.append(f"blocks={r['grid'][0]}x{r['grid'][1]}")

@@ -5,9 +5,7 @@
 
 mod common;
 
-use atos::apps::coloring::{
-    self, ColoringArrays, Tasks, UNCOLORED, WAITING, hub_windows, split, tiered,
-};
+use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED, WAITING, hub_windows, split};
 use atos::prelude::*;
 use atos::{Stats, Task, TaskSet};
 use atos_graph::Csr;
@@ -76,56 +74,6 @@ fn color_inline(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> (u64
     )
 }
 
-/// How many vertices of `offsets` have a degree in `lo..=hi`.
-fn degrees_in(offsets: &[u32], lo: u32, hi: u32) -> u64 {
-    offsets
-        .windows(2)
-        .filter(|w| (lo..=hi).contains(&(w[1] - w[0])))
-        .count() as u64
-}
-
-/// That each side of a split was seeded with exactly the vertices of its degrees and coloured
-/// each of them at least once (and ran nothing where it has none): `few`, `mid` and `large` are
-/// how many seeds `work_low`, `work` and `work_big` got, split at `low` (no low side: `None`)
-/// and `big`.
-fn check_sides(
-    name: &str,
-    offsets: &[u32],
-    stats: &Stats,
-    (low, big): (Option<u32>, u32),
-    [few, mid, large]: [usize; 3],
-) {
-    let n = offsets.len() as u64 - 1;
-    assert_eq!((few + mid + large) as u64, n, "{name}");
-    let mut sides = vec![
-        (
-            "work",
-            mid as u64,
-            degrees_in(
-                offsets,
-                low.map_or(0, |l| l.min(big).saturating_add(1)),
-                big,
-            ),
-        ),
-        (
-            "work_big",
-            large as u64,
-            degrees_in(offsets, big + 1, u32::MAX),
-        ),
-    ];
-    if let Some(low) = low {
-        sides.push(("work_low", few as u64, degrees_in(offsets, 0, low.min(big))));
-    }
-    for (queue, seeded, want) in sides {
-        assert_eq!(seeded, want, "{name}: {queue} seeds");
-        let tasks = stats.queue(queue).unwrap().popped;
-        assert!(
-            tasks >= want && (want > 0 || tasks == 0),
-            "{name}: {tasks} tasks of {queue} for {want} vertices"
-        );
-    }
-}
-
 /// The same with `coloring::split`: the vertices of degree above `big` coloured by
 /// `assign_big`, which passes over up to `tie_skip` free colours when it re-colours, its seeds
 /// put in order by `order` (given the offsets; `|_, _| {}` keeps them in id order).
@@ -155,45 +103,17 @@ fn color_split(
                 .add(split::assign_big::Task, &large),
         )
         .unwrap();
-    check_sides(
-        name,
-        &offsets,
-        &stats,
-        (None, big),
-        [0, small.len(), large.len()],
+    let above = offsets.windows(2).filter(|w| w[1] - w[0] > big).count() as u64;
+    assert_eq!(
+        large.len() as u64 + small.len() as u64,
+        g.num_vertices() as u64
     );
-    checked(name, g, strategy, &arrays, &stats, Some(tie_skip))
-}
-
-/// The same with `coloring::tiered`: [`color_split`]'s sides, and the vertices of degree up to
-/// `low` coloured by `assign_low` (on threads, on a GPU).
-fn color_tiered(
-    name: &str,
-    g: &Csr,
-    strategy: Strategy,
-    threads: usize,
-    (low, big): (u32, u32),
-    tie_skip: u32,
-) -> (u64, f64, u64) {
-    let offsets = g.offsets_u32().unwrap();
-    let arrays = ColoringArrays::new(g.num_vertices());
-    let mut state = arrays.state_tiered(&offsets, &g.cols, low, big);
-    state.tie_skip = tie_skip;
-    let (few, mid, large) = coloring::tiered_seeds(&offsets, low, big);
-    let stats = CpuExecutor::new()
-        .threads(threads)
-        .strategy(strategy)
-        .run_seeds(
-            tiered::Tasks::default(),
-            &state,
-            &Seeds::new()
-                .add(tiered::assign_low::Task, &few)
-                .add(tiered::assign::Task, &mid)
-                .add(tiered::assign_big::Task, &large),
-        )
-        .unwrap();
-    let sizes = [few.len(), mid.len(), large.len()];
-    check_sides(name, &offsets, &stats, (Some(low), big), sizes);
+    assert_eq!(large.len() as u64, above, "{name}");
+    let big_tasks = stats.queue("work_big").unwrap().popped;
+    assert!(
+        big_tasks >= above && (above > 0 || big_tasks == 0),
+        "{name}"
+    );
     checked(name, g, strategy, &arrays, &stats, Some(tie_skip))
 }
 
@@ -263,7 +183,7 @@ fn checked(
     let isolated = coloring::vertices_without_edges(&g.offsets_u32().unwrap());
     let assigns = match slack {
         Some(_) => {
-            let assigns = popped("work") + popped("work_big") + popped("work_low");
+            let assigns = popped("work") + popped("work_big");
             assert_eq!(popped("check") + isolated, assigns, "{name}");
             assigns
         }
@@ -298,14 +218,10 @@ fn coloring_is_proper_on_every_strategy() {
             }
         }
         // Split at degree 8: the hubs (and most of a kron graph) are coloured by `assign_big`,
-        // by first fit or passing over tied colours; tiered, the vertices without edges, or of
-        // degree up to 3, by `assign_low`.
+        // by first fit or passing over tied colours.
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
-            for (low, tie_skip) in [(None, 0), (None, 4), (Some(0), 0), (Some(3), 4)] {
-                let (used, _, levels) = match low {
-                    None => color_split(spec, &g, strategy, 4, 8, tie_skip, |_, _| {}),
-                    Some(low) => color_tiered(spec, &g, strategy, 4, (low, 8), tie_skip),
-                };
+            for tie_skip in [0, 4] {
+                let (used, _, levels) = color_split(spec, &g, strategy, 4, 8, tie_skip, |_, _| {});
                 assert!(
                     used <= 2 * greedy + 2,
                     "{spec} split, tie skip {tie_skip}: {used} colours vs greedy {greedy}"
@@ -378,28 +294,18 @@ fn clique_with_hub(k: u32) -> Csr {
 /// with every vertex above its bound, `assign_big` alone, on a clique of 300 (301 colours, five
 /// windows), by first fit and passing over up to 4 tied colours (a clique's losers are all tied
 /// rivals). Every vertex is joined to the `k` others, so the colours are exactly `0..=k` by
-/// first fit (`checked` bounds each by its degree) and at most `k + 4` with the tie skip;
-/// the tiered split with every vertex on `assign_low` on the clique of 300; and the split
-/// with the hubs a window per task (`hub_windows`) on the clique of 300.
+/// first fit (`checked` bounds each by its degree) and at most `k + 4` with the tie skip; and
+/// the split with the hubs a window per task (`hub_windows`) on the clique of 300.
 #[test]
 fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
-    let splits = [
-        (150u32, None),
-        (300, Some((None, 8, 0))),
-        (300, Some((None, 8, 4))),
-        (300, Some((Some(1000), 2000, 0))),
-    ];
-    for (k, split) in splits {
+    for (k, split) in [(150u32, None), (300, Some((8, 0))), (300, Some((8, 4)))] {
         let g = clique_with_hub(k);
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
             for threads in [1, 4] {
                 let (used, _, _) = match split {
                     None => color("clique", &g, strategy, threads),
-                    Some((None, big, skip)) => {
+                    Some((big, skip)) => {
                         color_split("clique", &g, strategy, threads, big, skip, |_, _| {})
-                    }
-                    Some((Some(low), big, skip)) => {
-                        color_tiered("clique", &g, strategy, threads, (low, big), skip)
                     }
                 };
                 assert_eq!(

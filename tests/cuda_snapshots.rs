@@ -278,12 +278,6 @@ fn apps_cuda() {
     };
     assert!(!function("assign").contains("tie_skip"));
     insta::assert_snapshot!("app_coloring_split_assign_big", function("assign_big"));
-    // `tiered`: the same bodies, and the loser's route three ways (`requeue`).
-    let tiered = unchecked::<coloring::tiered::Tasks>();
-    let src = atos::cuda_source::<coloring::tiered::Tasks>(&tiered).unwrap();
-    let at = src.rfind("void requeue__direct(").expect("emitted");
-    let requeue = &src[at..at + src[at..].find("\n}\n").expect("ends") + 3];
-    insta::assert_snapshot!("app_coloring_tiered_requeue", requeue);
 }
 
 /// `hub_windows`' `assign_big` (CTA, fetch 1, a loop that ORs into `taken`) runs balanced and

@@ -89,24 +89,6 @@ fn split_mesh_line(min_blocks: u32) -> String {
     )
 }
 
-/// The tiered colouring as kron:22 runs it (`--split-degree 4096 --split-low-degree 32
-/// --min-blocks 6 --worker warp --fetch 8`): `assign` on warps fetching 8, `check` on CTAs
-/// fetching 64 (shared), `assign_big` on CTAs fetching 1, `assign_low` on threads fetching 16.
-fn tiered_kron_line() -> String {
-    use atos::apps::coloring::tiered;
-    let irs = tiered::Tasks::irs();
-    let mut spec = KernelSpec::for_tasks(&irs).checked(false);
-    spec.min_blocks = 6;
-    let task = |worker, fetch| TaskSpec { worker, fetch };
-    spec.tasks = vec![
-        task(WorkerKind::Warp, 8),
-        task(WorkerKind::Cta, 64),
-        task(WorkerKind::Cta, 1),
-        task(WorkerKind::Thread, 16),
-    ];
-    usage_of::<tiered::Tasks>("coloring tiered warp/8 min blocks 6", &spec)
-}
-
 #[test]
 fn the_apps_kernels_keep_their_register_allocation() {
     use atos::apps::*;
@@ -157,7 +139,6 @@ fn the_apps_kernels_keep_their_register_allocation() {
         // less spill than before.
         split_mesh_line(0),
         split_mesh_line(4),
-        tiered_kron_line(),
     ];
     insta::assert_snapshot!(lines.join("\n"));
 }

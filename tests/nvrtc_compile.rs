@@ -113,8 +113,6 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::pagerank_bsp::Tasks>();
     check::<atos::apps::coloring::Tasks>();
     check::<atos::apps::coloring::split::Tasks>();
-    // Four task kinds on three worker kinds (threads, warps, CTAs) in one CTA-group unit.
-    check::<atos::apps::coloring::tiered::Tasks>();
     // A balanced loop with a reduction whose chunks persistent CTAs share (`taken`).
     check::<atos::apps::coloring::hub_windows::Tasks>();
     check::<atos::apps::coloring::inline_check::Tasks>();

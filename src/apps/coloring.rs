@@ -77,9 +77,10 @@
 //! Where the bound sits matters less than it seemed: on kron:22 (warp/8, one H100) 128 took
 //! 8.1-8.3 ms and every bound from 1,024 to 8,192 7.3-7.4 (16,384: 11.1), a warp colouring a
 //! vertex of a few thousand neighbours well and only the largest hubs left to single CTAs
-//! (`docs/results/2026-12-07f-colour-word-h100.md`). [`tiered`] splits the warps' side again:
-//! the vertices of the lowest degrees (kron:22: 1.8 M of its 4.2 M vertices have no edges) one
-//! thread each; on kron:22 that was slower (more conflicts, more colours).
+//! (`docs/results/2026-12-07f-colour-word-h100.md`). A third side, the lowest degrees (kron:22:
+//! 1.8 M of its 4.2 M vertices have no edges) one thread each, was built and measured slower on
+//! kron:22 (7.96-11.1 ms against 7.30, about 510 colours against 347), then removed
+//! (`docs/results/2026-12-07g-low-degrees-model.md`).
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
@@ -245,21 +246,24 @@ macro_rules! check_task {
     };
 }
 
-/// Defines, in a split program over the state `$state`, `requeue` (`$route`: a loser of degree
-/// above `big` goes to `work_big`, one of the degrees `assign` colours to `work`, and in
-/// [`tiered`] one up to `low` to `work_low`, as the program's seeds are split) and `assign`,
-/// the colour task of the vertices up to `big` (above `low` in [`tiered`]). One pair for
-/// [`split`], [`hub_windows`] and [`tiered`].
+/// Defines, in a split program over the state `$state`, `requeue` (a loser of degree above
+/// `big` goes to `work_big` as the item `$hub` of `$v`, the others to `work`) and `assign`, the
+/// colour task of the vertices up to `big`. One pair for [`split`] and [`hub_windows`].
 macro_rules! split_sides {
-    ($state:ident, |$s:ident, $v:ident, $degree:ident| $route:block) => {
+    ($state:ident, |$v:ident| $hub:expr) => {
         /// Queues `v`, of degree `degree`, to be coloured again by the task of its side.
         #[atos::device]
-        fn requeue($s: &$state, $v: u32, $degree: u32) $route
+        fn requeue(s: &$state, $v: u32, degree: u32) {
+            if degree > s.big {
+                s.work_big.push($hub);
+            } else {
+                s.work.push($v);
+            }
+        }
 
         colour_task!(
             $state,
-            /// Colours a vertex of the middle side: degree up to `big` (above `low` in
-            /// [`tiered`](super::tiered)).
+            /// Colours a vertex of degree up to `big` (the module's `assign`, on its queue).
             #[atos::task(queue = "work", worker = "warp", fetch = 8)]
             assign
         );
@@ -388,13 +392,7 @@ pub mod split {
         }
     );
 
-    split_sides!(SplitColoringState, |s, v, degree| {
-        if degree > s.big {
-            s.work_big.push(v);
-        } else {
-            s.work.push(v);
-        }
-    });
+    split_sides!(SplitColoringState, |v| v);
 
     colour_task!(
         SplitColoringState with tie_skip,
@@ -413,87 +411,6 @@ pub mod split {
 
     /// The program: colour (up to degree `big`, and above it) and check.
     pub type Tasks = (assign::Task, check::Task, assign_big::Task);
-}
-
-/// [`split`] with a third side: the vertices of degree up to `low` coloured by `assign_low`, one
-/// thread each (fetching 16), so that `assign` (a warp each) colours only those above `low` up
-/// to `big`. Of kron:22's 4.2 M vertices 1.8 M have no edges and 3.6 M a degree of 16 or less:
-/// on a warp such a vertex occupies 32 lanes for a few neighbours, on a thread one. A separate
-/// program (not a side added to [`split`]), because its fourth task costs the units that do not
-/// need it registers: while `assign_low` was part of [`split`] during this change,
-/// `tests/kernel_resources.rs` printed the meshes' split unit (thread/4, nothing shared) at 128
-/// registers instead of 80 (ptxas 13.0, sm_90), 2 blocks per SM instead of 3. The tasks are
-/// [`split`]'s (the same bodies, and `assign_big` with its tie skip), so the programs compute the
-/// same.
-///
-/// **Measured: slower on kron:22.** A CPU model of the work per side
-/// (`docs/results/2026-12-07g-low-degrees-model.md`) put it at a third of the split's. On one
-/// H100 it took 7.96 ms at low 32 (thread/4) and 11.1 at low 16 (thread/16), against 7.30 for
-/// [`split`] at 4,096 in the same call, with about 510 colours against 347. BSP took 72.3 ms
-/// in 46 levels, against 14.7 in 6 for the plain program, with more conflicts (1.011 colour
-/// tasks per vertex against 1.003). Likely, not measured: 256 x fetch consecutive vertices
-/// coloured at once, neighbours among them taking the same small colours. It stays as a tested
-/// program (no graph where it wins is known), the measurement here; delete it if it keeps
-/// losing.
-pub mod tiered {
-    use crate::{Atomics, Queue, Slice, lanes};
-
-    coloring_state!(
-        /// [`super::split::SplitColoringState`] and the low side's queue and bound.
-        TieredColoringState {
-            /// The vertices of degree above `big`, for `assign_big`.
-            pub work_big: Queue<'a, u32>,
-            /// The vertices of degree up to `low`, for `assign_low`.
-            pub work_low: Queue<'a, u32>,
-            /// The degree above which `assign_big` colours a vertex.
-            pub big: u32,
-            /// The degree up to which `assign_low` colours a vertex.
-            pub low: u32,
-            /// The most free colours `assign_big` passes over when it re-colours, as in
-            /// [`split`](super::split).
-            pub tie_skip: u32,
-        }
-    );
-
-    split_sides!(TieredColoringState, |s, v, degree| {
-        if degree > s.big {
-            s.work_big.push(v);
-        } else if degree > s.low {
-            s.work.push(v);
-        } else {
-            s.work_low.push(v);
-        }
-    });
-
-    colour_task!(
-        TieredColoringState,
-        /// Colours a vertex of degree up to `low`, on one thread.
-        #[atos::task(queue = "work_low", worker = "thread", fetch = 16)]
-        assign_low
-    );
-
-    colour_task!(
-        TieredColoringState with tie_skip,
-        /// Colours a vertex of degree above `big`, on a CTA, as [`split`](super::split)'s
-        /// does.
-        #[atos::task(queue = "work_big", worker = "cta", fetch = 1)]
-        assign_big
-    );
-
-    check_task!(
-        TieredColoringState,
-        /// Checks a vertex of any side; routes a loser by its degree.
-        #[atos::task(queue = "check", worker = "cta", fetch = 64)]
-        check
-    );
-
-    /// The program: colour (up to degree `low`, up to `big`, above it) and check.
-    pub type Tasks = (
-        assign::Task,
-        check::Task,
-        assign_big::Task,
-        assign_low::Task,
-    );
 }
 
 /// [`split`] with each hub's colouring one window of 64 colours per task, so that idle CTAs
@@ -536,13 +453,7 @@ pub mod hub_windows {
         }
     );
 
-    split_sides!(HubWindowsState, |s, v, degree| {
-        if degree > s.big {
-            s.work_big.push((v, 0));
-        } else {
-            s.work.push(v);
-        }
-    });
+    split_sides!(HubWindowsState, |v| (v, 0));
 
     /// Looks for a free colour of a hub in `base..base + 64`: takes the first, or queues the
     /// next window.
@@ -597,23 +508,7 @@ pub fn split_seeds(offsets: &[u32], big: u32) -> (Vec<u32>, Vec<u32>) {
 /// How many vertices have no edges: each is coloured once and queues no check, so a run's
 /// checks are its colour tasks less these.
 pub fn vertices_without_edges(offsets: &[u32]) -> u64 {
-    degree_at_most(offsets, 0)
-}
-
-/// How many vertices have a degree of at most `d`.
-fn degree_at_most(offsets: &[u32], d: u32) -> u64 {
-    offsets.len().saturating_sub(1) as u64 - degree_above(offsets, d)
-}
-
-/// [`split_seeds`] with its first part split again at degree `low`: `(up to low, above low up
-/// to big, above big)`, the seeds of [`tiered`]'s `assign_low`, `assign` and `assign_big`, as
-/// its `requeue` routes them.
-pub fn tiered_seeds(offsets: &[u32], low: u32, big: u32) -> (Vec<u32>, Vec<u32>, Vec<u32>) {
-    let (rest, hubs) = split_seeds(offsets, big);
-    let (few, mid) = rest
-        .into_iter()
-        .partition(|&v| offsets[v as usize + 1] - offsets[v as usize] <= low);
-    (few, mid, hubs)
+    offsets.len().saturating_sub(1) as u64 - degree_above(offsets, 0)
 }
 
 /// How many vertices have a degree above `big`.
@@ -716,30 +611,6 @@ impl ColoringArrays {
         // A hub is in `work_big` at most once (a window at a time; `WAITING` stays set until
         // its last window, so no check queues it meanwhile).
         split_state!(self, offsets, cols, big, hub_windows::HubWindowsState {})
-    }
-
-    /// The state of [`tiered`]'s program: [`Self::state_split`]'s, and the vertices of degree
-    /// up to `low` coloured by `assign_low` (seed the three sides with [`tiered_seeds`]).
-    pub fn state_tiered<'a>(
-        &'a self,
-        offsets: &'a [u32],
-        cols: &'a [u32],
-        low: u32,
-        big: u32,
-    ) -> tiered::TieredColoringState<'a> {
-        // As in `state_split`, and `work_low` with room for every vertex up to `low` once.
-        let few = degree_at_most(offsets, low);
-        split_state!(
-            self,
-            offsets,
-            cols,
-            big,
-            tiered::TieredColoringState {
-                work_low: Queue::with_capacity(few + 1),
-                low,
-                tie_skip: 0,
-            }
-        )
     }
 
     /// The state of [`split`]'s program, the vertices of degree above `big` coloured by

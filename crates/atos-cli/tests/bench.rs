@@ -156,8 +156,6 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("kcore_window", Kind::Int, true),
     ("split_degree", Kind::Int, true),
     ("split_big_fetch", Kind::Int, true),
-    ("split_low_degree", Kind::Int, true),
-    ("split_low_fetch", Kind::Int, true),
     ("tie_skip", Kind::Int, true),
     ("hub_windows", Kind::Bool, true),
     ("hubs_by_degree", Kind::Bool, true),
@@ -909,10 +907,9 @@ exit 1
 }
 
 /// PageRank (all three forms) and colouring (one program, split at a degree:
-/// `coloring::split`, split with the hubs a window per task seeded by degree:
-/// `coloring::hub_windows`, and split with a low side on threads: `coloring::tiered`) on the
-/// CPU executor: verified records with the app's measures, and the corrupt hook failing each
-/// app.
+/// `coloring::split`, and split with the hubs a window per task seeded by degree:
+/// `coloring::hub_windows`) on the CPU executor: verified records with the app's measures, and
+/// the corrupt hook failing each app.
 #[test]
 fn pagerank_and_coloring_are_verified_per_app() {
     let dir = temp_dir("apps");
@@ -924,19 +921,15 @@ fn pagerank_and_coloring_are_verified_per_app() {
         ("coloring", "persistent,bsp", Some("8")),
         ("coloring", "persistent,bsp", Some("inline")),
         ("coloring", "persistent,bsp", Some("windows")),
-        ("coloring", "persistent,bsp", Some("tiered")),
     ] {
         // `inline` stands for `--inline-check` (which takes no split), `windows` for a split at
-        // 8 with `--hub-windows --hubs-by-degree`, `tiered` for a split at 8 with degrees up to 2
-        // on threads taking 4 at a time, a number for a split.
+        // 8 with `--hub-windows --hubs-by-degree`, a number for a split.
         let inline = split == Some("inline");
         let windows = split == Some("windows");
-        let tiered = split == Some("tiered");
-        let split = split.filter(|_| !inline && !windows && !tiered);
-        let form = match (inline, windows, tiered) {
-            (true, _, _) => "inline",
-            (_, true, _) => "windows",
-            (_, _, true) => "tiered",
+        let split = split.filter(|_| !inline && !windows);
+        let form = match (inline, windows) {
+            (true, _) => "inline",
+            (_, true) => "windows",
             _ => split.unwrap_or("plain"),
         };
         let out = dir.join(format!("{app}-{form}.jsonl"));
@@ -976,16 +969,6 @@ fn pagerank_and_coloring_are_verified_per_app() {
         if windows {
             args.extend(["--split-degree", "8", "--hub-windows", "--hubs-by-degree"]);
         }
-        if tiered {
-            args.extend([
-                "--split-degree",
-                "8",
-                "--split-low-degree",
-                "2",
-                "--split-low-fetch",
-                "4",
-            ]);
-        }
         let corrupt = args.clone();
         args.extend(["--out", out.to_str().unwrap()]);
         let o = atos(&args);
@@ -1000,25 +983,15 @@ fn pagerank_and_coloring_are_verified_per_app() {
                 Some(d) => {
                     assert_eq!(r["split_degree"].to_string(), d, "{r}");
                     assert_eq!(r["split_big_fetch"], 2, "{r}");
-                    assert!(r["split_low_degree"].is_null(), "{r}");
                     assert_eq!(r["tie_skip"], 3, "{r}");
-                }
-                None if tiered => {
-                    assert_eq!(r["split_degree"], 8, "{r}");
-                    assert_eq!(r["split_low_degree"], 2, "{r}");
-                    assert_eq!(r["split_low_fetch"], 4, "{r}");
                 }
                 None if windows => {
                     assert_eq!(r["split_degree"], 8, "{r}");
-                    assert!(r["split_low_degree"].is_null(), "{r}");
-                    assert!(r["split_low_fetch"].is_null(), "{r}");
                     assert_eq!(r["tie_skip"], 0, "{r}");
                 }
                 None => assert!(
                     r["split_degree"].is_null()
                         && r["split_big_fetch"].is_null()
-                        && r["split_low_degree"].is_null()
-                        && r["split_low_fetch"].is_null()
                         && r["tie_skip"].is_null(),
                     "{r}"
                 ),
@@ -1300,40 +1273,6 @@ fn priority_apps_are_verified_and_record_their_delta() {
             "coloring",
             &["--split-degree", "8", "--split-big-fetch", "0"],
             "--split-big-fetch",
-        ),
-        ("coloring", &["--split-low-degree", "2"], "--split-degree"),
-        (
-            "coloring",
-            &["--split-degree", "8", "--split-low-fetch", "4"],
-            "--split-low-degree",
-        ),
-        (
-            "coloring",
-            &[
-                "--split-degree",
-                "8",
-                "--split-low-degree",
-                "2",
-                "--hub-windows",
-            ],
-            "--hub-windows",
-        ),
-        (
-            "coloring",
-            &[
-                "--split-degree",
-                "8",
-                "--split-low-degree",
-                "2",
-                "--split-low-fetch",
-                "0",
-            ],
-            "--split-low-fetch",
-        ),
-        (
-            "coloring",
-            &["--split-degree", "8", "--split-low-degree", "8"],
-            "must be below --split-degree",
         ),
         (
             "bfs",

@@ -3,9 +3,7 @@
 //! run checked to be a proper colouring of every vertex, its colour count recorded beside CPU
 //! first-fit's.
 
-use atos::apps::coloring::{
-    self, ColoringArrays, UNCOLORED, hub_windows, inline_check, split, tiered,
-};
+use atos::apps::coloring::{self, ColoringArrays, UNCOLORED, hub_windows, inline_check, split};
 use atos::codegen::WorkerKind;
 use atos::{Gpu, ProgramBuilder, Seeds, Stats};
 use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
@@ -21,10 +19,7 @@ pub struct ColoringInput {
     pub greedy_colors: u64,
     /// Which colouring program runs.
     pub form: Form,
-    /// With a split, every vertex in id order, up to the split's degree and above it; with a low
-    /// side (`--split-low-degree`), the first part without the vertices up to its degree, which
-    /// are in `few`.
-    few: Vec<u32>,
+    /// With a split, every vertex in id order, up to the split's degree and above it.
     small: Vec<u32>,
     large: Vec<u32>,
 }
@@ -38,8 +33,7 @@ pub enum Form {
     /// `--inline-check`: [`inline_check::Tasks`], the check inline.
     InlineCheck,
     /// `--split-degree` and what goes with it: [`split::Tasks`], the hubs coloured by
-    /// `split::assign_big` (with `--hub-windows`, [`hub_windows::Tasks`]; with
-    /// `--split-low-degree`, [`tiered::Tasks`]).
+    /// `split::assign_big` (with `--hub-windows`, [`hub_windows::Tasks`]).
     Split(Split),
 }
 
@@ -53,17 +47,12 @@ impl Form {
     }
 }
 
-/// A split colouring's settings (`--split-degree`, `--split-low-degree`, `--split-low-fetch`,
-/// `--split-big-fetch`, `--tie-skip`, `--hub-windows`).
+/// A split colouring's settings (`--split-degree`, `--split-big-fetch`, `--tie-skip`,
+/// `--hub-windows`).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Split {
     /// Vertices of degree above it are coloured by `split::assign_big` on CTAs.
     pub degree: u32,
-    /// With a low side ([`tiered`]), the vertices of degree up to it are coloured by
-    /// `tiered::assign_low` on threads.
-    pub low: Option<u32>,
-    /// How many vertices a thread of `assign_low` takes at a time.
-    pub low_fetch: u32,
     /// How many vertices `assign_big` takes at a time.
     pub big_fetch: u32,
     /// The most free colours `assign_big` passes over when it re-colours (`tie_skip`).
@@ -79,17 +68,9 @@ impl ColoringInput {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
         let greedy = greedy_coloring(g, ColoringOrder::Natural);
         let greedy_colors = validate_coloring(g, &greedy).map_err(|e| e.to_string())?;
-        let (few, small, mut large) = match form {
-            Form::Split(Split {
-                low: Some(low),
-                degree,
-                ..
-            }) => coloring::tiered_seeds(&offsets, low, degree),
-            Form::Split(split) => {
-                let (small, large) = coloring::split_seeds(&offsets, split.degree);
-                (Vec::new(), small, large)
-            }
-            _ => (Vec::new(), Vec::new(), Vec::new()),
+        let (small, mut large) = match form {
+            Form::Split(split) => coloring::split_seeds(&offsets, split.degree),
+            _ => (Vec::new(), Vec::new()),
         };
         if form.split().is_some_and(|s| s.hubs_by_degree) {
             coloring::hubs_by_degree(&offsets, &mut large);
@@ -98,7 +79,6 @@ impl ColoringInput {
             offsets,
             greedy_colors,
             form,
-            few,
             small,
             large,
         })
@@ -145,27 +125,6 @@ fn split_program(
         .fetch_for(split::assign_big::Task, big_fetch)
 }
 
-/// With `--split-low-degree`, [`tiered::Tasks`]: [`split_program`]'s settings, and
-/// `assign_low` on threads fetching `low_fetch`.
-fn tiered_program(
-    gpu: &Gpu,
-    cfg: &Config,
-    opts: &RunOpts,
-    split: Split,
-) -> ProgramBuilder<tiered::Tasks> {
-    runner::builder_for(
-        gpu,
-        tiered::Tasks::default(),
-        tiered::assign::Task,
-        cfg,
-        opts,
-    )
-    .worker_for(tiered::check::Task, WorkerKind::Cta)
-    .fetch_for(tiered::check::Task, SPLIT_CHECK_FETCH)
-    .fetch_for(tiered::assign_big::Task, split.big_fetch)
-    .fetch_for(tiered::assign_low::Task, split.low_fetch)
-}
-
 /// With `--hub-windows`, [`hub_windows::Tasks`], set up as [`split_program`] sets up its own.
 fn windows_program(
     gpu: &Gpu,
@@ -196,9 +155,6 @@ pub fn gpu_skip_reason(
         Form::Plain => runner::skip_reason(&plain(gpu, cfg, opts)),
         Form::Split(split) if split.hub_windows => {
             runner::skip_reason(&windows_program(gpu, cfg, opts, split.big_fetch))
-        }
-        Form::Split(split) if split.low.is_some() => {
-            runner::skip_reason(&tiered_program(gpu, cfg, opts, split))
         }
         Form::Split(split) => runner::skip_reason(&split_program(gpu, cfg, opts, split.big_fetch)),
     }
@@ -238,7 +194,7 @@ pub fn run(
         let colourings = if windows {
             popped(s, "check") + isolated
         } else {
-            popped(s, "work") + popped(s, "work_big") + popped(s, "work_low")
+            popped(s, "work") + popped(s, "work_big")
         };
         colourings as f64 / n.max(1) as f64
     };
@@ -280,28 +236,6 @@ pub fn run(
             runner::run(
                 gpu,
                 &|gpu| windows_program(gpu, cfg, opts, split.big_fetch),
-                &app,
-                cfg,
-                opts,
-                rec,
-            )
-        }
-        Form::Split(split @ Split { low: Some(low), .. }) => {
-            let mut state = a.state_tiered(&input.offsets, &g.cols, low, split.degree);
-            state.tie_skip = split.tie_skip;
-            let app = AppRun {
-                state: &state,
-                seeds: Seeds::new()
-                    .add(tiered::assign_low::Task, &input.few)
-                    .add(tiered::assign::Task, &input.small)
-                    .add(tiered::assign_big::Task, &input.large),
-                verify: &verify,
-                reset: &reset,
-                workload: &workload,
-            };
-            runner::run(
-                gpu,
-                &|gpu| tiered_program(gpu, cfg, opts, split),
                 &app,
                 cfg,
                 opts,

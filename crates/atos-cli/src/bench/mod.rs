@@ -118,21 +118,6 @@ pub struct BenchArgs {
     /// `--worker`/`--fetch`].
     #[arg(long, value_name = "D")]
     split_degree: Option<u32>,
-    /// coloring with --split-degree: run `atos::apps::coloring::tiered`, which colours the
-    /// vertices of degree up to D on thread workers (`assign_low`), each thread taking
-    /// --split-low-fetch of them at a time, and those above D up to --split-degree on
-    /// `--worker` (`assign`) [default: no low side].
-    #[arg(
-        long,
-        value_name = "D",
-        requires = "split_degree",
-        conflicts_with = "hub_windows"
-    )]
-    split_low_degree: Option<u32>,
-    /// coloring with --split-degree: how many vertices a thread of `assign_low` takes at a time
-    /// [default: 16, the task's attribute].
-    #[arg(long, value_name = "N", requires = "split_low_degree", value_parser = clap::value_parser!(u32).range(1..))]
-    split_low_fetch: Option<u32>,
     /// coloring with --split-degree: how many vertices `assign_big` takes at a time. A CTA
     /// colours the hubs of its batch one after another, each seeing the colours of those
     /// before it, where hubs on different CTAs colour at once and may pick the same colour
@@ -381,8 +366,6 @@ impl App {
                 match args.split_degree {
                     Some(degree) => coloring::Form::Split(coloring::Split {
                         degree,
-                        low: args.split_low_degree,
-                        low_fetch: args.split_low_fetch.unwrap_or(16),
                         big_fetch: args.split_big_fetch.unwrap_or(1),
                         tie_skip: args.tie_skip.unwrap_or(0),
                         hub_windows: args.hub_windows,
@@ -946,13 +929,6 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
     if args.delta.is_some() && args.delta_scale != 1.0 {
         return Err("--delta-scale scales the default delta: give it or --delta, not both".into());
     }
-    if let (Some(low), Some(big)) = (args.split_low_degree, args.split_degree)
-        && low >= big
-    {
-        return Err(format!(
-            "--split-low-degree {low} must be below --split-degree {big}: at or above it no vertex is left for `assign` (give a smaller low degree, or run the plain split)"
-        ));
-    }
     Ok(())
 }
 
@@ -1263,8 +1239,6 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 let split = c.form.split();
                 rec.split_degree = split.map(|s| s.degree);
                 rec.split_big_fetch = split.map(|s| s.big_fetch);
-                rec.split_low_degree = split.and_then(|s| s.low);
-                rec.split_low_fetch = split.and_then(|s| s.low.map(|_| s.low_fetch));
                 rec.tie_skip = split.map(|s| s.tie_skip);
                 rec.hub_windows = split.and_then(|s| s.hub_windows.then_some(true));
                 rec.hubs_by_degree = split.and_then(|s| s.hubs_by_degree.then_some(true));
@@ -1635,10 +1609,6 @@ fn answer(r: &Record) -> String {
                     Some(f) if f != 1 => format!(", hubs fetch {f}"),
                     _ => String::new(),
                 };
-                let low = match (r.split_low_degree, r.split_low_fetch) {
-                    (Some(d), Some(f)) => format!(", low {d} thread/{f}"),
-                    _ => String::new(),
-                };
                 let skip = match r.tie_skip {
                     Some(k) if k > 0 => format!(", tie skip {k}"),
                     _ => String::new(),
@@ -1653,7 +1623,7 @@ fn answer(r: &Record) -> String {
                 } else {
                     ""
                 };
-                format!(", split {d}{low}{fetch}{skip}{windows}{order}")
+                format!(", split {d}{fetch}{skip}{windows}{order}")
             }
             None if r.inline_check == Some(true) => ", check inline".into(),
             None => String::new(),
@@ -1851,8 +1821,6 @@ mod share_tests {
                 &g,
                 coloring::Form::Split(coloring::Split {
                     degree: 16,
-                    low: None,
-                    low_fetch: 16,
                     big_fetch: 1,
                     tie_skip: 0,
                     hub_windows: false,

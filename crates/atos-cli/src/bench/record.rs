@@ -187,15 +187,6 @@ pub struct Record {
     /// (`--split-big-fetch`, 1 by default; absent: no split, and in older records).
     #[serde(default)]
     pub split_big_fetch: Option<u32>,
-    /// Colouring with a split's low side (`coloring::tiered`): the degree up to which
-    /// `assign_low` coloured a vertex on a thread (`--split-low-degree`; absent: no low side,
-    /// and in older records).
-    #[serde(default)]
-    pub split_low_degree: Option<u32>,
-    /// Colouring with a split's low side: how many vertices a thread of `assign_low` took at a
-    /// time (`--split-low-fetch`, 16 by default; absent: no low side, and in older records).
-    #[serde(default)]
-    pub split_low_fetch: Option<u32>,
     /// Colouring with a split: the most free colours `assign_big` passed over when it
     /// re-coloured (`--tie-skip`, 0 by default: first fit; absent: no split, and in older
     /// records).
@@ -367,8 +358,6 @@ impl Record {
             kcore_window: None,
             split_degree: None,
             split_big_fetch: None,
-            split_low_degree: None,
-            split_low_fetch: None,
             tie_skip: None,
             hub_windows: None,
             hubs_by_degree: None,
