@@ -556,8 +556,9 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
 /// a hub, colours 0..600: ten 64-colour windows), `assign_big` by first fit and passing over
 /// up to 4 tied colours (`tie_skip`); every colouring proper and complete, no vertex's colour
 /// above its degree plus the tie skip (`first_fit_bound_exceeded`; so the clique's first-fit
-/// colours are exactly 0..600), the vertices above the split coloured by `assign_big`.
-/// Returns the failures.
+/// colours are exactly 0..600), the vertices above the split coloured by `assign_big`. Then
+/// the same with each colour task checking its own vertex (`apps::coloring::split_fused`, no
+/// check queue). Returns the failures.
 fn coloring_split(gpu: &Gpu) -> usize {
     let mut clique = atos_graph::EdgeList::new(600);
     for u in 0..600 {
@@ -573,26 +574,40 @@ fn coloring_split(gpu: &Gpu) -> usize {
         "kron:14",
         &kron,
         &[(thread, 64, 0), (warp, 8, 0), (warp, 8, 4), (cta, 8, 0)],
+        false,
     ) + coloring_split_on(
         gpu,
         "a clique of 600",
         &clique,
         &[(warp, 8, 0), (warp, 8, 4)],
-    )
+        false,
+    ) + coloring_split_on(
+        gpu,
+        "kron:14",
+        &kron,
+        &[(thread, 64, 0), (warp, 8, 0), (warp, 8, 4)],
+        true,
+    ) + coloring_split_on(gpu, "a clique of 600", &clique, &[(warp, 8, 4)], true)
 }
 
 /// [`coloring_split`] on one graph, persistent and BSP, for each (worker, fetch, tie skip) of
-/// `every`.
+/// `every`; `fused`: `split_fused`, each colour task checking its vertex.
 fn coloring_split_on(
     gpu: &Gpu,
     name: &str,
     g: &atos_graph::Csr,
     every: &[(WorkerKind, u32, u32)],
+    fused: bool,
 ) -> usize {
     use atos::Seeds;
-    use atos::apps::coloring::{self, ColoringArrays, split};
+    use atos::apps::coloring::{self, ColoringArrays, split, split_fused};
     use atos_graph::reference::coloring as coloring_ref;
-    println!("\n== colouring split at degree 16 ({name}): hubs on CTAs ==");
+    let how = if fused {
+        ", each colour task checking its vertex"
+    } else {
+        ""
+    };
+    println!("\n== colouring split at degree 16 ({name}): hubs on CTAs{how} ==");
     let offsets = g.offsets_u32().unwrap();
     let (small, large) = coloring::split_seeds(&offsets, 16);
     let mut failures = 0;
@@ -604,18 +619,33 @@ fn coloring_split_on(
                 .map(move |&(w, fetch, skip)| (s, w, fetch, skip))
         });
     for (strategy, w, fetch, tie_skip) in every {
-        let p = Program::new(gpu, split::Tasks::default())
-            .strategy(strategy)
-            .worker_for(split::assign::Task, w)
-            .fetch_for(split::assign::Task, fetch)
-            .build_timed(10);
         let arrays = ColoringArrays::new(g.num_vertices());
-        let mut state = arrays.state_split(&offsets, &g.cols, 16);
-        state.tie_skip = tie_skip;
-        let seeds = Seeds::new()
-            .add(split::assign::Task, &small)
-            .add(split::assign_big::Task, &large);
-        let verdict = match p.run_seeds(&state, &seeds) {
+        let run = if fused {
+            let p = Program::new(gpu, split_fused::Tasks::default())
+                .strategy(strategy)
+                .worker_for(split_fused::assign::Task, w)
+                .fetch_for(split_fused::assign::Task, fetch)
+                .build_timed(10);
+            let mut state = arrays.state_split_fused(&offsets, &g.cols, 16);
+            state.tie_skip = tie_skip;
+            let seeds = Seeds::new()
+                .add(split_fused::assign::Task, &small)
+                .add(split_fused::assign_big::Task, &large);
+            p.run_seeds(&state, &seeds)
+        } else {
+            let p = Program::new(gpu, split::Tasks::default())
+                .strategy(strategy)
+                .worker_for(split::assign::Task, w)
+                .fetch_for(split::assign::Task, fetch)
+                .build_timed(10);
+            let mut state = arrays.state_split(&offsets, &g.cols, 16);
+            state.tie_skip = tie_skip;
+            let seeds = Seeds::new()
+                .add(split::assign::Task, &small)
+                .add(split::assign_big::Task, &large);
+            p.run_seeds(&state, &seeds)
+        };
+        let verdict = match run {
             Ok(st) => {
                 let big = st.queue("work_big").map_or(0, |q| q.popped);
                 let colors = arrays.colors();

@@ -5,7 +5,9 @@
 
 mod common;
 
-use atos::apps::coloring::{self, ColoringArrays, Tasks, UNCOLORED, WAITING, hub_windows, split};
+use atos::apps::coloring::{
+    self, ColoringArrays, Tasks, UNCOLORED, WAITING, hub_windows, split, split_fused,
+};
 use atos::prelude::*;
 use atos::{Stats, Task, TaskSet};
 use atos_graph::Csr;
@@ -117,6 +119,41 @@ fn color_split(
     checked(name, g, strategy, &arrays, &stats, Some(tie_skip))
 }
 
+/// The same with `coloring::split_fused`: [`color_split`]'s sides, each colour task checking
+/// its own vertex (no check queue).
+fn color_split_fused(
+    name: &str,
+    g: &Csr,
+    strategy: Strategy,
+    threads: usize,
+    big: u32,
+    tie_skip: u32,
+) -> (u64, f64, u64) {
+    let offsets = g.offsets_u32().unwrap();
+    let arrays = ColoringArrays::new(g.num_vertices());
+    let mut state = arrays.state_split_fused(&offsets, &g.cols, big);
+    state.tie_skip = tie_skip;
+    let (small, large) = coloring::split_seeds(&offsets, big);
+    let stats = CpuExecutor::new()
+        .threads(threads)
+        .strategy(strategy)
+        .run_seeds(
+            split_fused::Tasks::default(),
+            &state,
+            &Seeds::new()
+                .add(split_fused::assign::Task, &small)
+                .add(split_fused::assign_big::Task, &large),
+        )
+        .unwrap();
+    assert!(stats.queue("check").is_none(), "{name}: no check queue");
+    let big_tasks = stats.queue("work_big").unwrap().popped;
+    assert!(
+        big_tasks >= large.len() as u64 && (!large.is_empty() || big_tasks == 0),
+        "{name}"
+    );
+    checked(name, g, strategy, &arrays, &stats, Some(tie_skip))
+}
+
 /// The same with `coloring::hub_windows`: the vertices of degree above `big` coloured a window
 /// of 64 colours per task. A hub's windows read the colours at different moments, so first
 /// fit's bound is not checked, and its colourings are counted by their checks.
@@ -184,7 +221,11 @@ fn checked(
     let assigns = match slack {
         Some(_) => {
             let assigns = popped("work") + popped("work_big");
-            assert_eq!(popped("check") + isolated, assigns, "{name}");
+            match stats.queue("check") {
+                Some(check) => assert_eq!(check.popped + isolated, assigns, "{name}"),
+                // `split_fused`: each colour task checked its vertex; every vertex coloured.
+                None => assert!(assigns >= g.num_vertices() as u64, "{name}"),
+            }
             assigns
         }
         None => popped("check") + isolated,
@@ -229,6 +270,18 @@ fn coloring_is_proper_on_every_strategy() {
                 if strategy == Strategy::Bsp {
                     assert_eq!(levels % 2, 0, "{spec} split: {levels} levels");
                 }
+            }
+        }
+        // Split at degree 8, each colour task checking its vertex (`split_fused`): under BSP a
+        // level colours and checks, so the levels need not pair up.
+        for strategy in [Strategy::Persistent, Strategy::Bsp] {
+            for tie_skip in [0, 4] {
+                let (used, work, _) = color_split_fused(spec, &g, strategy, 4, 8, tie_skip);
+                assert!(work >= 1.0);
+                assert!(
+                    used <= 2 * greedy + 2,
+                    "{spec} split fused, tie skip {tie_skip}: {used} colours vs greedy {greedy}"
+                );
             }
         }
         // Split at degree 8 with the hubs a window per task.
@@ -294,18 +347,29 @@ fn clique_with_hub(k: u32) -> Csr {
 /// with every vertex above its bound, `assign_big` alone, on a clique of 300 (301 colours, five
 /// windows), by first fit and passing over up to 4 tied colours (a clique's losers are all tied
 /// rivals). Every vertex is joined to the `k` others, so the colours are exactly `0..=k` by
-/// first fit (`checked` bounds each by its degree) and at most `k + 4` with the tie skip; and
-/// the split with the hubs a window per task (`hub_windows`) on the clique of 300.
+/// first fit (`checked` bounds each by its degree) and at most `k + 4` with the tie skip; the
+/// same split with each colour task checking its vertex (`split_fused`); and the split with the
+/// hubs a window per task (`hub_windows`) on the clique of 300.
 #[test]
 fn coloring_needs_more_than_one_window_and_ignores_self_loops() {
-    for (k, split) in [(150u32, None), (300, Some((8, 0))), (300, Some((8, 4)))] {
+    let splits = [
+        (150u32, None),
+        (300, Some((8, 0, false))),
+        (300, Some((8, 4, false))),
+        (300, Some((8, 0, true))),
+        (300, Some((8, 4, true))),
+    ];
+    for (k, split) in splits {
         let g = clique_with_hub(k);
         for strategy in [Strategy::Persistent, Strategy::Bsp] {
             for threads in [1, 4] {
                 let (used, _, _) = match split {
                     None => color("clique", &g, strategy, threads),
-                    Some((big, skip)) => {
+                    Some((big, skip, false)) => {
                         color_split("clique", &g, strategy, threads, big, skip, |_, _| {})
+                    }
+                    Some((big, skip, true)) => {
+                        color_split_fused("clique", &g, strategy, threads, big, skip)
                     }
                 };
                 assert_eq!(

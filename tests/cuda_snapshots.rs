@@ -278,6 +278,22 @@ fn apps_cuda() {
     };
     assert!(!function("assign").contains("tie_skip"));
     insta::assert_snapshot!("app_coloring_split_assign_big", function("assign_big"));
+    // `split_fused`'s warp `assign`: the store, then (a vertex with edges) the leader's fence
+    // and the warp's barrier before the check's loop reads colours; no check queue.
+    let fused = unchecked::<coloring::split_fused::Tasks>();
+    let src = atos::cuda_source::<coloring::split_fused::Tasks>(&fused).unwrap();
+    let at = src.find("void assign(").expect("emitted");
+    let assign = &src[at..at + src[at..].find("\n}\n").expect("ends") + 3];
+    let fence = assign
+        .find("atos::fence_seq_cst(); });")
+        .expect("fenced per task");
+    let sync = assign[fence..].find("worker.sync();").expect("joined") + fence;
+    assert!(sync < assign.find("fetch_or").unwrap(), "{assign}");
+    assert!(
+        !src.contains("atos_out.check") && !assign.contains("debt.owe"),
+        "{assign}"
+    );
+    insta::assert_snapshot!("app_coloring_split_fused_assign", assign);
 }
 
 /// `hub_windows`' `assign_big` (CTA, fetch 1, a loop that ORs into `taken`) runs balanced and

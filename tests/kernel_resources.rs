@@ -89,6 +89,34 @@ fn split_mesh_line(min_blocks: u32) -> String {
     )
 }
 
+/// kron:22's split colourings as `atos bench --split-degree 4096 --worker warp --fetch 8
+/// --min-blocks 6` runs them: `assign` on warps fetching 8, `assign_big` on CTAs fetching 1,
+/// and in `split` `check` on CTAs fetching 64 (shared); `split_fused` checks in its colour
+/// tasks.
+fn split_kron_lines() -> [String; 2] {
+    use atos::apps::coloring::{split, split_fused};
+    let spec = |irs: &[&atos::codegen::FnIr], tasks: &[(WorkerKind, u32)]| {
+        let mut spec = KernelSpec::for_tasks(irs).checked(false);
+        spec.min_blocks = 6;
+        spec.tasks = tasks
+            .iter()
+            .map(|&(worker, fetch)| TaskSpec { worker, fetch })
+            .collect();
+        spec
+    };
+    let (warp, cta) = (WorkerKind::Warp, WorkerKind::Cta);
+    [
+        usage_of::<split::Tasks>(
+            "coloring split warp/8 min blocks 6",
+            &spec(&split::Tasks::irs(), &[(warp, 8), (cta, 64), (cta, 1)]),
+        ),
+        usage_of::<split_fused::Tasks>(
+            "coloring split fused warp/8 min blocks 6",
+            &spec(&split_fused::Tasks::irs(), &[(warp, 8), (cta, 1)]),
+        ),
+    ]
+}
+
 #[test]
 fn the_apps_kernels_keep_their_register_allocation() {
     use atos::apps::*;
@@ -108,7 +136,7 @@ fn the_apps_kernels_keep_their_register_allocation() {
         return;
     }
     let (thread, warp, cta) = (WorkerKind::Thread, WorkerKind::Warp, WorkerKind::Cta);
-    let lines = [
+    let mut lines = vec![
         usage_line::<bfs::bfs::Task>("bfs", warp, 4, false),
         usage_line::<bfs::bfs::Task>("bfs", cta, 64, false),
         usage_line::<bfs::bfs::Task>("bfs", cta, 64, true),
@@ -140,5 +168,6 @@ fn the_apps_kernels_keep_their_register_allocation() {
         split_mesh_line(0),
         split_mesh_line(4),
     ];
+    lines.extend(split_kron_lines());
     insta::assert_snapshot!(lines.join("\n"));
 }

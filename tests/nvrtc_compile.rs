@@ -113,6 +113,8 @@ fn multi_task_programs_compile_for_every_worker_kind() {
     check::<atos::apps::pagerank_bsp::Tasks>();
     check::<atos::apps::coloring::Tasks>();
     check::<atos::apps::coloring::split::Tasks>();
+    // A warp task and a CTA task, each with a fence followed by a loop that reads.
+    check::<atos::apps::coloring::split_fused::Tasks>();
     // A balanced loop with a reduction whose chunks persistent CTAs share (`taken`).
     check::<atos::apps::coloring::hub_windows::Tasks>();
     check::<atos::apps::coloring::inline_check::Tasks>();

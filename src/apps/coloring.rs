@@ -80,7 +80,9 @@
 //! (`docs/results/2026-12-07f-colour-word-h100.md`). A third side, the lowest degrees (kron:22:
 //! 1.8 M of its 4.2 M vertices have no edges) one thread each, was built and measured slower on
 //! kron:22 (7.96-11.1 ms against 7.30, about 510 colours against 347), then removed
-//! (`docs/results/2026-12-07g-low-degrees-model.md`).
+//! (`docs/results/2026-12-07g-low-degrees-model.md`). [`split_fused`] is the split with no
+//! check queue: each colour task checks its own vertex after its fence (not yet measured on a
+//! GPU).
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
@@ -122,10 +124,20 @@ pub const UNCOLORED: u32 = u32::MAX;
 pub const WAITING: u32 = 1 << 31;
 
 /// Defines a colouring state named `$name`: the graph, the colour words and the colour and
-/// check queues, then `$extra` fields. One list for [`ColoringState`] and
-/// [`split::SplitColoringState`].
+/// check queues (`without check`: the colour queue alone), then `$extra` fields. One list for
+/// [`ColoringState`], [`split::SplitColoringState`] and [`split_fused::FusedSplitState`].
 macro_rules! coloring_state {
     ($(#[$attr:meta])* $name:ident { $($extra:tt)* }) => {
+        coloring_state!(
+            without check $(#[$attr])* $name {
+                /// The vertices whose colour waits for its check.
+                pub check: Queue<'a, u32>,
+                $($extra)*
+            }
+        );
+    };
+    // The same with no check queue ([`split_fused`], whose colour tasks check their vertex).
+    (without check $(#[$attr:meta])* $name:ident { $($extra:tt)* }) => {
         $(#[$attr])*
         #[atos::state]
         pub struct $name<'a> {
@@ -135,7 +147,6 @@ macro_rules! coloring_state {
             /// it waits to be coloured.
             pub color: Atomics<'a, u32>,
             pub work: Queue<'a, u32>,
-            pub check: Queue<'a, u32>,
             $($extra)*
         }
     };
@@ -147,110 +158,181 @@ coloring_state!(
 );
 
 /// Defines a colour task named `$name` over the state `$state`: first fit against the
-/// neighbours' current colours, then the vertex's check. One body for this program's `assign`
-/// and [`split`]'s `assign` and `assign_big`. With `$state with field`, a re-colouring passes
-/// over up to `s.field` free colours, one per tied rival ([`split`], "Passing over tied
-/// colours").
+/// neighbours' current colours, then the vertex's check: queued (`check`), or with `checked`
+/// run at once by this task ([`split_fused`]). One body for this program's `assign`,
+/// [`split`]'s `assign` and `assign_big` and [`split_fused`]'s. With `$state with field`, a
+/// re-colouring passes over up to `s.field` free colours, one per tied rival ([`split`],
+/// "Passing over tied colours").
 macro_rules! colour_task {
-    ($state:ident $(with $cap:ident)?, $(#[$attr:meta])* $name:ident) => {
+    // The body (first, so that the lines of the arms below, which write its tails, follow the
+    // `fn` line that fault sites count from): `$found` runs once a window has a free colour
+    // (it stores the first, `$base + $free.trailing_zeros()`), `$after` after the loop. The
+    // arms below pass the names the body uses.
+    (@task $state:ident $(with $cap:ident)?, $(#[$attr:meta])* $name:ident,
+        $s:ident, $v:ident, $lo:ident, $hi:ident, $base:ident, $free:ident,
+        [$($found:tt)*], [$($after:tt)*]) => {
         $(#[$attr])*
-        pub fn $name(v: u32, s: &$state) {
-            let lo = s.offsets[v];
-            let hi = s.offsets[v + 1];
+        pub fn $name($v: u32, $s: &$state) {
+            let $lo = $s.offsets[$v];
+            let $hi = $s.offsets[$v + 1];
             $(
                 // On a re-colouring with something to pass over, count the tied rivals:
                 // neighbours whose word is this vertex's (the colour it lost with, waiting
                 // to be re-coloured as well) and that come first in the tie rule's order. A
                 // pass of its own, so that first colourings, and all of them at 0, pay nothing
                 // for it.
-                let word = if s.$cap > 0 { s.color.load(v) } else { u32::MAX };
+                let word = if $s.$cap > 0 { $s.color.load($v) } else { u32::MAX };
                 let mut ties = 0u32;
                 if word != u32::MAX {
-                    for e in lanes(lo..hi) {
-                        let u = s.cols[e];
-                        if u != v && s.color.load(u) == word {
-                            let du = s.offsets[u + 1] - s.offsets[u];
-                            if du > hi - lo || (du == hi - lo && u < v) {
+                    for e in lanes($lo..$hi) {
+                        let u = $s.cols[e];
+                        if u != $v && $s.color.load(u) == word {
+                            let du = $s.offsets[u + 1] - $s.offsets[u];
+                            if du > $hi - $lo || (du == $hi - $lo && u < $v) {
                                 ties += 1;
                             }
                         }
                     }
                 }
             )?
-            let mut base = 0u32;
+            let mut $base = 0u32;
             loop {
                 // Bit i: some neighbour holds colour base + i.
                 let mut taken = 0u64;
-                for e in lanes(lo..hi) {
-                    let u = s.cols[e];
-                    let c = s.color.load(u) & (u32::MAX >> 1);
-                    if u != v && c >= base && c - base < 64 {
-                        taken |= 1u64 << (c - base);
+                for e in lanes($lo..$hi) {
+                    let u = $s.cols[e];
+                    let c = $s.color.load(u) & (u32::MAX >> 1);
+                    if u != $v && c >= $base && c - $base < 64 {
+                        taken |= 1u64 << (c - $base);
                     }
                 }
-                let free = !taken;
+                let $free = !taken;
                 $(
-                    let mut free = free;
+                    let mut $free = $free;
                     // Pass over one free colour per tied rival, at most `s.$cap`: the rivals
                     // re-colour now too, and first fit would give them all the same colour.
-                    if base == 0 {
-                        ties = ties.min(s.$cap);
+                    if $base == 0 {
+                        ties = ties.min($s.$cap);
                     }
-                    while ties > 0 && free != 0 {
-                        free &= free - 1;
+                    while ties > 0 && $free != 0 {
+                        $free &= $free - 1;
                         ties -= 1;
                     }
                 )?
-                if free != 0 {
-                    // The colour, and `WAITING` cleared: "Why the loser is queued".
-                    s.color.store(v, base + free.trailing_zeros());
+                if $free != 0 {
+                    $($found)*
                     break;
                 }
-                base += 64;
+                $base += 64;
             }
+            $($after)*
+        }
+    };
+    (checked $state:ident $(with $cap:ident)?, $(#[$attr:meta])* $name:ident) => {
+        check_edges!(
+            s, v, c, lo, hi;
+            colour_task!(
+                @checked $state $(with $cap)?, $(#[$attr])* $name, s, v, lo, hi, base, free,
+                [
+                    let c = base + free.trailing_zeros();
+                    // The colour, and `WAITING` cleared: "Why the loser is queued".
+                    s.color.store(v, c);
+                ],
+            )
+        );
+    };
+    (@checked $state:ident $(with $cap:ident)?, $(#[$attr:meta])* $name:ident,
+        $s:ident, $v:ident, $lo:ident, $hi:ident, $base:ident, $free:ident,
+        [$($store:tt)*], { $($check:tt)* }) => {
+        colour_task!(
+            @task $state $(with $cap)?, $(#[$attr])* $name, $s, $v, $lo, $hi, $base, $free,
             // A vertex with no edges has nothing to check (kron:22: 43% of the vertices).
-            if hi > lo {
+            // The colour is stored before the check (and any neighbour's) reads colours:
+            // see the module doc, "Why it ends properly coloured"; the fence is this
+            // task's, and the check's reads follow it in the same worker.
+            [
+                $($store)*
+                if $hi > $lo {
+                    atos::fence();
+                    $($check)*
+                }
+            ],
+            []
+        );
+    };
+    ($state:ident $(with $cap:ident)?, $(#[$attr:meta])* $name:ident) => {
+        colour_task!(
+            @task $state $(with $cap)?, $(#[$attr])* $name, s, v, lo, hi, base, free,
+            [
+                // The colour, and `WAITING` cleared: "Why the loser is queued".
+                s.color.store(v, base + free.trailing_zeros());
+            ],
+            // A vertex with no edges has nothing to check (kron:22: 43% of the vertices).
+            [if hi > lo {
                 // The colour is stored before this task's check (and any neighbour's) reads
                 // colours: see the module doc, "Why it ends properly coloured".
                 atos::fence();
                 s.check.push(v);
-            }
-        }
+            }]
+        );
     };
 }
 
-/// Defines a check task named `$name` over the state `$state`: re-queues the losing endpoint
-/// of every edge at `v` whose ends share a colour (the smaller degree, or of equal degrees the
-/// larger id) through the `requeue` device function of the module it is defined in. One body
-/// for this program's `check` and [`split`]'s.
+/// Defines a check task named `$name` over the state `$state`: the loop of [`check_edges`]
+/// over the vertex's colour. One body for this program's `check` and [`split`]'s.
 macro_rules! check_task {
-    ($state:ident, $(#[$attr:meta])* $name:ident) => {
+    (@task $state:ident, $(#[$attr:meta])* $name:ident,
+        $s:ident, $v:ident, $c:ident, $lo:ident, $hi:ident, { $($check:tt)* }) => {
         $(#[$attr])*
-        pub fn $name(v: u32, s: &$state) {
-            let c = s.color.load(v) & (u32::MAX >> 1);
-            let lo = s.offsets[v];
-            let hi = s.offsets[v + 1];
-            for e in lanes(lo..hi) {
-                let u = s.cols[e];
-                if u != v && (s.color.load(u) & (u32::MAX >> 1)) == c {
-                    let du = s.offsets[u + 1] - s.offsets[u];
-                    let u_loses = du < hi - lo || (du == hi - lo && u > v);
-                    let loser = if u_loses { u } else { v };
+        pub fn $name($v: u32, $s: &$state) {
+            let $c = $s.color.load($v) & (u32::MAX >> 1);
+            let $lo = $s.offsets[$v];
+            let $hi = $s.offsets[$v + 1];
+            $($check)*
+        }
+    };
+    ($state:ident, $(#[$attr:meta])* $name:ident) => {
+        check_edges!(s, v, c, lo, hi; check_task!(@task $state, $(#[$attr])* $name, s, v, c, lo, hi,));
+    };
+}
+
+/// Calls `$then!(... { loop })` with the loop of a check of `$v` (state `$s`, colour `$c`, edges
+/// `$lo..$hi`): re-queues the losing endpoint of every edge at `$v` whose ends share the colour
+/// (the smaller degree, or of equal degrees the larger id) through the `requeue` device
+/// function of the module the task is defined in. One loop for [`check_task`]'s checks and
+/// `checked` colour tasks ([`colour_task`]); the names come from the caller, so that the loop
+/// and the body around it name the same variables.
+macro_rules! check_edges {
+    ($s:ident, $v:ident, $c:ident, $lo:ident, $hi:ident; $then:ident!($($args:tt)*)) => {
+        $then!($($args)* {
+            for e in lanes($lo..$hi) {
+                let u = $s.cols[e];
+                if u != $v && ($s.color.load(u) & (u32::MAX >> 1)) == $c {
+                    let du = $s.offsets[u + 1] - $s.offsets[u];
+                    let u_loses = du < $hi - $lo || (du == $hi - $lo && u > $v);
+                    let loser = if u_loses { u } else { $v };
                     // Claims the loser's word: queued by the check that sets `WAITING`.
-                    if s.color.fetch_or(loser, 1 << 31) & (1 << 31) == 0 {
-                        requeue(s, loser, if u_loses { du } else { hi - lo });
+                    if $s.color.fetch_or(loser, 1 << 31) & (1 << 31) == 0 {
+                        requeue($s, loser, if u_loses { du } else { $hi - $lo });
                     }
                 }
             }
-        }
+        });
     };
 }
 
 /// Defines, in a split program over the state `$state`, `requeue` (a loser of degree above
 /// `big` goes to `work_big` as the item `$hub` of `$v`, the others to `work`) and `assign`, the
-/// colour task of the vertices up to `big`. One pair for [`split`] and [`hub_windows`].
+/// colour task of the vertices up to `big` (with `checked`, one that checks its vertex itself,
+/// [`colour_task`]). One pair for [`split`], [`hub_windows`] and [`split_fused`].
 macro_rules! split_sides {
+    (checked $state:ident, |$v:ident| $hub:expr) => {
+        split_sides!(@sides [checked] $state, |$v| $hub);
+    };
     ($state:ident, |$v:ident| $hub:expr) => {
+        split_sides!(@sides [] $state, |$v| $hub);
+    };
+    (@sides [$($mode:tt)*] $state:ident, |$v:ident| $hub:expr) => {
         /// Queues `v`, of degree `degree`, to be coloured again by the task of its side.
         #[atos::device]
         fn requeue(s: &$state, $v: u32, degree: u32) {
@@ -262,7 +344,7 @@ macro_rules! split_sides {
         }
 
         colour_task!(
-            $state,
+            $($mode)* $state,
             /// Colours a vertex of degree up to `big` (the module's `assign`, on its queue).
             #[atos::task(queue = "work", worker = "warp", fetch = 8)]
             assign
@@ -411,6 +493,56 @@ pub mod split {
 
     /// The program: colour (up to degree `big`, and above it) and check.
     pub type Tasks = (assign::Task, check::Task, assign_big::Task);
+}
+
+/// [`split`] with no check queue: each colour task checks its own vertex at once, after its
+/// store and fence, with the same worker (`assign` a warp, `assign_big` a CTA), instead of
+/// queueing it for `check` on CTAs. The check is [`split`]'s loop ([`check_task`]'s), over the
+/// colour the task just stored, and "Why it ends properly coloured" holds as written: the
+/// check's reads follow the fence (the leader's, then the worker's barrier) in the same worker,
+/// as they follow it through the queue in [`split`]. The loser goes where [`split`]'s checks
+/// send it.
+///
+/// What it trades: a queue round trip per vertex (the check's push, its claim and its batch,
+/// about half of the split's tasks on kron:22: `docs/results/2026-12-07f-colour-word-h100.md`,
+/// call 2's timeline) against a fence per vertex. In [`split`] a CTA group fences once per
+/// batch, since only pushes follow the fence; here the check's reads follow it, so each vertex
+/// with edges fences before its check. On a thread worker the same trade (`inline_check`, the
+/// check on one thread) took grid:4096x4096 from 5.78 to 3.51 ms
+/// (`docs/results/2026-12-06h-inline-check-h100.md`). Not measured on a GPU yet.
+///
+/// Under `Strategy::Bsp` a level colours and checks at once (the fence is not elided: reads
+/// follow it), which is not Algorithm 5's colour-then-check level pair; the colouring table's
+/// BSP column stays [`Tasks`] or [`split`].
+pub mod split_fused {
+    use crate::{Atomics, Queue, Slice, lanes};
+
+    coloring_state!(
+        without check
+        /// [`super::split::SplitColoringState`] without the check queue.
+        FusedSplitState {
+            /// The vertices of degree above `big`, for `assign_big`.
+            pub work_big: Queue<'a, u32>,
+            /// The degree above which `assign_big` colours a vertex.
+            pub big: u32,
+            /// The most free colours `assign_big` passes over when it re-colours, as in
+            /// [`split`](super::split).
+            pub tie_skip: u32,
+        }
+    );
+
+    split_sides!(checked FusedSplitState, |v| v);
+
+    colour_task!(
+        checked FusedSplitState with tie_skip,
+        /// Colours a vertex of degree above `big` on a CTA, as [`split`](super::split)'s
+        /// does, then checks it.
+        #[atos::task(queue = "work_big", worker = "cta", fetch = 1)]
+        assign_big
+    );
+
+    /// The program: colour and check (up to degree `big`, and above it).
+    pub type Tasks = (assign::Task, assign_big::Task);
 }
 
 /// [`split`] with each hub's colouring one window of 64 colours per task, so that idle CTAs
@@ -611,6 +743,26 @@ impl ColoringArrays {
         // A hub is in `work_big` at most once (a window at a time; `WAITING` stays set until
         // its last window, so no check queues it meanwhile).
         split_state!(self, offsets, cols, big, hub_windows::HubWindowsState {})
+    }
+
+    /// The state of [`split_fused`]'s program: [`Self::state_split`]'s without the check queue
+    /// (seed it with [`split_seeds`]).
+    pub fn state_split_fused<'a>(
+        &'a self,
+        offsets: &'a [u32],
+        cols: &'a [u32],
+        big: u32,
+    ) -> split_fused::FusedSplitState<'a> {
+        let split = self.state_split(offsets, cols, big);
+        split_fused::FusedSplitState {
+            offsets: split.offsets,
+            cols: split.cols,
+            color: split.color,
+            work: split.work,
+            work_big: split.work_big,
+            big,
+            tie_skip: split.tie_skip,
+        }
     }
 
     /// The state of [`split`]'s program, the vertices of degree above `big` coloured by

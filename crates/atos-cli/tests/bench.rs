@@ -159,6 +159,7 @@ const SCHEMA: &[(&str, Kind, bool)] = &[
     ("tie_skip", Kind::Int, true),
     ("hub_windows", Kind::Bool, true),
     ("hubs_by_degree", Kind::Bool, true),
+    ("fused_check", Kind::Bool, true),
     ("inline_check", Kind::Bool, true),
     ("devices", Kind::Int, true),
     ("partition", Kind::Str, true),
@@ -921,15 +922,19 @@ fn pagerank_and_coloring_are_verified_per_app() {
         ("coloring", "persistent,bsp", Some("8")),
         ("coloring", "persistent,bsp", Some("inline")),
         ("coloring", "persistent,bsp", Some("windows")),
+        ("coloring", "persistent,bsp", Some("fused")),
     ] {
         // `inline` stands for `--inline-check` (which takes no split), `windows` for a split at
-        // 8 with `--hub-windows --hubs-by-degree`, a number for a split.
+        // 8 with `--hub-windows --hubs-by-degree`, `fused` for a split at 8 with
+        // `--fused-check`, a number for a split.
         let inline = split == Some("inline");
         let windows = split == Some("windows");
-        let split = split.filter(|_| !inline && !windows);
-        let form = match (inline, windows) {
-            (true, _) => "inline",
-            (_, true) => "windows",
+        let fused = split == Some("fused");
+        let split = split.filter(|_| !inline && !windows && !fused);
+        let form = match (inline, windows, fused) {
+            (true, _, _) => "inline",
+            (_, true, _) => "windows",
+            (_, _, true) => "fused",
             _ => split.unwrap_or("plain"),
         };
         let out = dir.join(format!("{app}-{form}.jsonl"));
@@ -969,6 +974,9 @@ fn pagerank_and_coloring_are_verified_per_app() {
         if windows {
             args.extend(["--split-degree", "8", "--hub-windows", "--hubs-by-degree"]);
         }
+        if fused {
+            args.extend(["--split-degree", "8", "--fused-check"]);
+        }
         let corrupt = args.clone();
         args.extend(["--out", out.to_str().unwrap()]);
         let o = atos(&args);
@@ -985,7 +993,7 @@ fn pagerank_and_coloring_are_verified_per_app() {
                     assert_eq!(r["split_big_fetch"], 2, "{r}");
                     assert_eq!(r["tie_skip"], 3, "{r}");
                 }
-                None if windows => {
+                None if windows || fused => {
                     assert_eq!(r["split_degree"], 8, "{r}");
                     assert_eq!(r["tie_skip"], 0, "{r}");
                 }
@@ -1009,6 +1017,10 @@ fn pagerank_and_coloring_are_verified_per_app() {
             match inline {
                 true => assert_eq!(r["inline_check"], true, "{r}"),
                 false => assert!(r["inline_check"].is_null(), "{r}"),
+            }
+            match fused {
+                true => assert_eq!(r["fused_check"], true, "{r}"),
+                false => assert!(r["fused_check"].is_null(), "{r}"),
             }
             if r["queue"] == "linear" {
                 assert_eq!(r["status"], "skipped", "{r}");
@@ -1264,6 +1276,12 @@ fn priority_apps_are_verified_and_record_their_delta() {
         ("coloring", &["--tie-skip", "4"], "--split-degree"),
         ("coloring", &["--hub-windows"], "--split-degree"),
         ("coloring", &["--hubs-by-degree"], "--split-degree"),
+        ("coloring", &["--fused-check"], "--split-degree"),
+        (
+            "coloring",
+            &["--split-degree", "8", "--hub-windows", "--fused-check"],
+            "--fused-check",
+        ),
         (
             "coloring",
             &["--split-degree", "8", "--hub-windows", "--tie-skip", "2"],

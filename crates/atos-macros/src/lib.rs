@@ -122,7 +122,11 @@ fn dep_calls(ir: &atos_codegen::FnIr, spans: &[proc_macro2::Span]) -> Vec<TokenS
                 .map(|s| syn::Ident::new(s, *span))
                 .collect();
             let device = syn::Ident::new("Device", *span);
-            quote_spanned!(*span=> <#(#segs)::*::#device as ::atos::DeviceFn>::collect(out);)
+            // `out` is the generated function's parameter: named with this macro's hygiene
+            // (located at the call), since a call written by another macro_rules expansion
+            // than the task's signature would not see it.
+            let out = syn::Ident::new("out", proc_macro2::Span::call_site().located_at(*span));
+            quote_spanned!(*span=> <#(#segs)::*::#device as ::atos::DeviceFn>::collect(#out);)
         })
         .collect()
 }

@@ -3,7 +3,9 @@
 //! run checked to be a proper colouring of every vertex, its colour count recorded beside CPU
 //! first-fit's.
 
-use atos::apps::coloring::{self, ColoringArrays, UNCOLORED, hub_windows, inline_check, split};
+use atos::apps::coloring::{
+    self, ColoringArrays, UNCOLORED, hub_windows, inline_check, split, split_fused,
+};
 use atos::codegen::WorkerKind;
 use atos::{Gpu, ProgramBuilder, Seeds, Stats};
 use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
@@ -33,7 +35,8 @@ pub enum Form {
     /// `--inline-check`: [`inline_check::Tasks`], the check inline.
     InlineCheck,
     /// `--split-degree` and what goes with it: [`split::Tasks`], the hubs coloured by
-    /// `split::assign_big` (with `--hub-windows`, [`hub_windows::Tasks`]).
+    /// `split::assign_big` (with `--hub-windows`, [`hub_windows::Tasks`]; with `--fused-check`,
+    /// [`split_fused::Tasks`]).
     Split(Split),
 }
 
@@ -59,6 +62,8 @@ pub struct Split {
     pub tie_skip: u32,
     /// Whether the hubs are coloured a window per task ([`hub_windows`]; `tie_skip` is then 0).
     pub hub_windows: bool,
+    /// Whether each colour task checks its own vertex ([`split_fused`]; no check queue).
+    pub fused_check: bool,
     /// Whether the hubs are seeded by descending degree ([`coloring::hubs_by_degree`]).
     pub hubs_by_degree: bool,
 }
@@ -89,6 +94,8 @@ impl ColoringInput {
     /// [`SPLIT_CHECK_FETCH`] (`split_program`), whatever `assign` runs on.
     pub fn sharer(&self, cfg: &Config) -> (Option<WorkerKind>, u32) {
         match self.form {
+            // No check task, and colour tasks run item by item: nothing to share.
+            Form::Split(s) if s.fused_check => (None, 0),
             Form::Split(_) => (Some(WorkerKind::Cta), SPLIT_CHECK_FETCH),
             Form::Plain | Form::InlineCheck => (cfg.worker, cfg.fetch),
         }
@@ -125,6 +132,24 @@ fn split_program(
         .fetch_for(split::assign_big::Task, big_fetch)
 }
 
+/// With `--fused-check`, [`split_fused::Tasks`]: `assign` on the configuration's worker kind and
+/// fetch, `assign_big` on CTAs fetching `big_fetch`; no check task.
+fn fused_program(
+    gpu: &Gpu,
+    cfg: &Config,
+    opts: &RunOpts,
+    big_fetch: u32,
+) -> ProgramBuilder<split_fused::Tasks> {
+    runner::builder_for(
+        gpu,
+        split_fused::Tasks::default(),
+        split_fused::assign::Task,
+        cfg,
+        opts,
+    )
+    .fetch_for(split_fused::assign_big::Task, big_fetch)
+}
+
 /// With `--hub-windows`, [`hub_windows::Tasks`], set up as [`split_program`] sets up its own.
 fn windows_program(
     gpu: &Gpu,
@@ -155,6 +180,9 @@ pub fn gpu_skip_reason(
         Form::Plain => runner::skip_reason(&plain(gpu, cfg, opts)),
         Form::Split(split) if split.hub_windows => {
             runner::skip_reason(&windows_program(gpu, cfg, opts, split.big_fetch))
+        }
+        Form::Split(split) if split.fused_check => {
+            runner::skip_reason(&fused_program(gpu, cfg, opts, split.big_fetch))
         }
         Form::Split(split) => runner::skip_reason(&split_program(gpu, cfg, opts, split.big_fetch)),
     }
@@ -236,6 +264,27 @@ pub fn run(
             runner::run(
                 gpu,
                 &|gpu| windows_program(gpu, cfg, opts, split.big_fetch),
+                &app,
+                cfg,
+                opts,
+                rec,
+            )
+        }
+        Form::Split(split) if split.fused_check => {
+            let mut state = a.state_split_fused(&input.offsets, &g.cols, split.degree);
+            state.tie_skip = split.tie_skip;
+            let app = AppRun {
+                state: &state,
+                seeds: Seeds::new()
+                    .add(split_fused::assign::Task, &input.small)
+                    .add(split_fused::assign_big::Task, &input.large),
+                verify: &verify,
+                reset: &reset,
+                workload: &workload,
+            };
+            runner::run(
+                gpu,
+                &|gpu| fused_program(gpu, cfg, opts, split.big_fetch),
                 &app,
                 cfg,
                 opts,

@@ -138,6 +138,12 @@ pub struct BenchArgs {
     /// (shared ranges with a reduction); bsp runs take a level per window.
     #[arg(long, requires = "split_degree", conflicts_with = "tie_skip")]
     hub_windows: bool,
+    /// coloring with --split-degree: each colour task checks its own vertex right after its
+    /// colour's store and fence, with the same worker (`atos::apps::coloring::split_fused`),
+    /// instead of queueing it for `check` on CTAs: no check queue, a fence per vertex [default:
+    /// checks queued].
+    #[arg(long, requires = "split_degree", conflicts_with = "hub_windows")]
+    fused_check: bool,
     /// coloring with --split-degree: seed the hubs (`assign_big`'s queue) by descending degree
     /// instead of by id, so that the longest colourings start first (`atos::apps::coloring::
     /// hubs_by_degree`) [default: by id, as every other seed].
@@ -369,6 +375,7 @@ impl App {
                         big_fetch: args.split_big_fetch.unwrap_or(1),
                         tie_skip: args.tie_skip.unwrap_or(0),
                         hub_windows: args.hub_windows,
+                        fused_check: args.fused_check,
                         hubs_by_degree: args.hubs_by_degree,
                     }),
                     None if args.inline_check => coloring::Form::InlineCheck,
@@ -1241,6 +1248,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                 rec.split_big_fetch = split.map(|s| s.big_fetch);
                 rec.tie_skip = split.map(|s| s.tie_skip);
                 rec.hub_windows = split.and_then(|s| s.hub_windows.then_some(true));
+                rec.fused_check = split.and_then(|s| s.fused_check.then_some(true));
                 rec.hubs_by_degree = split.and_then(|s| s.hubs_by_degree.then_some(true));
                 rec.inline_check = (c.form == coloring::Form::InlineCheck).then_some(true);
             }
@@ -1623,7 +1631,12 @@ fn answer(r: &Record) -> String {
                 } else {
                     ""
                 };
-                format!(", split {d}{fetch}{skip}{windows}{order}")
+                let fused = if r.fused_check == Some(true) {
+                    ", fused check"
+                } else {
+                    ""
+                };
+                format!(", split {d}{fetch}{skip}{windows}{order}{fused}")
             }
             None if r.inline_check == Some(true) => ", check inline".into(),
             None => String::new(),
@@ -1824,6 +1837,7 @@ mod share_tests {
                     big_fetch: 1,
                     tie_skip: 0,
                     hub_windows: false,
+                    fused_check: false,
                     hubs_by_degree: false,
                 }),
             )

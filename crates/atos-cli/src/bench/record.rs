@@ -200,6 +200,10 @@ pub struct Record {
     /// (`--hubs-by-degree`); absent otherwise and in older records.
     #[serde(default)]
     pub hubs_by_degree: Option<bool>,
+    /// Colouring with a split: `true` when each colour task checked its own vertex
+    /// (`--fused-check`, `coloring::split_fused`); absent otherwise and in older records.
+    #[serde(default)]
+    pub fused_check: Option<bool>,
     /// Colouring: `true` when `check` ran inline (`--inline-check`); absent otherwise and in
     /// older records.
     #[serde(default)]
@@ -360,6 +364,7 @@ impl Record {
             split_big_fetch: None,
             tie_skip: None,
             hub_windows: None,
+            fused_check: None,
             hubs_by_degree: None,
             inline_check: None,
             devices: None,
@@ -460,6 +465,7 @@ impl Record {
             && self.tie_skip == other.tie_skip
             && self.hub_windows == other.hub_windows
             && self.hubs_by_degree == other.hubs_by_degree
+            && self.fused_check == other.fused_check
             && self.inline_check == other.inline_check
             && self.idle_nap_ns == other.idle_nap_ns
             && self.idle_nap_doublings == other.idle_nap_doublings
