@@ -558,7 +558,10 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
 /// above its degree plus the tie skip (`first_fit_bound_exceeded`; so the clique's first-fit
 /// colours are exactly 0..600), the vertices above the split coloured by `assign_big`. Then
 /// the same with each colour task checking its own vertex (`apps::coloring::split_fused`, no
-/// check queue). Returns the failures.
+/// check queue), also on 2^20 vertices joined in far-apart pairs (`i` and `i + 2^19`): workers
+/// colour both ends at once, both take colour 0, and each such conflict must be found by a
+/// check that read the other end after its own fence (the re-colourings counted show that they
+/// happened). Returns the failures.
 fn coloring_split(gpu: &Gpu) -> usize {
     let mut clique = atos_graph::EdgeList::new(600);
     for u in 0..600 {
@@ -588,6 +591,22 @@ fn coloring_split(gpu: &Gpu) -> usize {
         &[(thread, 64, 0), (warp, 8, 0), (warp, 8, 4)],
         true,
     ) + coloring_split_on(gpu, "a clique of 600", &clique, &[(warp, 8, 4)], true)
+        + coloring_split_on(
+            gpu,
+            "2^20 vertices in far-apart pairs",
+            &far_pairs(1 << 20),
+            &[(warp, 8, 0), (warp, 8, 0), (warp, 8, 0), (thread, 64, 0)],
+            true,
+        )
+}
+
+/// `n` vertices (even), `i` joined to `i + n / 2`.
+fn far_pairs(n: u32) -> atos_graph::Csr {
+    let mut pairs = atos_graph::EdgeList::new(n);
+    for i in 0..n / 2 {
+        pairs.push(i, i + n / 2);
+    }
+    pairs.into_csr(Default::default()).unwrap().0
 }
 
 /// [`coloring_split`] on one graph, persistent and BSP, for each (worker, fetch, tie skip) of
@@ -656,7 +675,9 @@ fn coloring_split_on(
                         format!("WRONG: vertex {v} has colour {}", colors[v as usize])
                     }
                     Ok(k) if big >= large.len() as u64 => {
-                        format!("{k} colours, {big} hub colourings")
+                        let tasks = big + st.queue("work").map_or(0, |q| q.popped);
+                        let again = tasks.saturating_sub(g.num_vertices() as u64);
+                        format!("{k} colours, {big} hub colourings, {again} re-colourings")
                     }
                     Ok(_) => format!("WRONG: {big} hub colourings for {} hubs", large.len()),
                     Err(e) => format!("WRONG: {e}"),

@@ -280,20 +280,33 @@ fn apps_cuda() {
     insta::assert_snapshot!("app_coloring_split_assign_big", function("assign_big"));
     // `split_fused`'s warp `assign`: the store, then (a vertex with edges) the leader's fence
     // and the warp's barrier before the check's loop reads colours; no check queue.
+    // So does its CTA `assign_big` (a block barrier), and so do discrete and bulk-synchronous
+    // units: reads follow the fence, so no strategy defers or elides it.
     let fused = unchecked::<coloring::split_fused::Tasks>();
-    let src = atos::cuda_source::<coloring::split_fused::Tasks>(&fused).unwrap();
-    let at = src.find("void assign(").expect("emitted");
-    let assign = &src[at..at + src[at..].find("\n}\n").expect("ends") + 3];
-    let fence = assign
-        .find("atos::fence_seq_cst(); });")
-        .expect("fenced per task");
-    let sync = assign[fence..].find("worker.sync();").expect("joined") + fence;
-    assert!(sync < assign.find("fetch_or").unwrap(), "{assign}");
-    assert!(
-        !src.contains("atos_out.check") && !assign.contains("debt.owe"),
-        "{assign}"
-    );
-    insta::assert_snapshot!("app_coloring_split_fused_assign", assign);
+    for strategy in [Strategy::Persistent, Strategy::Discrete, Strategy::Bsp] {
+        let spec = fused.clone().strategy(strategy);
+        let src = atos::cuda_source::<coloring::split_fused::Tasks>(&spec).unwrap();
+        assert!(!src.contains("atos_out.check"), "{strategy:?}");
+        for name in ["assign", "assign_big"] {
+            let at = src.find(&format!("void {name}(")).expect("emitted");
+            let f = &src[at..at + src[at..].find("\n}\n").expect("ends") + 3];
+            let fence = f
+                .find("atos::fence_seq_cst(); });")
+                .expect("fenced per task");
+            let sync = f[fence..].find("worker.sync();").expect("joined") + fence;
+            assert!(
+                sync < f.find("fetch_or").unwrap(),
+                "{strategy:?} {name}: {f}"
+            );
+            assert!(
+                !f.contains("debt.owe") && !f.contains("elided"),
+                "{strategy:?} {f}"
+            );
+            if name == "assign" && strategy == Strategy::Persistent {
+                insta::assert_snapshot!("app_coloring_split_fused_assign", f);
+            }
+        }
+    }
 }
 
 /// `hub_windows`' `assign_big` (CTA, fetch 1, a loop that ORs into `taken`) runs balanced and

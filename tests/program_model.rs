@@ -502,3 +502,65 @@ fn an_idle_hook_cannot_accumulate() {
     let want: Vec<u64> = (0..8u64).map(|i| sweeps + u64::from(i < 2) * 2).collect();
     assert_eq!(got, want);
 }
+
+/// A task whose body is assembled by `macro_rules!` from a part another expansion wrote (as
+/// `apps::coloring`'s check loop is spliced into its tasks): the part names the task's locals
+/// because they are passed in, and its call of a device function compiles (the attribute names
+/// the call's hidden argument with its own hygiene, not the part's).
+mod spliced {
+    use atos::prelude::*;
+
+    #[atos::state]
+    pub struct Marks<'a> {
+        pub hits: Atomics<'a, u32>,
+        pub work: Queue<'a, u32>,
+    }
+
+    #[atos::device]
+    fn mark(s: &Marks, i: u32) {
+        s.hits.fetch_add(i, 1);
+    }
+
+    /// Calls `$then!(... { part })` with a part that marks `$v` and `$v + 1` through `mark`.
+    macro_rules! part {
+        ($s:ident, $v:ident; $then:ident!($($args:tt)*)) => {
+            $then!($($args)* {
+                mark($s, $v);
+                let next = $v + 1;
+                mark($s, next);
+            });
+        };
+    }
+
+    macro_rules! spliced_task {
+        (@task $name:ident, $s:ident, $v:ident, { $($part:tt)* }) => {
+            #[atos::task(worker = "thread")]
+            pub fn $name($v: u32, $s: &Marks) {
+                if $v % 2 == 0 {
+                    $($part)*
+                }
+            }
+        };
+        ($name:ident) => {
+            part!(s, v; spliced_task!(@task $name, s, v,));
+        };
+    }
+
+    spliced_task!(marks_pairs);
+}
+
+#[test]
+fn a_task_body_may_splice_a_part_written_by_another_macro() {
+    use spliced::*;
+    let hits = AtomicArray::filled(8, 0u32);
+    let state = Marks {
+        hits: hits.view(),
+        work: Queue::with_capacity(8),
+    };
+    cpu(2)
+        .run(marks_pairs::Task, &state, &[0, 1, 2, 3, 6])
+        .unwrap();
+    // Even items mark themselves and the next index; odd ones nothing.
+    assert_eq!(hits.to_vec(), vec![1, 1, 1, 1, 0, 0, 1, 1]);
+    assert!(atos::cuda::<marks_pairs::Task>().unwrap().contains("mark"));
+}

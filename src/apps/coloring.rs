@@ -48,6 +48,8 @@
 //! - **the check's own vertex:** its final store precedes the claim through the fence
 //!   after the store, the push and the pop of the check (and, where idle CTA groups help with
 //!   the check's edges, the shared range's posting), so the claim again reads the final store.
+//!   In [`split_fused`] the check runs in the task that stored: the leader's store, then the
+//!   worker's barrier, then the lane's claim.
 //!
 //! Either way the claim finds the bit clear and queues the loser: a contradiction with "last",
 //! so no conflict remains, with no fence added and no ordering between two locations. (An
@@ -215,7 +217,9 @@ macro_rules! colour_task {
                         ties = ties.min($s.$cap);
                     }
                     while ties > 0 && $free != 0 {
-                        $free &= $free - 1;
+                        // (A `let` first, so that a fault site names this line.)
+                        let rest = $free - 1;
+                        $free &= rest;
                         ties -= 1;
                     }
                 )?
@@ -223,7 +227,9 @@ macro_rules! colour_task {
                     $($found)*
                     break;
                 }
-                $base += 64;
+                // (A `let` first, so that a fault site names this line.)
+                let next = $base + 64;
+                $base = next;
             }
             $($after)*
         }
@@ -503,12 +509,12 @@ pub mod split {
 /// as they follow it through the queue in [`split`]. The loser goes where [`split`]'s checks
 /// send it.
 ///
-/// What it trades: a queue round trip per vertex (the check's push, its claim and its batch,
-/// about half of the split's tasks on kron:22: `docs/results/2026-12-07f-colour-word-h100.md`,
-/// call 2's timeline) against a fence per vertex. In [`split`] a CTA group fences once per
-/// batch, since only pushes follow the fence; here the check's reads follow it, so each vertex
-/// with edges fences before its check. On a thread worker the same trade (`inline_check`, the
-/// check on one thread) took grid:4096x4096 from 5.78 to 3.51 ms
+/// What it trades: a queue round trip per vertex with edges (the check's push, its claim and
+/// its batch: on kron:22 about 2.4 M of the split's 6.6 M tasks, the colour tasks less the 1.8 M
+/// vertices without edges) against a fence per such vertex. In [`split`] a CTA group fences
+/// once per batch, since only pushes follow the fence; here the check's reads follow it. On
+/// thread workers the same trade (`inline_check`, the check on one thread) took
+/// grid:4096x4096 from 4.72 ms (the best queued form) to 3.52
 /// (`docs/results/2026-12-06h-inline-check-h100.md`). Not measured on a GPU yet.
 ///
 /// Under `Strategy::Bsp` a level colours and checks at once (the fence is not elided: reads
