@@ -558,10 +558,11 @@ fn balanced_reductions(gpu: &Gpu) -> usize {
 /// above its degree plus the tie skip (`first_fit_bound_exceeded`; so the clique's first-fit
 /// colours are exactly 0..600), the vertices above the split coloured by `assign_big`. Then
 /// the same with each colour task checking its own vertex (`apps::coloring::split_fused`, no
-/// check queue), also on 2^20 vertices joined in far-apart pairs (`i` and `i + 2^19`): workers
-/// colour both ends at once, both take colour 0, and each such conflict must be found by a
-/// check that read the other end after its own fence (the re-colourings counted show that they
-/// happened). Returns the failures.
+/// check queue), also on 2^20 vertices joined in pairs 64 apart (in each run of 128, `i` and
+/// `i + 64`): a thread's 64 items, or a CTA group's batch of 8 warps' 8, end where the partners
+/// begin, so different workers colour both ends at once, both take colour 0, and each such
+/// conflict must be found by a check that read the other end after its own fence (the
+/// re-colourings counted show that conflicts happened). Returns the failures.
 fn coloring_split(gpu: &Gpu) -> usize {
     let mut clique = atos_graph::EdgeList::new(600);
     for u in 0..600 {
@@ -593,18 +594,19 @@ fn coloring_split(gpu: &Gpu) -> usize {
     ) + coloring_split_on(gpu, "a clique of 600", &clique, &[(warp, 8, 4)], true)
         + coloring_split_on(
             gpu,
-            "2^20 vertices in far-apart pairs",
-            &far_pairs(1 << 20),
+            "2^20 vertices in pairs 64 apart",
+            &pairs_apart(1 << 20, 64),
             &[(warp, 8, 0), (warp, 8, 0), (warp, 8, 0), (thread, 64, 0)],
             true,
         )
 }
 
-/// `n` vertices (even), `i` joined to `i + n / 2`.
-fn far_pairs(n: u32) -> atos_graph::Csr {
+/// `n` vertices (a multiple of `2 * gap`), in each run of `2 * gap` the first `gap` joined to
+/// the last `gap`, `i` to `i + gap`.
+fn pairs_apart(n: u32, gap: u32) -> atos_graph::Csr {
     let mut pairs = atos_graph::EdgeList::new(n);
-    for i in 0..n / 2 {
-        pairs.push(i, i + n / 2);
+    for i in (0..n).filter(|i| i % (2 * gap) < gap) {
+        pairs.push(i, i + gap);
     }
     pairs.into_csr(Default::default()).unwrap().0
 }

@@ -34,7 +34,7 @@ def main() -> None:
                 if r.get("median_ms") is None:
                     continue
             extra = [f"{k}={r[k]}" for k in ("split_degree", "split_big_fetch", "tie_skip", "wide_window", "min_blocks", "devices", "delta") if r.get(k)]
-            extra += [f"{k}={r[k]}" for k in ("idle_nap_ns", "idle_nap_doublings", "inline_check", "hub_windows", "hubs_by_degree", "stamped_rings", "chunked_publish") if r.get(k) is not None]
+            extra += [f"{k}={r[k]}" for k in ("idle_nap_ns", "idle_nap_doublings", "inline_check", "hub_windows", "hubs_by_degree", "fused_check", "share", "stamped_rings", "chunked_publish") if r.get(k) is not None]
             if r.get("grid"):
                 extra.append(f"blocks={r['grid'][0]}x{r['grid'][1]}")
             name = b if r.get("impl") != "original" else f'{b}:{r.get("binary")} -i {r.get("idle")}'

@@ -83,8 +83,8 @@
 //! 1.8 M of its 4.2 M vertices have no edges) one thread each, was built and measured slower on
 //! kron:22 (7.96-11.1 ms against 7.30, about 510 colours against 347), then removed
 //! (`docs/results/2026-12-07g-low-degrees-model.md`). [`split_fused`] is the split with no
-//! check queue: each colour task checks its own vertex after its fence (not yet measured on a
-//! GPU).
+//! check queue: each colour task checks its own vertex after its fence, the fastest form on the
+//! grid and the meshes, slower on kron:22 (`docs/results/2026-12-07h-fused-check-h100.md`).
 //!
 //! Under `Strategy::Bsp` the levels alternate: all queued vertices are coloured at once (level
 //! `2k`), then all of them are checked (level `2k + 1`), and the losers form the next colouring
@@ -515,7 +515,15 @@ pub mod split {
 /// once per batch, since only pushes follow the fence; here the check's reads follow it. On
 /// thread workers the same trade (`inline_check`, the check on one thread) took
 /// grid:4096x4096 from 4.72 ms (the best queued form) to 3.52
-/// (`docs/results/2026-12-06h-inline-check-h100.md`). Not measured on a GPU yet.
+/// (`docs/results/2026-12-06h-inline-check-h100.md`).
+///
+/// **Measured on one H100** (`docs/results/2026-12-07h-fused-check-h100.md`): grid:4096x4096
+/// 1.15 ms at thread/2 (1,056 blocks), against 2.68 for `inline_check` at its best (thread/16,
+/// 264 blocks) and 7.16 for the BSP form; luxembourg_osm 0.065 ms at thread/2 and delaunay_n16
+/// 0.085 at warp/8, against 0.094 and 0.124 for [`split`]; on the GPU the section of `gpu_suite`
+/// whose pairs of vertices are coloured at once by different workers found every conflict
+/// (325 K of 524 K pairs re-coloured on warps). On kron:22 (split 4,096, warp/8) it lost:
+/// 7.53-7.60 ms against 7.28-7.29, the fence per vertex on its warps dearer than the check.
 ///
 /// Under `Strategy::Bsp` a level colours and checks at once (the fence is not elided: reads
 /// follow it), which is not Algorithm 5's colour-then-check level pair; the colouring table's

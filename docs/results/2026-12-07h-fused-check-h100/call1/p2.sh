@@ -5,7 +5,7 @@
 # CTA assign_big/1): split at min blocks 6 40 regs with 1660 B spill stores (share off: 332),
 # at 5 48 regs with 612; fused at 6 40 regs with 124, at 5 48 regs with 28. Hence the
 # --share off and --min-blocks 5 lines.
-#   bash docs/results/2026-12-07h-fused-check-prepared/p2.sh    (carry [".gpu"]; .gpu/atos built by scripts/gpu-bundle.sh at 1229175 or later)
+#   bash .gpu/s/p2.sh (as run; kept here as call1/p2.sh)    (carry [".gpu"]; .gpu/atos built by scripts/gpu-bundle.sh at 1229175 or later)
 source scripts/device-lib.sh p2
 BUDGET=${BUDGET:-540}
 ( .gpu/atos graph convert kron:22 /tmp/k22.acsr > "$w/convert.txt" 2>&1; .gpu/atos graph convert grid:4096x4096 /tmp/g4k.acsr >> "$w/convert.txt" 2>&1 ) &

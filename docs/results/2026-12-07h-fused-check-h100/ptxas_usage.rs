@@ -1,4 +1,4 @@
-// The CPU-side ptxas numbers of docs/results/2026-12-07h-fused-check-prepared.md (NVRTC 13.0,
+// The CPU-side ptxas numbers of docs/results/2026-12-07h-fused-check-h100.md (NVRTC 13.0,
 // sm_90, unchecked units; no GPU). Run from the repository root at commit 1229175 or later by
 // copying this file to tests/ptxas_usage.rs, then:
 //   export LD_LIBRARY_PATH=$(scripts/nvrtc-env.sh) ATOS_CACHE_DIR=off
