@@ -91,9 +91,11 @@ fn split_mesh_line(min_blocks: u32) -> String {
 
 /// kron:22's split colourings as `atos bench --split-degree 4096 --worker warp --fetch 8
 /// --min-blocks 6` runs them: `assign` on warps fetching 8, `assign_big` on CTAs fetching 1,
-/// and in `split` `check` on CTAs fetching 64 (shared); `split_fused` checks in its colour
-/// tasks.
-fn split_kron_lines() -> [String; 2] {
+/// and in `split` `check` on CTAs fetching 64 (shared, and with `--share off` not);
+/// `split_fused` checks in its colour tasks. Sharing cost the split unit most of its spill;
+/// with it off the unit ran 6.81 ms against 7.28 on an H100
+/// (docs/results/2026-12-07h-fused-check-h100.md, call 1).
+fn split_kron_lines() -> [String; 3] {
     use atos::apps::coloring::{split, split_fused};
     let spec = |irs: &[&atos::codegen::FnIr], tasks: &[(WorkerKind, u32)]| {
         let mut spec = KernelSpec::for_tasks(irs).checked(false);
@@ -110,6 +112,11 @@ fn split_kron_lines() -> [String; 2] {
             "coloring split warp/8 min blocks 6",
             &spec(&split::Tasks::irs(), &[(warp, 8), (cta, 64), (cta, 1)]),
         ),
+        usage_of::<split::Tasks>("coloring split warp/8 min blocks 6 noshare", &{
+            let mut s = spec(&split::Tasks::irs(), &[(warp, 8), (cta, 64), (cta, 1)]);
+            s.share = false;
+            s
+        }),
         usage_of::<split_fused::Tasks>(
             "coloring split fused warp/8 min blocks 6",
             &spec(&split_fused::Tasks::irs(), &[(warp, 8), (cta, 1)]),

@@ -663,17 +663,24 @@ fn degree_above(offsets: &[u32], big: u32) -> u64 {
 }
 
 /// A split state (`$ty`) over `$offsets`/`$cols` split at degree `$big`: the plain state's
-/// arrays and queues (from `$arrays`, a [`ColoringArrays`]), `work_big` with room for every
-/// vertex above `$big` once, and the state's own fields.
+/// arrays and queues (from `$arrays`, a [`ColoringArrays`]; `without check`, all but the check
+/// queue, as `coloring_state!` says), `work_big` with room for every vertex above `$big` once,
+/// and the state's own fields.
 macro_rules! split_state {
-    ($arrays:expr, $offsets:expr, $cols:expr, $big:expr, $ty:path { $($own:tt)* }) => {{
+    (without check, $arrays:expr, $offsets:expr, $cols:expr, $big:expr, $ty:path { $($own:tt)* }) => {
+        split_state!(@build [], $arrays, $offsets, $cols, $big, $ty { $($own)* })
+    };
+    ($arrays:expr, $offsets:expr, $cols:expr, $big:expr, $ty:path { $($own:tt)* }) => {
+        split_state!(@build [check], $arrays, $offsets, $cols, $big, $ty { $($own)* })
+    };
+    (@build [$($check:ident)?], $arrays:expr, $offsets:expr, $cols:expr, $big:expr, $ty:path { $($own:tt)* }) => {{
         let plain = $arrays.state($offsets, $cols);
         $ty {
             offsets: plain.offsets,
             cols: plain.cols,
             color: plain.color,
             work: plain.work,
-            check: plain.check,
+            $($check: plain.$check,)?
             work_big: Queue::with_capacity(degree_above($offsets, $big) + 1),
             big: $big,
             $($own)*
@@ -767,16 +774,14 @@ impl ColoringArrays {
         cols: &'a [u32],
         big: u32,
     ) -> split_fused::FusedSplitState<'a> {
-        let split = self.state_split(offsets, cols, big);
-        split_fused::FusedSplitState {
-            offsets: split.offsets,
-            cols: split.cols,
-            color: split.color,
-            work: split.work,
-            work_big: split.work_big,
+        split_state!(
+            without check,
+            self,
+            offsets,
+            cols,
             big,
-            tie_skip: split.tie_skip,
-        }
+            split_fused::FusedSplitState { tie_skip: 0 }
+        )
     }
 
     /// The state of [`split`]'s program, the vertices of degree above `big` coloured by
