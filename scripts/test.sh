@@ -16,3 +16,12 @@ if cargo nextest --version >/dev/null 2>&1; then
 else
   cargo test --workspace --no-fail-fast
 fi
+# README's "Use atos from your own crate": the template crate outside the workspace
+# (examples/own-crate), built against this checkout with the workspace's lock (the same
+# dependency versions, so the target folder's builds are reused) and run on the CPU executor,
+# its kernel compiled by NVRTC for sm_90 (`--nvrtc` fails when NVRTC is missing).
+own=examples/own-crate
+cp Cargo.lock "$own/Cargo.lock"
+cargo fmt --manifest-path "$own/Cargo.toml" -- --check
+CARGO_TARGET_DIR=target cargo clippy --manifest-path "$own/Cargo.toml" -- -D warnings
+CARGO_TARGET_DIR=target cargo run --manifest-path "$own/Cargo.toml" -- --device cpu --nvrtc

@@ -1,0 +1,185 @@
+//! Connected components by label propagation, written as an atos task in a crate of its own
+//! (README.md, "Use atos from your own crate").
+//!
+//! Every vertex starts labelled with its own id and queued. A task lowers each neighbour's label
+//! to its own (`fetch_min`) and queues the neighbours it lowered, so each component ends
+//! labelled with its smallest vertex id. The graph (rings with chords, a path and isolated
+//! vertices) is built here, and the labels are checked against a union-find on the CPU.
+//!
+//! `cargo run --release` runs on the GPU when there is one (NVRTC on `LD_LIBRARY_PATH`), else
+//! on the CPU executor; `-- --device cpu` or `-- --device gpu` chooses. `-- --nvrtc` also
+//! compiles the task's CUDA for sm_90 with NVRTC, which needs no GPU: how a crate's tests can
+//! check its kernels on a machine without one.
+
+use atos::prelude::*;
+
+#[atos::state]
+pub struct Components<'a> {
+    pub offsets: Slice<'a, u32>,
+    pub cols: Slice<'a, u32>,
+    pub label: Atomics<'a, u32>,
+    pub work: Queue<'a, u32>,
+}
+
+#[atos::task(worker = "warp", fetch = 1)]
+pub fn propagate(v: u32, s: &Components) {
+    let mine = s.label.load(v);
+    for e in lanes(s.offsets[v]..s.offsets[v + 1]) {
+        let u = s.cols[e];
+        // `lower(u, x)`: `fetch_min(u, x) > x`, after a plain load that skips most edges.
+        if s.label.lower(u, mine) {
+            s.work.push(u);
+        }
+    }
+}
+
+/// An undirected graph as a CSR: every edge in both directions.
+struct Csr {
+    offsets: Vec<u32>,
+    cols: Vec<u32>,
+}
+
+impl Csr {
+    fn from_edges(vertices: u32, edges: &[(u32, u32)]) -> Csr {
+        let mut degree = vec![0u32; vertices as usize + 1];
+        for &(a, b) in edges {
+            degree[a as usize + 1] += 1;
+            degree[b as usize + 1] += 1;
+        }
+        let mut offsets = degree;
+        for i in 1..offsets.len() {
+            offsets[i] += offsets[i - 1];
+        }
+        let mut next = offsets.clone();
+        let mut cols = vec![0u32; 2 * edges.len()];
+        for &(a, b) in edges {
+            for (from, to) in [(a, b), (b, a)] {
+                cols[next[from as usize] as usize] = to;
+                next[from as usize] += 1;
+            }
+        }
+        Csr { offsets, cols }
+    }
+}
+
+/// Rings of 1,000 to 40,000 vertices with chords across them, then a long path, then a few
+/// isolated vertices; ring vertices are numbered from the middle so that small labels have far
+/// to travel.
+fn graph() -> (u32, Vec<(u32, u32)>) {
+    let mut edges = Vec::new();
+    let mut first = 0u32;
+    for (ring, len) in [1_000u32, 40_000, 7, 12_345, 2].into_iter().enumerate() {
+        let id = |i: u32| first + (i + len / 2) % len;
+        for i in 0..len {
+            edges.push((id(i), id((i + 1) % len)));
+            if len > 100 && i % 97 == ring as u32 {
+                edges.push((id(i), id((i * 31 + 7) % len)));
+            }
+        }
+        first += len;
+    }
+    let path = 5_000;
+    for i in 0..path - 1 {
+        edges.push((first + i, first + i + 1));
+    }
+    (first + path + 3, edges)
+}
+
+/// Each vertex's component, named by its smallest vertex (union-find).
+fn reference(vertices: u32, edges: &[(u32, u32)]) -> Vec<u32> {
+    fn root(parent: &mut [u32], mut v: u32) -> u32 {
+        while parent[v as usize] != v {
+            parent[v as usize] = parent[parent[v as usize] as usize];
+            v = parent[v as usize];
+        }
+        v
+    }
+    let mut parent: Vec<u32> = (0..vertices).collect();
+    for &(a, b) in edges {
+        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
+        parent[ra.max(rb) as usize] = ra.min(rb);
+    }
+    (0..vertices).map(|v| root(&mut parent, v)).collect()
+}
+
+fn main() {
+    if let Err(e) = run() {
+        eprintln!("error: {e}");
+        std::process::exit(1);
+    }
+}
+
+fn run() -> Result<(), Box<dyn std::error::Error>> {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let device = match args.iter().position(|a| a == "--device") {
+        Some(i) => args
+            .get(i + 1)
+            .ok_or("--device needs auto, gpu or cpu")?
+            .clone(),
+        None => "auto".into(),
+    };
+    if args.iter().any(|a| a == "--nvrtc") {
+        // The translation unit `Program::build` would compile, with the task's own attributes.
+        let cuda = atos::cuda::<propagate::Task>()?;
+        let compiled = atos::gpu::nvrtc::compile_cubin(&cuda, (9, 0))?;
+        if !compiled.log.is_empty() {
+            return Err(format!("NVRTC warned:\n{}", compiled.log).into());
+        }
+        println!(
+            "NVRTC: {} lines of CUDA -> {} bytes of sm_90 CUBIN",
+            cuda.lines().count(),
+            compiled.cubin.len()
+        );
+    }
+    let (vertices, edges) = graph();
+    let g = Csr::from_edges(vertices, &edges);
+    let want = reference(vertices, &edges);
+
+    let labels = AtomicArray::from_vec((0..vertices).collect());
+    let state = Components {
+        offsets: Slice::new(&g.offsets),
+        cols: Slice::new(&g.cols),
+        label: labels.view(),
+        // A vertex is queued again each time its label drops, and may wait in the ring more
+        // than once at a time: room for a push per vertex and per edge end.
+        work: Queue::with_capacity(vertices as u64 + 2 * edges.len() as u64 + 1),
+    };
+    let seeds: Vec<u32> = (0..vertices).collect();
+
+    let gpu = match device.as_str() {
+        "cpu" => None,
+        "gpu" => Some(Gpu::new(0)?),
+        "auto" => Gpu::new(0)
+            .inspect_err(|e| println!("no GPU ({e}): running on the CPU executor"))
+            .ok(),
+        other => return Err(format!("unknown --device `{other}`: use auto, gpu or cpu").into()),
+    };
+    let stats = match &gpu {
+        Some(gpu) => Program::new(gpu, propagate::Task)
+            .worker(WorkerKind::Warp)
+            .build()?
+            .run(&state, &seeds)?,
+        None => CpuExecutor::new().run(propagate::Task, &state, &seeds)?,
+    };
+
+    let got = labels.to_vec();
+    let wrong = got.iter().zip(&want).filter(|(a, b)| a != b).count();
+    let components = want
+        .iter()
+        .enumerate()
+        .filter(|&(v, &r)| v as u32 == r)
+        .count();
+    println!(
+        "{} vertices, {} edges: {components} components, {} tasks on {} in {:.3} ms",
+        vertices,
+        edges.len(),
+        stats.popped,
+        stats.device,
+        stats.time.as_secs_f64() * 1e3
+    );
+    if wrong > 0 {
+        return Err(format!("{wrong} labels differ from the union-find reference").into());
+    }
+    println!("every label matches the union-find reference");
+    Ok(())
+}
