@@ -11,7 +11,7 @@ use atos::{Gpu, ProgramBuilder, Seeds, Stats};
 use atos_graph::reference::coloring::{ColoringOrder, greedy_coloring, validate_coloring};
 
 use super::record::Record;
-use super::runner::{self, AppRun};
+use super::runner;
 use super::{Config, Fail, RunOpts};
 
 /// Everything the configurations of one graph share.
@@ -226,91 +226,51 @@ pub fn run(
         };
         colourings as f64 / n.max(1) as f64
     };
+    let checks = runner::Checks {
+        verify: &verify,
+        reset: &reset,
+        workload: &workload,
+    };
     let result = match input.form {
         Form::InlineCheck => {
             let state = a.state(&input.offsets, &g.cols);
-            let app = AppRun {
-                state: &state,
-                seeds: Seeds::new().add(inline_check::assign::Task, &a.seeds),
-                verify: &verify,
-                reset: &reset,
-                workload: &workload,
-            };
+            let app = checks.app(
+                &state,
+                Seeds::new().add(inline_check::assign::Task, &a.seeds),
+            );
             runner::run(gpu, &|gpu| inlined(gpu, cfg, opts), &app, cfg, opts, rec)
         }
         Form::Plain => {
             let state = a.state(&input.offsets, &g.cols);
-            let app = AppRun {
-                state: &state,
-                seeds: Seeds::new().add(coloring::assign::Task, &a.seeds),
-                verify: &verify,
-                reset: &reset,
-                workload: &workload,
-            };
+            let app = checks.app(&state, Seeds::new().add(coloring::assign::Task, &a.seeds));
             runner::run(gpu, &|gpu| plain(gpu, cfg, opts), &app, cfg, opts, rec)
         }
         Form::Split(split) if split.hub_windows => {
             let state = a.state_hub_windows(&input.offsets, &g.cols, split.degree);
             let hubs = hub_windows::hub_seeds(&input.large);
-            let app = AppRun {
-                state: &state,
-                seeds: Seeds::new()
-                    .add(hub_windows::assign::Task, &input.small)
-                    .add(hub_windows::assign_big::Task, &hubs),
-                verify: &verify,
-                reset: &reset,
-                workload: &workload,
-            };
-            runner::run(
-                gpu,
-                &|gpu| windows_program(gpu, cfg, opts, split.big_fetch),
-                &app,
-                cfg,
-                opts,
-                rec,
-            )
+            let seeds = Seeds::new()
+                .add(hub_windows::assign::Task, &input.small)
+                .add(hub_windows::assign_big::Task, &hubs);
+            let build = |gpu: &Gpu| windows_program(gpu, cfg, opts, split.big_fetch);
+            runner::run(gpu, &build, &checks.app(&state, seeds), cfg, opts, rec)
         }
         Form::Split(split) if split.fused_check => {
             let mut state = a.state_split_fused(&input.offsets, &g.cols, split.degree);
             state.tie_skip = split.tie_skip;
-            let app = AppRun {
-                state: &state,
-                seeds: Seeds::new()
-                    .add(split_fused::assign::Task, &input.small)
-                    .add(split_fused::assign_big::Task, &input.large),
-                verify: &verify,
-                reset: &reset,
-                workload: &workload,
-            };
-            runner::run(
-                gpu,
-                &|gpu| fused_program(gpu, cfg, opts, split.big_fetch),
-                &app,
-                cfg,
-                opts,
-                rec,
-            )
+            let seeds = Seeds::new()
+                .add(split_fused::assign::Task, &input.small)
+                .add(split_fused::assign_big::Task, &input.large);
+            let build = |gpu: &Gpu| fused_program(gpu, cfg, opts, split.big_fetch);
+            runner::run(gpu, &build, &checks.app(&state, seeds), cfg, opts, rec)
         }
         Form::Split(split) => {
             let mut state = a.state_split(&input.offsets, &g.cols, split.degree);
             state.tie_skip = split.tie_skip;
-            let app = AppRun {
-                state: &state,
-                seeds: Seeds::new()
-                    .add(split::assign::Task, &input.small)
-                    .add(split::assign_big::Task, &input.large),
-                verify: &verify,
-                reset: &reset,
-                workload: &workload,
-            };
-            runner::run(
-                gpu,
-                &|gpu| split_program(gpu, cfg, opts, split.big_fetch),
-                &app,
-                cfg,
-                opts,
-                rec,
-            )
+            let seeds = Seeds::new()
+                .add(split::assign::Task, &input.small)
+                .add(split::assign_big::Task, &input.large);
+            let build = |gpu: &Gpu| split_program(gpu, cfg, opts, split.big_fetch);
+            runner::run(gpu, &build, &checks.app(&state, seeds), cfg, opts, rec)
         }
     };
     if result.is_ok() {

@@ -22,6 +22,27 @@ pub struct AppRun<'x, 's, P: TaskSet> {
     pub workload: &'x dyn Fn(&Stats) -> f64,
 }
 
+/// What an app checks and counts of every run, whichever of its programs runs: the parts of an
+/// [`AppRun`] besides the state and the seeds.
+pub struct Checks<'x> {
+    pub verify: &'x dyn Fn(&str) -> Result<(), Fail>,
+    pub reset: &'x dyn Fn(),
+    pub workload: &'x dyn Fn(&Stats) -> f64,
+}
+
+impl<'x> Checks<'x> {
+    /// The run of `state` from `seeds` with these checks.
+    pub fn app<'s, P: TaskSet>(&self, state: &'x P::State<'s>, seeds: Seeds) -> AppRun<'x, 's, P> {
+        AppRun {
+            state,
+            seeds,
+            verify: self.verify,
+            reset: self.reset,
+            workload: self.workload,
+        }
+    }
+}
+
 pub fn run_label(i: usize, warmup: usize) -> String {
     if i < warmup {
         format!("warm-up run {}", i + 1)
