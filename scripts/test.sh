@@ -23,5 +23,6 @@ fi
 own=examples/own-crate
 cp Cargo.lock "$own/Cargo.lock"
 cargo fmt --manifest-path "$own/Cargo.toml" -- --check
-CARGO_TARGET_DIR=target cargo clippy --manifest-path "$own/Cargo.toml" -- -D warnings
-CARGO_TARGET_DIR=target cargo run --manifest-path "$own/Cargo.toml" -- --device cpu --nvrtc
+export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-target}"
+cargo clippy --manifest-path "$own/Cargo.toml" -- -D warnings
+cargo run --manifest-path "$own/Cargo.toml" -- --device cpu --nvrtc

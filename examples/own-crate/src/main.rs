@@ -6,10 +6,10 @@
 //! labelled with its smallest vertex id. The graph (rings with chords, a path and isolated
 //! vertices) is built here, and the labels are checked against a union-find on the CPU.
 //!
-//! `cargo run --release` runs on the GPU when there is one (NVRTC on `LD_LIBRARY_PATH`), else
-//! on the CPU executor; `-- --device cpu` or `-- --device gpu` chooses. `-- --nvrtc` also
-//! compiles the task's CUDA for sm_90 with NVRTC, which needs no GPU: how a crate's tests can
-//! check its kernels on a machine without one.
+//! `cargo run --release` runs on the GPU when there is one and NVRTC can be loaded (from
+//! `LD_LIBRARY_PATH`), else on the CPU executor; `-- --device cpu` or `-- --device gpu` chooses.
+//! `-- --nvrtc` also compiles the task's CUDA for sm_90 with NVRTC, which needs no GPU: how a
+//! crate's tests can check its kernels on a machine without one.
 
 use atos::prelude::*;
 
@@ -41,6 +41,11 @@ struct Csr {
 
 impl Csr {
     fn from_edges(vertices: u32, edges: &[(u32, u32)]) -> Csr {
+        // `Slice<u32>` offsets index `cols` with u32s: at most 2^32 - 1 edge ends.
+        assert!(
+            2 * edges.len() < u32::MAX as usize,
+            "too many edges for u32 offsets"
+        );
         let mut degree = vec![0u32; vertices as usize + 1];
         for &(a, b) in edges {
             degree[a as usize + 1] += 1;
@@ -62,14 +67,13 @@ impl Csr {
     }
 }
 
-/// Rings of 1,000 to 40,000 vertices with chords across them, then a long path, then a few
-/// isolated vertices; ring vertices are numbered from the middle so that small labels have far
-/// to travel.
+/// Rings of 2 to 40,000 vertices, the large ones with chords across them, then a path of 5,000
+/// vertices (its smallest label has to travel its whole length), then 3 isolated vertices.
 fn graph() -> (u32, Vec<(u32, u32)>) {
     let mut edges = Vec::new();
     let mut first = 0u32;
     for (ring, len) in [1_000u32, 40_000, 7, 12_345, 2].into_iter().enumerate() {
-        let id = |i: u32| first + (i + len / 2) % len;
+        let id = |i: u32| first + i;
         for i in 0..len {
             edges.push((id(i), id((i + 1) % len)));
             if len > 100 && i % 97 == ring as u32 {
@@ -109,16 +113,37 @@ fn main() {
     }
 }
 
+const USAGE: &str = "usage: my-components [--device auto|gpu|cpu] [--nvrtc]";
+
+/// The command line: the device (`auto` unless given) and whether to compile with NVRTC; `None`
+/// for `--help`.
+fn parse_args() -> Result<Option<(String, bool)>, String> {
+    let (mut device, mut nvrtc) = ("auto".to_string(), false);
+    let mut args = std::env::args().skip(1);
+    while let Some(arg) = args.next() {
+        match arg.as_str() {
+            "--device" => {
+                device = args
+                    .next()
+                    .ok_or(format!("--device needs a value\n{USAGE}"))?
+            }
+            "--nvrtc" => nvrtc = true,
+            "-h" | "--help" => return Ok(None),
+            other => match other.strip_prefix("--device=") {
+                Some(d) => device = d.to_string(),
+                None => return Err(format!("unknown argument `{other}`\n{USAGE}")),
+            },
+        }
+    }
+    Ok(Some((device, nvrtc)))
+}
+
 fn run() -> Result<(), Box<dyn std::error::Error>> {
-    let args: Vec<String> = std::env::args().skip(1).collect();
-    let device = match args.iter().position(|a| a == "--device") {
-        Some(i) => args
-            .get(i + 1)
-            .ok_or("--device needs auto, gpu or cpu")?
-            .clone(),
-        None => "auto".into(),
+    let Some((device, nvrtc)) = parse_args()? else {
+        println!("{USAGE}");
+        return Ok(());
     };
-    if args.iter().any(|a| a == "--nvrtc") {
+    if nvrtc {
         // The translation unit `Program::build` would compile, with the task's own attributes.
         let cuda = atos::cuda::<propagate::Task>()?;
         let compiled = atos::gpu::nvrtc::compile_cubin(&cuda, (9, 0))?;
@@ -140,18 +165,29 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
         offsets: Slice::new(&g.offsets),
         cols: Slice::new(&g.cols),
         label: labels.view(),
-        // A vertex is queued again each time its label drops, and may wait in the ring more
-        // than once at a time: room for a push per vertex and per edge end.
+        // A vertex is queued again each time its label drops, so it may wait in the ring more
+        // than once at a time: no capacity bounds that in general. A push per vertex and per
+        // edge end is room enough here; a run that needs more stops with an error that names
+        // the capacity it needs.
         work: Queue::with_capacity(vertices as u64 + 2 * edges.len() as u64 + 1),
     };
     let seeds: Vec<u32> = (0..vertices).collect();
 
+    // `Gpu::new` needs the driver and a device; `build` needs NVRTC too.
     let gpu = match device.as_str() {
         "cpu" => None,
         "gpu" => Some(Gpu::new(0)?),
-        "auto" => Gpu::new(0)
-            .inspect_err(|e| println!("no GPU ({e}): running on the CPU executor"))
-            .ok(),
+        "auto" => match Gpu::new(0) {
+            Ok(_) if !atos::gpu::nvrtc::nvrtc_available() => {
+                println!("NVRTC could not be loaded: running on the CPU executor");
+                None
+            }
+            Ok(gpu) => Some(gpu),
+            Err(e) => {
+                println!("no GPU ({e}): running on the CPU executor");
+                None
+            }
+        },
         other => return Err(format!("unknown --device `{other}`: use auto, gpu or cpu").into()),
     };
     let stats = match &gpu {
