@@ -1628,3 +1628,83 @@ fn the_table_names_stamped_rings() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// The first cell of every row of docs/bench.md's tables.
+fn bench_md_first_cells() -> Vec<String> {
+    let doc = concat!(env!("CARGO_MANIFEST_DIR"), "/../../docs/bench.md");
+    std::fs::read_to_string(doc)
+        .unwrap_or_else(|e| panic!("{doc}: {e}"))
+        .lines()
+        .filter_map(|l| l.strip_prefix('|'))
+        .filter_map(|l| l.split('|').next().map(str::to_string))
+        .collect()
+}
+
+/// The names written as code (between backquotes) in `cells`, from each span's start up to the
+/// first character that cannot be part of an option or field name (so "`--fetch N,...`" gives
+/// "--fetch").
+fn code_names(cells: &[String]) -> std::collections::BTreeSet<String> {
+    let mut names = std::collections::BTreeSet::new();
+    for cell in cells {
+        for span in cell.split('`').skip(1).step_by(2) {
+            let name: String = span
+                .chars()
+                .take_while(|c| c.is_ascii_alphanumeric() || *c == '-' || *c == '_')
+                .collect();
+            if !name.is_empty() {
+                names.insert(name);
+            }
+        }
+    }
+    names
+}
+
+/// docs/bench.md documents the command as built: its option table names every option
+/// `atos bench --help` lists and no other, and its field tables name every field of a record.
+#[test]
+fn bench_md_names_every_option_and_record_field() {
+    let help = atos(&["bench", "--help"]);
+    assert_eq!(help.code, Some(0), "{}", help.stderr);
+    // clap's option lines: `  -h, --help` or `      --fetch <N>`; descriptions sit deeper.
+    let options: std::collections::BTreeSet<String> = help
+        .stdout
+        .lines()
+        .filter(|l| l.len() - l.trim_start().len() < 8 && l.trim_start().starts_with('-'))
+        .filter_map(|l| {
+            l.trim_start()
+                .split([' ', ',', '=', '<'])
+                .find(|w| w.starts_with("--"))
+        })
+        .filter(|o| *o != "--help")
+        .map(str::to_string)
+        .collect();
+    assert!(
+        options.len() > 40,
+        "too few options read from --help: {options:?}"
+    );
+    let documented = code_names(&bench_md_first_cells());
+    let documented_options: std::collections::BTreeSet<String> = documented
+        .iter()
+        .filter(|n| n.starts_with("--"))
+        .cloned()
+        .collect();
+    let missing: Vec<_> = options.difference(&documented_options).collect();
+    assert!(
+        missing.is_empty(),
+        "options docs/bench.md does not document: {missing:?}"
+    );
+    let stale: Vec<_> = documented_options.difference(&options).collect();
+    assert!(
+        stale.is_empty(),
+        "options docs/bench.md documents that `atos bench` lacks: {stale:?}"
+    );
+    let fields: Vec<_> = SCHEMA
+        .iter()
+        .map(|&(name, _, _)| name)
+        .filter(|name| !documented.contains(*name))
+        .collect();
+    assert!(
+        fields.is_empty(),
+        "record fields docs/bench.md does not document: {fields:?}"
+    );
+}
