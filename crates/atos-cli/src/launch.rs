@@ -46,15 +46,14 @@ const GRACE: Duration = Duration::from_secs(5);
 /// when some exited 1 (a failure they reported, e.g. a failed configuration), `Err` when a
 /// rank crashed, was ended by its watchdog, or could not start.
 pub fn run(args: &RunArgs) -> Result<bool, String> {
-    if !(args.bootstrap_timeout.is_finite() && args.bootstrap_timeout > 0.0) {
-        return Err("--bootstrap-timeout must be a positive number of seconds".into());
-    }
-    launch(
-        args.np,
-        &args.command,
-        Duration::from_secs_f64(args.bootstrap_timeout),
-        args.share_gpus,
-    )
+    let Some(timeout) = atos::seconds::positive_seconds(args.bootstrap_timeout) else {
+        return Err(format!(
+            "--bootstrap-timeout {:?} is not a positive number of seconds up to {:e}",
+            args.bootstrap_timeout,
+            atos::seconds::MAX_SECONDS
+        ));
+    };
+    launch(args.np, &args.command, timeout, args.share_gpus)
 }
 
 /// The GPU each of `np` ranks drives on a node with `gpus` GPUs (`None`: not known here, e.g.

@@ -727,6 +727,17 @@ fn bad_input_is_refused_clearly() {
         (&["--grid", "0"], 2, "--grid"),
         (&["--grid", "264,0"], 2, "bad grid `0`"),
         (&["--runs", "0"], 2, "--runs"),
+        // Too long for a `Duration`: refused, not a panic.
+        (
+            &["--timeout", "1e300"],
+            2,
+            "bad timeout `1e300`: use a positive number of seconds up to 1e9",
+        ),
+        (
+            &["--aggregation", "256:1e308"],
+            2,
+            "WAIT_US must be from 0 to 1e15 microseconds",
+        ),
         (&["--app", "sssp"], 1, "sssp needs edge weights"),
         (&["--source", "999"], 1, "source 999 is not a vertex"),
         (

@@ -84,6 +84,42 @@ fn ranks_are_not_launched_from_inside_a_rank_and_bad_arguments_are_refused() {
     let (code, _, err) = atos(&["nvshmem-check"], &[]);
     assert_eq!(code, Some(1));
     assert!(err.contains("not a rank"), "{err}");
+    // Waits too long for a `Duration` are refused, not a panic: on the command line and in a
+    // rank's variables.
+    let (code, _, err) = atos(
+        &[
+            "run",
+            "--np",
+            "1",
+            "--bootstrap-timeout",
+            "1e300",
+            "nvshmem-check",
+        ],
+        &[],
+    );
+    assert_eq!(code, Some(1), "{err}");
+    assert!(
+        err.contains("--bootstrap-timeout 1e300 is not a positive number of seconds up to 1e9"),
+        "{err}"
+    );
+    for var in ["ATOS_BOOTSTRAP_TIMEOUT", "ATOS_RUN_TIMEOUT"] {
+        let (code, _, err) = atos(
+            &["nvshmem-check"],
+            &[
+                ("ATOS_RANK", "0"),
+                ("ATOS_RANKS", "1"),
+                ("ATOS_RENDEZVOUS", "/tmp/atos-never"),
+                (var, "1e300"),
+            ],
+        );
+        assert_eq!(code, Some(1), "{var}: {err}");
+        assert!(
+            err.contains(&format!(
+                "{var}=\"1e300\" is not a positive number of seconds (at most 1e9)"
+            )),
+            "{var}: {err}"
+        );
+    }
     let (code, _, err) = atos(
         &[
             "bench",

@@ -9,6 +9,15 @@ use atos_codegen::ir::*;
 use atos_codegen::item::{MAX_ITEM_BYTES, MAX_TUPLE_PARTS, tuple_layout};
 
 pub(crate) fn check_signature_header(sig: &syn::Signature) -> Result<()> {
+    if is_raw(&sig.ident) {
+        return Err(Error::new(
+            sig.ident.span(),
+            format!(
+                "tasks and device functions cannot have raw-identifier names (`{}`): the name becomes a CUDA function; name it without `r#`",
+                sig.ident
+            ),
+        ));
+    }
     if let Some(t) = &sig.constness {
         return Err(Error::new(
             t.span,
@@ -261,6 +270,11 @@ pub fn scalar_type(ty: &syn::Type) -> Result<Scalar> {
             Scalar::ALL_RUST_NAMES
         ),
     ))
+}
+
+/// Whether `ident` is written as a raw identifier (`r#match`).
+pub(crate) fn is_raw(ident: &syn::Ident) -> bool {
+    ident.to_string().starts_with("r#")
 }
 
 pub(crate) fn path_text(p: &syn::Path) -> String {

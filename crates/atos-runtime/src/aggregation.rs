@@ -104,10 +104,14 @@ impl FromStr for Aggregation {
         let (b, w) = s_main.split_once(':').ok_or_else(bad)?;
         let batch: u32 = b.trim().parse().map_err(|_| bad())?;
         let wait: f64 = w.trim().parse().map_err(|_| bad())?;
-        if !(wait >= 0.0 && wait.is_finite()) {
-            return Err(bad());
-        }
-        Aggregation::batched(batch, Duration::from_secs_f64(wait / 1e6))
+        let wait = crate::seconds::seconds_or_zero(wait / 1e6).ok_or_else(|| {
+            format!(
+                "{}: WAIT_US must be from 0 to {:e} microseconds",
+                bad(),
+                crate::seconds::MAX_SECONDS * 1e6
+            )
+        })?;
+        Aggregation::batched(batch, wait)
             .map(|a| a.forward_when_idle(idle))
             .map_err(|e| format!("{}: {e}", bad()))
     }

@@ -10,6 +10,7 @@ pub mod gpu;
 pub mod headers;
 pub mod placement;
 pub mod program;
+pub mod seconds;
 pub mod state;
 pub mod stats;
 pub mod task;

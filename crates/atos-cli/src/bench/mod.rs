@@ -775,9 +775,10 @@ fn parse_delta(s: &str) -> Result<f64, String> {
 
 fn parse_timeout(s: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(t) if t > 0.0 && t.is_finite() => Ok(t),
+        Ok(t) if atos::seconds::positive_seconds(t).is_some() => Ok(t),
         _ => Err(format!(
-            "bad timeout `{s}`: use a positive number of seconds"
+            "bad timeout `{s}`: use a positive number of seconds up to {:e}",
+            atos::seconds::MAX_SECONDS
         )),
     }
 }
@@ -1478,21 +1479,20 @@ fn nvshmem_rank(args: &BenchArgs, device_counts: &[usize]) -> Result<RankSetup, 
                 * args.grid.len().max(1)
                 * args.worker.len().max(1)
                 * args.fetch.len().max(1);
+            // The ranks read the same variable and refuse a bad value themselves; here a bad
+            // one falls back to the computed allowance, which is capped so that it stays a
+            // Duration.
+            let computed = atos::gpu::nvshmem::DEFAULT_TIMEOUT_S
+                + args.timeout * (f64::from(args.runs) + f64::from(args.warmup)) * plain as f64;
             let timeout = std::env::var(atos::gpu::nvshmem::TIMEOUT_VAR)
                 .ok()
                 .and_then(|t| t.parse::<f64>().ok())
-                .filter(|t| t.is_finite() && *t > 0.0)
-                .unwrap_or(
-                    atos::gpu::nvshmem::DEFAULT_TIMEOUT_S
-                        + args.timeout * f64::from(args.runs + args.warmup) * plain as f64,
-                );
-            crate::launch::launch(
-                n as u32,
-                &argv,
-                Duration::from_secs_f64(timeout),
-                args.share_gpus,
-            )
-            .map(RankSetup::Launched)
+                .and_then(atos::seconds::positive_seconds)
+                .unwrap_or_else(|| {
+                    Duration::from_secs_f64(computed.min(atos::seconds::MAX_SECONDS))
+                });
+            crate::launch::launch(n as u32, &argv, timeout, args.share_gpus)
+                .map(RankSetup::Launched)
         }
         Some(env) if env.ranks as usize != n => Err(format!(
             "this rank is one of {} but --devices asks for {n}",

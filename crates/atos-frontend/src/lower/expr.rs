@@ -6,7 +6,7 @@ use syn::{Error, Result};
 
 use super::Lowerer;
 use super::util::{macro_error, no_turbofish, not_local_error, strip_parens};
-use crate::signature::{path_text, scalar_type};
+use crate::signature::{is_raw, path_text, scalar_type};
 use atos_codegen::ir::*;
 
 impl Lowerer {
@@ -347,6 +347,15 @@ impl Lowerer {
             return Err(Error::new(
                 c.span(),
                 "`lanes(lo..hi)` can only be the iterator of a `for` loop",
+            ));
+        }
+        if let Some(raw) = p.path.segments.iter().find(|s| is_raw(&s.ident)) {
+            return Err(Error::new(
+                raw.ident.span(),
+                format!(
+                    "device functions cannot be called by raw-identifier names (`{}`): a device function's name cannot be one; name it without `r#`",
+                    raw.ident
+                ),
             ));
         }
         let full = path_text(&p.path);

@@ -105,7 +105,8 @@ impl Driver<'_> {
 
     fn drive(&self, dev: &DeviceState<'_>, main: &Arc<CudaStream>) -> Result<Outcome, GpuError> {
         let t0 = Instant::now();
-        let deadline = self.timeout.map(|t| (t0 + t, t));
+        // A timeout too long for an `Instant` is no deadline.
+        let deadline = self.timeout.and_then(|t| t0.checked_add(t).map(|d| (d, t)));
         let start = self.event()?;
         start
             .record(main)

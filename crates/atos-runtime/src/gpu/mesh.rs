@@ -718,7 +718,8 @@ impl<P: TaskSet> MeshProgram<P> {
         let limit = self
             .timeout
             .or_else(|| self.gpus.world().map(World::run_timeout));
-        let deadline = limit.map(|t| (t0 + t, t));
+        // A timeout too long for an `Instant` is no deadline.
+        let deadline = limit.and_then(|t| t0.checked_add(t).map(|d| (d, t)));
         let progress = match self.sample_every {
             Some(every) if self.gpus.world().is_none() => {
                 match self.sample(dev, &marks, every, t0, deadline) {

@@ -123,9 +123,14 @@ impl RankEnv {
             Some(t) => t
                 .parse::<f64>()
                 .ok()
-                .filter(|s| s.is_finite() && *s > 0.0)
-                .map(Duration::from_secs_f64)
-                .ok_or_else(|| bad(var, &t, "a positive number of seconds")),
+                .and_then(crate::seconds::positive_seconds)
+                .ok_or_else(|| {
+                    let what = format!(
+                        "a positive number of seconds (at most {:e})",
+                        crate::seconds::MAX_SECONDS
+                    );
+                    bad(var, &t, &what)
+                }),
             None => Ok(Duration::from_secs_f64(default)),
         };
         let shared_gpus = match get(SHARED_GPUS_VAR) {
