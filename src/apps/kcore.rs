@@ -5,6 +5,11 @@
 //! every vertex of current degree at most `k` (removals lower their neighbours' degrees, which
 //! may bring them to `k` too); a vertex removed at level `k` has core number `k`.
 //!
+//! The graph must be simple and undirected: every edge listed once in each direction. A
+//! repeated neighbour counts twice in a degree, which breaks [`core_bound`] (a `k`-core has
+//! more than `k` vertices) and can keep the run from ending;
+//! `atos_graph::reference::kcore::core_numbers` refuses such a graph, naming the repeat.
+//!
 //! Here a task is a vertex and a level, keyed by the level, so the queue's threshold (delta 1)
 //! *is* the level: the queue serves level `k` only after every lower level has drained, and
 //! the vertices of one level peel in parallel with no barrier between levels.

@@ -40,6 +40,14 @@ enum Command {
 }
 
 fn main() {
+    // Output into a pipe its reader closed (`atos graph info ... | head`) ends the process
+    // quietly, as other command-line tools do, instead of a panic in `println!`.
+    #[cfg(unix)]
+    // SAFETY: restoring the default action of one signal, at the start of `main`, before any
+    // thread is started.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     // `atos --version` names the device code this binary carries (atos::headers), as bench
     // records do: a binary built from another tree says so.
     let version = format!(

@@ -15,7 +15,9 @@ pub fn positive_seconds(s: f64) -> Option<Duration> {
 
 /// `s` seconds, if `s` is zero or a positive number of at most [`MAX_SECONDS`] (not NaN).
 pub fn seconds_or_zero(s: f64) -> Option<Duration> {
-    (0.0..=MAX_SECONDS).contains(&s).then(|| Duration::from_secs_f64(s))
+    (0.0..=MAX_SECONDS)
+        .contains(&s)
+        .then(|| Duration::from_secs_f64(s))
 }
 
 #[cfg(test)]

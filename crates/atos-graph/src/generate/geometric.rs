@@ -6,11 +6,20 @@ use super::rng::stream;
 use crate::build::{BuildOptions, BuildReport, EdgeList};
 use crate::csr::Csr;
 
+/// The grid of cells the points are bucketed in, per side: cells at least `r` wide (so a
+/// point's neighbours lie in the 3x3 cells around its own), and no more cells than points:
+/// with a small degree `1 / r` is large, and 2^30 mostly empty cells took 8 GB
+/// (`geo:10,deg=0`). Which edges come out does not depend on the count.
+fn cells_per_side(n: u32, r: f64) -> u32 {
+    let enough = f64::from(n.max(1)).sqrt().ceil();
+    ((1.0 / r).floor().min(enough) as u32).clamp(1, 1 << 15)
+}
+
 /// `n` uniform points; the radius is chosen so the expected degree (away from the border) is
 /// `avg_degree`: pi r^2 n = avg_degree. Local, planar-like, moderate diameter.
 pub fn geometric(n: u32, avg_degree: f64, seed: u64) -> (Csr, BuildReport) {
     let r = (avg_degree / (std::f64::consts::PI * f64::from(n.max(1)))).sqrt();
-    let cells = ((1.0 / r).floor() as u32).clamp(1, 1 << 15);
+    let cells = cells_per_side(n, r);
     let point = |v: u32| {
         let mut rng = stream(seed, u64::from(v));
         (rng.next_f64(), rng.next_f64())
@@ -62,4 +71,23 @@ pub fn geometric(n: u32, avg_degree: f64, seed: u64) -> (Csr, BuildReport) {
     edges
         .into_csr(BuildOptions::default())
         .expect("generated ids are in range")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_at_least_a_radius_wide_and_no_more_than_the_points() {
+        // deg=0: r = 0, 1 / r infinite; 10 points need 4 x 4 cells at most.
+        assert_eq!(cells_per_side(10, 0.0), 4);
+        assert_eq!(cells_per_side(0, 0.0), 1);
+        // A radius of a quarter: 4 cells a side, however many points.
+        assert_eq!(cells_per_side(1 << 20, 0.25), 4);
+        // Every cell at least r wide.
+        for (n, r) in [(4_000_000, 0.00113), (50_000, 0.0044), (7, 0.9)] {
+            let c = cells_per_side(n, r);
+            assert!(1.0 / f64::from(c) >= r, "{n} {r}: {c}");
+        }
+    }
 }

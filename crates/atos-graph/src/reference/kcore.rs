@@ -13,6 +13,10 @@ pub enum KcoreError {
         "k-core needs an undirected graph, but entry {u} -> {v} has no reverse {v} -> {u}; build the graph undirected (the default for edge lists and generators; drop `--directed`)"
     )]
     NotSymmetric { u: u32, v: u32 },
+    #[error(
+        "k-core needs a simple graph, but vertex {u} lists neighbour {v} {times} times; rebuild it without duplicate edges (the builders merge them unless asked to keep them)"
+    )]
+    Duplicate { u: u32, v: u32, times: usize },
 }
 
 /// The degree of every vertex without self-loops: what peeling starts from.
@@ -34,6 +38,17 @@ pub fn core_numbers(g: &Csr) -> Result<Vec<u32>, KcoreError> {
                     return Err(KcoreError::NotSymmetric { u, v });
                 }
             }
+        }
+    }
+    // A repeated neighbour counts twice in a degree, and peeling's bounds (a k-core has more
+    // than k vertices) no longer hold: the first repeat found is named.
+    for u in 0..n as u32 {
+        let mut list = g.neighbors(u).to_vec();
+        list.sort_unstable();
+        if let Some(w) = list.windows(2).find(|w| w[0] == w[1]) {
+            let v = w[0];
+            let times = list.iter().filter(|&&x| x == v).count();
+            return Err(KcoreError::Duplicate { u, v, times });
         }
     }
     let mut deg = degrees(g);
@@ -155,6 +170,36 @@ mod tests {
         assert_eq!(
             core_numbers(&g),
             Err(KcoreError::NotSymmetric { u: 0, v: 1 })
+        );
+    }
+
+    /// Duplicate edges (an `.acsr` or `.csr` file can hold them) are refused: with them the
+    /// GPU program's bound on core numbers is wrong and its run never ends.
+    #[test]
+    fn a_graph_with_duplicate_edges_is_refused() {
+        let mut e = EdgeList::new(3);
+        for _ in 0..3 {
+            e.push(0, 1);
+        }
+        e.push(1, 2);
+        let keep = BuildOptions {
+            drop_duplicates: false,
+            ..BuildOptions::default()
+        };
+        let g = e.into_csr(keep).unwrap().0;
+        let err = core_numbers(&g).unwrap_err();
+        assert_eq!(
+            err,
+            KcoreError::Duplicate {
+                u: 0,
+                v: 1,
+                times: 3
+            }
+        );
+        assert!(
+            err.to_string()
+                .contains("vertex 0 lists neighbour 1 3 times"),
+            "{err}"
         );
     }
 }
