@@ -10,6 +10,8 @@ export LD_LIBRARY_PATH="$lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
 export ATOS_CACHE_DIR=off
 cargo fmt --all -- --check
 cargo clippy --workspace --all-targets -- -D warnings
+# The API docs build without a warning (no broken or private intra-doc links).
+RUSTDOCFLAGS="-D warnings" cargo doc --workspace --no-deps --quiet
 if cargo nextest --version >/dev/null 2>&1; then
   cargo nextest run --workspace --no-fail-fast
   cargo test --workspace --doc

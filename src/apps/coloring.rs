@@ -145,7 +145,7 @@ macro_rules! coloring_state {
         pub struct $name<'a> {
             pub offsets: Slice<'a, u32>,
             pub cols: Slice<'a, u32>,
-            /// Each vertex's colour word: its colour, and [`WAITING`](super::WAITING) while
+            /// Each vertex's colour word: its colour, and [`WAITING`](crate::apps::coloring::WAITING) while
             /// it waits to be coloured.
             pub color: Atomics<'a, u32>,
             pub work: Queue<'a, u32>,
@@ -400,14 +400,14 @@ pub mod inline_check {
 
     colour_task!(
         ColoringState,
-        /// [`super::assign`]'s body; its push of `v` runs `check` at once.
+        /// [`assign`](fn@super::assign)'s body; its push of `v` runs `check` at once.
         #[atos::task(queue = "work", worker = "thread", fetch = 64)]
         assign
     );
 
     check_task!(
         ColoringState,
-        /// [`super::check`]'s body, run inline by `assign`'s push.
+        /// [`check`](fn@super::check)'s body, run inline by `assign`'s push.
         #[atos::task(queue = "check", worker = "thread", fetch = 64, inline)]
         check
     );
@@ -450,7 +450,7 @@ pub mod inline_check {
 /// fit's, at most its degree). What it costs is colours: a rival that would not have picked
 /// the same colour makes the vertex skip one for nothing, so the cap is small. First coloured
 /// vertices (no colour lost) and `assign` are first fit.
-/// [`ColoringArrays::state_split`](super::ColoringArrays::state_split) leaves it at 0.
+/// [`ColoringArrays::state_split`](crate::apps::coloring::ColoringArrays::state_split) leaves it at 0.
 ///
 /// **Measured: no gain on kron:22.** An event model of the schedule on the CPU
 /// (`docs/results/2026-12-06i-tie-skip-model.md`) predicted a 14-17% shorter run with 1,024
@@ -503,7 +503,7 @@ pub mod split {
 
 /// [`split`] with no check queue: each colour task checks its own vertex at once, after its
 /// store and fence, with the same worker (`assign` a warp, `assign_big` a CTA), instead of
-/// queueing it for `check` on CTAs. The check is [`split`]'s loop ([`check_task`]'s), over the
+/// queueing it for `check` on CTAs. The check is [`split`]'s loop (`check_task!`'s), over the
 /// colour the task just stored, and "Why it ends properly coloured" holds as written: the
 /// check's reads follow the fence (the leader's, then the worker's barrier) in the same worker,
 /// as they follow it through the queue in [`split`]. The loser goes where [`split`]'s checks
@@ -571,7 +571,7 @@ pub mod split_fused {
 /// tail reads it (docs/runtime.md, "Shared ranges"). A vertex's windows may see colours of
 /// different moments, so its colour is one no neighbour held when that window read it, not
 /// always first fit's; "Why it ends properly coloured" holds as written (the colour is stored
-/// and fenced before the check is queued). [`WAITING`](super::WAITING) stays set while the
+/// and fenced before the check is queued). [`WAITING`] stays set while the
 /// windows run and the last one's store of the colour clears it: a check that finds the hub
 /// losing meanwhile queues nothing (the colouring under way ends in a check of its own). So a
 /// hub has at most one item in `work_big` at a time. Bulk-synchronous runs take one level per

@@ -97,7 +97,7 @@ sssp_program!(
 );
 sssp_program!(
     /// SSSP over f32 weights: a distance is the f32 sum along its path, added edge by edge
-    /// from the source (so [`atos_graph::reference::sssp::dijkstra_f32`], which adds the same
+    /// from the source (so `atos_graph::reference::sssp::dijkstra_f32`, which adds the same
     /// way, gives the same bits).
     float,
     f32

@@ -86,8 +86,8 @@ fn runs_per_item(stmts: &[Stmt]) -> bool {
 }
 
 /// The balanced shape of `task`'s body, if it has it: one `lanes` loop at the top level, with
-/// no other `lanes` loop and no `return` before or after it (types are checked in [`frame`]
-/// and [`reduction_slots`]).
+/// no other `lanes` loop and no `return` before or after it (types are checked in `frame`
+/// and `reduction_slots`).
 pub fn balanced_shape(task: &FnIr) -> Option<BalancedShape<'_>> {
     let at = task
         .body

@@ -1,4 +1,4 @@
-//! Matrix Market coordinate files (https://math.nist.gov/MatrixMarket/formats.html): a
+//! Matrix Market coordinate files (<https://math.nist.gov/MatrixMarket/formats.html>): a
 //! `%%MatrixMarket matrix coordinate <field> <symmetry>` header, `%` comments, a
 //! `rows cols entries` size line, then 1-based `row col [value]` entries. Row i, column j
 //! is the edge i -> j; a rectangular matrix has max(rows, cols) vertices.

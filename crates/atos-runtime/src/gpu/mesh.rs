@@ -169,7 +169,7 @@ impl Gpus {
         self.per_gpu
     }
 
-    /// Joins the one-process-per-GPU run `env` describes (see [`nvshmem`](super::nvshmem)):
+    /// Joins the one-process-per-GPU run `env` describes (see [`super::nvshmem`]):
     /// opens this rank's GPU (`env.device`, by default its rank modulo the GPUs here) and
     /// initializes NVSHMEM on it. Spread states of programs built on these `Gpus` live in
     /// NVSHMEM's symmetric heap; every rank must upload, run and drop them in the same order.

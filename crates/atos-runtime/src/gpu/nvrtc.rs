@@ -1,5 +1,5 @@
 //! NVRTC: generated CUDA -> CUBIN for the device's own architecture, with an in-memory cache
-//! in front of the on-disk [`kernel_cache`](super::kernel_cache).
+//! in front of the on-disk [`super::kernel_cache`].
 
 use std::collections::HashMap;
 use std::ffi::{CStr, CString, c_char, c_int};

@@ -4,7 +4,7 @@
 //! lives in NVSHMEM's symmetric heap: every rank allocates each buffer at once (a collective),
 //! fills its own, and reaches its peers' through the mappings NVSHMEM makes (`nvshmem_ptr`), or,
 //! where a rank is not mapped (several nodes), by NVSHMEM calls (`atos/remote.cuh`,
-//! [`World::fetch`]).
+//! `World::fetch`).
 //!
 //! Bootstrap by unique id: rank 0 makes the id (`nvshmemx_get_uniqueid`, which opens its
 //! listening socket) and writes it to the rendezvous file (written aside, then renamed, so a
@@ -805,7 +805,7 @@ pub(crate) fn untag(tagged: u64) -> (u64, u32) {
     )
 }
 
-/// The kernel [`World::fetch`] copies another rank's memory with: one block gets `bytes` bytes
+/// The kernel `World::fetch` copies another rank's memory with: one block gets `bytes` bytes
 /// from rank `pe`'s `src` into this rank's symmetric `dst`. CI device-links it.
 pub const FETCH_SOURCE: &str = r#"#include <atos/prelude.cuh>
 #include <non_abi/nvshmem_build_options.h>

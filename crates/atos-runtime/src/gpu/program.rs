@@ -332,7 +332,7 @@ impl<P: TaskSet> ProgramBuilder<P> {
 impl<P: TaskSet> ProgramBuilder<P> {
     /// Generates the unit for a program spread over `gpus` (`KernelSpec::multi_device`),
     /// compiles it once (cached) and loads it on every GPU. Persistent only; the grid is per
-    /// device. Run it with [`MeshProgram::run`] and a [`Placement`](crate::Placement).
+    /// device. Run it with [`MeshProgram::run`](crate::MeshProgram::run) and a [`Placement`](crate::Placement).
     pub fn build_mesh(mut self, gpus: &super::Gpus) -> Result<super::MeshProgram<P>, GpuError> {
         self.spec.multi_device = true;
         let (plan, irs) = plan_of::<P>()?;
