@@ -727,6 +727,11 @@ fn bad_input_is_refused_clearly() {
         (&["--grid", "0"], 2, "--grid"),
         (&["--grid", "264,0"], 2, "bad grid `0`"),
         (&["--runs", "0"], 2, "--runs"),
+        (
+            &["--delta-scale", "nan"],
+            2,
+            "bad delta scale `nan`: use a positive number",
+        ),
         // Too long for a `Duration`: refused, not a panic.
         (
             &["--timeout", "1e300"],

@@ -99,7 +99,7 @@ pub struct BenchArgs {
     delta: Option<f64>,
     /// sssp-priority without --delta: the default delta times this (a sweep over graphs whose
     /// defaults differ).
-    #[arg(long, value_name = "S", default_value_t = 1.0)]
+    #[arg(long, value_name = "S", default_value_t = 1.0, value_parser = parse_delta_scale)]
     delta_scale: f64,
     /// sssp-priority and bfs-priority, persistent: the threshold may advance while at most N
     /// items of the band (near and open next-ring items) are in flight (`PriorityQueue::advance_slack`; 0: once the band is done)
@@ -769,6 +769,15 @@ fn parse_delta(s: &str) -> Result<f64, String> {
         Ok(d) if d > 0.0 && d.is_finite() => Ok(d),
         _ => Err(format!(
             "bad delta `{s}`: use a positive number (whole for u32 keys)"
+        )),
+    }
+}
+
+fn parse_delta_scale(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!(
+            "bad delta scale `{s}`: use a positive number (0.25 for a quarter of the default delta)"
         )),
     }
 }

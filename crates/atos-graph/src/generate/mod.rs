@@ -83,6 +83,9 @@ impl Spec {
             let (k, v) = p
                 .split_once('=')
                 .ok_or_else(|| bad(format!("option `{p}` is not key=value")))?;
+            if options.iter().any(|&(seen, _)| seen == k) {
+                return Err(bad(format!("option `{k}` is given twice")));
+            }
             options.push((k, v));
         }
         let mut take = |key: &str| -> Option<&str> {
@@ -361,6 +364,9 @@ mod tests {
         }
         let huge = Spec::parse("kron:30").unwrap();
         assert!(huge.generate(1 << 30).is_err());
+        // A repeated option is named as such, not as unknown.
+        let twice = Spec::parse("kron:3,ef=2,ef=3").unwrap_err().to_string();
+        assert!(twice.contains("option `ef` is given twice"), "{twice}");
     }
 
     /// The size check allows for the generator's pairs: `atos graph convert kron:24` peaked at
