@@ -4,7 +4,8 @@
 //! Every vertex starts labelled with its own id and queued. A task lowers each neighbour's label
 //! to its own (`fetch_min`) and queues the neighbours it lowered, so each component ends
 //! labelled with its smallest vertex id. The graph (rings with chords, a path and isolated
-//! vertices) is built here, and the labels are checked against a union-find on the CPU.
+//! vertices) is built here with the graph crate (`atos-graph`), whose union-find reference
+//! checks the labels.
 //!
 //! `cargo run --release` runs on the GPU when there is one and NVRTC can be loaded (from
 //! `LD_LIBRARY_PATH`), else on the CPU executor; `-- --device cpu` or `-- --device gpu` chooses.
@@ -12,6 +13,8 @@
 //! crate's tests can check its kernels on a machine without one.
 
 use atos::prelude::*;
+use atos_graph::reference::components::connected_components;
+use atos_graph::{BuildOptions, Csr, EdgeList};
 
 #[atos::state]
 pub struct Components<'a> {
@@ -33,51 +36,17 @@ pub fn propagate(v: u32, s: &Components) {
     }
 }
 
-/// An undirected graph as a CSR: every edge in both directions.
-struct Csr {
-    offsets: Vec<u32>,
-    cols: Vec<u32>,
-}
-
-impl Csr {
-    fn from_edges(vertices: u32, edges: &[(u32, u32)]) -> Csr {
-        // `Slice<u32>` offsets index `cols` with u32s: at most 2^32 - 1 edge ends.
-        assert!(
-            2 * edges.len() < u32::MAX as usize,
-            "too many edges for u32 offsets"
-        );
-        let mut degree = vec![0u32; vertices as usize + 1];
-        for &(a, b) in edges {
-            degree[a as usize + 1] += 1;
-            degree[b as usize + 1] += 1;
-        }
-        let mut offsets = degree;
-        for i in 1..offsets.len() {
-            offsets[i] += offsets[i - 1];
-        }
-        let mut next = offsets.clone();
-        let mut cols = vec![0u32; 2 * edges.len()];
-        for &(a, b) in edges {
-            for (from, to) in [(a, b), (b, a)] {
-                cols[next[from as usize] as usize] = to;
-                next[from as usize] += 1;
-            }
-        }
-        Csr { offsets, cols }
-    }
-}
-
 /// Rings of 2 to 40,000 vertices, the large ones with chords across them, then a path of 5,000
-/// vertices (its smallest label has to travel its whole length), then 3 isolated vertices.
-fn graph() -> (u32, Vec<(u32, u32)>) {
+/// vertices (its smallest label has to travel its whole length), then 3 isolated vertices. The
+/// graph crate builds the CSR (each edge both ways, duplicates merged).
+fn graph() -> Result<Csr, atos_graph::build::BuildError> {
     let mut edges = Vec::new();
     let mut first = 0u32;
     for (ring, len) in [1_000u32, 40_000, 7, 12_345, 2].into_iter().enumerate() {
-        let id = |i: u32| first + i;
         for i in 0..len {
-            edges.push((id(i), id((i + 1) % len)));
+            edges.push((first + i, first + (i + 1) % len));
             if len > 100 && i % 97 == ring as u32 {
-                edges.push((id(i), id((i * 31 + 7) % len)));
+                edges.push((first + i, first + (i * 31 + 7) % len));
             }
         }
         first += len;
@@ -86,24 +55,11 @@ fn graph() -> (u32, Vec<(u32, u32)>) {
     for i in 0..path - 1 {
         edges.push((first + i, first + i + 1));
     }
-    (first + path + 3, edges)
-}
-
-/// Each vertex's component, named by its smallest vertex (union-find).
-fn reference(vertices: u32, edges: &[(u32, u32)]) -> Vec<u32> {
-    fn root(parent: &mut [u32], mut v: u32) -> u32 {
-        while parent[v as usize] != v {
-            parent[v as usize] = parent[parent[v as usize] as usize];
-            v = parent[v as usize];
-        }
-        v
+    let mut list = EdgeList::new(first + path + 3);
+    for (u, v) in edges {
+        list.push(u, v);
     }
-    let mut parent: Vec<u32> = (0..vertices).collect();
-    for &(a, b) in edges {
-        let (ra, rb) = (root(&mut parent, a), root(&mut parent, b));
-        parent[ra.max(rb) as usize] = ra.min(rb);
-    }
-    (0..vertices).map(|v| root(&mut parent, v)).collect()
+    Ok(list.into_csr(BuildOptions::default())?.0)
 }
 
 fn main() {
@@ -156,20 +112,23 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
             compiled.cubin.len()
         );
     }
-    let (vertices, edges) = graph();
-    let g = Csr::from_edges(vertices, &edges);
-    let want = reference(vertices, &edges);
+    let g = graph()?;
+    let vertices = g.num_vertices() as u32;
+    // `Slice<u32>` offsets: the graph crate refuses a graph with too many edges for them.
+    let offsets = g.offsets_u32()?;
+    // Union-find: each vertex labelled with its component's smallest vertex.
+    let want = connected_components(&g);
 
     let labels = AtomicArray::from_vec((0..vertices).collect());
     let state = Components {
-        offsets: Slice::new(&g.offsets),
+        offsets: Slice::new(&offsets),
         cols: Slice::new(&g.cols),
         label: labels.view(),
         // A vertex is queued again each time its label drops, so it may wait in the ring more
         // than once at a time: no capacity bounds that in general. A push per vertex and per
         // edge end is room enough here; a run that needs more stops with an error that names
         // the capacity it needs.
-        work: Queue::with_capacity(vertices as u64 + 2 * edges.len() as u64 + 1),
+        work: Queue::with_capacity(vertices as u64 + g.num_edges() as u64 + 1),
     };
     let seeds: Vec<u32> = (0..vertices).collect();
 
@@ -199,16 +158,12 @@ fn run() -> Result<(), Box<dyn std::error::Error>> {
     };
 
     let got = labels.to_vec();
-    let wrong = got.iter().zip(&want).filter(|(a, b)| a != b).count();
-    let components = want
-        .iter()
-        .enumerate()
-        .filter(|&(v, &r)| v as u32 == r)
-        .count();
+    let wrong = got.iter().zip(&want.label).filter(|(a, b)| a != b).count();
     println!(
-        "{} vertices, {} edges: {components} components, {} tasks on {} in {:.3} ms",
+        "{} vertices, {} edges: {} components, {} tasks on {} in {:.3} ms",
         vertices,
-        edges.len(),
+        g.num_edges() / 2,
+        want.count,
         stats.popped,
         stats.device,
         stats.time.as_secs_f64() * 1e3
