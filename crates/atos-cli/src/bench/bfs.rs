@@ -7,7 +7,7 @@ use atos::apps::bfs_priority::{self, visit};
 use atos::{Gpu, Seeds, Stats, Task, TaskSet};
 
 use super::record::Record;
-use super::runner::{self, AppRun};
+use super::runner;
 use super::{Config, Fail, RunOpts};
 
 /// Everything the configurations of one graph share.
@@ -114,13 +114,12 @@ fn run_task<T: Task<Item = u32> + TaskSet + Default>(
     rec: &mut Record,
 ) -> Result<(), Fail> {
     let (verify, reset, workload) = checks(input, depth, opts);
-    let app = AppRun {
-        state,
-        seeds: Seeds::new().add(task, &[input.source]),
+    let checks = runner::Checks {
         verify: &verify,
         reset: &reset,
         workload: &workload,
     };
+    let app = checks.app(state, Seeds::new().add(task, &[input.source]));
     let build = |gpu: &Gpu| runner::builder(gpu, task, cfg, opts);
     runner::run(gpu, &build, &app, cfg, opts, rec)
 }
@@ -140,13 +139,15 @@ pub fn run_owner(
     let state = bfs_owner::state(&input.offsets, cols, &depth, input.capacity, cfg.queue);
     let (verify, reset, _) = checks(input, &depth, opts);
     let reached = input.reached();
-    let app = AppRun {
-        state: &state,
-        seeds: Seeds::new().add(bfs_owner::visit::Task, &[input.source]),
+    let checks = runner::Checks {
         verify: &verify,
         reset: &reset,
         workload: &|s: &Stats| bfs_owner::workload_ratio(s, reached),
     };
+    let app = checks.app(
+        &state,
+        Seeds::new().add(bfs_owner::visit::Task, &[input.source]),
+    );
     runner::run(gpu, &|g| owner_builder(g, cfg, opts), &app, cfg, opts, rec)
 }
 

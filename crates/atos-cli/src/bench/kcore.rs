@@ -7,7 +7,7 @@ use atos::{Gpu, Seeds, Stats};
 use atos_graph::reference::kcore::{core_numbers, degrees};
 
 use super::record::Record;
-use super::runner::{self, AppRun};
+use super::runner;
 use super::{Config, Fail, RunOpts};
 
 /// Everything the configurations of one graph share.
@@ -85,13 +85,12 @@ pub fn run(
     let reset = || a.reset();
     let workload = |s: &Stats| s.popped as f64 / n.max(1) as f64;
     let seeds = a.seeds();
-    let app = AppRun {
-        state: &state,
-        seeds: Seeds::new().add(peel::Task, &seeds),
+    let checks = runner::Checks {
         verify: &verify,
         reset: &reset,
         workload: &workload,
     };
+    let app = checks.app(&state, Seeds::new().add(peel::Task, &seeds));
     let build = |gpu: &Gpu| runner::builder(gpu, peel::Task, cfg, opts);
     runner::run(gpu, &build, &app, cfg, opts, rec)
 }

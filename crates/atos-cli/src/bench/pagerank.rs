@@ -8,7 +8,7 @@ use atos::{AtomicArray, Gpu, ProgramBuilder, Seeds, Stats};
 use atos_graph::reference::pagerank::{PageRankOptions, check_converged, pagerank_power};
 
 use super::record::Record;
-use super::runner::{self, AppRun};
+use super::runner;
 use super::{Config, Fail, RunOpts};
 
 /// The damping factor (the papers' and the original's lambda).
@@ -140,26 +140,30 @@ pub fn run(
             let a = pagerank::PageRankArrays::new(n, DAMPING);
             let mut state = a.state(&input.offsets, cols, input.epsilon, DAMPING);
             state.push_crossings = form == Form::Async;
-            let app = AppRun {
-                state: &state,
-                seeds: Seeds::new().add(pagerank::push_rank::Task, &a.seeds),
+            let checks = runner::Checks {
                 verify: &|label| verify(&a, label),
                 reset: &|| a.reset(DAMPING),
                 workload: &|s: &Stats| per_vertex(s.popped),
             };
+            let app = checks.app(
+                &state,
+                Seeds::new().add(pagerank::push_rank::Task, &a.seeds),
+            );
             runner::run(gpu, &|g| async_builder(g, cfg, opts), &app, cfg, opts, rec)
         }
         Form::Bsp => {
             let a = pagerank_bsp::PageRankBspArrays::new(n, DAMPING);
             let state = a.state(&input.offsets, cols, input.epsilon, DAMPING);
-            let app = AppRun {
-                state: &state,
-                seeds: Seeds::new().add(pagerank_bsp::advance::Task, &a.ranks.seeds),
+            let checks = runner::Checks {
                 verify: &|label| verify(&a.ranks, label),
                 reset: &|| a.reset(DAMPING),
                 // Vertex tasks are the advances; the filters are bookkeeping.
                 workload: &|s: &Stats| per_vertex(s.queue("frontier").map_or(0, |q| q.popped)),
             };
+            let app = checks.app(
+                &state,
+                Seeds::new().add(pagerank_bsp::advance::Task, &a.ranks.seeds),
+            );
             runner::run(gpu, &|g| bsp_builder(g, cfg, opts), &app, cfg, opts, rec)
         }
     };

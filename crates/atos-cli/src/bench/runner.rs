@@ -13,6 +13,12 @@ pub struct AppRun<'x, 's, P: TaskSet> {
     /// The state, whose `Atomics` hold the run's start values.
     pub state: &'x P::State<'s>,
     pub seeds: Seeds,
+    pub checks: Checks<'x>,
+}
+
+/// What an app checks and counts of every run, whichever of its programs runs.
+#[derive(Clone, Copy)]
+pub struct Checks<'x> {
     /// Checks the host arrays after a run (read back on the GPU); the string names the run.
     pub verify: &'x dyn Fn(&str) -> Result<(), Fail>,
     /// Puts the host arrays back to the run's start values (CPU runs and the GPU timeline run
@@ -22,23 +28,13 @@ pub struct AppRun<'x, 's, P: TaskSet> {
     pub workload: &'x dyn Fn(&Stats) -> f64,
 }
 
-/// What an app checks and counts of every run, whichever of its programs runs: the parts of an
-/// [`AppRun`] besides the state and the seeds.
-pub struct Checks<'x> {
-    pub verify: &'x dyn Fn(&str) -> Result<(), Fail>,
-    pub reset: &'x dyn Fn(),
-    pub workload: &'x dyn Fn(&Stats) -> f64,
-}
-
 impl<'x> Checks<'x> {
     /// The run of `state` from `seeds` with these checks.
-    pub fn app<'s, P: TaskSet>(&self, state: &'x P::State<'s>, seeds: Seeds) -> AppRun<'x, 's, P> {
+    pub fn app<'s, P: TaskSet>(self, state: &'x P::State<'s>, seeds: Seeds) -> AppRun<'x, 's, P> {
         AppRun {
             state,
             seeds,
-            verify: self.verify,
-            reset: self.reset,
-            workload: self.workload,
+            checks: self,
         }
     }
 }
@@ -69,7 +65,7 @@ fn fill_stats<P: TaskSet>(rec: &mut Record, app: &AppRun<'_, '_, P>, stats: &Sta
     rec.launches = Some(stats.launches);
     rec.levels = Some(stats.levels);
     rec.grid = stats.grid.map(|(b, t)| [b, t]);
-    rec.workload_ratio = Some((app.workload)(stats));
+    rec.workload_ratio = Some((app.checks.workload)(stats));
     let priority_sum = |f: fn(&atos::stats::PriorityStats) -> u64| {
         stats.priority.iter().map(f).reduce(|a, b| a + b)
     };
@@ -228,7 +224,7 @@ fn mesh<P: TaskSet>(
                 return Ok(());
             }
         };
-        (app.verify)(label)?;
+        (app.checks.verify)(label)?;
         if let Some(e) = &stats.progress_error {
             rec.note = Some(format!("no timeline: sampling stopped: {e}"));
         }
@@ -270,7 +266,7 @@ fn timed_runs<P: TaskSet>(
     for i in 0..opts.warmup + opts.runs {
         let label = run_label(i, opts.warmup);
         let stats = run_once(&label)?;
-        (app.verify)(&label)?;
+        (app.checks.verify)(&label)?;
         if stats.time > opts.timeout {
             return Err(Fail::new(format!(
                 "{label} took {:.1} s, more than the timeout of {:.1} s",
@@ -343,11 +339,11 @@ fn gpu<P: TaskSet>(
 
     if opts.timeline && strategy == Strategy::Persistent {
         let sampled = build(true)?;
-        (app.reset)();
+        (app.checks.reset)();
         let stats = sampled
             .run_seeds(app.state, &app.seeds)
             .map_err(|e| run_failed(e, "the timeline run"))?;
-        (app.verify)("the timeline run")?;
+        (app.checks.verify)("the timeline run")?;
         rec.timeline = stats.timeline.map(|t| downsample(&t, 500));
         // The same points of each queue's series as of the total's.
         rec.timeline_queues = stats.timeline_queues.map(|qs| {
@@ -361,11 +357,11 @@ fn gpu<P: TaskSet>(
             .trace_phases(true)
             .build()
             .map_err(|e| Fail::new(format!("building the traced kernel: {e}")))?;
-        (app.reset)();
+        (app.checks.reset)();
         let stats = traced
             .run_seeds(app.state, &app.seeds)
             .map_err(|e| run_failed(e, "the traced run"))?;
-        (app.verify)("the traced run")?;
+        (app.checks.verify)("the traced run")?;
         rec.phases_us = stats.phases.map(|p| {
             [
                 p.last_work_us,
@@ -400,7 +396,7 @@ fn cpu<P: TaskSet + Default>(
         rec.combine_drain = (rec.combining == Some(true)).then_some(opts.drain);
     }
     timed_runs(app, opts, rec, |label| {
-        (app.reset)();
+        (app.checks.reset)();
         let stats = cpu
             .run_seeds(P::default(), app.state, &app.seeds)
             .map_err(|e| run_failed(e, label))?;

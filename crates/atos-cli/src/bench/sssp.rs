@@ -8,7 +8,7 @@ use atos::{Gpu, Seeds, Stats};
 use atos_graph::Weights;
 
 use super::record::Record;
-use super::runner::{self, AppRun};
+use super::runner;
 use super::{Config, Fail, RunOpts};
 
 /// Everything the configurations of one graph share, for weights of type `W`.
@@ -319,13 +319,12 @@ fn run<W: Weight>(
     let reset = || a.reset();
     let reached = input.reached().max(1) as f64;
     let workload = |s: &Stats| s.popped as f64 / reached;
-    let app = AppRun {
-        state: &state,
-        seeds: Seeds::new().add(W::Relax::default(), &a.seeds()),
+    let checks = runner::Checks {
         verify: &verify,
         reset: &reset,
         workload: &workload,
     };
+    let app = checks.app(&state, Seeds::new().add(W::Relax::default(), &a.seeds()));
     let build = |gpu: &Gpu| runner::builder(gpu, W::Relax::default(), cfg, opts);
     runner::run(gpu, &build, &app, cfg, opts, rec)
 }
