@@ -764,22 +764,24 @@ fn parse_prune(s: &str) -> Result<atos::apps::sssp::Prune, String> {
     })
 }
 
-fn parse_delta(s: &str) -> Result<f64, String> {
+/// A positive finite number, or a message naming `what` with `hint` for what to write.
+fn positive(s: &str, what: &str, hint: &str) -> Result<f64, String> {
     match s.trim().parse::<f64>() {
-        Ok(d) if d > 0.0 && d.is_finite() => Ok(d),
-        _ => Err(format!(
-            "bad delta `{s}`: use a positive number (whole for u32 keys)"
-        )),
+        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
+        _ => Err(format!("bad {what} `{s}`: use a positive number{hint}")),
     }
 }
 
+fn parse_delta(s: &str) -> Result<f64, String> {
+    positive(s, "delta", " (whole for u32 keys)")
+}
+
 fn parse_delta_scale(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
-        _ => Err(format!(
-            "bad delta scale `{s}`: use a positive number (0.25 for a quarter of the default delta)"
-        )),
-    }
+    positive(
+        s,
+        "delta scale",
+        " (0.25 for a quarter of the default delta)",
+    )
 }
 
 fn parse_timeout(s: &str) -> Result<f64, String> {
