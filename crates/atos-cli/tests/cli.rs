@@ -120,3 +120,30 @@ fn info_on_every_shared_file() {
         );
     }
 }
+
+/// Output into a pipe whose reader is gone (`atos graph info ... | head`) ends the process by
+/// SIGPIPE, as other command-line tools do: no panic in `println!`, no message. The pipe's read
+/// end is closed before the process starts, so its first write fails.
+#[cfg(unix)]
+#[test]
+fn a_closed_pipe_ends_it_quietly() {
+    use std::os::unix::process::ExitStatusExt;
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_atos"))
+        .args(["graph", "info", "grid:30x20"])
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap()
+        .wait_with_output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(
+        out.status.signal(),
+        Some(libc::SIGPIPE),
+        "{:?}: {err}",
+        out.status
+    );
+    assert!(err.is_empty(), "{err}");
+}
