@@ -605,7 +605,8 @@ pub struct RunOpts {
     pub idle_nap: Option<u32>,
     /// `--idle-nap-doublings` (`None`: the program's default).
     pub idle_nap_doublings: Option<u32>,
-    /// `--park` as resolved for the app (`None`: an app without a priority queue).
+    /// `--park` as resolved for the app (`None`: an app that does not park: no priority queue, or
+    /// FIFO SSSP's unordered one, which never pushes to the next ring).
     pub park: Option<bool>,
     /// `--share` as given, or `Some(false)` for a persistent CTA configuration on a graph that
     /// cannot post a chunk (`share_for`; `None`: the program's default).

@@ -112,7 +112,11 @@ fn base<P: TaskSet>(gpu: &Gpu, tasks: P, cfg: &Config, opts: &RunOpts) -> Progra
         .strategy(cfg.strategy)
         .block_size(opts.block)
         .min_blocks(opts.min_blocks)
-        .park(opts.park.unwrap_or(true))
+        // Only the priority apps resolve `park` (`RunOpts::park`). FIFO SSSP's queue is a
+        // priority queue left unordered: it never pushes to the next ring, so parking there would
+        // only add its code (a barrier per batch, shared arrays) to the kernel the priority run's
+        // is compared with.
+        .park(opts.park.unwrap_or(false))
         .timeout(opts.timeout);
     let b = match opts.share {
         Some(on) => b.share(on),
