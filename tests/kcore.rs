@@ -5,7 +5,7 @@
 mod common;
 
 use atos::Stats;
-use atos::apps::kcore::{self, KcoreArrays, UNPEELED};
+use atos::apps::kcore::{self, KcoreArrays, KcoreGraphError, UNPEELED};
 use atos::prelude::*;
 use atos_graph::Csr;
 use atos_graph::reference::kcore::{core_numbers, degrees};
@@ -18,7 +18,10 @@ fn run(name: &str, g: &Csr, strategy: Strategy, threads: usize) -> Stats {
 /// [`run`] with vertices queued `window` levels ahead.
 fn run_window(name: &str, g: &Csr, strategy: Strategy, threads: usize, window: u32) -> Stats {
     let offsets = g.offsets_u32().unwrap();
-    let a = KcoreArrays::new(degrees(g)).with_window(window);
+    let a = KcoreArrays::for_graph(&offsets, &g.cols)
+        .unwrap_or_else(|e| panic!("{name}: {e}"))
+        .with_window(window);
+    assert_eq!(a.degrees(), degrees(g), "{name}: degrees");
     let capacity = kcore::capacity(g.num_vertices(), g.num_edges());
     let state = a.state(&offsets, &g.cols, capacity);
     let stats = CpuExecutor::new()
@@ -191,4 +194,61 @@ fn a_hand_built_window_out_of_range_is_kept_in_range() {
             Err(_) => panic!("window {window}: the run did not end in 60 s (a level stalled?)"),
         }
     }
+}
+
+/// `KcoreArrays::for_graph` refuses a CSR that peeling cannot run on, naming the entry: a
+/// repeated neighbour (two vertices joined three times would have degrees 3 and 3 and bound 1,
+/// and neither would ever peel at level 1: the run would not end), an entry without its
+/// reverse (counted from either side, and a directed triangle, where every vertex has as many
+/// entries out as in), a column out of range and offsets that make no CSR. Self-loops count for
+/// nothing and pass.
+#[test]
+fn for_graph_refuses_what_peeling_cannot_run_on() {
+    use KcoreGraphError::*;
+    let check = |offsets: &[u32], cols: &[u32]| {
+        KcoreArrays::for_graph(offsets, cols).map(|a| a.degrees().to_vec())
+    };
+    assert_eq!(
+        check(&[0, 3, 6], &[1, 1, 1, 0, 0, 0]),
+        Err(Duplicate { u: 0, v: 1 })
+    );
+    assert_eq!(check(&[0, 1, 1], &[1]), Err(NotSymmetric { u: 0, v: 1 }));
+    assert_eq!(check(&[0, 0, 1], &[0]), Err(NotSymmetric { u: 1, v: 0 }));
+    assert_eq!(
+        check(&[0, 1, 2, 3], &[1, 2, 0]),
+        Err(NotSymmetric { u: 2, v: 0 })
+    );
+    assert_eq!(
+        check(&[0, 1, 2], &[2, 0]),
+        Err(OutOfRange {
+            u: 0,
+            v: 2,
+            vertices: 2
+        })
+    );
+    for (offsets, cols) in [
+        (&[][..], &[][..]),
+        (&[1, 1][..], &[0][..]),
+        (&[0, 2, 1][..], &[1, 0][..]),
+        (&[0, 1][..], &[0, 0][..]),
+    ] {
+        assert!(
+            matches!(check(offsets, cols), Err(BadOffsets { .. })),
+            "{offsets:?} {cols:?}"
+        );
+    }
+    // A triangle with a self-loop on vertex 1, listed twice: degrees 2, 2, 2.
+    assert_eq!(
+        check(&[0, 2, 6, 8], &[1, 2, 0, 1, 1, 2, 0, 1]),
+        Ok(vec![2, 2, 2])
+    );
+    // The messages say what to do.
+    let e = check(&[0, 3, 6], &[1, 1, 1, 0, 0, 0])
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains("vertex 0 lists neighbour 1 more than once"),
+        "{e}"
+    );
+    assert!(e.contains("merge duplicate edges"), "{e}");
 }

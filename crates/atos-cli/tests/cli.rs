@@ -147,3 +147,51 @@ fn a_closed_pipe_ends_it_quietly() {
     );
     assert!(err.is_empty(), "{err}");
 }
+
+/// A graph converted with `--keep-duplicates` reaches `bench --app kcore` through its `.acsr`
+/// cache; peeling could spin forever on it, so the bench refuses it, naming the repeat and the
+/// way out, and exits non-zero. The same graph without duplicates runs.
+#[test]
+fn kcore_refuses_a_graph_with_duplicate_edges() {
+    let d = temp_dir("kcore-dup");
+    let edges = d.join("dup.edges");
+    std::fs::write(&edges, "0 1\n0 1\n1 2\n").unwrap();
+    for (keep, name) in [(true, "dup.acsr"), (false, "simple.acsr")] {
+        let out = d.join(name);
+        let mut args = vec![
+            "graph",
+            "convert",
+            edges.to_str().unwrap(),
+            out.to_str().unwrap(),
+        ];
+        if keep {
+            args.push("--keep-duplicates");
+        }
+        let (ok, _, err) = atos(&args);
+        assert!(ok, "{err}");
+        let (ok, stdout, stderr) = atos(&[
+            "bench",
+            "--app",
+            "kcore",
+            "--graph",
+            out.to_str().unwrap(),
+            "--device",
+            "cpu",
+            "--runs",
+            "1",
+        ]);
+        let text = format!("{stdout}{stderr}");
+        if keep {
+            assert!(!ok, "{text}");
+            assert!(
+                text.contains("vertex 0 lists neighbour 1 more than once")
+                    && text.contains("merge duplicate edges"),
+                "{text}"
+            );
+        } else {
+            assert!(ok, "{text}");
+            assert!(text.contains("largest core number 1"), "{text}");
+        }
+    }
+    std::fs::remove_dir_all(&d).unwrap();
+}

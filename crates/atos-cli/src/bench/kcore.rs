@@ -23,10 +23,16 @@ pub struct KcoreInput {
 
 impl KcoreInput {
     pub fn new(g: &atos_graph::Csr, window: Option<u32>) -> Result<KcoreInput, String> {
+        let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
+        // The library's check first: its error is the one a program of one's own would get.
+        let checked = KcoreArrays::for_graph(&offsets, &g.cols).map_err(|e| e.to_string())?;
         let reference = core_numbers(g).map_err(|e| e.to_string())?;
+        if checked.degrees() != degrees(g).as_slice() {
+            return Err("k-core: the library's degrees differ from the reference's".into());
+        }
         Ok(KcoreInput {
-            offsets: g.offsets_u32().map_err(|e| e.to_string())?,
-            degrees: degrees(g),
+            degrees: checked.degrees().to_vec(),
+            offsets,
             reference,
             capacity: kcore::capacity(g.num_vertices(), g.num_edges()),
             window,
