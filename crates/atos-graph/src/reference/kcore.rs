@@ -41,9 +41,10 @@ pub fn core_numbers(g: &Csr) -> Result<Vec<u32>, KcoreError> {
         }
     }
     // A repeated neighbour counts twice in a degree, and peeling's bounds (a k-core has more
-    // than k vertices) no longer hold: the first repeat found is named.
+    // than k vertices) no longer hold: the first repeat found is named. A repeated self-loop
+    // counts for nothing, like one.
     for u in 0..n as u32 {
-        let mut list = g.neighbors(u).to_vec();
+        let mut list: Vec<u32> = g.neighbors(u).iter().copied().filter(|&v| v != u).collect();
         list.sort_unstable();
         if let Some(w) = list.windows(2).find(|w| w[0] == w[1]) {
             let v = w[0];
@@ -201,5 +202,24 @@ mod tests {
                 .contains("vertex 0 lists neighbour 1 3 times"),
             "{err}"
         );
+    }
+
+    /// A self-loop counts for nothing in a degree, so a repeated one is no duplicate: the
+    /// graph is peeled as without it (the library's check, `KcoreArrays::for_graph`, agrees;
+    /// `tests/kcore.rs` compares the two on random graphs).
+    #[test]
+    fn a_repeated_self_loop_is_no_duplicate() {
+        let mut e = EdgeList::new(3);
+        e.push(0, 1);
+        e.push(1, 1);
+        e.push(1, 1);
+        let keep = BuildOptions {
+            drop_duplicates: false,
+            drop_self_loops: false,
+            ..BuildOptions::default()
+        };
+        let g = e.into_csr(keep).unwrap().0;
+        assert_eq!(g.neighbors(1).iter().filter(|&&v| v == 1).count(), 2);
+        assert_eq!(core_numbers(&g), Ok(vec![1, 1, 0]));
     }
 }
