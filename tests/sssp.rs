@@ -270,3 +270,30 @@ fn pruning_above_a_degree_prunes_exactly_the_larger_vertices() {
     assert_eq!(Prune::default_for(Order::<u32>::Fifo), Prune::Never);
     assert_eq!(Prune::default_for(Order::priority(5u32)), Prune::PRIORITY);
 }
+
+/// `check_weights` refuses what shortest paths cannot take, naming the entry: a negative f32
+/// weight (on an undirected graph a negative cycle) and a NaN; 0, -0 and an infinite weight
+/// (an edge that never shortens anything) pass, and u32 weights always do.
+#[test]
+fn check_weights_refuses_negative_and_nan_weights() {
+    assert_eq!(
+        sssp::check_weights(&[1.0f32, 0.0, -2.5]),
+        Err(sssp::BadWeight {
+            entry: 2,
+            value: -2.5
+        })
+    );
+    let nan = sssp::check_weights(&[3.0f32, f32::NAN]).unwrap_err();
+    assert_eq!(nan.entry, 1);
+    assert!(nan.value.is_nan());
+    assert_eq!(
+        sssp::check_weights(&[0.0f32, -0.0, f32::INFINITY, 7.0]),
+        Ok(())
+    );
+    assert_eq!(sssp::check_weights(&[0u32, u32::MAX]), Ok(()));
+    let e = sssp::check_weights(&[-1.0f32]).unwrap_err().to_string();
+    assert!(
+        e.contains("weight -1 at column entry 0") && e.contains("weights of 0 or more"),
+        "{e}"
+    );
+}

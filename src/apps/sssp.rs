@@ -33,6 +33,8 @@
 //!
 //! Distances are `u32` sums: a path longer than `u32::MAX - 1` wraps (a checked build stops
 //! with an overflow fault; the bench's check against Dijkstra fails loudly on any other build).
+//! f32 weights must be numbers of 0 or more ([`check_weights`]): a negative edge of an
+//! undirected graph is a negative cycle, whose distances fall until f32 loses the unit.
 
 use crate::{AtomicArray, AtomicNum, Atomics, PriorityKey, PriorityQueue, Slice, Task, TaskSet};
 
@@ -193,8 +195,8 @@ impl<W: Weight> SsspArrays<W> {
         [(self.source, W::ZERO)]
     }
 
-    /// The state over a CSR with u32 offsets and one u32 weight per column entry, served in
-    /// `order`. Each of the queue's three rings holds `capacity` waiting vertices (FIFO order
+    /// The state over a CSR with u32 offsets and one weight per column entry (0 or more:
+    /// [`check_weights`] says), served in `order`. Each of the queue's three rings holds `capacity` waiting vertices (FIFO order
     /// uses only the near one). A vertex is queued once per improvement, so FIFO order can
     /// need more than the edge count on large-diameter weighted graphs (4.5x on
     /// grid:4096x4096,w=100 with persistent CTA workers on an H100); a run that needs more
@@ -340,6 +342,30 @@ impl std::fmt::Display for Prune {
 /// 53.5, luxembourg_osm unchanged, kron:22 11.44 -> 11.99 (its hubs' stale tasks stay
 /// pruned; pruning none took 25.4 ms there). docs/results/2026-11-23d-prune-stale-h100.md.
 pub const PRUNE_ABOVE: u32 = 32;
+
+/// An edge weight shortest paths cannot take ([`check_weights`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+#[error(
+    "SSSP edge weight {value} at column entry {entry}: shortest paths need weights of 0 or more (a negative edge makes a negative cycle in an undirected graph, and a NaN no distance at all); fix or drop that edge"
+)]
+pub struct BadWeight {
+    /// Its index in `cols` (and `weights`).
+    pub entry: usize,
+    pub value: f64,
+}
+
+/// Checks that every weight is 0 or more (not NaN): what [`SsspArrays::state`] assumes and
+/// does not check. u32 weights always pass.
+pub fn check_weights<W: Weight>(weights: &[W]) -> Result<(), BadWeight> {
+    let usable = |w: f64| w >= 0.0; // false for a NaN too
+    match weights.iter().position(|&w| !usable(w.into())) {
+        Some(entry) => Err(BadWeight {
+            entry,
+            value: weights[entry].into(),
+        }),
+        None => Ok(()),
+    }
+}
 
 /// The band that keeps the work low: twice the mean edge weight over the mean out-degree (at
 /// least 1), about the largest weight over the degree, the band Meyer and Sanders' analysis of

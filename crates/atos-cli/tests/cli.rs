@@ -16,6 +16,16 @@ fn atos(args: &[&str]) -> (bool, String, String) {
     )
 }
 
+/// `atos bench --app APP --graph FILE` on the CPU, one run: whether it succeeded, and its
+/// stdout and stderr together.
+fn cpu_bench(app: &str, graph: &std::path::Path) -> (bool, String) {
+    let graph = graph.to_str().unwrap();
+    let (ok, stdout, stderr) = atos(&[
+        "bench", "--app", app, "--graph", graph, "--device", "cpu", "--runs", "1",
+    ]);
+    (ok, format!("{stdout}{stderr}"))
+}
+
 fn temp_dir(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("atos-cli-{name}-{}", std::process::id()));
     std::fs::create_dir_all(&d).unwrap();
@@ -169,18 +179,7 @@ fn kcore_refuses_a_graph_with_duplicate_edges() {
         }
         let (ok, _, err) = atos(&args);
         assert!(ok, "{err}");
-        let (ok, stdout, stderr) = atos(&[
-            "bench",
-            "--app",
-            "kcore",
-            "--graph",
-            out.to_str().unwrap(),
-            "--device",
-            "cpu",
-            "--runs",
-            "1",
-        ]);
-        let text = format!("{stdout}{stderr}");
+        let (ok, text) = cpu_bench("kcore", &out);
         if keep {
             assert!(!ok, "{text}");
             assert!(
@@ -193,5 +192,26 @@ fn kcore_refuses_a_graph_with_duplicate_edges() {
             assert!(text.contains("largest core number 1"), "{text}");
         }
     }
+    std::fs::remove_dir_all(&d).unwrap();
+}
+
+/// `bench --app sssp` on a file with a negative f32 weight refuses it with the library's
+/// message (`apps::sssp::check_weights`), naming the weight and its entry, before any run.
+#[test]
+fn sssp_refuses_a_negative_weight() {
+    let d = temp_dir("sssp-negative");
+    let file = d.join("neg.mtx");
+    std::fs::write(
+        &file,
+        "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1.5\n3 2 -2.0\n",
+    )
+    .unwrap();
+    let (ok, text) = cpu_bench("sssp", &file);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("SSSP edge weight -2 at column entry 2")
+            && text.contains("weights of 0 or more"),
+        "{text}"
+    );
     std::fs::remove_dir_all(&d).unwrap();
 }
