@@ -242,6 +242,7 @@ fn coloring_is_proper_on_every_strategy() {
         "geo:2000,seed=1",
     ] {
         let g = atos_graph::load(spec).unwrap();
+        coloring::check_graph(&g.offsets_u32().unwrap(), &g.cols).unwrap();
         let greedy = validate_coloring(&g, &greedy_coloring(&g, ColoringOrder::Natural)).unwrap();
         for threads in [1, 4] {
             for strategy in [Strategy::Persistent, Strategy::Bsp] {
@@ -513,4 +514,39 @@ fn hubs_seeded_by_degree() {
             coloring::hubs_by_degree(o, h)
         });
     }
+}
+
+/// `check_graph` refuses a directed graph (a task sees only the neighbours its vertex lists, so
+/// an edge listed one way can join two vertices of one colour unseen), naming an entry without
+/// its reverse, and a malformed CSR; it accepts repeated entries and self-loops, which the
+/// programs cope with (`clique_with_hub`'s self-loops above).
+#[test]
+fn check_graph_refuses_a_directed_graph() {
+    use atos::apps::graph_check::GraphError;
+    let g = clique_with_hub(20);
+    coloring::check_graph(&g.offsets_u32().unwrap(), &g.cols).unwrap();
+    let mut e = atos_graph::EdgeList::new(4);
+    for (u, v) in [(0, 1), (1, 2), (2, 0), (0, 3), (3, 0)] {
+        e.push(u, v);
+    }
+    let (g, _) = e.into_csr(atos_graph::BuildOptions::directed()).unwrap();
+    let err = coloring::check_graph(&g.offsets_u32().unwrap(), &g.cols).unwrap_err();
+    assert_eq!(
+        err,
+        GraphError::NotSymmetric {
+            app: "colouring",
+            u: 2,
+            v: 0
+        }
+    );
+    assert!(
+        err.to_string()
+            .contains("colouring needs an undirected graph, but vertex 2 lists neighbour 0"),
+        "{err}"
+    );
+    assert_eq!(coloring::check_graph(&[0, 2, 4], &[1, 1, 0, 0]), Ok(()));
+    assert!(matches!(
+        coloring::check_graph(&[0, 1], &[1]),
+        Err(GraphError::OutOfRange { .. })
+    ));
 }

@@ -5,7 +5,8 @@
 mod common;
 
 use atos::Stats;
-use atos::apps::kcore::{self, KcoreArrays, KcoreGraphError, UNPEELED};
+use atos::apps::graph_check::GraphError;
+use atos::apps::kcore::{self, KcoreArrays, UNPEELED};
 use atos::prelude::*;
 use atos_graph::Csr;
 use atos_graph::reference::kcore::{core_numbers, degrees};
@@ -204,23 +205,47 @@ fn a_hand_built_window_out_of_range_is_kept_in_range() {
 /// nothing and pass.
 #[test]
 fn for_graph_refuses_what_peeling_cannot_run_on() {
-    use KcoreGraphError::*;
+    use GraphError::*;
+    const APP: &str = "k-core";
     let check = |offsets: &[u32], cols: &[u32]| {
         KcoreArrays::for_graph(offsets, cols).map(|a| a.degrees().to_vec())
     };
     assert_eq!(
         check(&[0, 3, 6], &[1, 1, 1, 0, 0, 0]),
-        Err(Duplicate { u: 0, v: 1 })
+        Err(Duplicate {
+            app: APP,
+            u: 0,
+            v: 1
+        })
     );
-    assert_eq!(check(&[0, 1, 1], &[1]), Err(NotSymmetric { u: 0, v: 1 }));
-    assert_eq!(check(&[0, 0, 1], &[0]), Err(NotSymmetric { u: 1, v: 0 }));
+    assert_eq!(
+        check(&[0, 1, 1], &[1]),
+        Err(NotSymmetric {
+            app: APP,
+            u: 0,
+            v: 1
+        })
+    );
+    assert_eq!(
+        check(&[0, 0, 1], &[0]),
+        Err(NotSymmetric {
+            app: APP,
+            u: 1,
+            v: 0
+        })
+    );
     assert_eq!(
         check(&[0, 1, 2, 3], &[1, 2, 0]),
-        Err(NotSymmetric { u: 2, v: 0 })
+        Err(NotSymmetric {
+            app: APP,
+            u: 2,
+            v: 0
+        })
     );
     assert_eq!(
         check(&[0, 1, 2], &[2, 0]),
         Err(OutOfRange {
+            app: APP,
             u: 0,
             v: 2,
             vertices: 2

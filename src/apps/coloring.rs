@@ -737,7 +737,7 @@ impl ColoringArrays {
         colors
     }
 
-    /// The state over `offsets`/`cols` (a symmetric CSR with u32 offsets).
+    /// The state over `offsets`/`cols` (a symmetric CSR with u32 offsets: [`check_graph`]).
     pub fn state<'a>(&'a self, offsets: &'a [u32], cols: &'a [u32]) -> ColoringState<'a> {
         let n = self.color.len() as u64;
         ColoringState {
@@ -804,4 +804,14 @@ impl ColoringArrays {
             split::SplitColoringState { tie_skip: 0 }
         )
     }
+}
+
+/// Checks that `offsets`/`cols` is a CSR colouring can run on: well formed, and undirected
+/// (every entry `u -> v` has its reverse). A task checks only the neighbours its vertex lists,
+/// so on a directed graph an edge listed one way could join two vertices of one colour with
+/// nothing to see it; every state of this module assumes this and does not check it.
+pub fn check_graph(offsets: &[u32], cols: &[u32]) -> Result<(), super::graph_check::GraphError> {
+    use super::graph_check;
+    graph_check::vertices("colouring", offsets, cols)?;
+    graph_check::symmetric("colouring", offsets, cols)
 }

@@ -9,7 +9,7 @@
 //! repeated neighbour counts twice in a degree, which breaks [`core_bound`] (a `k`-core has
 //! more than `k` vertices) and can keep the run from ending (two vertices joined three times:
 //! degrees 3 and 3, bound 1, and neither ever peels at level 1). [`KcoreArrays::for_graph`]
-//! checks the CSR and refuses such a graph with a [`KcoreGraphError`] naming the entry;
+//! checks the CSR and refuses such a graph with a [`GraphError`] naming the entry;
 //! [`KcoreArrays::new`] takes degrees on trust. (`atos_graph::reference::kcore::core_numbers`,
 //! the CPU reference the tests compare with, checks its own input apart.)
 //!
@@ -55,6 +55,7 @@
 //! number). An advance may skip levels no item holds: it starts from the smallest key sent far
 //! since the last advance (`pass_min`), which every far item's key is at least.
 
+use super::graph_check::{self, GraphError};
 use crate::{AtomicArray, Atomics, PriorityQueue, Slice, lanes};
 
 /// The core number of a vertex not peeled yet.
@@ -139,27 +140,6 @@ pub fn capacity(vertices: usize, entries: usize) -> u64 {
     vertices as u64 + entries as u64 + 1
 }
 
-/// Why [`KcoreArrays::for_graph`] refused a CSR.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-pub enum KcoreGraphError {
-    #[error(
-        "k-core CSR: {offsets} offsets and {cols} column entries do not make a CSR (it needs one offset per vertex plus one, starting at 0, never decreasing, the last equal to the number of entries)"
-    )]
-    BadOffsets { offsets: usize, cols: usize },
-    #[error(
-        "k-core CSR: vertex {u} lists neighbour {v}, but there are only {vertices} vertices; every column entry must be below the vertex count"
-    )]
-    OutOfRange { u: u32, v: u32, vertices: usize },
-    #[error(
-        "k-core needs a simple graph, but vertex {u} lists neighbour {v} more than once; a repeated neighbour counts twice in its degree and the run may never end: merge duplicate edges first (atos-graph's builders do unless asked to keep them)"
-    )]
-    Duplicate { u: u32, v: u32 },
-    #[error(
-        "k-core needs an undirected graph, but vertex {u} lists neighbour {v} and {v} does not list {u}; list every edge in both directions (build the graph undirected)"
-    )]
-    NotSymmetric { u: u32, v: u32 },
-}
-
 /// Host arrays of a run: degrees and core numbers.
 pub struct KcoreArrays {
     pub degree: AtomicArray<u32>,
@@ -188,7 +168,7 @@ impl KcoreArrays {
     /// after checking that peeling can run on it: a well-formed CSR whose every neighbour is
     /// listed once (self-loops aside, which count for nothing) and lists the vertex back.
     /// O(n + m) time; a transposed copy of `cols` while it checks.
-    pub fn for_graph(offsets: &[u32], cols: &[u32]) -> Result<KcoreArrays, KcoreGraphError> {
+    pub fn for_graph(offsets: &[u32], cols: &[u32]) -> Result<KcoreArrays, GraphError> {
         Ok(KcoreArrays::new(checked_degrees(offsets, cols)?))
     }
 
@@ -245,96 +225,30 @@ impl KcoreArrays {
 }
 
 /// The degrees (self-loops not counted) of a CSR that [`KcoreArrays::for_graph`] accepts.
-fn checked_degrees(offsets: &[u32], cols: &[u32]) -> Result<Vec<u32>, KcoreGraphError> {
-    let bad = || KcoreGraphError::BadOffsets {
-        offsets: offsets.len(),
-        cols: cols.len(),
-    };
-    let n = offsets.len().checked_sub(1).ok_or_else(bad)?;
-    if offsets[0] != 0
-        || offsets[n] as usize != cols.len()
-        || offsets.windows(2).any(|w| w[0] > w[1])
-    {
-        return Err(bad());
-    }
-    let row = |u: usize| &cols[offsets[u] as usize..offsets[u + 1] as usize];
+fn checked_degrees(offsets: &[u32], cols: &[u32]) -> Result<Vec<u32>, GraphError> {
+    const APP: &str = "k-core";
+    let n = graph_check::vertices(APP, offsets, cols)?;
     // A stamp per vertex: `seen[v] == u + 1` while row `u` is scanned and lists `v`.
     let mut seen = vec![0u32; n];
     let mut degrees = Vec::with_capacity(n);
-    // Entries pointing at each vertex (other than from itself): the transposed rows' lengths.
-    let mut into = vec![0u32; n + 1];
     for u in 0..n {
         let mut d = 0;
-        for &v in row(u) {
-            if v as usize >= n {
-                return Err(KcoreGraphError::OutOfRange {
-                    u: u as u32,
-                    v,
-                    vertices: n,
-                });
-            }
+        for &v in graph_check::row(offsets, cols, u) {
             if v as usize == u {
                 continue;
             }
             if seen[v as usize] == u as u32 + 1 {
-                return Err(KcoreGraphError::Duplicate { u: u as u32, v });
+                return Err(GraphError::Duplicate {
+                    app: APP,
+                    u: u as u32,
+                    v,
+                });
             }
             seen[v as usize] = u as u32 + 1;
-            into[v as usize + 1] += 1;
             d += 1;
         }
         degrees.push(d);
     }
-    // No row repeats a neighbour, so the graph is symmetric when each vertex's row and the
-    // entries pointing at it are the same set: as many, and each of the latter in the row.
-    if let Some(v) = (0..n).find(|&v| into[v + 1] != degrees[v]) {
-        // Counts differ: name an entry without its reverse, from whichever side has more.
-        return Err(first_unreversed(offsets, cols, v));
-    }
-    for v in 0..n {
-        into[v + 1] += into[v];
-    }
-    let mut from = vec![0u32; cols.len()];
-    let mut next = into.clone();
-    for u in 0..n {
-        for &v in row(u) {
-            if v as usize != u {
-                from[next[v as usize] as usize] = u as u32;
-                next[v as usize] += 1;
-            }
-        }
-    }
-    seen.fill(0);
-    for v in 0..n {
-        for &w in row(v) {
-            seen[w as usize] = v as u32 + 1;
-        }
-        for &u in &from[into[v] as usize..into[v + 1] as usize] {
-            if seen[u as usize] != v as u32 + 1 {
-                return Err(KcoreGraphError::NotSymmetric { u, v: v as u32 });
-            }
-        }
-    }
+    graph_check::symmetric(APP, offsets, cols)?;
     Ok(degrees)
-}
-
-/// An entry `u -> v` whose reverse is missing, where vertex `v`'s row and the entries pointing
-/// at it differ in number (a scan over the rows that list `v`, and over `v`'s own row).
-fn first_unreversed(offsets: &[u32], cols: &[u32], v: usize) -> KcoreGraphError {
-    let row = |u: usize| &cols[offsets[u] as usize..offsets[u + 1] as usize];
-    let lists = |u: usize, w: u32| row(u).contains(&w);
-    let n = offsets.len() - 1;
-    if let Some(&w) = row(v)
-        .iter()
-        .find(|&&w| w as usize != v && !lists(w as usize, v as u32))
-    {
-        return KcoreGraphError::NotSymmetric { u: v as u32, v: w };
-    }
-    let u = (0..n)
-        .find(|&u| u != v && lists(u, v as u32) && !lists(v, u as u32))
-        .expect("counts differ, so some entry is unreversed");
-    KcoreGraphError::NotSymmetric {
-        u: u as u32,
-        v: v as u32,
-    }
 }

@@ -5,6 +5,7 @@ pub mod bfs;
 pub mod bfs_owner;
 pub mod bfs_priority;
 pub mod coloring;
+pub mod graph_check;
 pub mod kcore;
 pub mod pagerank;
 pub mod pagerank_bsp;

@@ -215,3 +215,30 @@ fn sssp_refuses_a_negative_weight() {
     );
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// `bench --app coloring` on a graph converted with `--directed` refuses it, naming an entry
+/// without its reverse (`apps::coloring::check_graph`), instead of failing the colouring's
+/// validation with an edge of one colour.
+#[test]
+fn coloring_refuses_a_directed_graph() {
+    let d = temp_dir("coloring-directed");
+    let edges = d.join("triangle.edges");
+    std::fs::write(&edges, "0 1\n1 2\n2 0\n").unwrap();
+    let file = d.join("triangle.acsr");
+    let (ok, _, err) = atos(&[
+        "graph",
+        "convert",
+        edges.to_str().unwrap(),
+        file.to_str().unwrap(),
+        "--directed",
+    ]);
+    assert!(ok, "{err}");
+    let (ok, text) = cpu_bench("coloring", &file);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("colouring needs an undirected graph, but vertex 2 lists neighbour 0")
+            && text.contains("drop `--directed`"),
+        "{text}"
+    );
+    std::fs::remove_dir_all(&d).unwrap();
+}

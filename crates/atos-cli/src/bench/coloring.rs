@@ -71,6 +71,7 @@ pub struct Split {
 impl ColoringInput {
     pub fn new(g: &atos_graph::Csr, form: Form) -> Result<ColoringInput, String> {
         let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
+        coloring::check_graph(&offsets, &g.cols).map_err(|e| e.to_string())?;
         let greedy = greedy_coloring(g, ColoringOrder::Natural);
         let greedy_colors = validate_coloring(g, &greedy).map_err(|e| e.to_string())?;
         let (small, mut large) = match form {

@@ -1,0 +1,114 @@
+//! Checks of the CSR an app is given, for the apps whose tasks assume more than any CSR holds:
+//! k-core needs a simple undirected graph (`kcore::KcoreArrays::for_graph`), colouring an
+//! undirected one (`coloring::check_graph`). Each check is O(n + m) and names the first entry
+//! at fault, with the app and what to do.
+
+/// Why an app refused a CSR. `app` names the app in the message.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum GraphError {
+    #[error(
+        "{app}: {offsets} offsets and {cols} column entries do not make a CSR (it needs one offset per vertex plus one, starting at 0, never decreasing, the last equal to the number of entries)"
+    )]
+    BadOffsets {
+        app: &'static str,
+        offsets: usize,
+        cols: usize,
+    },
+    #[error(
+        "{app}: vertex {u} lists neighbour {v}, but there are only {vertices} vertices; every column entry must be below the vertex count"
+    )]
+    OutOfRange {
+        app: &'static str,
+        u: u32,
+        v: u32,
+        vertices: usize,
+    },
+    #[error(
+        "{app} needs a simple graph, but vertex {u} lists neighbour {v} more than once; a repeated neighbour counts twice in its degree and the run may never end: merge duplicate edges first (atos-graph's builders do unless asked to keep them)"
+    )]
+    Duplicate { app: &'static str, u: u32, v: u32 },
+    #[error(
+        "{app} needs an undirected graph, but vertex {u} lists neighbour {v} and {v} does not list {u}; list every edge in both directions (build the graph undirected: drop `--directed`)"
+    )]
+    NotSymmetric { app: &'static str, u: u32, v: u32 },
+}
+
+/// The vertex count of a well-formed CSR: `n + 1` offsets from 0, never decreasing, the last
+/// equal to the number of entries, every entry below `n`.
+pub(crate) fn vertices(
+    app: &'static str,
+    offsets: &[u32],
+    cols: &[u32],
+) -> Result<usize, GraphError> {
+    let bad = || GraphError::BadOffsets {
+        app,
+        offsets: offsets.len(),
+        cols: cols.len(),
+    };
+    let n = offsets.len().checked_sub(1).ok_or_else(bad)?;
+    if offsets[0] != 0
+        || offsets[n] as usize != cols.len()
+        || offsets.windows(2).any(|w| w[0] > w[1])
+    {
+        return Err(bad());
+    }
+    for u in 0..n {
+        if let Some(&v) = row(offsets, cols, u).iter().find(|&&v| v as usize >= n) {
+            return Err(GraphError::OutOfRange {
+                app,
+                u: u as u32,
+                v,
+                vertices: n,
+            });
+        }
+    }
+    Ok(n)
+}
+
+/// Checks that every entry `u -> v` of a well-formed CSR ([`vertices`]) has its reverse
+/// `v -> u`: each vertex's row is marked in turn, and the entries pointing at it (a transposed
+/// copy of `cols`) must all be marked. Repeated entries and self-loops need nothing special.
+pub(crate) fn symmetric(
+    app: &'static str,
+    offsets: &[u32],
+    cols: &[u32],
+) -> Result<(), GraphError> {
+    let n = offsets.len() - 1;
+    // into[v]..into[v + 1]: where the entries pointing at v go in `from`.
+    let mut into = vec![0u32; n + 1];
+    for &v in cols {
+        into[v as usize + 1] += 1;
+    }
+    for v in 0..n {
+        into[v + 1] += into[v];
+    }
+    let mut from = vec![0u32; cols.len()];
+    let mut next = into.clone();
+    for u in 0..n {
+        for &v in row(offsets, cols, u) {
+            from[next[v as usize] as usize] = u as u32;
+            next[v as usize] += 1;
+        }
+    }
+    // seen[w] == v + 1 while v's row is checked and lists w.
+    let mut seen = vec![0u32; n];
+    for v in 0..n {
+        for &w in row(offsets, cols, v) {
+            seen[w as usize] = v as u32 + 1;
+        }
+        let pointing = &from[into[v] as usize..into[v + 1] as usize];
+        if let Some(&u) = pointing.iter().find(|&&u| seen[u as usize] != v as u32 + 1) {
+            return Err(GraphError::NotSymmetric {
+                app,
+                u,
+                v: v as u32,
+            });
+        }
+    }
+    Ok(())
+}
+
+/// Vertex `u`'s neighbours.
+pub(crate) fn row<'a>(offsets: &[u32], cols: &'a [u32], u: usize) -> &'a [u32] {
+    &cols[offsets[u] as usize..offsets[u + 1] as usize]
+}
