@@ -535,16 +535,26 @@ fn check_graph_refuses_a_directed_graph() {
         err,
         GraphError::NotSymmetric {
             app: "colouring",
-            u: 2,
-            v: 0
+            u: 0,
+            v: 1
         }
     );
     assert!(
         err.to_string()
-            .contains("colouring needs an undirected graph, but vertex 2 lists neighbour 0"),
+            .contains("colouring needs an undirected graph, but vertex 0 lists neighbour 1"),
         "{err}"
     );
     assert_eq!(coloring::check_graph(&[0, 2, 4], &[1, 1, 0, 0]), Ok(()));
+    // Rows out of order take the other path (a transposed copy): symmetric, then not.
+    assert_eq!(coloring::check_graph(&[0, 2, 3, 4], &[2, 1, 0, 0]), Ok(()));
+    assert_eq!(
+        coloring::check_graph(&[0, 2, 3, 3], &[2, 1, 0]),
+        Err(GraphError::NotSymmetric {
+            app: "colouring",
+            u: 0,
+            v: 2
+        })
+    );
     assert!(matches!(
         coloring::check_graph(&[0, 1], &[1]),
         Err(GraphError::OutOfRange { .. })

@@ -200,8 +200,8 @@ fn a_hand_built_window_out_of_range_is_kept_in_range() {
 /// `KcoreArrays::for_graph` refuses a CSR that peeling cannot run on, naming the entry: a
 /// repeated neighbour (two vertices joined three times would have degrees 3 and 3 and bound 1,
 /// and neither would ever peel at level 1: the run would not end), an entry without its
-/// reverse (counted from either side, and a directed triangle, where every vertex has as many
-/// entries out as in), a column out of range and offsets that make no CSR. Self-loops count for
+/// reverse (listed by the smaller vertex or by the larger, and a directed triangle, where every
+/// vertex has as many entries out as in), a column out of range and offsets that make no CSR. Self-loops count for
 /// nothing and pass.
 #[test]
 fn for_graph_refuses_what_peeling_cannot_run_on() {
@@ -238,8 +238,8 @@ fn for_graph_refuses_what_peeling_cannot_run_on() {
         check(&[0, 1, 2, 3], &[1, 2, 0]),
         Err(NotSymmetric {
             app: APP,
-            u: 2,
-            v: 0
+            u: 0,
+            v: 1
         })
     );
     assert_eq!(
@@ -286,8 +286,9 @@ proptest::proptest! {
     })]
 
     /// The library's check and the reference's agree on every small graph, directed or not,
-    /// with or without duplicate entries and self-loops; where both accept, peeling gives the
-    /// reference's core numbers.
+    /// with or without duplicate entries and self-loops, and with its rows as built (sorted)
+    /// or rotated (the check's other path); where both accept, peeling gives the reference's
+    /// core numbers. Colouring's check (symmetry alone) agrees with `Csr::is_symmetric`.
     #[test]
     fn for_graph_accepts_what_the_reference_accepts(
         n in 1u32..8,
@@ -295,6 +296,7 @@ proptest::proptest! {
         symmetrize: bool,
         drop_duplicates: bool,
         drop_self_loops: bool,
+        rotate in 1usize..8,
     ) {
         let pairs = pairs.into_iter().map(|(u, v)| [u % n, v % n]).collect();
         let list = atos_graph::EdgeList { num_vertices: n, pairs, weights: None };
@@ -303,6 +305,20 @@ proptest::proptest! {
         let offsets = g.offsets_u32().unwrap();
         let ours = KcoreArrays::for_graph(&offsets, &g.cols);
         let reference = core_numbers(&g);
+        let mut rotated = g.cols.clone();
+        for u in 0..g.num_vertices() {
+            let row = &mut rotated[offsets[u] as usize..offsets[u + 1] as usize];
+            if !row.is_empty() {
+                let k = rotate % row.len();
+                row.rotate_left(k);
+            }
+        }
+        let ours_rotated = KcoreArrays::for_graph(&offsets, &rotated);
+        proptest::prop_assert_eq!(ours_rotated.is_ok(), reference.is_ok(), "rotated: {:?}", ours_rotated.as_ref().err());
+        for cols in [&g.cols, &rotated] {
+            let colouring = atos::apps::coloring::check_graph(&offsets, cols);
+            proptest::prop_assert_eq!(colouring.is_ok(), g.is_symmetric(), "{:?}", colouring);
+        }
         proptest::prop_assert_eq!(ours.is_ok(), reference.is_ok(), "{:?} / {:?}", ours.as_ref().err(), reference);
         if let (Ok(a), Ok(want)) = (ours, reference) {
             let capacity = kcore::capacity(g.num_vertices(), g.num_edges());

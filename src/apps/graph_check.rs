@@ -66,13 +66,68 @@ pub(crate) fn vertices(
 }
 
 /// Checks that every entry `u -> v` of a well-formed CSR ([`vertices`]) has its reverse
-/// `v -> u`: each vertex's row is marked in turn, and the entries pointing at it (a transposed
-/// copy of `cols`) must all be marked. Repeated entries and self-loops need nothing special.
+/// `v -> u`. Repeated entries and self-loops need nothing special. O(n + m): with every row
+/// sorted (as atos-graph builds them), one cursor per vertex and no copy; otherwise a
+/// transposed copy of `cols`.
 pub(crate) fn symmetric(
     app: &'static str,
     offsets: &[u32],
     cols: &[u32],
 ) -> Result<(), GraphError> {
+    let n = offsets.len() - 1;
+    let sorted = (0..n).all(|u| row(offsets, cols, u).is_sorted());
+    let unreversed = if sorted {
+        unreversed_sorted(offsets, cols)
+    } else {
+        unreversed_any(offsets, cols)
+    };
+    match unreversed {
+        Some((u, v)) => Err(GraphError::NotSymmetric { app, u, v }),
+        None => Ok(()),
+    }
+}
+
+/// An entry `u -> v` without its reverse, rows sorted. Vertices are taken in order; `next[v]`
+/// walks `v`'s row up to `v`, over the entries `w -> ...` whose reverse `w -> v` vertex `w`
+/// (smaller, so taken before) has already listed. So when `u`'s turn comes, an entry of `u`'s
+/// row below `u` that `next[u]` has not passed has no reverse; and each entry `u -> v` above
+/// `u` must find `u` at `next[v]`.
+fn unreversed_sorted(offsets: &[u32], cols: &[u32]) -> Option<(u32, u32)> {
+    let n = offsets.len() - 1;
+    let mut next: Vec<u32> = offsets[..n].to_vec();
+    let at = |next: &[u32], v: usize| {
+        let p = next[v] as usize;
+        (p < offsets[v + 1] as usize).then(|| cols[p])
+    };
+    for u in 0..n {
+        if let Some(w) = at(&next, u).filter(|&w| (w as usize) < u) {
+            return Some((u as u32, w));
+        }
+        let mut last = None;
+        for &v in row(offsets, cols, u) {
+            if v as usize <= u || last == Some(v) {
+                continue;
+            }
+            last = Some(v);
+            match at(&next, v as usize) {
+                Some(w) if w == u as u32 => {
+                    let end = offsets[v as usize + 1];
+                    while next[v as usize] < end && cols[next[v as usize] as usize] == w {
+                        next[v as usize] += 1;
+                    }
+                }
+                // `v` lists `w < u`, which did not list `v` in its turn.
+                Some(w) if w < u as u32 => return Some((v, w)),
+                _ => return Some((u as u32, v)),
+            }
+        }
+    }
+    None
+}
+
+/// An entry `u -> v` without its reverse, rows in any order: each vertex's row is marked in
+/// turn, and the entries pointing at it (a transposed copy of `cols`) must all be marked.
+fn unreversed_any(offsets: &[u32], cols: &[u32]) -> Option<(u32, u32)> {
     let n = offsets.len() - 1;
     // into[v]..into[v + 1]: where the entries pointing at v go in `from`.
     let mut into = vec![0u32; n + 1];
@@ -98,14 +153,10 @@ pub(crate) fn symmetric(
         }
         let pointing = &from[into[v] as usize..into[v + 1] as usize];
         if let Some(&u) = pointing.iter().find(|&&u| seen[u as usize] != v as u32 + 1) {
-            return Err(GraphError::NotSymmetric {
-                app,
-                u,
-                v: v as u32,
-            });
+            return Some((u, v as u32));
         }
     }
-    Ok(())
+    None
 }
 
 /// Vertex `u`'s neighbours.

@@ -236,7 +236,7 @@ fn coloring_refuses_a_directed_graph() {
     let (ok, text) = cpu_bench("coloring", &file);
     assert!(!ok, "{text}");
     assert!(
-        text.contains("colouring needs an undirected graph, but vertex 2 lists neighbour 0")
+        text.contains("colouring needs an undirected graph, but vertex 0 lists neighbour 1")
             && text.contains("drop `--directed`"),
         "{text}"
     );
