@@ -307,16 +307,18 @@ pub enum App {
     /// `--strategy bsp`.
     PagerankBsp,
     /// Speculative greedy colouring (asynchronous: persistent, discrete; Algorithm 5: bsp),
-    /// checked proper.
+    /// checked proper; undirected graphs only.
     Coloring,
-    /// Speculative SSSP in FIFO order, u32 weights (asynchronous: persistent, discrete;
-    /// Bellman-Ford by levels: bsp), distances checked against Dijkstra from `--source`.
+    /// Speculative SSSP in FIFO order, u32 weights or f32 (`--float-weights`; a file's f32
+    /// weights must be 0 or more) (asynchronous: persistent, discrete; Bellman-Ford by
+    /// levels: bsp), distances checked against Dijkstra from `--source`.
     Sssp,
     /// The same SSSP served by priority (distance below a threshold first, advanced by
     /// `--delta`; bsp: delta-stepping by levels).
     SsspPriority,
     /// k-core decomposition by peeling, one level per threshold advance (bsp: one level's
-    /// peels per step), core numbers checked against bucket peeling; undirected graphs only.
+    /// peels per step), core numbers checked against bucket peeling; simple undirected graphs
+    /// only.
     Kcore,
 }
 
