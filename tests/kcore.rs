@@ -314,10 +314,29 @@ proptest::proptest! {
             }
         }
         let ours_rotated = KcoreArrays::for_graph(&offsets, &rotated);
+        // An entry named at fault is one: a repeat is listed twice, an unreversed entry has
+        // no reverse.
+        for (cols, verdict) in [(&g.cols, &ours), (&rotated, &ours_rotated)] {
+            let row = |u: u32| &cols[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
+            match verdict {
+                Err(GraphError::Duplicate { u, v, .. }) => {
+                    proptest::prop_assert!(row(*u).iter().filter(|&w| w == v).count() > 1);
+                }
+                Err(GraphError::NotSymmetric { u, v, .. }) => {
+                    proptest::prop_assert!(row(*u).contains(v) && !row(*v).contains(u), "{u} -> {v}");
+                }
+                Err(e) => proptest::prop_assert!(false, "{e}"),
+                Ok(_) => {}
+            }
+        }
         proptest::prop_assert_eq!(ours_rotated.is_ok(), reference.is_ok(), "rotated: {:?}", ours_rotated.as_ref().err());
         for cols in [&g.cols, &rotated] {
             let colouring = atos::apps::coloring::check_graph(&offsets, cols);
             proptest::prop_assert_eq!(colouring.is_ok(), g.is_symmetric(), "{:?}", colouring);
+            if let Err(GraphError::NotSymmetric { u, v, .. }) = colouring {
+                let row = |u: u32| &cols[offsets[u as usize] as usize..offsets[u as usize + 1] as usize];
+                proptest::prop_assert!(row(u).contains(&v) && !row(v).contains(&u), "{u} -> {v}");
+            }
         }
         proptest::prop_assert_eq!(ours.is_ok(), reference.is_ok(), "{:?} / {:?}", ours.as_ref().err(), reference);
         if let (Ok(a), Ok(want)) = (ours, reference) {

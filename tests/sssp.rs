@@ -271,29 +271,44 @@ fn pruning_above_a_degree_prunes_exactly_the_larger_vertices() {
     assert_eq!(Prune::default_for(Order::priority(5u32)), Prune::PRIORITY);
 }
 
-/// `check_weights` refuses what shortest paths cannot take, naming the entry: a negative f32
-/// weight (on an undirected graph a negative cycle) and a NaN; 0, -0 and an infinite weight
-/// (an edge that never shortens anything) pass, and u32 weights always do.
+/// `check_weights` refuses what shortest paths cannot take, naming the edge (its source from
+/// the offsets) and the weight: a negative f32 weight (on an undirected graph a negative cycle)
+/// and a NaN; 0, -0 and an infinite weight (an edge that never shortens anything) pass, and u32
+/// weights always do.
 #[test]
 fn check_weights_refuses_negative_and_nan_weights() {
+    // 0 -> 1, 0 -> 2, 1 -> 0, 2 -> 0, 2 -> 1 (vertex 3 has no edges).
+    let offsets = [0, 2, 3, 5, 5];
+    let cols = [1, 2, 0, 0, 1];
     assert_eq!(
-        sssp::check_weights(&[1.0f32, 0.0, -2.5]),
+        sssp::check_weights(&offsets, &cols, &[1.0f32, 0.0, 4.0, 1.0, -2.5]),
         Err(sssp::BadWeight {
-            entry: 2,
+            u: 2,
+            v: 1,
+            entry: 4,
             value: -2.5
         })
     );
-    let nan = sssp::check_weights(&[3.0f32, f32::NAN]).unwrap_err();
-    assert_eq!(nan.entry, 1);
+    let nan = sssp::check_weights(&offsets, &cols, &[3.0f32, f32::NAN, 1.0, 1.0, 1.0]);
+    let nan = nan.unwrap_err();
+    assert_eq!((nan.u, nan.v, nan.entry), (0, 2, 1));
     assert!(nan.value.is_nan());
+    let third = sssp::check_weights(&offsets, &cols, &[0.0f32, 1.0, -1.0, 1.0, 1.0]);
+    assert_eq!(third.map_err(|e| (e.u, e.v)), Err((1, 0)));
     assert_eq!(
-        sssp::check_weights(&[0.0f32, -0.0, f32::INFINITY, 7.0]),
+        sssp::check_weights(&offsets, &cols, &[0.0f32, -0.0, f32::INFINITY, 7.0, 0.5]),
         Ok(())
     );
-    assert_eq!(sssp::check_weights(&[0u32, u32::MAX]), Ok(()));
-    let e = sssp::check_weights(&[-1.0f32]).unwrap_err().to_string();
+    assert_eq!(
+        sssp::check_weights(&offsets, &cols, &[0u32, u32::MAX, 1, 2, 3]),
+        Ok(())
+    );
+    let e = sssp::check_weights(&[0, 1, 2], &[1, 0], &[-1.0f32, 1.0])
+        .unwrap_err()
+        .to_string();
     assert!(
-        e.contains("weight -1 at column entry 0") && e.contains("weights of 0 or more"),
+        e.contains("SSSP edge 0 -> 1 (column entry 0) has weight -1")
+            && e.contains("weights of 0 or more"),
         "{e}"
     );
 }

@@ -1,7 +1,7 @@
 //! Checks of the CSR an app is given, for the apps whose tasks assume more than any CSR holds:
 //! k-core needs a simple undirected graph (`kcore::KcoreArrays::for_graph`), colouring an
-//! undirected one (`coloring::check_graph`). Each check is O(n + m) and names the first entry
-//! at fault, with the app and what to do.
+//! undirected one (`coloring::check_graph`). Each check is O(n + m) and names an entry at fault
+//! (not always the first in row order), with the app and what to do.
 
 /// Why an app refused a CSR. `app` names the app in the message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -24,11 +24,11 @@ pub enum GraphError {
         vertices: usize,
     },
     #[error(
-        "{app} needs a simple graph, but vertex {u} lists neighbour {v} more than once; a repeated neighbour counts twice in its degree and the run may never end: merge duplicate edges first (atos-graph's builders do unless asked to keep them)"
+        "{app} needs a simple graph, but vertex {u} lists neighbour {v} more than once; a repeated neighbour counts twice in its degree and the run may never end: merge duplicate edges first (atos-graph's builders do, unless asked to keep them: `atos graph convert` without `--keep-duplicates`, `BuildOptions::default()`)"
     )]
     Duplicate { app: &'static str, u: u32, v: u32 },
     #[error(
-        "{app} needs an undirected graph, but vertex {u} lists neighbour {v} and {v} does not list {u}; list every edge in both directions (build the graph undirected: drop `--directed`)"
+        "{app} needs an undirected graph, but vertex {u} lists neighbour {v} and {v} does not list {u}; list every edge in both directions (atos-graph builds graphs undirected unless asked: `atos graph convert` without `--directed`, `BuildOptions::default()`)"
     )]
     NotSymmetric { app: &'static str, u: u32, v: u32 },
 }

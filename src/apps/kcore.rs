@@ -167,7 +167,7 @@ impl KcoreArrays {
     /// Arrays for the undirected CSR `offsets`/`cols` (the one [`KcoreArrays::state`] gets),
     /// after checking that peeling can run on it: a well-formed CSR whose every neighbour is
     /// listed once (self-loops aside, which count for nothing) and lists the vertex back.
-    /// O(n + m) time; a transposed copy of `cols` while it checks.
+    /// O(n + m) time; a transposed copy of `cols` only when some row is out of order.
     pub fn for_graph(offsets: &[u32], cols: &[u32]) -> Result<KcoreArrays, GraphError> {
         Ok(KcoreArrays::new(checked_degrees(offsets, cols)?))
     }

@@ -196,7 +196,8 @@ impl<W: Weight> SsspArrays<W> {
     }
 
     /// The state over a CSR with u32 offsets and one weight per column entry (0 or more:
-    /// [`check_weights`] says), served in `order`. Each of the queue's three rings holds `capacity` waiting vertices (FIFO order
+    /// [`check_weights`] says), served in `order`. Each of the queue's three rings holds
+    /// `capacity` waiting vertices (FIFO order
     /// uses only the near one). A vertex is queued once per improvement, so FIFO order can
     /// need more than the edge count on large-diameter weighted graphs (4.5x on
     /// grid:4096x4096,w=100 with persistent CTA workers on an H100); a run that needs more
@@ -346,25 +347,40 @@ pub const PRUNE_ABOVE: u32 = 32;
 /// An edge weight shortest paths cannot take ([`check_weights`]).
 #[derive(Clone, Debug, PartialEq, thiserror::Error)]
 #[error(
-    "SSSP edge weight {value} at column entry {entry}: shortest paths need weights of 0 or more (a negative edge makes a negative cycle in an undirected graph, and a NaN no distance at all); fix or drop that edge"
+    "SSSP edge {u} -> {v} (column entry {entry}) has weight {value}: shortest paths need weights of 0 or more (a negative edge makes a negative cycle in an undirected graph, and a NaN no distance at all); fix or drop that edge"
 )]
 pub struct BadWeight {
+    /// The edge's source and target.
+    pub u: u32,
+    pub v: u32,
     /// Its index in `cols` (and `weights`).
     pub entry: usize,
     pub value: f64,
 }
 
-/// Checks that every weight is 0 or more (not NaN): what [`SsspArrays::state`] assumes and
-/// does not check. u32 weights always pass.
-pub fn check_weights<W: Weight>(weights: &[W]) -> Result<(), BadWeight> {
+/// Checks that every weight of the CSR `offsets`/`cols` is 0 or more (not NaN): what
+/// [`SsspArrays::state`] assumes and does not check. u32 weights always pass. `weights` has
+/// one weight per entry of `cols` (a shorter list is checked as far as it goes); the edge of a
+/// bad weight is named by its source (from `offsets`) and target.
+pub fn check_weights<W: Weight>(
+    offsets: &[u32],
+    cols: &[u32],
+    weights: &[W],
+) -> Result<(), BadWeight> {
     let usable = |w: f64| w >= 0.0; // false for a NaN too
-    match weights.iter().position(|&w| !usable(w.into())) {
-        Some(entry) => Err(BadWeight {
-            entry,
-            value: weights[entry].into(),
-        }),
-        None => Ok(()),
-    }
+    let Some(entry) = weights.iter().position(|&w| !usable(w.into())) else {
+        return Ok(());
+    };
+    // The row holding `entry`: the last offset at or below it.
+    let u = offsets
+        .partition_point(|&o| o as usize <= entry)
+        .saturating_sub(1);
+    Err(BadWeight {
+        u: u as u32,
+        v: cols.get(entry).copied().unwrap_or(u32::MAX),
+        entry,
+        value: weights[entry].into(),
+    })
 }
 
 /// The band that keeps the work low: twice the mean edge weight over the mean out-degree (at

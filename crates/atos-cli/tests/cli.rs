@@ -196,7 +196,7 @@ fn kcore_refuses_a_graph_with_duplicate_edges() {
 }
 
 /// `bench --app sssp` on a file with a negative f32 weight refuses it with the library's
-/// message (`apps::sssp::check_weights`), naming the weight and its entry, before any run.
+/// message (`apps::sssp::check_weights`), naming the edge and its weight, before any run.
 #[test]
 fn sssp_refuses_a_negative_weight() {
     let d = temp_dir("sssp-negative");
@@ -209,7 +209,7 @@ fn sssp_refuses_a_negative_weight() {
     let (ok, text) = cpu_bench("sssp", &file);
     assert!(!ok, "{text}");
     assert!(
-        text.contains("SSSP edge weight -2 at column entry 2")
+        text.contains("SSSP edge 1 -> 2 (column entry 2) has weight -2")
             && text.contains("weights of 0 or more"),
         "{text}"
     );
@@ -237,7 +237,7 @@ fn coloring_refuses_a_directed_graph() {
     assert!(!ok, "{text}");
     assert!(
         text.contains("colouring needs an undirected graph, but vertex 0 lists neighbour 1")
-            && text.contains("drop `--directed`"),
+            && text.contains("`atos graph convert` without `--directed`"),
         "{text}"
     );
     std::fs::remove_dir_all(&d).unwrap();

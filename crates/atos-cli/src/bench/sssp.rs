@@ -93,7 +93,8 @@ impl Sssp {
                 SsspInput::new(g, w, reference, hops, source, wanted, given).map(Sssp::U32)
             }
             Some(Weights::F32(w)) => {
-                sssp::check_weights(w).map_err(|e| e.to_string())?;
+                let offsets = g.offsets_u32().map_err(|e| e.to_string())?;
+                sssp::check_weights(&offsets, &g.cols, w).map_err(|e| e.to_string())?;
                 let reference = atos_graph::reference::sssp::dijkstra_f32(g, source)
                     .map_err(|e| e.to_string())?;
                 let hops = atos_graph::reference::sssp::shortest_path_hops_f32(g, source, &reference)
