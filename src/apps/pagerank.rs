@@ -22,8 +22,9 @@
 //! The model is atos-graph's reference (`reference::pagerank`): ranks are not normalized
 //! (`x[v] = (1 - d) + d * sum of x[u] / outdeg(u)`), every vertex starts with residue `1 - d`,
 //! and a vertex without out-edges keeps what reaches it (its rank flows nowhere), as the
-//! original Atos `pr` does. With every residue at most `epsilon` at the end, the L1 distance
-//! to the exact ranks is at most `n * epsilon / (1 - d)`, plus `f32` rounding: what
+//! original Atos `pr` does. At the end the L1 distance to the exact ranks is at most what the
+//! residues left can still add, their sum over `1 - d` (so at most `n * epsilon / (1 - d)`
+//! with every residue at most `epsilon`), plus `f32` rounding: what
 //! `atos_graph::reference::pagerank::check_converged` checks after every test and GPU run.
 
 use crate::{AtomicArray, Atomics, Queue, Slice, lanes};
@@ -87,6 +88,35 @@ pub fn rescan(i: u32, s: &PageRankState) {
 /// The program: the push task and the re-scan.
 pub type Tasks = (push_rank::Task, rescan::Task);
 
+/// A tolerance or damping factor a run cannot take ([`check_tolerance`]).
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum ToleranceError {
+    #[error("PageRank damping {0}: use a number above 0 and below 1 (0.85 is usual)")]
+    Damping(f32),
+    #[error(
+        "PageRank tolerance {epsilon:e}: use a normal f32 of at least {:e}, below which f32 rounding can keep residues from shrinking and the run from ending, and below 1 - damping = {ceiling}, where every residue starts, so that something runs",
+        f32::MIN_POSITIVE
+    )]
+    Epsilon { epsilon: f32, ceiling: f32 },
+}
+
+/// Checks the `epsilon` and `damping` a state is built with ([`PageRankArrays::state`] and
+/// `pagerank_bsp`'s take them on trust): damping strictly between 0 and 1, and epsilon a
+/// normal f32 (at least `f32::MIN_POSITIVE`, about 1.2e-38) below `1 - damping`. With a
+/// subnormal tolerance the runs did not end (0.85 of the smallest residue step rounds back up
+/// to a whole step); with NaN every comparison is false and a run ends at once with the
+/// residues unspent; at `1 - damping` or above no vertex ever runs.
+pub fn check_tolerance(epsilon: f32, damping: f32) -> Result<(), ToleranceError> {
+    if !(damping > 0.0 && damping < 1.0) {
+        return Err(ToleranceError::Damping(damping));
+    }
+    let ceiling = 1.0 - damping;
+    if !(epsilon >= f32::MIN_POSITIVE && epsilon < ceiling) {
+        return Err(ToleranceError::Epsilon { epsilon, ceiling });
+    }
+    Ok(())
+}
+
 /// Host arrays of a run: ranks, residues and flags, every vertex seeded.
 pub struct PageRankArrays {
     pub rank: AtomicArray<f32>,
@@ -115,7 +145,8 @@ impl PageRankArrays {
         self.queued.fill(1);
     }
 
-    /// The state over `offsets`/`cols` (a CSR with u32 offsets).
+    /// The state over `offsets`/`cols` (a CSR with u32 offsets), for an `epsilon` and
+    /// `damping` that [`check_tolerance`] accepts.
     pub fn state<'a>(
         &'a self,
         offsets: &'a [u32],

@@ -102,7 +102,8 @@ impl PageRankBspArrays {
         self.incoming.fill(0.0);
     }
 
-    /// The state over `offsets`/`cols` (a CSR with u32 offsets).
+    /// The state over `offsets`/`cols` (a CSR with u32 offsets), for an `epsilon` and
+    /// `damping` that [`check_tolerance`](super::pagerank::check_tolerance) accepts.
     pub fn state<'a>(
         &'a self,
         offsets: &'a [u32],

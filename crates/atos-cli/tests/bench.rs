@@ -1059,8 +1059,9 @@ fn pagerank_and_coloring_are_verified_per_app() {
                     r["rank_bound"].as_f64().unwrap(),
                 );
                 assert!(l1 <= bound && l1 > 0.0, "{r}");
+                // n * epsilon / (1 - d), plus the rounding slack (about 1e-5 of the ranks).
                 let want = r["vertices"].as_f64().unwrap() * 0.001 / 0.15;
-                assert!((bound / want - 1.0).abs() < 1e-6, "{r}");
+                assert!(bound >= want && bound < want * 1.01, "{r}");
                 assert!(r["colors"].is_null());
             }
         }
@@ -1074,7 +1075,7 @@ fn pagerank_and_coloring_are_verified_per_app() {
         let want = if app == "coloring" {
             "has no colour"
         } else {
-            "exceeds the bound"
+            "ranks lost shares"
         };
         assert!(o.stderr.contains(want), "{app}: {}", o.stderr);
     }

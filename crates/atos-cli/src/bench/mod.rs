@@ -91,7 +91,7 @@ pub struct BenchArgs {
     source: u32,
     /// PageRank: the tolerance (a vertex is processed while its residue exceeds it; the
     /// original's default, also passed to the original binaries as `-p`).
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = 0.01, value_parser = parse_epsilon, allow_negative_numbers = true)]
     epsilon: f32,
     /// sssp-priority: how far each advance moves the distance threshold [default:
     /// `atos::apps::sssp::default_delta`, 64 x (2 x mean weight / mean degree)].
@@ -773,6 +773,17 @@ fn positive(s: &str, what: &str, hint: &str) -> Result<f64, String> {
         Ok(x) if x > 0.0 && x.is_finite() => Ok(x),
         _ => Err(format!("bad {what} `{s}`: use a positive number{hint}")),
     }
+}
+
+/// `--epsilon`: an f32 that `atos::apps::pagerank::check_tolerance` accepts with the bench's
+/// damping (a value that rounds to another f32 is refused as what it rounds to).
+fn parse_epsilon(s: &str) -> Result<f32, String> {
+    let e: f32 = s
+        .trim()
+        .parse()
+        .map_err(|_| format!("bad tolerance `{s}`: use a number such as 0.01 or 1e-6"))?;
+    atos::apps::pagerank::check_tolerance(e, pagerank::DAMPING).map_err(|err| err.to_string())?;
+    Ok(e)
 }
 
 fn parse_delta(s: &str) -> Result<f64, String> {

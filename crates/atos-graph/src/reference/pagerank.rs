@@ -40,6 +40,8 @@ pub struct PageRank {
     /// An upper bound on the L1 distance to the exact answer: what is left in residuals
     /// (push) or the last change (power iteration), amplified by 1 / (1 - d).
     pub error_bound: f64,
+    /// Push: the residual each vertex has left. Power iteration: empty.
+    pub residual: Vec<f64>,
 }
 
 /// Push-residual PageRank: every vertex starts with residual 1 - d; processing a vertex moves
@@ -77,6 +79,7 @@ pub fn pagerank_push(g: &Csr, opts: PageRankOptions) -> PageRank {
         rank,
         work,
         error_bound: left / (1.0 - d),
+        residual,
     }
 }
 
@@ -134,6 +137,7 @@ pub fn pagerank_power(g: &Csr, opts: PageRankOptions) -> PageRank {
         rank,
         work: iterations,
         error_bound: change * n as f64 * d / (1.0 - d),
+        residual: Vec::new(),
     }
 }
 
@@ -199,8 +203,12 @@ pub fn rank_error<T: Copy + Into<f64>>(got: &[T], want: &[f64]) -> Result<RankEr
 pub struct Converged {
     /// L1 distance to the exact ranks.
     pub l1: f64,
-    /// What it may be: `n * tolerance / (1 - d)`, plus the rounding slack.
+    /// What it may be for any converged run: `n * tolerance / (1 - d)`, plus the rounding
+    /// slack.
     pub bound: f64,
+    /// What it may be for this run: the residuals left over `1 - d` (all they can still add
+    /// to the ranks), plus the rounding slack. At most `bound`.
+    pub owed: f64,
     /// The largest residual left.
     pub max_residual: f64,
 }
@@ -208,9 +216,13 @@ pub struct Converged {
 /// Checks an answer of a push PageRank that runs until no residual exceeds `tolerance` (as
 /// [`pagerank_push`] and the Atos `pr` do): every residual left is at most `tolerance`, every
 /// rank is finite, and the L1 distance to `exact` (e.g. [`pagerank_power`] run to a far smaller
-/// tolerance) is at most `n * tolerance / (1 - d)`, the rank those residuals would still add,
-/// plus `slack` times the total rank for rounding (an f32 answer summed from many shares:
-/// 1e-5).
+/// tolerance) is at most what the residuals left can still add to the ranks, their sum over
+/// `1 - d`, plus `slack` times the total rank for rounding (an f32 answer summed from many
+/// shares: 1e-5). That sum is at most `n * tolerance / (1 - d)`, the bound for any converged
+/// run; checked against the residuals actually left, a rank that lost shares fails even when
+/// the residuals are far below the tolerance. (Why: each push moves `r` into a rank and `d * r`
+/// into residuals, so the exact ranks minus the answer's are the residuals left carried
+/// through `(d P^T)^k` for every `k`, whose sum is at most the residuals' over `1 - d`.)
 pub fn check_converged<T: Copy + Into<f64>>(
     rank: &[T],
     residual: &[T],
@@ -231,9 +243,12 @@ pub fn check_converged<T: Copy + Into<f64>>(
         return Err(format!("residual of vertex {v} is {r}"));
     }
     let max_residual = residual.iter().map(|&r| r.into()).fold(0.0f64, f64::max);
+    let left: f64 = residual.iter().map(|&r| r.into()).sum();
+    let owed = (left / (1.0 - opts.damping) + slack * total).min(bound);
     let c = Converged {
         l1,
         bound,
+        owed,
         max_residual,
     };
     if residual.len() != exact.len() {
@@ -249,9 +264,9 @@ pub fn check_converged<T: Copy + Into<f64>>(
             opts.tolerance
         ));
     }
-    if l1 > bound {
+    if l1 > owed {
         return Err(format!(
-            "L1 distance to the exact ranks {l1:e} exceeds the bound {bound:e}"
+            "L1 distance to the exact ranks {l1:e} exceeds {owed:e}, what the residuals left can still add (their sum {left:e} over 1 - d) plus rounding: ranks lost shares (the bound for any converged run is {bound:e})"
         ));
     }
     Ok(c)
@@ -319,16 +334,35 @@ mod tests {
         )
         .rank;
         let push = pagerank_push(&g, opts);
-        let none = vec![0.0; exact.len()];
-        let c = check_converged(&push.rank, &none, &exact, opts, 0.0).unwrap();
-        assert!(c.l1 > 0.0 && c.l1 <= c.bound, "{c:?}");
+        let c = check_converged(&push.rank, &push.residual, &exact, opts, 1e-9).unwrap();
+        assert!(c.l1 > 0.0 && c.l1 <= c.owed && c.owed <= c.bound, "{c:?}");
         // A residual left above the tolerance: the run ended early.
-        let mut left = none.clone();
+        let mut left = push.residual.clone();
         left[3] = 2e-4;
         assert!(check_converged(&push.rank, &left, &exact, opts, 0.0).is_err());
         // Ranks off by more than the bound.
         let off: Vec<f64> = push.rank.iter().map(|r| r * 1.01).collect();
-        assert!(check_converged(&off, &none, &exact, opts, 0.0).is_err());
+        assert!(check_converged(&off, &push.residual, &exact, opts, 0.0).is_err());
+        // At a coarse tolerance, the top vertex's rank without its incoming shares: within
+        // the bound for any converged run, but more than the residuals left can add.
+        let coarse = PageRankOptions {
+            tolerance: 0.01,
+            ..opts
+        };
+        let push = pagerank_push(&g, coarse);
+        check_converged(&push.rank, &push.residual, &exact, coarse, 1e-9).unwrap();
+        let top = (0..exact.len())
+            .max_by(|&a, &b| exact[a].total_cmp(&exact[b]))
+            .unwrap();
+        let mut lost = push.rank.clone();
+        lost[top] = 1.0 - coarse.damping;
+        let l1_lost: f64 = exact.iter().zip(&lost).map(|(x, r)| (x - r).abs()).sum();
+        assert!(l1_lost < exact.len() as f64 * coarse.tolerance / (1.0 - coarse.damping));
+        let c = check_converged(&lost, &push.residual, &exact, coarse, 1e-9).unwrap_err();
+        assert!(c.contains("ranks lost shares"), "{c}");
+        // Residuals of zero claim the ranks are exact: the push answer is not.
+        let none = vec![0.0; exact.len()];
+        assert!(check_converged(&push.rank, &none, &exact, opts, 0.0).is_err());
         // A NaN residual is no residual at all.
         left[3] = f64::NAN;
         assert!(check_converged(&push.rank, &left, &exact, opts, 0.0).is_err());
