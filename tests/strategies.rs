@@ -114,3 +114,46 @@ fn strategies_parse_by_name() {
     }
     assert_eq!(Strategy::parse("async"), None);
 }
+
+/// The library's BFS entry points say what is wrong with their input before running: a
+/// source that is not a vertex, offsets that make no CSR, a neighbour out of range. Each used
+/// to panic (an index out of bounds in the depths or, for a bad neighbour, in a worker).
+#[test]
+fn bfs_refuses_a_bad_source_or_csr_before_running() {
+    let cpu = CpuExecutor::new().threads(2);
+    let exec = Executor::Cpu(&cpu);
+    let triangle = ([0u32, 2, 4, 6], [1u32, 2, 0, 2, 0, 1]);
+    let cases: [(&[u32], &[u32], u32, &str); 4] = [
+        (
+            &triangle.0,
+            &triangle.1,
+            3,
+            "BFS: source 3 is not a vertex of this graph (3 vertices, 0 to 2)",
+        ),
+        (
+            &[],
+            &[],
+            0,
+            "BFS: 0 offsets and 0 column entries do not make a CSR",
+        ),
+        (
+            &[0, 1, 2, 3],
+            &[1, 7, 0],
+            0,
+            "BFS: vertex 1 lists neighbour 7, but there are only 3 vertices",
+        ),
+        (&[0, 2, 1, 3], &triangle.1[..3], 0, "do not make a CSR"),
+    ];
+    for (offsets, cols, source, want) in cases {
+        let plain = bfs::run(&exec, offsets, cols, source, 16, QueueMode::Ring);
+        let owner = atos::apps::bfs_owner::run_cpu(&cpu, offsets, cols, source, 16);
+        for got in [plain.map(|_| ()), owner.map(|_| ())] {
+            match got {
+                Err(RunError::Input(e)) => assert!(e.contains(want), "{e}"),
+                other => panic!("{want}: {other:?}"),
+            }
+        }
+    }
+    let r = bfs::run(&exec, &triangle.0, &triangle.1, 2, 16, QueueMode::Ring).unwrap();
+    assert_eq!(r.depths, [1, 1, 0]);
+}

@@ -106,7 +106,9 @@ pub fn state<'a>(
     }
 }
 
-/// BFS from `source` over the CSR `offsets`/`cols` with a queue of `mode` and `capacity`.
+/// BFS from `source` over the CSR `offsets`/`cols` with a queue of `mode` and `capacity`. A
+/// malformed CSR or a source that is not a vertex is a [`RunError::Input`](crate::RunError)
+/// before anything runs.
 pub fn run(
     exec: &Executor,
     offsets: &[u32],
@@ -115,7 +117,8 @@ pub fn run(
     capacity: u64,
     mode: QueueMode,
 ) -> Result<BfsRun, crate::RunError> {
-    let depth = initial_depths(offsets.len().saturating_sub(1), source);
+    let n = super::graph_check::traversal("BFS", offsets, cols, source)?;
+    let depth = initial_depths(n, source);
     let state = state(offsets, cols, &depth, capacity, mode);
     let stats = match exec {
         Executor::Cpu(cpu) => cpu.run(bfs::Task, &state, &[source])?,

@@ -71,7 +71,8 @@ pub fn workload_ratio(stats: &crate::Stats, reached: u64) -> f64 {
 }
 
 /// BFS from `source` on the CPU executor (persistent runs relax inline as the GPU does;
-/// level-by-level runs queue every offer).
+/// level-by-level runs queue every offer). A malformed CSR or a source that is not a vertex
+/// is a [`RunError::Input`](crate::RunError) before anything runs.
 pub fn run_cpu(
     cpu: &crate::CpuExecutor,
     offsets: &[u32],
@@ -79,7 +80,8 @@ pub fn run_cpu(
     source: u32,
     capacity: u64,
 ) -> Result<BfsRun, crate::RunError> {
-    let depth = initial_depths(offsets.len().saturating_sub(1), source);
+    let n = super::graph_check::traversal("BFS", offsets, cols, source)?;
+    let depth = initial_depths(n, source);
     let state = state(offsets, cols, &depth, capacity, QueueMode::Ring);
     let stats = cpu.run(Tasks::default(), &state, &[source])?;
     Ok(BfsRun {

@@ -1,6 +1,7 @@
 //! Checks of the CSR an app is given, for the apps whose tasks assume more than any CSR holds:
 //! k-core needs a simple undirected graph (`kcore::KcoreArrays::for_graph`), colouring an
-//! undirected one (`coloring::check_graph`). Each check is O(n + m) and names an entry at fault
+//! undirected one (`coloring::check_graph`), and the BFS runs (`bfs::run`,
+//! `bfs_owner::run_cpu`) a well-formed CSR and a source among its vertices. Each check is O(n + m) and names an entry at fault
 //! (not always the first in row order), with the app and what to do.
 
 /// Why an app refused a CSR. `app` names the app in the message.
@@ -61,6 +62,24 @@ pub(crate) fn vertices(
                 vertices: n,
             });
         }
+    }
+    Ok(n)
+}
+
+/// A traversal's input: a well-formed CSR ([`vertices`]) and a source that is one of its
+/// vertices, as a [`RunError::Input`](crate::RunError::Input); the vertex count.
+pub(crate) fn traversal(
+    app: &'static str,
+    offsets: &[u32],
+    cols: &[u32],
+    source: u32,
+) -> Result<usize, crate::RunError> {
+    let n = vertices(app, offsets, cols).map_err(|e| crate::RunError::Input(e.to_string()))?;
+    if source as usize >= n {
+        return Err(crate::RunError::Input(format!(
+            "{app}: source {source} is not a vertex of this graph ({n} vertices, 0 to {})",
+            n as i64 - 1
+        )));
     }
     Ok(n)
 }

@@ -16,6 +16,10 @@ pub enum RunError {
     Program(#[from] atos_codegen::CodegenError),
     #[error("seeds: {0}")]
     Seeds(String),
+    /// The input a library app was given is not one it can run on (a malformed CSR, a source
+    /// that is not a vertex): said before any run.
+    #[error("input: {0}")]
+    Input(String),
     #[error("{0}")]
     IdleRange(String),
     #[error(
