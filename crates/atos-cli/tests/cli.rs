@@ -196,7 +196,8 @@ fn kcore_refuses_a_graph_with_duplicate_edges() {
 }
 
 /// `bench --app sssp` on a file with a negative f32 weight refuses it with the library's
-/// message (`apps::sssp::check_weights`), naming the edge and its weight, before any run.
+/// message (`apps::sssp::check_weights`), naming the edge and its weight, before any run; and
+/// one whose f32 distances overflow, naming a vertex they lose.
 #[test]
 fn sssp_refuses_a_negative_weight() {
     let d = temp_dir("sssp-negative");
@@ -211,6 +212,18 @@ fn sssp_refuses_a_negative_weight() {
     assert!(
         text.contains("SSSP edge 1 -> 2 (column entry 2) has weight -2")
             && text.contains("weights of 0 or more"),
+        "{text}"
+    );
+    // Finite weights whose sum overflows f32: refused, not counted as unreached.
+    std::fs::write(
+        &file,
+        "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 3e38\n3 2 3e38\n",
+    )
+    .unwrap();
+    let (ok, text) = cpu_bench("sssp", &file);
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("vertex 2 is reachable from 0 but its distance overflows f32"),
         "{text}"
     );
     std::fs::remove_dir_all(&d).unwrap();

@@ -97,6 +97,19 @@ impl Sssp {
                 sssp::check_weights(&offsets, &g.cols, w).map_err(|e| e.to_string())?;
                 let reference = atos_graph::reference::sssp::dijkstra_f32(g, source)
                     .map_err(|e| e.to_string())?;
+                // With every weight finite, a vertex the edges reach has a finite distance
+                // unless the f32 sum overflowed; the u32 case above is refused likewise.
+                if w.iter().all(|x| x.is_finite()) {
+                    let depths = atos_graph::reference::bfs::bfs_depths(g, source);
+                    let lost = (0..depths.len())
+                        .find(|&v| depths[v] != atos_graph::reference::bfs::UNREACHED && reference[v].is_infinite());
+                    if let Some(v) = lost {
+                        return Err(format!(
+                            "vertex {v} is reachable from {source} but its distance overflows f32 (past {:e}); scale the weights down",
+                            f32::MAX
+                        ));
+                    }
+                }
                 let hops = atos_graph::reference::sssp::shortest_path_hops_f32(g, source, &reference)
                     .map_err(|e| e.to_string())?;
                 SsspInput::new(g, w, reference, hops, source, wanted, |d| Ok(d as f32))
