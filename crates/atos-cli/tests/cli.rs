@@ -255,3 +255,20 @@ fn coloring_refuses_a_directed_graph() {
     );
     std::fs::remove_dir_all(&d).unwrap();
 }
+
+/// `--app pagerank-bsp` without `--strategy` runs the bulk-synchronous form it is named for
+/// (it ran persistent, silently); `--strategy persistent` still runs that.
+#[test]
+fn pagerank_bsp_runs_bsp_unless_told_otherwise() {
+    let row = |args: &[&str]| {
+        let mut all = vec!["bench", "--app", "pagerank-bsp", "--graph", "kron:6"];
+        all.extend(["--device", "cpu", "--runs", "1"]);
+        all.extend(args);
+        let (ok, stdout, stderr) = atos(&all);
+        assert!(ok, "{stdout}{stderr}");
+        let line = stdout.lines().find(|l| l.starts_with("kron-6")).unwrap();
+        line.split_whitespace().nth(2).unwrap().to_string()
+    };
+    assert_eq!(row(&[]), "bsp");
+    assert_eq!(row(&["--strategy", "persistent"]), "persistent");
+}

@@ -40,7 +40,8 @@ pub struct BenchArgs {
     /// .gr, .acsr, .csr, anything else an edge list). Repeatable.
     #[arg(long = "graph", required = true, value_name = "SPEC|FILE")]
     graphs: Vec<String>,
-    /// Strategies, comma-separated: persistent, discrete, bsp [default: persistent].
+    /// Strategies, comma-separated: persistent, discrete, bsp [default: persistent; bsp for
+    /// pagerank-bsp].
     #[arg(long, value_delimiter = ',', value_parser = parse_strategy)]
     strategy: Vec<Strategy>,
     /// GPU worker kinds, comma-separated: thread, warp, cta [default: cta]. The CPU executor has
@@ -303,8 +304,8 @@ pub enum App {
     /// The same program with every queueing left to the re-scan: a push is one atomic add
     /// per edge whose result is not read (as the original's persistent `pr` kernels do).
     PagerankRescan,
-    /// Bulk-synchronous push PageRank (Algorithm 3: advance and filter levels); run it with
-    /// `--strategy bsp`.
+    /// Bulk-synchronous push PageRank (Algorithm 3: advance and filter levels): `--strategy
+    /// bsp` unless another is given (persistent runs its two tasks asynchronously).
     PagerankBsp,
     /// Speculative greedy colouring (asynchronous: persistent, discrete; Algorithm 5: bsp),
     /// checked proper; undirected graphs only.
@@ -968,7 +969,12 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
 /// Runs `atos bench`; `Ok(false)` when some atos configuration failed (the exit code is then 1).
 pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
     check_app_options(&args)?;
-    let strategies = dedup(&args.strategy, Strategy::Persistent);
+    // pagerank-bsp is the bulk-synchronous form: run as such unless asked otherwise.
+    let default_strategy = match args.app {
+        App::PagerankBsp => Strategy::Bsp,
+        _ => Strategy::Persistent,
+    };
+    let strategies = dedup(&args.strategy, default_strategy);
     let workers = dedup(&args.worker, WorkerKind::Cta);
     let fetches = dedup(&args.fetch, 64);
     let queues = dedup(&args.queue, QueueMode::Ring);
