@@ -272,3 +272,44 @@ fn pagerank_bsp_runs_bsp_unless_told_otherwise() {
     assert_eq!(row(&[]), "bsp");
     assert_eq!(row(&["--strategy", "persistent"]), "persistent");
 }
+
+/// An option of some apps only, given to another, is refused naming the apps that take it
+/// (it was ignored: `--source 999999` for PageRank ran and verified).
+#[test]
+fn options_of_other_apps_are_refused() {
+    for (app, flag, value, takers) in [
+        (
+            "pagerank",
+            "--source",
+            "5",
+            "bfs, bfs-priority, bfs-owner, sssp and sssp-priority",
+        ),
+        (
+            "bfs",
+            "--epsilon",
+            "0.001",
+            "pagerank, pagerank-rescan and pagerank-bsp",
+        ),
+        ("bfs", "--weights", "100", "sssp and sssp-priority"),
+    ] {
+        let args = [
+            "bench", "--app", app, "--graph", "kron:6", "--device", "cpu", flag, value,
+        ];
+        let (ok, _, stderr) = atos(&args);
+        assert!(!ok, "{app} {flag}");
+        let want = format!("{flag} is for {takers} only; `{app}` does not use it");
+        assert!(stderr.contains(&want), "{stderr}");
+    }
+    let (ok, _, stderr) = atos(&[
+        "bench",
+        "--app",
+        "kcore",
+        "--graph",
+        "kron:6",
+        "--float-weights",
+    ]);
+    assert!(
+        !ok && stderr.contains("--float-weights is for sssp and sssp-priority only"),
+        "{stderr}"
+    );
+}

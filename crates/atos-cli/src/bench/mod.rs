@@ -87,13 +87,13 @@ pub struct BenchArgs {
     /// Untimed (but verified) runs before the timed ones.
     #[arg(long, default_value_t = 1)]
     warmup: u32,
-    /// BFS and SSSP: the source vertex.
-    #[arg(long, default_value_t = 0)]
-    source: u32,
-    /// PageRank: the tolerance (a vertex is processed while its residue exceeds it; the
-    /// original's default, also passed to the original binaries as `-p`).
-    #[arg(long, default_value_t = 0.01, value_parser = parse_epsilon, allow_negative_numbers = true)]
-    epsilon: f32,
+    /// BFS and SSSP: the source vertex [default: 0].
+    #[arg(long)]
+    source: Option<u32>,
+    /// PageRank: the tolerance (a vertex is processed while its residue exceeds it; also
+    /// passed to the original binaries as `-p`) [default: 0.01, the original's].
+    #[arg(long, value_parser = parse_epsilon, allow_negative_numbers = true)]
+    epsilon: Option<f32>,
     /// sssp-priority: how far each advance moves the distance threshold [default:
     /// `atos::apps::sssp::default_delta`, 64 x (2 x mean weight / mean degree)].
     #[arg(long, value_name = "D", value_parser = parse_delta)]
@@ -353,22 +353,22 @@ impl App {
 
     fn prepare(self, g: &atos_graph::Csr, args: &BenchArgs) -> Result<Prepared, String> {
         match self {
-            App::Bfs => bfs::BfsInput::new(g, args.source).map(Prepared::Bfs),
-            App::BfsOwner => bfs::BfsInput::new(g, args.source).map(Prepared::BfsOwner),
+            App::Bfs => bfs::BfsInput::new(g, args.source()).map(Prepared::Bfs),
+            App::BfsOwner => bfs::BfsInput::new(g, args.source()).map(Prepared::BfsOwner),
             App::BfsPriority => {
                 let delta = match args.delta {
                     None => atos::apps::bfs_priority::DEFAULT_DELTA,
                     Some(d) if d.fract() == 0.0 && d <= f64::from(u32::MAX) => d as u32,
                     Some(d) => return Err(format!("--delta {d}: depths take a whole delta")),
                 };
-                bfs::BfsInput::new(g, args.source)
+                bfs::BfsInput::new(g, args.source())
                     .map(|b| Prepared::BfsPriority(delta, args.advance_slack.unwrap_or(0), b))
             }
-            App::Pagerank => pagerank::PageRankInput::new(g, args.epsilon)
+            App::Pagerank => pagerank::PageRankInput::new(g, args.epsilon())
                 .map(|p| Prepared::PageRank(pagerank::Form::Async, p)),
-            App::PagerankRescan => pagerank::PageRankInput::new(g, args.epsilon)
+            App::PagerankRescan => pagerank::PageRankInput::new(g, args.epsilon())
                 .map(|p| Prepared::PageRank(pagerank::Form::Rescan, p)),
-            App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon)
+            App::PagerankBsp => pagerank::PageRankInput::new(g, args.epsilon())
                 .map(|p| Prepared::PageRank(pagerank::Form::Bsp, p)),
             App::Coloring => coloring::ColoringInput::new(
                 g,
@@ -391,7 +391,7 @@ impl App {
                     order: sssp::WantedOrder::Fifo,
                     prune: args.prune_stale,
                 };
-                sssp::Sssp::new(g, args.source, wanted).map(Prepared::Sssp)
+                sssp::Sssp::new(g, args.source(), wanted).map(Prepared::Sssp)
             }
             App::SsspPriority => {
                 let wanted = sssp::Wanted {
@@ -404,7 +404,7 @@ impl App {
                     },
                     prune: args.prune_stale,
                 };
-                sssp::Sssp::new(g, args.source, wanted).map(Prepared::Sssp)
+                sssp::Sssp::new(g, args.source(), wanted).map(Prepared::Sssp)
             }
             App::Kcore => kcore::KcoreInput::new(g, args.kcore_window).map(Prepared::Kcore),
         }
@@ -942,10 +942,40 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
             args.park.is_some(),
             &[App::SsspPriority, App::BfsPriority, App::Kcore][..],
         ),
+        (
+            "--source",
+            args.source.is_some(),
+            &[
+                App::Bfs,
+                App::BfsPriority,
+                App::BfsOwner,
+                App::Sssp,
+                App::SsspPriority,
+            ][..],
+        ),
+        (
+            "--epsilon",
+            args.epsilon.is_some(),
+            &[App::Pagerank, App::PagerankRescan, App::PagerankBsp][..],
+        ),
+        (
+            "--weights",
+            args.weights.is_some(),
+            &[App::Sssp, App::SsspPriority][..],
+        ),
+        (
+            "--float-weights",
+            args.float_weights,
+            &[App::Sssp, App::SsspPriority][..],
+        ),
     ];
     for (flag, set, apps) in given {
         if set && !takes(apps) {
             let names: Vec<&str> = apps.iter().map(|a| a.name()).collect();
+            let names = match names.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => names.concat(),
+            };
             let why = match (app, flag) {
                 (App::Kcore, "--delta") => {
                     " (k-core peels one level at a time: its delta is always 1)"
@@ -954,8 +984,7 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
                 _ => "",
             };
             return Err(format!(
-                "{flag} is for {} only; `{}` does not use it{why}",
-                names.join(" and "),
+                "{flag} is for {names} only; `{}` does not use it{why}",
                 app.name(),
             ));
         }
@@ -964,6 +993,18 @@ fn check_app_options(args: &BenchArgs) -> Result<(), String> {
         return Err("--delta-scale scales the default delta: give it or --delta, not both".into());
     }
     Ok(())
+}
+
+impl BenchArgs {
+    /// `--source`, or 0.
+    fn source(&self) -> u32 {
+        self.source.unwrap_or(0)
+    }
+
+    /// `--epsilon`, or the original's 0.01.
+    fn epsilon(&self) -> f32 {
+        self.epsilon.unwrap_or(0.01)
+    }
 }
 
 /// Runs `atos bench`; `Ok(false)` when some atos configuration failed (the exit code is then 1).
@@ -1221,25 +1262,26 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
         let info = GraphInfo {
             spec: spec.clone(),
             signature: GraphSignature::of(&g),
-            source: args.source,
+            source: args.source(),
             reached: prepared.reached(&g),
             max_depth: prepared.max_depth(),
         };
         let what = match &prepared {
             Prepared::Bfs(_) | Prepared::BfsOwner(_) => {
-                format!("{} reached from {}", info.reached, args.source)
+                format!("{} reached from {}", info.reached, args.source())
             }
             Prepared::BfsPriority(delta, _, _) => format!(
                 "{} reached from {}, priority order, delta {delta}",
-                info.reached, args.source
+                info.reached,
+                args.source()
             ),
             Prepared::Sssp(p) => format!(
                 "{} reached from {}, {}",
                 info.reached,
-                args.source,
+                args.source(),
                 p.describe()
             ),
-            Prepared::PageRank(..) => format!("tolerance {}", args.epsilon),
+            Prepared::PageRank(..) => format!("tolerance {}", args.epsilon()),
             Prepared::Coloring(c) => format!("CPU greedy uses {} colours", c.greedy_colors),
             Prepared::Kcore(k) => format!("largest core number {}", k.max_core()),
         };
@@ -1423,7 +1465,7 @@ pub fn run(args: BenchArgs) -> Result<bool, Box<dyn std::error::Error>> {
                             path,
                             &csr,
                             idle,
-                            args.epsilon,
+                            args.epsilon(),
                             &orig_opts,
                             gpu_name.as_deref().unwrap_or("GPU (not opened by atos)"),
                         );
