@@ -1720,8 +1720,9 @@ fn answer(r: &Record) -> String {
         };
     }
     match (r.rank_l1, r.rank_bound) {
-        (Some(l1), Some(b)) => format!("L1 {l1:.2e} (bound {b:.2e})"),
-        (Some(l1), None) => format!("L1 {l1:.2e}"),
+        // `+ 0.0` turns a -0 (an empty graph's sum) into 0.
+        (Some(l1), Some(b)) => format!("L1 {:.2e} (bound {:.2e})", l1 + 0.0, b + 0.0),
+        (Some(l1), None) => format!("L1 {:.2e}", l1 + 0.0),
         _ => "-".into(),
     }
 }
