@@ -157,3 +157,63 @@ fn bfs_refuses_a_bad_source_or_csr_before_running() {
     let r = bfs::run(&exec, &triangle.0, &triangle.1, 2, 16, QueueMode::Ring).unwrap();
     assert_eq!(r.depths, [1, 1, 0]);
 }
+
+#[atos::state]
+pub struct ForeverState<'a> {
+    pub work: Queue<'a, u32>,
+}
+
+/// Pushes its item again: a program that never ends, whatever the strategy.
+#[atos::task(worker = "thread")]
+pub fn again(v: u32, s: &ForeverState) {
+    s.work.push(v);
+}
+
+/// `CpuExecutor::timeout` stops a run that would never end, persistent and level by level, on
+/// one and on several threads, with `RunError::TimedOut` naming the limit, soon after it; a
+/// run that ends in time is unaffected.
+#[test]
+fn a_cpu_run_past_its_time_limit_is_stopped() {
+    let limit = std::time::Duration::from_millis(200);
+    for strategy in [Strategy::Persistent, Strategy::Bsp] {
+        for threads in [1, 3] {
+            let state = ForeverState {
+                work: Queue::with_capacity(64),
+            };
+            let t0 = std::time::Instant::now();
+            let run = CpuExecutor::new()
+                .threads(threads)
+                .strategy(strategy)
+                .timeout(limit)
+                .run(again::Task, &state, &[1, 2, 3]);
+            let took = t0.elapsed();
+            match run {
+                Err(RunError::TimedOut { limit: l }) => assert_eq!(l, limit),
+                other => panic!("{strategy:?} {threads}: {other:?}"),
+            }
+            assert!(
+                took >= limit && took < limit * 25,
+                "{strategy:?} {threads}: {took:?}"
+            );
+        }
+    }
+    let e = RunError::TimedOut { limit }.to_string();
+    assert!(
+        e.contains("time limit of 200ms") && e.contains("raise the limit"),
+        "{e}"
+    );
+    let g = atos_graph::load("grid:20x20").unwrap();
+    let offsets = g.offsets_u32().unwrap();
+    let cpu = CpuExecutor::new()
+        .threads(2)
+        .timeout(std::time::Duration::from_secs(60));
+    let r = bfs::run(
+        &Executor::Cpu(&cpu),
+        &offsets,
+        &g.cols,
+        0,
+        1 << 12,
+        QueueMode::Ring,
+    );
+    assert_eq!(r.unwrap().reached(), 400);
+}

@@ -313,3 +313,29 @@ fn options_of_other_apps_are_refused() {
         "{stderr}"
     );
 }
+
+/// `--timeout` holds on the CPU executor too: a run still going at it is stopped (it was only
+/// checked after the run returned, so a run that never ended hung the bench), and the
+/// configuration fails naming the limit.
+#[test]
+fn a_cpu_run_is_stopped_at_the_timeout() {
+    let (ok, stdout, stderr) = atos(&[
+        "bench",
+        "--app",
+        "bfs",
+        "--graph",
+        "kron:16",
+        "--device",
+        "cpu",
+        "--timeout",
+        "0.001",
+        "--runs",
+        "1",
+    ]);
+    let text = format!("{stdout}{stderr}");
+    assert!(!ok, "{text}");
+    assert!(
+        text.contains("the run passed its time limit of 1ms on the CPU executor"),
+        "{text}"
+    );
+}

@@ -325,6 +325,8 @@ pub mod status {
     pub const PANICKED: u64 = 2;
     /// A task faulted (overflow, division by zero, an index out of bounds): see `faults.rs`.
     pub const FAULT: u64 = 3;
+    /// CPU executor only: the run passed its time limit (`CpuExecutor::timeout`).
+    pub const TIMED_OUT: u64 = 4;
 }
 
 /// The byte offset of word `i` in a block of counters (each word on its own line).

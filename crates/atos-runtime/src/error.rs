@@ -40,6 +40,10 @@ pub enum RunError {
     },
     #[error("a task panicked: {message}")]
     TaskPanicked { message: String },
+    #[error(
+        "the run passed its time limit of {limit:?} on the CPU executor and was stopped (the state holds what it had done); raise the limit (CpuExecutor::timeout, bench --timeout) or check that the program ends"
+    )]
+    TimedOut { limit: std::time::Duration },
     #[error(transparent)]
     Gpu(#[from] crate::gpu::GpuError),
 }

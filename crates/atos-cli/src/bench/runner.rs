@@ -257,8 +257,8 @@ fn mesh<P: TaskSet>(
 }
 
 /// The warm-up and timed runs of one configuration: `run_once` runs (and reads back) one run
-/// named by its label; every run is verified, then held to the timeout (a GPU kernel is stopped
-/// at it already; the CPU executor cannot be, so its run fails when it returns), the timed ones
+/// named by its label; every run is verified, then held to the timeout (a GPU kernel and a CPU
+/// run are stopped at it already; a run that ended just past it fails here), the timed ones
 /// recorded.
 fn timed_runs<P: TaskSet>(
     app: &AppRun<'_, '_, P>,
@@ -377,15 +377,18 @@ fn gpu<P: TaskSet>(
     Ok(())
 }
 
-/// One CPU configuration (`Stats::time` is wall time; the CPU executor cannot be interrupted,
-/// so a run over the timeout fails the configuration when it returns).
+/// One CPU configuration (`Stats::time` is wall time; a run still going at the timeout is
+/// stopped by the executor, `RunError::TimedOut`, and fails the configuration).
 fn cpu<P: TaskSet + Default>(
     app: &AppRun<'_, '_, P>,
     cfg: &Config,
     opts: &RunOpts,
     rec: &mut Record,
 ) -> Result<(), Fail> {
-    let mut cpu = CpuExecutor::new().fetch(cfg.fetch).strategy(cfg.strategy);
+    let mut cpu = CpuExecutor::new()
+        .fetch(cfg.fetch)
+        .strategy(cfg.strategy)
+        .timeout(opts.timeout);
     if let Some(t) = opts.cpu_threads {
         cpu = cpu.threads(t);
     }

@@ -44,6 +44,8 @@ pub struct CpuExecutor {
     combining: bool,
     /// Spread runs that combine: combine-copy positions drained per task after each batch.
     drain: u32,
+    /// Stop a run that passes it ([`CpuExecutor::timeout`]).
+    timeout: Option<Duration>,
 }
 
 impl Default for CpuExecutor {
@@ -66,7 +68,16 @@ impl CpuExecutor {
             aggregation: crate::Aggregation::Eager,
             combining: true,
             drain: crate::aggregation::COMBINE_DRAIN,
+            timeout: None,
         }
+    }
+
+    /// Stops a run that is still going `limit` after it started, with
+    /// [`RunError::TimedOut`] (no limit by default). Workers look between batches, so a
+    /// batch under way finishes first; the state keeps what the run had done.
+    pub fn timeout(mut self, limit: Duration) -> Self {
+        self.timeout = Some(limit);
+        self
     }
 
     /// Spread runs that combine: how many positions of its simulated device's combine copies a
@@ -248,8 +259,10 @@ impl CpuExecutor {
             combines: None,
         };
         let panic_message: Mutex<Option<String>> = Mutex::new(None);
-        let on_threads = |f: &(dyn Fn() + Sync)| self.on_threads(&control, &panic_message, f);
         let t0 = Instant::now();
+        let deadline = self.timeout.map(|t| t0 + t);
+        let on_threads =
+            |f: &(dyn Fn() + Sync)| self.on_threads(&control, &panic_message, deadline, f);
         let mut levels = 0;
         match self.strategy {
             Strategy::Persistent => on_threads(&|| run.worker::<P>(state)),
@@ -265,6 +278,7 @@ impl CpuExecutor {
         unbind_all();
         run_outcome(
             &control,
+            self.timeout,
             panic_message,
             &plan,
             &capacities,
@@ -318,6 +332,7 @@ impl CpuExecutor {
 /// ring with its queue index) or the panic that stopped it.
 fn run_outcome<'q>(
     control: &Control,
+    limit: Option<Duration>,
     panic_message: Mutex<Option<String>>,
     plan: &Plan,
     capacities: &[u64],
@@ -332,6 +347,9 @@ fn run_outcome<'q>(
                 .expect("an overflow names a queue");
             Err(RunError::overflow(&plan.queues[q], capacities[q], needed))
         }
+        status::TIMED_OUT => Err(RunError::TimedOut {
+            limit: limit.unwrap_or_default(),
+        }),
         _ => Err(RunError::TaskPanicked {
             message: panic_message.into_inner().unwrap().unwrap_or_default(),
         }),
@@ -385,26 +403,46 @@ impl CpuExecutor {
             .collect()
     }
 
-    /// Runs `f` on every worker thread; a panicking task fails the run with its message.
+    /// Runs `f` on every worker thread; a panicking task fails the run with its message, and
+    /// a watchdog fails it with [`status::TIMED_OUT`] if the threads are still at it at
+    /// `deadline`.
     fn on_threads(
         &self,
         control: &Control,
         panic_message: &Mutex<Option<String>>,
+        deadline: Option<Instant>,
         f: &(dyn Fn() + Sync),
     ) {
         std::thread::scope(|scope| {
-            for _ in 0..self.threads {
-                scope.spawn(|| {
-                    if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
-                        let msg = payload
-                            .downcast_ref::<String>()
-                            .cloned()
-                            .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
-                            .unwrap_or_else(|| "task panicked".into());
-                        panic_message.lock().unwrap().get_or_insert(msg);
-                        control.fail(status::PANICKED);
+            let workers: Vec<_> = (0..self.threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        if let Err(payload) = catch_unwind(AssertUnwindSafe(f)) {
+                            let msg = payload
+                                .downcast_ref::<String>()
+                                .cloned()
+                                .or_else(|| payload.downcast_ref::<&str>().map(|s| s.to_string()))
+                                .unwrap_or_else(|| "task panicked".into());
+                            panic_message.lock().unwrap().get_or_insert(msg);
+                            control.fail(status::PANICKED);
+                        }
+                    })
+                })
+                .collect();
+            if let Some(deadline) = deadline {
+                // Woken early (the sender dropped) when every worker has returned.
+                let (done, wait) = std::sync::mpsc::channel::<()>();
+                scope.spawn(move || {
+                    let left = deadline.saturating_duration_since(Instant::now());
+                    if let Err(std::sync::mpsc::RecvTimeoutError::Timeout) = wait.recv_timeout(left)
+                    {
+                        control.fail(status::TIMED_OUT);
                     }
                 });
+                for w in workers {
+                    let _ = w.join();
+                }
+                drop(done);
             }
         })
     }
@@ -549,7 +587,8 @@ impl CpuExecutor {
         };
         let panic_message: Mutex<Option<String>> = Mutex::new(None);
         let t0 = Instant::now();
-        self.on_threads(&control, &panic_message, &|| {
+        let deadline = self.timeout.map(|t| t0 + t);
+        self.on_threads(&control, &panic_message, deadline, &|| {
             let _spread = mesh::enter_spread(mesh::SpreadRun {
                 fields: spread.clone(),
                 combines: combines.clone(),
@@ -564,6 +603,7 @@ impl CpuExecutor {
         hosts.iter().for_each(QueueField::unbind);
         run_outcome(
             &control,
+            self.timeout,
             panic_message,
             &plan,
             &capacities,
@@ -958,6 +998,10 @@ impl CpuRun<'_> {
             }
             if worked {
                 idle = 0;
+                // A run that keeps finding work still stops on a failure (a time limit).
+                if self.control.status() != status::OK {
+                    return;
+                }
                 continue;
             }
             if self.control.status() != status::OK {
