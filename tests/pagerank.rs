@@ -177,3 +177,26 @@ fn rescan_form_queues_only_from_the_sweep() {
         "sweeps: re-scan form {rescan_sweeps}, push form {push_sweeps}"
     );
 }
+
+/// `check_tolerance` takes a damping strictly between 0 and 1 and a tolerance that is a normal
+/// f32 below `1 - damping`, and refuses the rest with what is wrong.
+#[test]
+fn check_tolerance_refuses_what_a_run_cannot_take() {
+    use pagerank::{ToleranceError, check_tolerance};
+    for ok in [0.01, 1e-9, f32::MIN_POSITIVE, 0.149] {
+        assert_eq!(check_tolerance(ok, 0.85), Ok(()), "{ok}");
+    }
+    for bad in [0.0, -1.0, 1e-45, f32::NAN, 0.15, 0.5, f32::INFINITY] {
+        let e = check_tolerance(bad, 0.85).unwrap_err();
+        assert!(matches!(e, ToleranceError::Epsilon { .. }), "{bad}: {e:?}");
+    }
+    for d in [0.0, 1.0, -0.5, f32::NAN] {
+        let e = check_tolerance(0.01, d);
+        assert!(matches!(e, Err(ToleranceError::Damping(_))), "{d}: {e:?}");
+    }
+    let e = check_tolerance(1e-45, 0.85).unwrap_err().to_string();
+    assert!(
+        e.contains("use a normal f32") && e.contains("below 1 - damping"),
+        "{e}"
+    );
+}

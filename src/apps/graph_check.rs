@@ -1,8 +1,10 @@
 //! Checks of the CSR an app is given, for the apps whose tasks assume more than any CSR holds:
 //! k-core needs a simple undirected graph (`kcore::KcoreArrays::for_graph`), colouring an
 //! undirected one (`coloring::check_graph`), and the BFS runs (`bfs::run`,
-//! `bfs_owner::run_cpu`) a well-formed CSR and a source among its vertices. Each check is O(n + m) and names an entry at fault
-//! (not always the first in row order), with the app and what to do.
+//! `bfs_owner::run_cpu`) a well-formed CSR and a source among its vertices. Each check is
+//! O(n + m) and names an entry at fault (not always the first in row order), with the app and
+//! what to do. (`atos_graph::reference::kcore::core_numbers` checks its own input apart: the
+//! reference the tests compare with does not lean on the code it judges.)
 
 /// Why an app refused a CSR. `app` names the app in the message.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]

@@ -102,10 +102,11 @@ pub enum ToleranceError {
 
 /// Checks the `epsilon` and `damping` a state is built with ([`PageRankArrays::state`] and
 /// `pagerank_bsp`'s take them on trust): damping strictly between 0 and 1, and epsilon a
-/// normal f32 (at least `f32::MIN_POSITIVE`, about 1.2e-38) below `1 - damping`. With a
-/// subnormal tolerance the runs did not end (0.85 of the smallest residue step rounds back up
-/// to a whole step); with NaN every comparison is false and a run ends at once with the
-/// residues unspent; at `1 - damping` or above no vertex ever runs.
+/// normal f32 (at least `f32::MIN_POSITIVE`, about 1.2e-38) below `1 - damping`. An audit's
+/// CPU runs with subnormal tolerances (1e-45, 2e-45) did not end, nor stop at the bench's
+/// timeout; with NaN every comparison is false, and its run returned with residues of 0.23
+/// unspent; at `1 - damping` or above no vertex's residue is above the tolerance, so nothing
+/// runs.
 pub fn check_tolerance(epsilon: f32, damping: f32) -> Result<(), ToleranceError> {
     if !(damping > 0.0 && damping < 1.0) {
         return Err(ToleranceError::Damping(damping));

@@ -34,7 +34,7 @@
 //! Distances are `u32` sums: a path longer than `u32::MAX - 1` wraps (a checked build stops
 //! with an overflow fault; the bench's check against Dijkstra fails loudly on any other build).
 //! f32 weights must be numbers of 0 or more ([`check_weights`]): a negative edge of an
-//! undirected graph is a negative cycle, whose distances fall until f32 loses the unit.
+//! undirected graph is a negative cycle, which has no shortest paths.
 
 use crate::{AtomicArray, AtomicNum, Atomics, PriorityKey, PriorityQueue, Slice, Task, TaskSet};
 

@@ -16,14 +16,27 @@ fn atos(args: &[&str]) -> (bool, String, String) {
     )
 }
 
-/// `atos bench --app APP --graph FILE` on the CPU, one run: whether it succeeded, and its
-/// stdout and stderr together.
-fn cpu_bench(app: &str, graph: &std::path::Path) -> (bool, String) {
-    let graph = graph.to_str().unwrap();
-    let (ok, stdout, stderr) = atos(&[
-        "bench", "--app", app, "--graph", graph, "--device", "cpu", "--runs", "1",
-    ]);
+/// `atos bench --app APP --graph GRAPH --device cpu --runs 1` and `extra`: whether it
+/// succeeded, and its stdout and stderr together.
+fn cpu_bench(app: &str, graph: &str, extra: &[&str]) -> (bool, String) {
+    let mut args = vec!["bench", "--app", app, "--graph", graph, "--device", "cpu"];
+    args.extend(["--runs", "1"]);
+    args.extend(extra);
+    let (ok, stdout, stderr) = atos(&args);
     (ok, format!("{stdout}{stderr}"))
+}
+
+/// `atos graph convert FROM TO` with `flags`, which must succeed.
+fn convert(from: &std::path::Path, to: &std::path::Path, flags: &[&str]) {
+    let mut args = vec![
+        "graph",
+        "convert",
+        from.to_str().unwrap(),
+        to.to_str().unwrap(),
+    ];
+    args.extend(flags);
+    let (ok, _, err) = atos(&args);
+    assert!(ok, "{err}");
 }
 
 fn temp_dir(name: &str) -> PathBuf {
@@ -168,18 +181,12 @@ fn kcore_refuses_a_graph_with_duplicate_edges() {
     std::fs::write(&edges, "0 1\n0 1\n1 2\n").unwrap();
     for (keep, name) in [(true, "dup.acsr"), (false, "simple.acsr")] {
         let out = d.join(name);
-        let mut args = vec![
-            "graph",
-            "convert",
-            edges.to_str().unwrap(),
-            out.to_str().unwrap(),
-        ];
-        if keep {
-            args.push("--keep-duplicates");
-        }
-        let (ok, _, err) = atos(&args);
-        assert!(ok, "{err}");
-        let (ok, text) = cpu_bench("kcore", &out);
+        convert(
+            &edges,
+            &out,
+            if keep { &["--keep-duplicates"] } else { &[] },
+        );
+        let (ok, text) = cpu_bench("kcore", out.to_str().unwrap(), &[]);
         if keep {
             assert!(!ok, "{text}");
             assert!(
@@ -207,7 +214,7 @@ fn sssp_refuses_a_negative_weight() {
         "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 1.5\n3 2 -2.0\n",
     )
     .unwrap();
-    let (ok, text) = cpu_bench("sssp", &file);
+    let (ok, text) = cpu_bench("sssp", file.to_str().unwrap(), &[]);
     assert!(!ok, "{text}");
     assert!(
         text.contains("SSSP edge 1 -> 2 (column entry 2) has weight -2")
@@ -220,7 +227,7 @@ fn sssp_refuses_a_negative_weight() {
         "%%MatrixMarket matrix coordinate real symmetric\n3 3 2\n2 1 3e38\n3 2 3e38\n",
     )
     .unwrap();
-    let (ok, text) = cpu_bench("sssp", &file);
+    let (ok, text) = cpu_bench("sssp", file.to_str().unwrap(), &[]);
     assert!(!ok, "{text}");
     assert!(
         text.contains("vertex 2 is reachable from 0 but its distance overflows f32"),
@@ -238,15 +245,8 @@ fn coloring_refuses_a_directed_graph() {
     let edges = d.join("triangle.edges");
     std::fs::write(&edges, "0 1\n1 2\n2 0\n").unwrap();
     let file = d.join("triangle.acsr");
-    let (ok, _, err) = atos(&[
-        "graph",
-        "convert",
-        edges.to_str().unwrap(),
-        file.to_str().unwrap(),
-        "--directed",
-    ]);
-    assert!(ok, "{err}");
-    let (ok, text) = cpu_bench("coloring", &file);
+    convert(&edges, &file, &["--directed"]);
+    let (ok, text) = cpu_bench("coloring", file.to_str().unwrap(), &[]);
     assert!(!ok, "{text}");
     assert!(
         text.contains("colouring needs an undirected graph, but vertex 0 lists neighbour 1")
@@ -261,12 +261,9 @@ fn coloring_refuses_a_directed_graph() {
 #[test]
 fn pagerank_bsp_runs_bsp_unless_told_otherwise() {
     let row = |args: &[&str]| {
-        let mut all = vec!["bench", "--app", "pagerank-bsp", "--graph", "kron:6"];
-        all.extend(["--device", "cpu", "--runs", "1"]);
-        all.extend(args);
-        let (ok, stdout, stderr) = atos(&all);
-        assert!(ok, "{stdout}{stderr}");
-        let line = stdout.lines().find(|l| l.starts_with("kron-6")).unwrap();
+        let (ok, text) = cpu_bench("pagerank-bsp", "kron:6", args);
+        assert!(ok, "{text}");
+        let line = text.lines().find(|l| l.starts_with("kron-6")).unwrap();
         line.split_whitespace().nth(2).unwrap().to_string()
     };
     assert_eq!(row(&[]), "bsp");
@@ -292,26 +289,27 @@ fn options_of_other_apps_are_refused() {
         ),
         ("bfs", "--weights", "100", "sssp and sssp-priority"),
     ] {
-        let args = [
-            "bench", "--app", app, "--graph", "kron:6", "--device", "cpu", flag, value,
-        ];
-        let (ok, _, stderr) = atos(&args);
+        let (ok, text) = cpu_bench(app, "kron:6", &[flag, value]);
         assert!(!ok, "{app} {flag}");
         let want = format!("{flag} is for {takers} only; `{app}` does not use it");
-        assert!(stderr.contains(&want), "{stderr}");
+        assert!(text.contains(&want), "{text}");
     }
-    let (ok, _, stderr) = atos(&[
-        "bench",
-        "--app",
-        "kcore",
-        "--graph",
-        "kron:6",
-        "--float-weights",
-    ]);
+    let (ok, text) = cpu_bench("kcore", "kron:6", &["--float-weights"]);
     assert!(
-        !ok && stderr.contains("--float-weights is for sssp and sssp-priority only"),
-        "{stderr}"
+        !ok && text.contains("--float-weights is for sssp and sssp-priority only"),
+        "{text}"
     );
+    // A tolerance PageRank cannot run with is refused when the arguments are read, before
+    // any graph is loaded: subnormal (the runs did not end), NaN, and 1 - d or more.
+    for bad in ["1e-45", "nan", "0.15", "-1"] {
+        let (ok, text) = cpu_bench("pagerank", "kron:6", &["--epsilon", bad]);
+        assert!(!ok, "--epsilon {bad}: {text}");
+        assert!(
+            text.contains(&format!("invalid value '{bad}' for '--epsilon"))
+                && text.contains("use a normal f32"),
+            "--epsilon {bad}: {text}"
+        );
+    }
 }
 
 /// `--timeout` holds on the CPU executor too: a run still going at it is stopped (it was only
@@ -319,20 +317,7 @@ fn options_of_other_apps_are_refused() {
 /// configuration fails naming the limit.
 #[test]
 fn a_cpu_run_is_stopped_at_the_timeout() {
-    let (ok, stdout, stderr) = atos(&[
-        "bench",
-        "--app",
-        "bfs",
-        "--graph",
-        "kron:16",
-        "--device",
-        "cpu",
-        "--timeout",
-        "0.001",
-        "--runs",
-        "1",
-    ]);
-    let text = format!("{stdout}{stderr}");
+    let (ok, text) = cpu_bench("bfs", "kron:16", &["--timeout", "0.001"]);
     assert!(!ok, "{text}");
     assert!(
         text.contains("the run passed its time limit of 1ms on the CPU executor"),

@@ -100,9 +100,10 @@ impl Sssp {
                 // With every weight finite, a vertex the edges reach has a finite distance
                 // unless the f32 sum overflowed; the u32 case above is refused likewise.
                 if w.iter().all(|x| x.is_finite()) {
-                    let depths = atos_graph::reference::bfs::bfs_depths(g, source);
+                    use atos_graph::reference::bfs::{UNREACHED, bfs_depths};
+                    let depths = bfs_depths(g, source);
                     let lost = (0..depths.len())
-                        .find(|&v| depths[v] != atos_graph::reference::bfs::UNREACHED && reference[v].is_infinite());
+                        .find(|&v| depths[v] != UNREACHED && reference[v].is_infinite());
                     if let Some(v) = lost {
                         return Err(format!(
                             "vertex {v} is reachable from {source} but its distance overflows f32 (past {:e}); scale the weights down",
